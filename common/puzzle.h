@@ -1,0 +1,92 @@
+/* common/puzzle.h: the interface every puzzle implements (library-internal).
+ *
+ * A puzzle describes its state space as one or more *subtables*, each a dense
+ * range of indices 0..size-1.  The BFS engine, the table code and the walk
+ * work only on (subtable, index) pairs and on the callbacks below; they know
+ * nothing about any one puzzle.  Moves never leave their subtable.
+ *
+ * A query is held in a ptb_position: its place in the table (sub, idx) plus
+ * a puzzle-defined native view (labels, symmetry) that the table does not
+ * keep.  The walk finds table moves; apply() replays each on the native view,
+ * so the answer is printed in the user's own terms.
+ *
+ * To add a puzzle: write common/puzzle_NAME.c defining
+ *     const ptb_puzzle ptb_puzzle_NAME = { ... };
+ * and add PTB_PUZZLE(NAME) to common/puzzles.def.  Puzzle files do no I/O and
+ * keep no global mutable state: everything they compute at run time lives in
+ * the context returned by open().
+ */
+#ifndef PTB_PUZZLE_H
+#define PTB_PUZZLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "puzzletb.h"
+
+/* Upper bound on the moves out of (or into) any state of any puzzle. */
+#define PTB_MAX_MOVES 256
+
+struct ptb_puzzle {
+    const char *name;        /* CLI and file name: "klotski" */
+    const char *summary;     /* one line for --help */
+    const char *const *metrics; /* NULL-terminated; the first is the default */
+    /* 1: moves are reversible and cost one (a move's reverse is a move), so
+     * the table may store distance mod 3; 0: store exact distances. */
+    int reversible;
+
+    /* ---- state space (used by tbgen, --verify and the walk) ---- */
+
+    /* Builds the context for one metric (index into metrics).  Returns PTB_OK
+     * or PTB_ENOMEM.  close(NULL) does nothing. */
+    int (*open)(unsigned metric, void **ctx);
+    void (*close)(void *ctx);
+    uint32_t (*subtables)(const void *ctx);
+    uint64_t (*size)(const void *ctx, uint32_t sub);
+    /* Calls emit(arg, idx) once for every goal state of the subtable. */
+    void (*goals)(const void *ctx, uint32_t sub,
+                  void (*emit)(void *arg, uint64_t idx), void *arg);
+    int (*is_goal)(const void *ctx, uint32_t sub, uint64_t idx);
+    /* Forward moves from idx: writes at most PTB_MAX_MOVES, returns the count.
+     * A goal state has no moves when the game ends there (four-in-a-row). */
+    unsigned (*moves)(const void *ctx, uint32_t sub, uint64_t idx,
+                      ptb_move *out);
+    /* States one move before idx: every p with idx among moves(p).  Returns
+     * the count; duplicates are allowed.  Reversible puzzles may list exactly
+     * the targets of moves(). */
+    unsigned (*unmoves)(const void *ctx, uint32_t sub, uint64_t idx,
+                        uint64_t *out);
+
+    /* ---- queries (used by ptb_parse and the formatters) ---- */
+
+    /* Parses the native text of one query into up to 2 candidate starts (a
+     * query may leave a choice open, e.g. who moves first; the answer is the
+     * nearest candidate).  On error returns PTB_EPARSE and writes a one-line
+     * message to err ("line 3: expected 4 characters, got 5"). */
+    int (*parse)(const void *ctx, const char *text, const ptb_query_opts *o,
+                 ptb_position out[2], unsigned *n, char *err, size_t errcap);
+    /* Replays a table move (from moves()) on the native view; sets p->idx
+     * to the move's successor. */
+    void (*apply)(const void *ctx, ptb_position *p, const ptb_move *m);
+    /* Native text of the board (may span lines, no trailing newline) and of
+     * a move made from 'before'.  snprintf conventions: return the length. */
+    int (*format_board)(const void *ctx, const ptb_position *p, char *buf,
+                        size_t cap);
+    int (*format_move)(const void *ctx, const ptb_position *before,
+                       const ptb_move *m, char *buf, size_t cap);
+    /* The puzzle's native answer text (the contest output format), complete
+     * with its final newline.  snprintf conventions. */
+    int (*format_answer)(const void *ctx, const ptb_solution *s, char *buf,
+                         size_t cap);
+    /* The code of a table state for humans and --stats (Klotski: CommonCode);
+     * may be NULL, then the index is shown. */
+    int (*format_code)(const void *ctx, uint32_t sub, uint64_t idx, char *buf,
+                       size_t cap);
+};
+
+/* Small helpers shared by puzzle files (common/util.c). */
+int ptb_errf(char *err, size_t cap, const char *fmt, ...);   /* PTB_EPARSE */
+/* Appends formatted text at buf+*len, keeping snprintf length semantics. */
+void ptb_catf(char *buf, size_t cap, size_t *len, const char *fmt, ...);
+
+#endif

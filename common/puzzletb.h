@@ -1,0 +1,216 @@
+/* puzzletb.h: precomputed distance tables for classic puzzles.
+ *
+ * This is the one public header of libpuzzletb.  The library does three
+ * things:
+ *   - build: a full backward BFS over every state of a puzzle, written as a
+ *     table of distances (one LMDB file per puzzle and metric, values in
+ *     zstd-compressed blocks; see tables/FORMAT.md);
+ *   - read: open such a table and answer a query (a position given in the
+ *     puzzle's native text) with its distance and one optimal move sequence,
+ *     in O(steps) table reads;
+ *   - search: answer the same query without tables, by BFS from scratch, as
+ *     an independent check and a baseline.
+ *
+ * Objects:
+ *   ptb_puzzle   a puzzle of the built-in registry (static, never freed)
+ *   ptb_space    a puzzle with one metric chosen, ready to parse and search
+ *   ptb_table    a table file opened for reading, bound to a space
+ *
+ * Errors: every function that can fail returns an int, PTB_OK (0) or one of
+ * the negative PTB_E* codes below; ptb_strerror() names it.  The library never
+ * prints and never exits.
+ *
+ * Threads: ptb_space and ptb_table are immutable after opening; any number of
+ * threads may parse, search, solve and format with one handle at once.  Open
+ * and close are not concurrent with other use of the same handle.
+ */
+#ifndef PUZZLETB_H
+#define PUZZLETB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PTB_VERSION_STRING "0.1.0"
+#define PTB_FORMAT_VERSION 1   /* on-disk table format, see tables/FORMAT.md */
+
+/* Error codes.  Their values never change once released. */
+enum {
+    PTB_OK = 0,
+    PTB_NOTFOUND = -1,   /* valid position from which the goal is unreachable */
+    PTB_EINVAL = -2,     /* bad argument (unknown puzzle or metric, range) */
+    PTB_EPARSE = -3,     /* query text is malformed (see the err buffer) */
+    PTB_ENOMEM = -4,     /* out of memory */
+    PTB_EIO = -5,        /* a file could not be read, written or renamed */
+    PTB_ENOTABLE = -6,   /* the table file does not exist */
+    PTB_EFORMAT = -7,    /* not a puzzletb table, or wrong puzzle/metric */
+    PTB_EVERSION = -8,   /* a table of another format version */
+    PTB_ETRUNC = -9,     /* the table file is truncated */
+    PTB_ECORRUPT = -10,  /* a block fails its checksum, or values disagree */
+    PTB_EDB = -11,       /* LMDB reported an error */
+    PTB_ERANGE = -12     /* a distance does not fit the table's encoding */
+};
+
+/* Never NULL; a static string. */
+const char *ptb_strerror(int code);
+/* PTB_VERSION_STRING of the library actually linked. */
+const char *ptb_version(void);
+
+/* ---- puzzles ---------------------------------------------------------- */
+
+typedef struct ptb_puzzle ptb_puzzle;
+
+/* Registry: ptb_puzzle_at(i) for i < ptb_puzzle_count(), in a fixed order. */
+unsigned ptb_puzzle_count(void);
+const ptb_puzzle *ptb_puzzle_at(unsigned i);
+/* NULL when no puzzle has that name. */
+const ptb_puzzle *ptb_puzzle_find(const char *name);
+const char *ptb_puzzle_name(const ptb_puzzle *p);
+const char *ptb_puzzle_summary(const ptb_puzzle *p);
+/* Metric names; NULL past the last.  Metric 0 is the default. */
+const char *ptb_puzzle_metric(const ptb_puzzle *p, unsigned i);
+
+/* ---- positions and answers -------------------------------------------- */
+
+/* A position: its place in the table (subtable and dense index) plus the
+ * puzzle's native view of it (labels, orientation) that the table does not
+ * keep.  Filled by ptb_parse(); treat 'aux' and 'cell' as opaque. */
+typedef struct ptb_position {
+    uint32_t sub;
+    uint64_t idx;
+    uint32_t aux;
+    unsigned char cell[32];
+} ptb_position;
+
+/* A move out of a position: the successor's index and a puzzle-defined code. */
+typedef struct ptb_move {
+    uint64_t to;
+    uint32_t code;
+} ptb_move;
+
+/* Options some puzzles take besides their text. */
+typedef struct ptb_query_opts {
+    int first;        /* puzzles with sides: 0 either, or 'B' / 'W' */
+    unsigned size;    /* puzzles with a standard start: 0 = read the text,
+                         else solve the standard start of this size */
+} ptb_query_opts;
+
+#define PTB_MAX_DISTANCE 254   /* largest distance any table can hold */
+#define PTB_UNSOLVABLE 255     /* distance value meaning "no path" */
+
+/* An answer: the chosen start, its distance, and one optimal line. */
+typedef struct ptb_solution {
+    ptb_position start;
+    unsigned distance;                     /* number of moves */
+    ptb_move move[PTB_MAX_DISTANCE];       /* move[i] is made from after[i-1] */
+    ptb_position after[PTB_MAX_DISTANCE];  /* (from start when i == 0) */
+} ptb_solution;
+
+/* ---- spaces: a puzzle with a metric ----------------------------------- */
+
+typedef struct ptb_space ptb_space;
+
+/* metric NULL means the default.  PTB_EINVAL: unknown puzzle or metric. */
+int ptb_space_open(const char *puzzle, const char *metric, ptb_space **out);
+void ptb_space_close(ptb_space *s);          /* NULL is fine */
+const ptb_puzzle *ptb_space_puzzle(const ptb_space *s);
+const char *ptb_space_metric(const ptb_space *s);
+/* The table's file name in a directory: "swap.mdb", "klotski-line.mdb". */
+int ptb_space_file(const ptb_space *s, char *buf, size_t cap);
+
+/* Parses one query.  A query may leave a choice open (who moves first), so
+ * it yields 1 or 2 candidate starts; the answer is the nearest of them.
+ * Returns PTB_OK, or PTB_EPARSE with a one-line message in err. */
+int ptb_parse(const ptb_space *s, const char *text, const ptb_query_opts *o,
+              ptb_position out[2], unsigned *n, char *err, size_t errcap);
+
+/* Solves without tables: a BFS from the candidates until a goal.  Returns
+ * PTB_OK, PTB_NOTFOUND or PTB_ENOMEM. */
+int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
+               ptb_solution *out);
+
+/* Text of an answer.  snprintf conventions: returns the length the text
+ * needs (not counting the NUL) and writes at most cap bytes.
+ *   ptb_format_native  the puzzle's contest output format
+ *   ptb_format_json    {"puzzle","metric","input","distance","moves":[...]}
+ *                      (see README.md for the schema)
+ *   ptb_format_board   one position's board in the puzzle's notation */
+int ptb_format_native(const ptb_space *s, const ptb_solution *sol, char *buf,
+                      size_t cap);
+int ptb_format_json(const ptb_space *s, const ptb_solution *sol, char *buf,
+                    size_t cap);
+int ptb_format_board(const ptb_space *s, const ptb_position *p, char *buf,
+                     size_t cap);
+
+/* ---- building tables -------------------------------------------------- */
+
+typedef struct ptb_build_opts {
+    unsigned threads;      /* worker threads, 1..256; default 1 */
+    int zstd_level;        /* 1..19; default 19 */
+    /* called between BFS layers and subtables, from the calling thread:
+     * done and total count states; may be NULL */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+} ptb_build_opts;
+
+void ptb_build_opts_init(ptb_build_opts *o);
+
+/* What a build found; also stored in the table's meta record. */
+typedef struct ptb_table_info {
+    uint64_t states;               /* values stored */
+    uint64_t solvable;             /* of which the goal is reachable */
+    unsigned max_distance;         /* largest finite distance */
+    uint64_t histogram[PTB_MAX_DISTANCE + 1]; /* states at each distance */
+    uint64_t bytes;                /* size of the file */
+    uint32_t subtables;
+    uint32_t block_values;         /* values per compressed block */
+    int exact;                     /* 1: exact distances; 0: distance mod 3 */
+    /* a few farthest states: subtable and index */
+    unsigned n_farthest;
+    uint32_t far_sub[8];
+    uint64_t far_idx[8];
+} ptb_table_info;
+
+/* Runs the BFS and writes DIR/<file> through a temporary file renamed into
+ * place at the end, so an interrupted build leaves the old table intact.
+ * The output is byte-for-byte the same whatever the thread count. */
+int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
+              ptb_table_info *info);
+
+/* ---- reading tables --------------------------------------------------- */
+
+typedef struct ptb_table ptb_table;
+
+/* Opens DIR/<file> read-only (no lock file; read-only media are fine) and
+ * checks its meta record.  PTB_ENOTABLE, PTB_EFORMAT, PTB_EVERSION,
+ * PTB_ETRUNC, PTB_EDB, PTB_ENOMEM. */
+int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out);
+void ptb_table_close(ptb_table *t);         /* NULL is fine */
+/* The path the table was opened from, for messages. */
+const char *ptb_table_path(const ptb_table *t);
+int ptb_table_get_info(const ptb_table *t, ptb_table_info *info);
+
+/* The stored value of one state: a distance (exact tables), the distance
+ * mod 3 (mod-3 tables), or PTB_UNSOLVABLE.  PTB_EINVAL for a bad index,
+ * PTB_ECORRUPT when its block fails its checksum. */
+int ptb_table_value(const ptb_table *t, uint32_t sub, uint64_t idx,
+                    unsigned *value);
+
+/* Walks the table from the nearest candidate to a goal: O(distance) block
+ * reads.  Moves are tried in the puzzle's fixed order, so answers are
+ * deterministic.  PTB_OK, PTB_NOTFOUND (no candidate can reach the goal),
+ * PTB_ECORRUPT (the values do not form a descending path). */
+int ptb_solve(const ptb_table *t, const ptb_position *starts, unsigned n,
+              ptb_solution *out);
+
+/* The state code shown for a table state (Klotski: its CommonCode). */
+int ptb_format_code(const ptb_space *s, uint32_t sub, uint64_t idx, char *buf,
+                    size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
