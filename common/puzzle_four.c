@@ -1,0 +1,435 @@
+/* common/puzzle_four.c: four-in-a-row on a 4x4 board (codevs 1004).
+ *
+ * Rules.  Seven black (B) and seven white (W) pieces and two empty cells (O)
+ * fill a 4x4 board.  A move slides a piece of the side to move into an
+ * edge-adjacent empty cell; the sides alternate and either may start.  A
+ * board with four pieces of one colour in a row, a column or a diagonal is a
+ * goal: the game ends there, so a goal has no moves and is never the state
+ * before a move.  The distance is the least number of moves (plies).
+ *
+ * State space.  One subtable of 16!/(7!7!2!) * 2 = 823,680 states:
+ *     idx = board * 2 + side        side 0: black to move, 1: white to move
+ *     board = pair * 3432 + blacks
+ * where cells are numbered row * 4 + col from the top left (cell i is bit i
+ * of a 16-bit mask), pair = hi*(hi-1)/2 + lo ranks the two empty cells
+ * lo < hi (0..119), and blacks is the colex rank (0..3431) of the black
+ * pieces among the 14 cells left once the empty cells are removed.  The side
+ * to move flips on every move, so moves are not reversible in this graph and
+ * the table keeps exact distances.
+ *
+ * Native text.  Input: the codevs board, 4 lines of 4 characters B, W or O.
+ * A move code is from * 16 + to (cells); a move prints as its colour and its
+ * cells as row and column, 1-based: "B 24-14" slides the black piece of row 2,
+ * column 4 up to row 1, column 4.  The answer is the number of moves and a
+ * newline (a goal board prints 0, where the codevs solution prints 1).
+ *
+ * May touch: its arguments and its context only.  No I/O.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "puzzle.h"
+
+#define CELLS 16
+#define BOARD_MASK 0xffffu
+#define PAIRS 120u            /* C(16, 2) places for the empty cells */
+#define BLACK_RANKS 3432u     /* C(14, 7) places for the black pieces */
+#define BOARDS (PAIRS * BLACK_RANKS)
+#define STATES (BOARDS * 2u)
+
+/* The ten lines of four: rows, columns, both diagonals. */
+static const uint16_t lines[10] = {
+    0x000f, 0x00f0, 0x0f00, 0xf000,
+    0x1111, 0x2222, 0x4444, 0x8888,
+    0x8421, 0x1248
+};
+
+/* Edge neighbours of each cell: up, down, left, right (-1: off the board). */
+static const signed char neighbours[CELLS][4] = {
+    { -1,  4, -1,  1 }, { -1,  5,  0,  2 }, { -1,  6,  1,  3 },
+    { -1,  7,  2, -1 }, {  0,  8, -1,  5 }, {  1,  9,  4,  6 },
+    {  2, 10,  5,  7 }, {  3, 11,  6, -1 }, {  4, 12, -1,  9 },
+    {  5, 13,  8, 10 }, {  6, 14,  9, 11 }, {  7, 15, 10, -1 },
+    {  8, -1, -1, 13 }, {  9, -1, 12, 14 }, { 10, -1, 13, 15 },
+    { 11, -1, 14, -1 }
+};
+
+static const char side_char[2] = { 'B', 'W' };
+
+typedef struct four_ctx {
+    uint16_t rank14[1u << 14];     /* colex rank of a 7-of-14 mask */
+    uint16_t unrank14[BLACK_RANKS];
+    uint8_t pair_lo[PAIRS], pair_hi[PAIRS];
+} four_ctx;
+
+/* A decoded state: masks of the black and white pieces, the side to move. */
+typedef struct four_state {
+    unsigned black, white;
+    unsigned side;
+} four_state;
+
+static const char *const metrics[] = { "move", NULL };
+
+/* ---- ranking ---------------------------------------------------------- */
+
+static unsigned popcount16(unsigned m)
+{
+    unsigned n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+static int four_open(unsigned metric, void **out)
+{
+    if (metric != 0)
+        return PTB_EINVAL;
+    four_ctx *c = malloc(sizeof *c);
+    if (!c)
+        return PTB_ENOMEM;
+    unsigned r = 0;
+    for (unsigned m = 0; m < (1u << 14); m++) {
+        c->rank14[m] = 0;
+        if (popcount16(m) == 7) {   /* ascending masks: colex order */
+            c->rank14[m] = (uint16_t)r;
+            c->unrank14[r++] = (uint16_t)m;
+        }
+    }
+    unsigned p = 0;
+    for (unsigned hi = 1; hi < CELLS; hi++)
+        for (unsigned lo = 0; lo < hi; lo++, p++) {
+            c->pair_lo[p] = (uint8_t)lo;
+            c->pair_hi[p] = (uint8_t)hi;
+        }
+    *out = c;
+    return PTB_OK;
+}
+
+static void four_close(void *ctx)
+{
+    free(ctx);
+}
+
+/* Removes bits lo < hi from a 16-bit mask, closing the gaps. */
+static unsigned squeeze(unsigned m, unsigned lo, unsigned hi)
+{
+    unsigned below = m & ((1u << lo) - 1);
+    unsigned mid = (m >> (lo + 1)) & ((1u << (hi - lo - 1)) - 1);
+    return below | mid << lo | (m >> (hi + 1)) << (hi - 1);
+}
+
+/* The inverse of squeeze(): opens zero bits at lo < hi. */
+static unsigned expand(unsigned m, unsigned lo, unsigned hi)
+{
+    unsigned below = m & ((1u << lo) - 1);
+    unsigned mid = (m >> lo) & ((1u << (hi - lo - 1)) - 1);
+    return below | mid << (lo + 1) | (m >> (hi - 1)) << (hi + 1);
+}
+
+static unsigned lowest_bit(unsigned m)
+{
+    unsigned i = 0;
+    while (!(m >> i & 1))
+        i++;
+    return i;
+}
+
+static uint64_t encode(const four_ctx *c, const four_state *s)
+{
+    unsigned empty = ~(s->black | s->white) & BOARD_MASK;
+    unsigned lo = lowest_bit(empty);
+    unsigned hi = lowest_bit(empty & (empty - 1));
+    unsigned pair = hi * (hi - 1) / 2 + lo;
+    unsigned board = pair * BLACK_RANKS +
+                     c->rank14[squeeze(s->black, lo, hi)];
+    return (uint64_t)board * 2 + s->side;
+}
+
+static void decode(const four_ctx *c, uint64_t idx, four_state *s)
+{
+    unsigned board = (unsigned)(idx >> 1);
+    unsigned pair = board / BLACK_RANKS;
+    unsigned lo = c->pair_lo[pair], hi = c->pair_hi[pair];
+    s->side = (unsigned)(idx & 1);
+    s->black = expand(c->unrank14[board % BLACK_RANKS], lo, hi);
+    s->white = ~(s->black | 1u << lo | 1u << hi) & BOARD_MASK;
+}
+
+static int board_is_goal(unsigned black, unsigned white)
+{
+    for (unsigned i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if ((black & lines[i]) == lines[i] || (white & lines[i]) == lines[i])
+            return 1;
+    return 0;
+}
+
+/* ---- state space ------------------------------------------------------ */
+
+static uint32_t four_subtables(const void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static uint64_t four_size(const void *ctx, uint32_t sub)
+{
+    (void)ctx;
+    return sub == 0 ? STATES : 0;
+}
+
+static void four_goals(const void *ctx, uint32_t sub,
+                       void (*emit)(void *arg, uint64_t idx), void *arg)
+{
+    four_state s;
+    if (sub != 0)
+        return;
+    for (uint64_t idx = 0; idx < STATES; idx++) {
+        decode(ctx, idx, &s);
+        if (board_is_goal(s.black, s.white))
+            emit(arg, idx);
+    }
+}
+
+static int four_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
+{
+    four_state s;
+    if (sub != 0 || idx >= STATES)
+        return 0;
+    decode(ctx, idx, &s);
+    return board_is_goal(s.black, s.white);
+}
+
+/* The pieces of one side, as a mask. */
+static unsigned *side_pieces(four_state *s, unsigned side)
+{
+    return side ? &s->white : &s->black;
+}
+
+static unsigned four_moves(const void *ctx, uint32_t sub, uint64_t idx,
+                           ptb_move *out)
+{
+    four_state s;
+    unsigned n = 0;
+    if (sub != 0 || idx >= STATES)
+        return 0;
+    decode(ctx, idx, &s);
+    if (board_is_goal(s.black, s.white))
+        return 0;
+    unsigned empty = ~(s.black | s.white) & BOARD_MASK;
+    for (unsigned to = 0; to < CELLS; to++) {
+        if (!(empty >> to & 1))
+            continue;
+        for (unsigned k = 0; k < 4; k++) {
+            int from = neighbours[to][k];
+            four_state t = s;
+            unsigned *mine = side_pieces(&t, s.side);
+            if (from < 0 || !(*mine >> from & 1))
+                continue;
+            *mine ^= 1u << from | 1u << to;
+            t.side = !s.side;
+            out[n].to = encode(ctx, &t);
+            out[n++].code = (uint32_t)from * CELLS + to;
+        }
+    }
+    return n;
+}
+
+static unsigned four_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
+                             uint64_t *out)
+{
+    four_state s;
+    unsigned n = 0;
+    if (sub != 0 || idx >= STATES)
+        return 0;
+    decode(ctx, idx, &s);
+    unsigned mover = !s.side;   /* the side that made the last move */
+    unsigned empty = ~(s.black | s.white) & BOARD_MASK;
+    for (unsigned from = 0; from < CELLS; from++) {
+        if (!(empty >> from & 1))
+            continue;
+        for (unsigned k = 0; k < 4; k++) {
+            int to = neighbours[from][k];
+            four_state p = s;
+            unsigned *moved = side_pieces(&p, mover);
+            if (to < 0 || !(*moved >> to & 1))
+                continue;
+            *moved ^= 1u << from | 1u << to;
+            if (board_is_goal(p.black, p.white))
+                continue;       /* the game would have ended there */
+            p.side = mover;
+            out[n++] = encode(ctx, &p);
+        }
+    }
+    return n;
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+/* Reads the 4 board lines into cells (B, W or O each).  Line ends may be
+ * "\n" or "\r\n"; empty lines at the end are ignored. */
+static int read_board(const char *text, char cells[CELLS], char *err,
+                      size_t errcap)
+{
+    size_t len = strlen(text);
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+        len--;
+    if (len == 0)
+        return ptb_errf(err, errcap, "line 1: empty input "
+                        "(expected 4 lines of 4 characters B, W or O)");
+    const char *p = text, *end = text + len;
+    unsigned line = 0;
+    for (;;) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        size_t n = eol ? (size_t)(eol - p) : (size_t)(end - p);
+        if (n > 0 && p[n - 1] == '\r')
+            n--;
+        if (++line > 4)
+            return ptb_errf(err, errcap,
+                            "line %u: one line too many (expected 4)", line);
+        if (n != 4)
+            return ptb_errf(err, errcap,
+                            "line %u: expected 4 characters, got %zu",
+                            line, n);
+        for (unsigned col = 0; col < 4; col++) {
+            char ch = p[col];
+            if (ch != 'B' && ch != 'W' && ch != 'O')
+                return ptb_errf(err, errcap,
+                                "line %u: column %u: unexpected character "
+                                "'%c' (expected B, W or O)", line, col + 1,
+                                ch > ' ' && ch < 127 ? ch : '?');
+            cells[(line - 1) * 4 + col] = ch;
+        }
+        if (!eol)
+            break;
+        p = eol + 1;
+    }
+    if (line < 4)
+        return ptb_errf(err, errcap, "line %u: missing (expected 4 lines, "
+                        "got %u)", line + 1, line);
+    return PTB_OK;
+}
+
+static int four_parse(const void *ctx, const char *text,
+                      const ptb_query_opts *o, ptb_position out[2],
+                      unsigned *n, char *err, size_t errcap)
+{
+    char cells[CELLS];
+    four_state s = { 0, 0, 0 };
+    unsigned count[3] = { 0, 0, 0 };
+    int first = o ? o->first : 0;
+    if (first == 'b' || first == 'w')
+        first -= 'a' - 'A';
+    if (first != 0 && first != 'B' && first != 'W')
+        return ptb_errf(err, errcap, "first mover must be B or W");
+    int rc = read_board(text ? text : "", cells, err, errcap);
+    if (rc != PTB_OK)
+        return rc;
+    for (unsigned i = 0; i < CELLS; i++) {
+        if (cells[i] == 'B')
+            s.black |= 1u << i;
+        else if (cells[i] == 'W')
+            s.white |= 1u << i;
+        count[cells[i] == 'B' ? 0 : cells[i] == 'W' ? 1 : 2]++;
+    }
+    if (count[0] != 7 || count[1] != 7 || count[2] != 2)
+        return ptb_errf(err, errcap,
+                        "board has %u B, %u W and %u O "
+                        "(expected 7 B, 7 W and 2 O)",
+                        count[0], count[1], count[2]);
+    *n = 0;
+    for (unsigned side = 0; side < 2; side++) {
+        if (first && first != side_char[side])
+            continue;
+        s.side = side;
+        memset(&out[*n], 0, sizeof out[*n]);
+        out[*n].sub = 0;
+        out[*n].idx = encode(ctx, &s);
+        out[*n].aux = side;
+        ++*n;
+    }
+    return PTB_OK;
+}
+
+static void four_apply(const void *ctx, ptb_position *p, const ptb_move *m)
+{
+    (void)ctx;
+    p->idx = m->to;
+    p->aux = (uint32_t)(m->to & 1);
+}
+
+/* Writes the board as rows of B/W/O, 'sep' between rows. */
+static int board_text(const void *ctx, uint64_t idx, char sep, char *buf,
+                      size_t cap)
+{
+    four_state s;
+    char text[CELLS + 4];
+    size_t len = 0, n = 0;
+    decode(ctx, idx < STATES ? idx : 0, &s);
+    for (unsigned i = 0; i < CELLS; i++) {
+        if (i > 0 && i % 4 == 0)
+            text[n++] = sep;
+        text[n++] = s.black >> i & 1 ? 'B' : s.white >> i & 1 ? 'W' : 'O';
+    }
+    text[n] = 0;
+    ptb_catf(buf, cap, &len, "%s", text);
+    return (int)len;
+}
+
+static int four_format_board(const void *ctx, const ptb_position *p,
+                             char *buf, size_t cap)
+{
+    return board_text(ctx, p->idx, '\n', buf, cap);
+}
+
+static int four_format_move(const void *ctx, const ptb_position *before,
+                            const ptb_move *m, char *buf, size_t cap)
+{
+    four_state s;
+    size_t len = 0;
+    unsigned from = m->code / CELLS % CELLS, to = m->code % CELLS;
+    decode(ctx, before->idx < STATES ? before->idx : 0, &s);
+    char colour = s.black >> from & 1 ? 'B' : s.white >> from & 1 ? 'W' : '?';
+    ptb_catf(buf, cap, &len, "%c %u%u-%u%u", colour, from / 4 + 1,
+             from % 4 + 1, to / 4 + 1, to % 4 + 1);
+    return (int)len;
+}
+
+static int four_format_answer(const void *ctx, const ptb_solution *s,
+                              char *buf, size_t cap)
+{
+    size_t len = 0;
+    (void)ctx;
+    ptb_catf(buf, cap, &len, "%u\n", s->distance);
+    return (int)len;
+}
+
+/* "BWBO/WBWB/BWBW/WBWO B": the rows, then the side to move. */
+static int four_format_code(const void *ctx, uint32_t sub, uint64_t idx,
+                            char *buf, size_t cap)
+{
+    size_t len = (size_t)board_text(ctx, idx, '/', buf, cap);
+    (void)sub;
+    ptb_catf(buf, cap, &len, " %c", side_char[idx & 1]);
+    return (int)len;
+}
+
+const ptb_puzzle ptb_puzzle_four = {
+    .name = "four",
+    .summary = "four-in-a-row on a 4x4 board, sides alternate (codevs 1004)",
+    .metrics = metrics,
+    .reversible = 0,
+    .open = four_open,
+    .close = four_close,
+    .subtables = four_subtables,
+    .size = four_size,
+    .goals = four_goals,
+    .is_goal = four_is_goal,
+    .moves = four_moves,
+    .unmoves = four_unmoves,
+    .parse = four_parse,
+    .apply = four_apply,
+    .format_board = four_format_board,
+    .format_move = four_format_move,
+    .format_answer = four_format_answer,
+    .format_code = four_format_code,
+};

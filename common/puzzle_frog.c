@@ -1,0 +1,494 @@
+/* common/puzzle_frog.c: the frog puzzle (swap n white and n black pieces).
+ *
+ * Rules.  A row of 2n+1 cells holds n white pieces (W) on the left, an empty
+ * cell, and n black pieces (B) on the right.  White moves only right, black
+ * only left: a piece steps into the adjacent empty cell, or jumps over one
+ * piece of the other colour into it.  The goal is the row with the colours
+ * exchanged (n B, the empty cell, n W); the standard start takes n(n+2)
+ * moves.  Pieces never move back, so most arrangements are dead ends.
+ *
+ * State space.  One subtable per n = 1..12 (sub = n - 1) holding every
+ * arrangement of n W, n B and one empty cell, (2n+1)!/(n!n!) states:
+ *     idx = empty * C(2n, n) + pieces
+ * where empty is the empty cell (0..2n, from the left) and pieces ranks the
+ * row read without the empty cell, a string of 2n bits (bit k set: the k-th
+ * piece from the left is white).  Its low n bits hold j white pieces, its
+ * high n bits the other n - j, and
+ *     pieces = off[j] + rank(high) * C(n, j) + rank(low),
+ *     off[j] = sum of C(n, i)^2 for i < j (Vandermonde: off[n+1] = C(2n, n)),
+ * with rank() the colex rank of a mask among masks of its popcount.  A step
+ * keeps the string and moves the empty cell by one; a jump moves it by two
+ * and swaps two adjacent bits, so moves are a few table look-ups.  Moves are
+ * not reversible, and the table keeps exact distances.
+ *
+ * Native text.  A row such as "WWW.BBB": W or U+25CB (white circle) for a
+ * white piece, B or U+25CF (black circle) for a black one, '.' for the empty
+ * cell.  Spaces: when the row has a '.', spaces and tabs only separate cells
+ * ("○ ○ ○ . ● ● ●"); without a '.', the row must hold exactly one space,
+ * which is the empty cell ("○○○ ●●●").  The text must be one line.  A move
+ * code is from * 32 + to (cells); a move prints as "W 3-4" (colour, cells
+ * 1-based from the left).  The answer lists every board of the solution,
+ * numbered from the start as in the classic program: "No.  0: WWW.BBB".
+ *
+ * May touch: its arguments and its context only.  No I/O.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "puzzle.h"
+
+#define MAX_N 12
+#define MAX_CELLS (2 * MAX_N + 1)
+
+/* Per n: the numbers that split an index into its parts. */
+typedef struct frog_sub {
+    unsigned n;
+    uint32_t pieces;               /* C(2n, n): strings of the pieces */
+    uint32_t off[MAX_N + 2];       /* first rank with j whites in the low half */
+    uint32_t choose[MAX_N + 1];    /* C(n, j) */
+    uint64_t goal;                 /* index of B..B.W..W */
+    uint64_t start;                /* index of W..W.B..B */
+} frog_sub;
+
+typedef struct frog_ctx {
+    uint16_t rank[1u << MAX_N];    /* colex rank among masks of its popcount */
+    uint16_t unrank[1u << MAX_N];  /* masks sorted by popcount, then value */
+    uint16_t first[MAX_N + 2];     /* where popcount k starts in unrank */
+    frog_sub sub[MAX_N];
+} frog_ctx;
+
+/* A decoded state: the empty cell and the string of the pieces. */
+typedef struct frog_state {
+    unsigned empty;
+    uint32_t white;                /* bit k: the k-th piece is white */
+} frog_state;
+
+static const char *const metrics[] = { "move", NULL };
+
+/* ---- ranking ---------------------------------------------------------- */
+
+static unsigned popcount32(uint32_t m)
+{
+    unsigned n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+static uint64_t binomial(unsigned n, unsigned k)
+{
+    uint64_t r = 1;
+    for (unsigned i = 1; i <= k; i++)
+        r = r * (n - k + i) / i;
+    return r;
+}
+
+static uint64_t encode(const frog_ctx *c, const frog_sub *f,
+                       const frog_state *s)
+{
+    uint32_t low = s->white & ((1u << f->n) - 1), high = s->white >> f->n;
+    unsigned j = popcount32(low);
+    uint32_t pieces = f->off[j] + c->rank[high] * f->choose[j] + c->rank[low];
+    return (uint64_t)s->empty * f->pieces + pieces;
+}
+
+static void decode(const frog_ctx *c, const frog_sub *f, uint64_t idx,
+                   frog_state *s)
+{
+    uint32_t pieces = (uint32_t)(idx % f->pieces);
+    unsigned j = 0;
+    while (pieces >= f->off[j + 1])
+        j++;
+    pieces -= f->off[j];
+    uint32_t high = pieces / f->choose[j], low = pieces % f->choose[j];
+    s->empty = (unsigned)(idx / f->pieces);
+    s->white = c->unrank[c->first[j] + low] |
+               (uint32_t)c->unrank[c->first[f->n - j] + high] << f->n;
+}
+
+static void init_sub(const frog_ctx *c, frog_sub *f, unsigned n)
+{
+    f->n = n;
+    f->pieces = (uint32_t)binomial(2 * n, n);
+    f->off[0] = 0;
+    for (unsigned j = 0; j <= n; j++) {
+        f->choose[j] = (uint32_t)binomial(n, j);
+        f->off[j + 1] = f->off[j] + f->choose[j] * f->choose[j];
+    }
+    uint32_t all = (1u << n) - 1;
+    frog_state goal = { n, all << n }, start = { n, all };
+    f->goal = encode(c, f, &goal);
+    f->start = encode(c, f, &start);
+}
+
+static int frog_open(unsigned metric, void **out)
+{
+    if (metric != 0)
+        return PTB_EINVAL;
+    frog_ctx *c = malloc(sizeof *c);
+    if (!c)
+        return PTB_ENOMEM;
+    unsigned at = 0;
+    for (unsigned k = 0; k <= MAX_N; k++) {
+        c->first[k] = (uint16_t)at;
+        for (uint32_t m = 0; m < (1u << MAX_N); m++)
+            if (popcount32(m) == k) {   /* ascending masks: colex order */
+                c->rank[m] = (uint16_t)(at - c->first[k]);
+                c->unrank[at++] = (uint16_t)m;
+            }
+    }
+    c->first[MAX_N + 1] = (uint16_t)at;
+    for (unsigned n = 1; n <= MAX_N; n++)
+        init_sub(c, &c->sub[n - 1], n);
+    *out = c;
+    return PTB_OK;
+}
+
+static void frog_close(void *ctx)
+{
+    free(ctx);
+}
+
+/* The subtable of sub, or NULL when out of range. */
+static const frog_sub *sub_of(const void *ctx, uint32_t sub)
+{
+    const frog_ctx *c = ctx;
+    return sub < MAX_N ? &c->sub[sub] : NULL;
+}
+
+static uint64_t sub_size(const frog_sub *f)
+{
+    return (uint64_t)f->pieces * (2 * f->n + 1);
+}
+
+/* Colour of a cell: 'W', 'B' or '.'. */
+static char cell_at(const frog_state *s, unsigned cell)
+{
+    if (cell == s->empty)
+        return '.';
+    unsigned k = cell < s->empty ? cell : cell - 1;
+    return s->white >> k & 1 ? 'W' : 'B';
+}
+
+/* ---- state space ------------------------------------------------------ */
+
+static uint32_t frog_subtables(const void *ctx)
+{
+    (void)ctx;
+    return MAX_N;
+}
+
+static uint64_t frog_size(const void *ctx, uint32_t sub)
+{
+    const frog_sub *f = sub_of(ctx, sub);
+    return f ? sub_size(f) : 0;
+}
+
+static void frog_goals(const void *ctx, uint32_t sub,
+                       void (*emit)(void *arg, uint64_t idx), void *arg)
+{
+    const frog_sub *f = sub_of(ctx, sub);
+    if (f)
+        emit(arg, f->goal);
+}
+
+static int frog_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
+{
+    const frog_sub *f = sub_of(ctx, sub);
+    return f && idx == f->goal;
+}
+
+/* The string with pieces k and k+1 exchanged (a jump). */
+static uint32_t swap_pair(uint32_t white, unsigned k)
+{
+    return white ^ (3u << k);   /* called only when the two bits differ */
+}
+
+/* Adds the state (empty, white) to out. */
+static void push(const frog_ctx *c, const frog_sub *f, unsigned empty,
+                 uint32_t white, uint64_t *out, unsigned *n)
+{
+    frog_state t = { empty, white };
+    out[(*n)++] = encode(c, f, &t);
+}
+
+static unsigned frog_moves(const void *ctx, uint32_t sub, uint64_t idx,
+                           ptb_move *out)
+{
+    const frog_sub *f = sub_of(ctx, sub);
+    uint64_t to[4];
+    uint32_t code[4];
+    unsigned n = 0;
+    frog_state s;
+    if (!f || idx >= sub_size(f))
+        return 0;
+    decode(ctx, f, idx, &s);
+    unsigned e = s.empty, last = 2 * f->n;
+    uint32_t w = s.white;
+    /* Piece k of the string is at cell k left of the empty cell, k+1 right
+     * of it; moves in order of the cell they start from. */
+    if (e >= 2 && (w >> (e - 2) & 3) == 1) {        /* W jumps over B */
+        code[n] = (e - 2) * 32 + e;
+        push(ctx, f, e - 2, swap_pair(w, e - 2), to, &n);
+    }
+    if (e >= 1 && (w >> (e - 1) & 1)) {             /* W steps right */
+        code[n] = (e - 1) * 32 + e;
+        push(ctx, f, e - 1, w, to, &n);
+    }
+    if (e + 1 <= last && !(w >> e & 1)) {           /* B steps left */
+        code[n] = (e + 1) * 32 + e;
+        push(ctx, f, e + 1, w, to, &n);
+    }
+    if (e + 2 <= last && (w >> e & 3) == 1) {       /* B jumps over W */
+        code[n] = (e + 2) * 32 + e;
+        push(ctx, f, e + 2, swap_pair(w, e), to, &n);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        out[i].to = to[i];
+        out[i].code = code[i];
+    }
+    return n;
+}
+
+static unsigned frog_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
+                             uint64_t *out)
+{
+    const frog_sub *f = sub_of(ctx, sub);
+    unsigned n = 0;
+    frog_state s;
+    if (!f || idx >= sub_size(f))
+        return 0;
+    decode(ctx, f, idx, &s);
+    unsigned e = s.empty, last = 2 * f->n;
+    uint32_t w = s.white;
+    /* The piece that moved last now stands next to, or two from, the empty
+     * cell, which it came from. */
+    if (e >= 2 && (w >> (e - 2) & 3) == 2)          /* B jumped from e */
+        push(ctx, f, e - 2, swap_pair(w, e - 2), out, &n);
+    if (e >= 1 && !(w >> (e - 1) & 1))              /* B stepped from e */
+        push(ctx, f, e - 1, w, out, &n);
+    if (e + 1 <= last && (w >> e & 1))              /* W stepped from e */
+        push(ctx, f, e + 1, w, out, &n);
+    if (e + 2 <= last && (w >> e & 3) == 2)         /* W jumped from e */
+        push(ctx, f, e + 2, swap_pair(w, e), out, &n);
+    return n;
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+/* One parsed row: its first cells as W/B/. and what was counted. */
+typedef struct frog_row {
+    char cell[MAX_CELLS];
+    unsigned cells, white, black, empty, spaces;
+} frog_row;
+
+static void add_cell(frog_row *r, char ch)
+{
+    if (r->cells < MAX_CELLS)
+        r->cell[r->cells] = ch;
+    r->cells++;
+    r->white += ch == 'W';
+    r->black += ch == 'B';
+    r->empty += ch == '.';
+}
+
+/* Reads the characters of one row.  A blank is the empty cell when
+ * blank_is_empty, else a separator; either way it is counted. */
+static int scan_row(const char *p, const char *end, int blank_is_empty,
+                    frog_row *r, char *err, size_t errcap)
+{
+    static const char white_utf8[] = "\xe2\x97\x8b";   /* U+25CB */
+    static const char black_utf8[] = "\xe2\x97\x8f";   /* U+25CF */
+    for (unsigned col = 1; p < end; col++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch == '\n')
+            return ptb_errf(err, errcap, "column %u: expected one row, "
+                            "got a second line", col);
+        if (ch == 'W' || ch == 'B' || ch == '.') {
+            add_cell(r, (char)ch);
+        } else if (ch == ' ' || ch == '\t' || ch == '\r') {
+            if (blank_is_empty)
+                add_cell(r, '.');
+            r->spaces++;
+        } else if (end - p >= 3 && memcmp(p, white_utf8, 3) == 0) {
+            add_cell(r, 'W');
+            p += 2;
+        } else if (end - p >= 3 && memcmp(p, black_utf8, 3) == 0) {
+            add_cell(r, 'B');
+            p += 2;
+        } else if (ch > ' ' && ch < 127) {
+            return ptb_errf(err, errcap, "column %u: unexpected character "
+                            "'%c' (expected W, B, '.', \xe2\x97\x8b or "
+                            "\xe2\x97\x8f)", col, ch);
+        } else {
+            return ptb_errf(err, errcap, "column %u: unexpected byte 0x%02x "
+                            "(expected W, B, '.', \xe2\x97\x8b or "
+                            "\xe2\x97\x8f)", col, ch);
+        }
+        p++;
+    }
+    return PTB_OK;
+}
+
+/* Reads one row.  Blanks separate cells when the row has a '.'; without
+ * one, the row's single blank is the empty cell. */
+static int read_row(const char *text, frog_row *r, char *err, size_t errcap)
+{
+    const char *p = text, *end = text + strlen(text);
+    while (p < end && strchr(" \t\r\n", *p))
+        p++;
+    while (end > p && strchr(" \t\r\n", end[-1]))
+        end--;
+    memset(r, 0, sizeof *r);
+    if (p == end)
+        return ptb_errf(err, errcap, "empty input (expected a row such as "
+                        "WWW.BBB)");
+    int has_dot = memchr(p, '.', (size_t)(end - p)) != NULL;
+    int rc = scan_row(p, end, !has_dot, r, err, errcap);
+    if (rc != PTB_OK)
+        return rc;
+    if (!has_dot && r->spaces > 1)
+        return ptb_errf(err, errcap, "%u blanks and no '.': mark the empty "
+                        "cell with '.'", r->spaces);
+    if (r->empty != 1)
+        return ptb_errf(err, errcap, "expected one empty cell '.', got %u",
+                        r->empty);
+    if (r->white != r->black)
+        return ptb_errf(err, errcap, "unequal counts: %u W and %u B",
+                        r->white, r->black);
+    if (r->white > MAX_N)
+        return ptb_errf(err, errcap, "n = %u: the tables hold n from 1 to %d",
+                        r->white, MAX_N);
+    if (r->white == 0)
+        return ptb_errf(err, errcap, "no pieces: expected n W and n B, "
+                        "n from 1 to %d", MAX_N);
+    return PTB_OK;
+}
+
+static void set_position(const frog_sub *f, uint64_t idx, ptb_position *p)
+{
+    memset(p, 0, sizeof *p);
+    p->sub = f->n - 1;
+    p->idx = idx;
+}
+
+static int frog_parse(const void *ctx, const char *text,
+                      const ptb_query_opts *o, ptb_position out[2],
+                      unsigned *n, char *err, size_t errcap)
+{
+    const frog_ctx *c = ctx;
+    frog_row r;
+    unsigned size = o ? o->size : 0;
+    if (size > MAX_N)
+        return ptb_errf(err, errcap, "n = %u: the tables hold n from 1 to %d",
+                        size, MAX_N);
+    if (size > 0) {
+        set_position(&c->sub[size - 1], c->sub[size - 1].start, &out[0]);
+        *n = 1;
+        return PTB_OK;
+    }
+    int rc = read_row(text ? text : "", &r, err, errcap);
+    if (rc != PTB_OK)
+        return rc;
+    const frog_sub *f = &c->sub[r.white - 1];
+    frog_state s = { 0, 0 };
+    for (unsigned i = 0, k = 0; i < r.cells; i++) {
+        if (r.cell[i] == '.')
+            s.empty = i;
+        else if (r.cell[i] == 'W')
+            s.white |= 1u << k++;
+        else
+            k++;
+    }
+    set_position(f, encode(c, f, &s), &out[0]);
+    *n = 1;
+    return PTB_OK;
+}
+
+static void frog_apply(const void *ctx, ptb_position *p, const ptb_move *m)
+{
+    (void)ctx;
+    p->idx = m->to;
+}
+
+/* The row as W/B/. text. */
+static int row_text(const void *ctx, uint32_t sub, uint64_t idx, char *buf,
+                    size_t cap)
+{
+    const frog_sub *f = sub_of(ctx, sub);
+    char text[MAX_CELLS + 1];
+    size_t len = 0;
+    frog_state s;
+    if (!f || idx >= sub_size(f)) {
+        ptb_catf(buf, cap, &len, "?");
+        return (int)len;
+    }
+    decode(ctx, f, idx, &s);
+    for (unsigned i = 0; i <= 2 * f->n; i++)
+        text[i] = cell_at(&s, i);
+    text[2 * f->n + 1] = 0;
+    ptb_catf(buf, cap, &len, "%s", text);
+    return (int)len;
+}
+
+static int frog_format_board(const void *ctx, const ptb_position *p,
+                             char *buf, size_t cap)
+{
+    return row_text(ctx, p->sub, p->idx, buf, cap);
+}
+
+static int frog_format_move(const void *ctx, const ptb_position *before,
+                            const ptb_move *m, char *buf, size_t cap)
+{
+    const frog_sub *f = sub_of(ctx, before->sub);
+    unsigned from = m->code / 32 % 32, to = m->code % 32;
+    char colour = '?';
+    size_t len = 0;
+    frog_state s;
+    if (f && before->idx < sub_size(f) && from <= 2 * f->n) {
+        decode(ctx, f, before->idx, &s);
+        colour = cell_at(&s, from);
+    }
+    ptb_catf(buf, cap, &len, "%c %u-%u", colour, from + 1, to + 1);
+    return (int)len;
+}
+
+static int frog_format_answer(const void *ctx, const ptb_solution *s,
+                              char *buf, size_t cap)
+{
+    char row[MAX_CELLS + 2];
+    size_t len = 0;
+    for (unsigned i = 0; i <= s->distance && i <= PTB_MAX_DISTANCE; i++) {
+        const ptb_position *p = i == 0 ? &s->start : &s->after[i - 1];
+        row_text(ctx, p->sub, p->idx, row, sizeof row);
+        ptb_catf(buf, cap, &len, "No. %2u: %s\n", i, row);
+    }
+    return (int)len;
+}
+
+static int frog_format_code(const void *ctx, uint32_t sub, uint64_t idx,
+                            char *buf, size_t cap)
+{
+    return row_text(ctx, sub, idx, buf, cap);
+}
+
+const ptb_puzzle ptb_puzzle_frog = {
+    .name = "frog",
+    .summary = "swap n white and n black frogs in a row, n = 1..12",
+    .metrics = metrics,
+    .reversible = 0,
+    .open = frog_open,
+    .close = frog_close,
+    .subtables = frog_subtables,
+    .size = frog_size,
+    .goals = frog_goals,
+    .is_goal = frog_is_goal,
+    .moves = frog_moves,
+    .unmoves = frog_unmoves,
+    .parse = frog_parse,
+    .apply = frog_apply,
+    .format_board = frog_format_board,
+    .format_move = frog_format_move,
+    .format_answer = frog_format_answer,
+    .format_code = frog_format_code,
+};
