@@ -28,7 +28,11 @@ build/libpuzzletb.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-bin/%: build/%/main.o build/libpuzzletb.a
+bin/tbgen: build/gen/main.o build/libpuzzletb.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/tblookup: build/lookup/main.o build/libpuzzletb.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -65,6 +65,9 @@ struct ptb_puzzle {
      * message to err ("line 3: expected 4 characters, got 5"). */
     int (*parse)(const void *ctx, const char *text, const ptb_query_opts *o,
                  ptb_position out[2], unsigned *n, char *err, size_t errcap);
+    /* Batch input: how many non-blank lines the record starting with this
+     * line has.  NULL: records are separated by blank lines. */
+    unsigned (*record_lines)(const void *ctx, const char *first_line);
     /* Replays a table move (from moves()) on the native view; sets p->idx
      * to the move's successor. */
     void (*apply)(const void *ctx, ptb_position *p, const ptb_move *m);

@@ -127,6 +127,10 @@ int ptb_space_file(const ptb_space *s, char *buf, size_t cap);
 int ptb_parse(const ptb_space *s, const char *text, const ptb_query_opts *o,
               ptb_position out[2], unsigned *n, char *err, size_t errcap);
 
+/* Batch input: the number of non-blank lines in the record that starts with
+ * first_line, or 0 when records are separated by blank lines. */
+unsigned ptb_record_lines(const ptb_space *s, const char *first_line);
+
 /* Solves without tables: a BFS from the candidates until a goal.  Returns
  * PTB_OK, PTB_NOTFOUND or PTB_ENOMEM. */
 int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
@@ -137,13 +141,16 @@ int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
  *   ptb_format_native  the puzzle's contest output format
  *   ptb_format_json    {"puzzle","metric","input","distance","moves":[...]}
  *                      (see README.md for the schema)
- *   ptb_format_board   one position's board in the puzzle's notation */
+ *   ptb_format_board   one position's board in the puzzle's notation
+ *   ptb_format_move    one move made from 'before', in the puzzle's notation */
 int ptb_format_native(const ptb_space *s, const ptb_solution *sol, char *buf,
                       size_t cap);
 int ptb_format_json(const ptb_space *s, const ptb_solution *sol, char *buf,
                     size_t cap);
 int ptb_format_board(const ptb_space *s, const ptb_position *p, char *buf,
                      size_t cap);
+int ptb_format_move(const ptb_space *s, const ptb_position *before,
+                    const ptb_move *m, char *buf, size_t cap);
 
 /* ---- building tables -------------------------------------------------- */
 
@@ -199,12 +206,22 @@ int ptb_table_get_info(const ptb_table *t, ptb_table_info *info);
 int ptb_table_value(const ptb_table *t, uint32_t sub, uint64_t idx,
                     unsigned *value);
 
+/* A reader: a small cache of decoded blocks for one caller.  Create one per
+ * thread and reuse it across queries (batch answering); never share one
+ * between threads.  PTB_ENOMEM. */
+typedef struct ptb_reader ptb_reader;
+int ptb_reader_new(const ptb_table *t, ptb_reader **out);
+void ptb_reader_free(ptb_reader *r);        /* NULL is fine */
+
 /* Walks the table from the nearest candidate to a goal: O(distance) block
  * reads.  Moves are tried in the puzzle's fixed order, so answers are
- * deterministic.  PTB_OK, PTB_NOTFOUND (no candidate can reach the goal),
- * PTB_ECORRUPT (the values do not form a descending path). */
-int ptb_solve(const ptb_table *t, const ptb_position *starts, unsigned n,
-              ptb_solution *out);
+ * deterministic.  r may be NULL (a temporary reader is used).  Returns
+ * PTB_OK; PTB_NOTFOUND (no candidate can reach the goal; out->start is the
+ * first candidate and out->distance PTB_UNSOLVABLE); PTB_EINVAL (a position
+ * out of range); PTB_ECORRUPT (a block fails its checksum, or the values do
+ * not form a descending path); PTB_ENOMEM. */
+int ptb_solve(const ptb_table *t, ptb_reader *r, const ptb_position *starts,
+              unsigned n, ptb_solution *out);
 
 /* The state code shown for a table state (Klotski: its CommonCode). */
 int ptb_format_code(const ptb_space *s, uint32_t sub, uint64_t idx, char *buf,

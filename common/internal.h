@@ -1,0 +1,53 @@
+/* common/internal.h: what the library's own files share and the public
+ * header hides: the handles' layouts, the table writer and block reader, and
+ * the digest.  Never included by programs or tests outside common/. */
+#ifndef PTB_INTERNAL_H
+#define PTB_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "puzzle.h"
+
+struct ptb_space {
+    const ptb_puzzle *p;
+    unsigned metric;
+    void *ctx;
+    uint32_t subtables;
+    uint64_t *offset;   /* subtables + 1 entries: first global value index */
+};
+
+/* Global value index of (sub, idx); the caller checks the range. */
+static inline uint64_t ptb_global(const ptb_space *s, uint32_t sub,
+                                  uint64_t idx)
+{
+    return s->offset[sub] + idx;
+}
+
+/* ---- table.c -------------------------------------------------------- */
+
+/* Writes a complete table from one byte per state (exact distance or
+ * PTB_UNSOLVABLE, in global index order) to DIR/<file>, via a temporary file
+ * renamed into place.  info gets everything but the histogram, which the
+ * caller fills beforehand. */
+int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
+                    const ptb_build_opts *o, ptb_table_info *info);
+
+/* Stored value (exact, mod 3, or PTB_UNSOLVABLE) of a global index. */
+int ptb_reader_get(ptb_reader *r, uint64_t g, unsigned *value);
+const ptb_space *ptb_table_space(const ptb_table *t);
+int ptb_table_exact(const ptb_table *t);
+
+/* ---- sha256.c ------------------------------------------------------- */
+
+typedef struct ptb_sha256 {
+    uint32_t h[8];
+    uint64_t len;
+    unsigned char buf[64];
+    size_t fill;
+} ptb_sha256;
+void ptb_sha256_init(ptb_sha256 *c);
+void ptb_sha256_update(ptb_sha256 *c, const void *data, size_t n);
+void ptb_sha256_hex(ptb_sha256 *c, char out[65]);
+
+#endif

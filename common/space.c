@@ -1,0 +1,169 @@
+/* common/space.c: spaces (a puzzle with one metric and its context), query
+ * parsing, and the answer formatters that are the same for every puzzle
+ * (JSON, the board); the native format is the puzzle's own. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int find_metric(const ptb_puzzle *p, const char *metric, unsigned *m)
+{
+    for (unsigned i = 0; p->metrics[i]; i++)
+        if (!metric || !strcmp(p->metrics[i], metric)) {
+            *m = i;
+            return PTB_OK;
+        }
+    return PTB_EINVAL;
+}
+
+int ptb_space_open(const char *puzzle, const char *metric, ptb_space **out)
+{
+    const ptb_puzzle *p = ptb_puzzle_find(puzzle);
+    ptb_space *s;
+    unsigned m;
+    *out = NULL;
+    if (!p || find_metric(p, metric, &m) != PTB_OK)
+        return PTB_EINVAL;
+    if (!(s = calloc(1, sizeof *s)))
+        return PTB_ENOMEM;
+    s->p = p;
+    s->metric = m;
+    int rc = p->open(m, &s->ctx);
+    if (rc == PTB_OK) {
+        s->subtables = p->subtables(s->ctx);
+        s->offset = malloc((s->subtables + 1) * sizeof *s->offset);
+        if (!s->offset)
+            rc = PTB_ENOMEM;
+    }
+    for (uint32_t i = 0; rc == PTB_OK && i <= s->subtables; i++)
+        s->offset[i] = i ? s->offset[i - 1] + p->size(s->ctx, i - 1) : 0;
+    if (rc != PTB_OK) {
+        ptb_space_close(s);
+        return rc;
+    }
+    *out = s;
+    return PTB_OK;
+}
+
+void ptb_space_close(ptb_space *s)
+{
+    if (!s)
+        return;
+    s->p->close(s->ctx);
+    free(s->offset);
+    free(s);
+}
+
+const ptb_puzzle *ptb_space_puzzle(const ptb_space *s) { return s->p; }
+const char *ptb_space_metric(const ptb_space *s)
+{
+    return s->p->metrics[s->metric];
+}
+
+int ptb_space_file(const ptb_space *s, char *buf, size_t cap)
+{
+    if (s->p->metrics[1] == NULL)
+        return snprintf(buf, cap, "%s.mdb", s->p->name);
+    return snprintf(buf, cap, "%s-%s.mdb", s->p->name,
+                    s->p->metrics[s->metric]);
+}
+
+int ptb_parse(const ptb_space *s, const char *text, const ptb_query_opts *o,
+              ptb_position out[2], unsigned *n, char *err, size_t errcap)
+{
+    static const ptb_query_opts none;
+    memset(out, 0, 2 * sizeof *out);
+    *n = 0;
+    if (!text && !(o && o->size))
+        return ptb_errf(err, errcap, "empty input");
+    return s->p->parse(s->ctx, text ? text : "", o ? o : &none, out, n, err,
+                       errcap);
+}
+
+unsigned ptb_record_lines(const ptb_space *s, const char *first_line)
+{
+    return s->p->record_lines ? s->p->record_lines(s->ctx, first_line) : 0;
+}
+
+int ptb_format_board(const ptb_space *s, const ptb_position *p, char *buf,
+                     size_t cap)
+{
+    return s->p->format_board(s->ctx, p, buf, cap);
+}
+
+int ptb_format_move(const ptb_space *s, const ptb_position *before,
+                    const ptb_move *m, char *buf, size_t cap)
+{
+    return s->p->format_move(s->ctx, before, m, buf, cap);
+}
+
+int ptb_format_native(const ptb_space *s, const ptb_solution *sol, char *buf,
+                      size_t cap)
+{
+    return s->p->format_answer(s->ctx, sol, buf, cap);
+}
+
+int ptb_format_code(const ptb_space *s, uint32_t sub, uint64_t idx, char *buf,
+                    size_t cap)
+{
+    if (s->p->format_code)
+        return s->p->format_code(s->ctx, sub, idx, buf, cap);
+    return snprintf(buf, cap, "%" PRIu32 ":%" PRIu64, sub, idx);
+}
+
+/* Appends text as a JSON string (quotes included). */
+static void cat_json_string(char *buf, size_t cap, size_t *len,
+                            const char *text)
+{
+    ptb_catf(buf, cap, len, "\"");
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            ptb_catf(buf, cap, len, "\\%c", *c);
+        else if (*c == '\n')
+            ptb_catf(buf, cap, len, "\\n");
+        else if (*c < 0x20)
+            ptb_catf(buf, cap, len, "\\u%04x", *c);
+        else
+            ptb_catf(buf, cap, len, "%c", *c);
+    }
+    ptb_catf(buf, cap, len, "\"");
+}
+
+/* Appends the board of p as a JSON string. */
+static void cat_json_board(const ptb_space *s, const ptb_position *p,
+                           char *buf, size_t cap, size_t *len)
+{
+    char board[512];
+    s->p->format_board(s->ctx, p, board, sizeof board);
+    cat_json_string(buf, cap, len, board);
+}
+
+int ptb_format_json(const ptb_space *s, const ptb_solution *sol, char *buf,
+                    size_t cap)
+{
+    size_t len = 0;
+    char move[128];
+    if (cap)
+        buf[0] = '\0';
+    ptb_catf(buf, cap, &len, "{\"puzzle\":\"%s\",\"metric\":\"%s\",\"input\":",
+             s->p->name, s->p->metrics[s->metric]);
+    cat_json_board(s, &sol->start, buf, cap, &len);
+    if (sol->distance == PTB_UNSOLVABLE) {
+        ptb_catf(buf, cap, &len, ",\"distance\":null,\"moves\":[]}");
+        return (int)len;
+    }
+    ptb_catf(buf, cap, &len, ",\"distance\":%u,\"moves\":[", sol->distance);
+    for (unsigned i = 0; i < sol->distance; i++) {
+        const ptb_position *before = i ? &sol->after[i - 1] : &sol->start;
+        ptb_format_move(s, before, &sol->move[i], move, sizeof move);
+        ptb_catf(buf, cap, &len, "%s{\"move\":", i ? "," : "");
+        cat_json_string(buf, cap, &len, move);
+        ptb_catf(buf, cap, &len, ",\"board\":");
+        cat_json_board(s, &sol->after[i], buf, cap, &len);
+        ptb_catf(buf, cap, &len, "}");
+    }
+    ptb_catf(buf, cap, &len, "]}");
+    return (int)len;
+}

@@ -1,0 +1,258 @@
+/* common/walk.c: answering a query.
+ *
+ * ptb_solve() walks a table: from the start, take at each step the first move
+ * (in the puzzle's fixed order) whose successor is one closer: a stored
+ * value of d - 1 in exact tables, (v + 2) mod 3 in mod-3 tables, where every
+ * neighbour of a state at distance d is at d - 1, d or d + 1, so the
+ * residue picks out d - 1.  O(distance) block reads; a walk that cannot
+ * descend, or that reaches a goal at the wrong value, reports corruption.
+ *
+ * ptb_search() answers the same query with no table, by a forward BFS from
+ * the candidates until the first goal: the independent check and baseline.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int in_range(const ptb_space *s, const ptb_position *p)
+{
+    return p->sub < s->subtables &&
+           p->idx < s->offset[p->sub + 1] - s->offset[p->sub];
+}
+
+static int value_of(ptb_reader *r, const ptb_space *s, uint32_t sub,
+                    uint64_t idx, unsigned *v)
+{
+    return ptb_reader_get(r, ptb_global(s, sub, idx), v);
+}
+
+/* Walks from start to a goal; records the line in out when out != NULL.
+ * *dist gets the number of moves. */
+static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
+                ptb_solution *out, unsigned *dist)
+{
+    const ptb_space *s = ptb_table_space(t);
+    const ptb_puzzle *p = s->p;
+    int exact = ptb_table_exact(t);
+    ptb_position pos = *start;
+    ptb_move mv[PTB_MAX_MOVES];
+    unsigned v, steps = 0;
+    int rc = value_of(r, s, pos.sub, pos.idx, &v);
+    if (rc != PTB_OK)
+        return rc;
+    if (v == PTB_UNSOLVABLE)
+        return PTB_NOTFOUND;
+    for (;;) {
+        int goal = p->is_goal(s->ctx, pos.sub, pos.idx);
+        if (goal && v != 0)
+            return PTB_ECORRUPT;
+        if (goal || (exact && v == 0))
+            break;
+        if (steps == PTB_MAX_DISTANCE)
+            return PTB_ECORRUPT;
+        unsigned want = exact ? v - 1 : (v + 2) % 3, n, i, w = 0;
+        n = p->moves(s->ctx, pos.sub, pos.idx, mv);
+        for (i = 0; i < n; i++) {
+            if ((rc = value_of(r, s, pos.sub, mv[i].to, &w)) != PTB_OK)
+                return rc;
+            if (w == want)
+                break;
+        }
+        if (i == n)
+            return PTB_ECORRUPT;   /* no successor one closer */
+        p->apply(s->ctx, &pos, &mv[i]);
+        if (out) {
+            out->move[steps] = mv[i];
+            out->after[steps] = pos;
+        }
+        v = want;
+        steps++;
+    }
+    if (exact && !p->is_goal(s->ctx, pos.sub, pos.idx))
+        return PTB_ECORRUPT;      /* value 0 on a state that is no goal */
+    *dist = steps;
+    return PTB_OK;
+}
+
+/* The distance of a candidate: read directly, or walked for mod-3 tables. */
+static int distance_of(ptb_reader *r, const ptb_table *t,
+                       const ptb_position *start, unsigned *dist)
+{
+    unsigned v;
+    const ptb_space *s = ptb_table_space(t);
+    if (!ptb_table_exact(t))
+        return walk(r, t, start, NULL, dist);
+    int rc = value_of(r, s, start->sub, start->idx, &v);
+    if (rc == PTB_OK && v == PTB_UNSOLVABLE)
+        rc = PTB_NOTFOUND;
+    *dist = v;
+    return rc;
+}
+
+int ptb_solve(const ptb_table *t, ptb_reader *reader,
+              const ptb_position *starts, unsigned n, ptb_solution *out)
+{
+    const ptb_space *s = ptb_table_space(t);
+    ptb_reader *r = reader;
+    unsigned best = n, bestd = PTB_UNSOLVABLE, d;
+    if (n == 0 || n > 2)
+        return PTB_EINVAL;
+    for (unsigned i = 0; i < n; i++)
+        if (!in_range(s, &starts[i]))
+            return PTB_EINVAL;
+    int rc = r ? PTB_OK : ptb_reader_new(t, &r);
+    for (unsigned i = 0; rc == PTB_OK && i < n; i++) {
+        rc = distance_of(r, t, &starts[i], &d);
+        if (rc == PTB_NOTFOUND)
+            rc = PTB_OK;
+        else if (rc == PTB_OK && d < bestd)
+            best = i, bestd = d;
+    }
+    out->start = starts[best < n ? best : 0];
+    out->distance = PTB_UNSOLVABLE;
+    if (rc == PTB_OK && best == n)
+        rc = PTB_NOTFOUND;
+    if (rc == PTB_OK)
+        rc = walk(r, t, &starts[best], out, &out->distance);
+    if (r != reader)
+        ptb_reader_free(r);
+    return rc;
+}
+
+/* ==== search from scratch ==== */
+
+typedef struct node {
+    uint64_t idx;
+    uint32_t parent;      /* node number; itself for a start */
+    uint32_t code;        /* move from the parent */
+} node;
+
+typedef struct search {
+    node *nodes;
+    uint32_t count, cap;
+    uint32_t *slot;       /* hash of idx -> node number + 1; 0 = empty */
+    uint64_t mask;
+} search;
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static int grow(search *h)
+{
+    uint64_t size = h->mask ? 2 * (h->mask + 1) : 1024;
+    uint32_t *slot = calloc(size, sizeof *slot);
+    node *nodes = realloc(h->nodes, (size / 2) * sizeof *nodes);
+    if (!slot || !nodes) {
+        free(slot);
+        if (nodes)
+            h->nodes = nodes;
+        return PTB_ENOMEM;
+    }
+    h->nodes = nodes;
+    h->cap = (uint32_t)(size / 2);
+    h->mask = size - 1;
+    free(h->slot);
+    h->slot = slot;
+    for (uint32_t i = 0; i < h->count; i++) {
+        uint64_t j = mix(nodes[i].idx) & h->mask;
+        while (slot[j])
+            j = (j + 1) & h->mask;
+        slot[j] = i + 1;
+    }
+    return PTB_OK;
+}
+
+/* Adds idx unless present; *added tells which.  Keeps the load under 1/2. */
+static int visit(search *h, uint64_t idx, uint32_t parent, uint32_t code,
+                 int *added)
+{
+    *added = 0;
+    if (h->count + 1 > h->cap && grow(h) != PTB_OK)
+        return PTB_ENOMEM;
+    uint64_t j = mix(idx) & h->mask;
+    for (; h->slot[j]; j = (j + 1) & h->mask)
+        if (h->nodes[h->slot[j] - 1].idx == idx)
+            return PTB_OK;
+    h->nodes[h->count] = (node){ idx, parent, code };
+    h->slot[j] = ++h->count;
+    *added = 1;
+    return PTB_OK;
+}
+
+/* Replays the line that ends at node 'end' into out. */
+static int replay(const ptb_space *s, const search *h, uint32_t end,
+                  const ptb_position *starts, unsigned nstarts,
+                  ptb_solution *out)
+{
+    uint32_t line[PTB_MAX_DISTANCE + 1];
+    unsigned len = 0;
+    uint32_t k = end;
+    for (; h->nodes[k].parent != k; k = h->nodes[k].parent) {
+        if (len == PTB_MAX_DISTANCE)
+            return PTB_ERANGE;
+        line[len++] = k;
+    }
+    for (unsigned i = 0; i < nstarts; i++)
+        if (starts[i].idx == h->nodes[k].idx) {
+            out->start = starts[i];
+            break;
+        }
+    ptb_position pos = out->start;
+    for (unsigned i = 0; i < len; i++) {
+        const node *nd = &h->nodes[line[len - 1 - i]];
+        ptb_move m = { nd->idx, nd->code };
+        s->p->apply(s->ctx, &pos, &m);
+        out->move[i] = m;
+        out->after[i] = pos;
+    }
+    out->distance = len;
+    return PTB_OK;
+}
+
+int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
+               ptb_solution *out)
+{
+    const ptb_puzzle *p = s->p;
+    search h = { 0 };
+    ptb_move mv[PTB_MAX_MOVES];
+    int rc = PTB_NOTFOUND, added;
+    long found = -1;
+    if (n == 0 || n > 2)
+        return PTB_EINVAL;
+    for (unsigned i = 0; i < n; i++)
+        if (!in_range(s, &starts[i]) || starts[i].sub != starts[0].sub)
+            return PTB_EINVAL;
+    uint32_t sub = starts[0].sub;
+    out->start = starts[0];
+    out->distance = PTB_UNSOLVABLE;
+    for (unsigned i = 0; i < n && found < 0; i++) {
+        if (visit(&h, starts[i].idx, h.count, 0, &added) != PTB_OK)
+            goto nomem;
+        if (added && p->is_goal(s->ctx, sub, starts[i].idx))
+            found = h.count - 1;
+    }
+    for (uint32_t q = 0; q < h.count && found < 0; q++) {
+        unsigned k = p->moves(s->ctx, sub, h.nodes[q].idx, mv);
+        for (unsigned i = 0; i < k && found < 0; i++) {
+            if (visit(&h, mv[i].to, q, mv[i].code, &added) != PTB_OK)
+                goto nomem;
+            if (added && p->is_goal(s->ctx, sub, mv[i].to))
+                found = h.count - 1;
+        }
+    }
+    if (found >= 0)
+        rc = replay(s, &h, (uint32_t)found, starts, n, out);
+    free(h.nodes);
+    free(h.slot);
+    return rc;
+nomem:
+    free(h.nodes);
+    free(h.slot);
+    return PTB_ENOMEM;
+}
