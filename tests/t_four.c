@@ -1,0 +1,389 @@
+/* tests/t_four.c: four-in-a-row (codevs 1004) against a model of the rules
+ * written here from the statement: a char board, its own move generator and
+ * a plain forward BFS per query.
+ *
+ * Covers: the ranking is a bijection; moves(), unmoves(), is_goal() and
+ * goals() agree with the model on every state; the table (tables/four.mdb)
+ * and ptb_search() agree with the model's BFS on a sample of states; the
+ * optimal lines replay legally, alternate colours and end on a goal; boards
+ * where the side to move is stuck are unsolvable; bad input is refused.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "puzzle.h"
+#include "check.h"
+
+extern const ptb_puzzle ptb_puzzle_four;
+static const ptb_puzzle *const P = &ptb_puzzle_four;
+
+#define STATES 823680u
+#define SAMPLE 400
+
+/* ---- the model: a board is 16 chars B/W/O, row by row ------------------ */
+
+typedef struct board {
+    char c[16];
+} board;
+
+static int model_goal(const board *b)
+{
+    static const int line[10][4] = {
+        { 0, 1, 2, 3 }, { 4, 5, 6, 7 }, { 8, 9, 10, 11 }, { 12, 13, 14, 15 },
+        { 0, 4, 8, 12 }, { 1, 5, 9, 13 }, { 2, 6, 10, 14 }, { 3, 7, 11, 15 },
+        { 0, 5, 10, 15 }, { 3, 6, 9, 12 }
+    };
+    for (int i = 0; i < 10; i++) {
+        char ch = b->c[line[i][0]];
+        if (ch != 'O' && ch == b->c[line[i][1]] && ch == b->c[line[i][2]] &&
+            ch == b->c[line[i][3]])
+            return 1;
+    }
+    return 0;
+}
+
+static int adjacent(int a, int b)
+{
+    int dr = a / 4 - b / 4, dc = a % 4 - b % 4;
+    return dr * dr + dc * dc == 1;
+}
+
+/* Boards after each move of colour 'who'; none from a goal. */
+static int model_moves(const board *b, char who, board out[8])
+{
+    int n = 0;
+    if (model_goal(b))
+        return 0;
+    for (int from = 0; from < 16; from++)
+        for (int to = 0; to < 16; to++)
+            if (b->c[from] == who && b->c[to] == 'O' && adjacent(from, to)) {
+                out[n] = *b;
+                out[n].c[to] = who;
+                out[n].c[from] = 'O';
+                n++;
+            }
+    return n;
+}
+
+static uint32_t model_key(const board *b, char who)
+{
+    uint32_t k = 0;
+    for (int i = 0; i < 16; i++)
+        k = k * 3 + (b->c[i] == 'B' ? 1u : b->c[i] == 'W' ? 2u : 0u);
+    return k * 2 + (who == 'W');
+}
+
+static board model_unkey(uint32_t k, char *who)
+{
+    board b;
+    *who = k & 1 ? 'W' : 'B';
+    k /= 2;
+    for (int i = 15; i >= 0; i--, k /= 3)
+        b.c[i] = "OBW"[k % 3];
+    return b;
+}
+
+/* A set of keys, open addressing; key 0 is never a legal state. */
+typedef struct keyset {
+    uint32_t *slot;
+    uint32_t mask;
+} keyset;
+
+static int keyset_add(keyset *s, uint32_t k)
+{
+    uint32_t h = (k * 2654435761u) & s->mask;
+    while (s->slot[h]) {
+        if (s->slot[h] == k)
+            return 0;
+        h = (h + 1) & s->mask;
+    }
+    s->slot[h] = k;
+    return 1;
+}
+
+/* Plain forward BFS: least moves to a goal, or -1. */
+static int model_bfs(const board *start, char who)
+{
+    static uint32_t queue[STATES];
+    static keyset seen;
+    if (!seen.slot) {
+        seen.mask = (1u << 21) - 1;
+        seen.slot = malloc((seen.mask + 1) * sizeof *seen.slot);
+    }
+    memset(seen.slot, 0, (seen.mask + 1) * sizeof *seen.slot);
+    uint32_t head = 0, tail = 0, layer_end;
+    queue[tail++] = model_key(start, who);
+    keyset_add(&seen, queue[0]);
+    for (int d = 0; head < tail; d++) {
+        for (layer_end = tail; head < layer_end; head++) {
+            char w;
+            board b = model_unkey(queue[head], &w), next[8];
+            if (model_goal(&b))
+                return d;
+            int n = model_moves(&b, w, next);
+            for (int i = 0; i < n; i++) {
+                uint32_t k = model_key(&next[i], w == 'B' ? 'W' : 'B');
+                if (keyset_add(&seen, k))
+                    queue[tail++] = k;
+            }
+        }
+    }
+    return -1;
+}
+
+/* ---- bridges between the model and the puzzle's ops -------------------- */
+
+static void *ctx;
+
+static board board_of(uint64_t idx)
+{
+    ptb_position p = { .sub = 0, .idx = idx };
+    char text[32];
+    board b;
+    P->format_board(ctx, &p, text, sizeof text);
+    for (int i = 0; i < 16; i++)
+        b.c[i] = text[i / 4 * 5 + i % 4];
+    return b;
+}
+
+/* The index of (board, side) through parse(); UINT64_MAX on error. */
+static uint64_t index_of(const board *b, char who)
+{
+    char text[32], err[128];
+    ptb_query_opts o = { .first = who, .size = 0 };
+    ptb_position out[2];
+    unsigned n = 0;
+    for (int i = 0; i < 16; i++) {
+        text[i / 4 * 5 + i % 4] = b->c[i];
+        if (i % 4 == 3)
+            text[i / 4 * 5 + 4] = '\n';
+    }
+    text[20] = 0;
+    if (P->parse(ctx, text, &o, out, &n, err, sizeof err) != PTB_OK || n != 1)
+        return UINT64_MAX;
+    return out[0].idx;
+}
+
+static char side_of(uint64_t idx)
+{
+    return idx & 1 ? 'W' : 'B';
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- the state space --------------------------------------------------- */
+
+static void ranking_is_a_bijection(void)
+{
+    uint64_t bad = 0;
+    for (uint64_t idx = 0; idx < STATES; idx++) {
+        board b = board_of(idx);
+        if (index_of(&b, side_of(idx)) != idx)
+            bad++;
+    }
+    check(P->subtables(ctx) == 1 && P->size(ctx, 0) == STATES,
+          "one subtable of 16!/(7!7!2!) * 2 = 823680 states");
+    check(bad == 0, "every index survives format_board and parse "
+          "(%llu do not)", (unsigned long long)bad);
+}
+
+static void moves_agree_with_the_model(void)
+{
+    uint64_t bad = 0, edges = 0;
+    ptb_move m[PTB_MAX_MOVES];
+    for (uint64_t idx = 0; idx < STATES; idx++) {
+        board b = board_of(idx), next[8];
+        char who = side_of(idx);
+        int n = model_moves(&b, who, next);
+        unsigned k = P->moves(ctx, 0, idx, m);
+        uint64_t want[8], got[8];
+        edges += k;
+        if ((int)k != n) {
+            bad++;
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            want[i] = index_of(&next[i], who == 'B' ? 'W' : 'B');
+            got[i] = m[i].to;
+        }
+        qsort(want, (size_t)n, sizeof want[0], cmp_u64);
+        qsort(got, (size_t)n, sizeof got[0], cmp_u64);
+        bad += memcmp(want, got, (size_t)n * sizeof want[0]) != 0;
+    }
+    check(bad == 0, "moves() of every state are the model's moves "
+          "(%llu differ, %llu moves in all)", (unsigned long long)bad,
+          (unsigned long long)edges);
+}
+
+static int has_move_to(uint64_t from, uint64_t to)
+{
+    ptb_move m[PTB_MAX_MOVES];
+    unsigned n = P->moves(ctx, 0, from, m);
+    for (unsigned i = 0; i < n; i++)
+        if (m[i].to == to)
+            return 1;
+    return 0;
+}
+
+static void unmoves_invert_moves(void)
+{
+    uint64_t bad = 0, goal_preds = 0, edges = 0, moves_total = 0;
+    ptb_move m[PTB_MAX_MOVES];
+    uint64_t pred[PTB_MAX_MOVES];
+    for (uint64_t idx = 0; idx < STATES; idx++) {
+        unsigned n = P->unmoves(ctx, 0, idx, pred);
+        moves_total += P->moves(ctx, 0, idx, m);
+        edges += n;
+        qsort(pred, n, sizeof pred[0], cmp_u64);
+        for (unsigned i = 0; i < n; i++) {
+            if (i > 0 && pred[i] == pred[i - 1])
+                bad++;
+            if (P->is_goal(ctx, 0, pred[i]))
+                goal_preds++;
+            if (!has_move_to(pred[i], idx))
+                bad++;
+        }
+    }
+    check(goal_preds == 0, "unmoves() never returns a goal state");
+    check(bad == 0 && edges == moves_total,
+          "unmoves() lists exactly the states with a move to each state "
+          "(%llu edges)", (unsigned long long)edges);
+}
+
+static void goal_states_end_the_game(void)
+{
+    uint64_t bad = 0, goals = 0;
+    ptb_move m[PTB_MAX_MOVES];
+    for (uint64_t idx = 0; idx < STATES; idx++) {
+        board b = board_of(idx);
+        int g = model_goal(&b);
+        goals += g;
+        bad += P->is_goal(ctx, 0, idx) != g;
+        bad += g && P->moves(ctx, 0, idx, m) != 0;
+    }
+    check(bad == 0, "is_goal() matches the model, and goals have no moves "
+          "(%llu goal states)", (unsigned long long)goals);
+}
+
+static void count_goal(void *arg, uint64_t idx)
+{
+    uint64_t *c = arg;
+    c[0]++;
+    c[1] += P->is_goal(ctx, 0, idx) != 0;
+}
+
+static void goals_lists_every_goal(void)
+{
+    uint64_t c[2] = { 0, 0 }, want = 0;
+    P->goals(ctx, 0, count_goal, c);
+    for (uint64_t idx = 0; idx < STATES; idx++)
+        want += P->is_goal(ctx, 0, idx) != 0;
+    check(c[0] == want && c[1] == want, "goals() emits the %llu goal states",
+          (unsigned long long)want);
+}
+
+/* ---- queries ----------------------------------------------------------- */
+
+static int parse_text(const char *text, int first, ptb_position out[2],
+                      unsigned *n, char *err, size_t cap)
+{
+    ptb_query_opts o = { .first = first, .size = 0 };
+    *n = 0;
+    err[0] = 0;
+    return P->parse(ctx, text, &o, out, n, err, cap);
+}
+
+static void parse_offers_both_first_movers(void)
+{
+    ptb_position out[2];
+    unsigned n;
+    char err[128];
+    const char *sample = "BWBO\nWBWB\nBWBW\nWBWO\n";
+    int rc = parse_text(sample, 0, out, &n, err, sizeof err);
+    check(rc == PTB_OK && n == 2 && side_of(out[0].idx) == 'B' &&
+          side_of(out[1].idx) == 'W' && out[0].idx / 2 == out[1].idx / 2,
+          "the sample gives two candidates, black first then white");
+    rc = parse_text(sample, 'W', out, &n, err, sizeof err);
+    check(rc == PTB_OK && n == 1 && side_of(out[0].idx) == 'W',
+          "--first W keeps only the white candidate");
+    rc = parse_text("BWBO\r\nWBWB\r\nBWBW\r\nWBWO", 'B', out, &n, err,
+                    sizeof err);
+    check(rc == PTB_OK && n == 1 && side_of(out[0].idx) == 'B',
+          "CRLF lines and a missing final newline are accepted");
+}
+
+static void bad_input_is_refused(void)
+{
+    static const struct {
+        const char *text;
+        int first;
+        const char *message;
+    } cases[] = {
+        { "", 0, "line 1: empty input" },
+        { "BWBO\nWBWB\nBWBW\n", 0, "line 4: missing" },
+        { "BWBO\nWBWB\nBWBW\nWBWO\nBBBB\n", 0, "line 5: one line too many" },
+        { "BWBO\nWBWBB\nBWBW\nWBWO\n", 0, "line 2: expected 4 characters, "
+          "got 5" },
+        { "BWBO\nWBW\nBWBW\nWBWO\n", 0, "line 2: expected 4 characters, "
+          "got 3" },
+        { "BWBO\nWBWB\nBWxW\nWBWO\n", 0, "line 3: column 3: unexpected "
+          "character 'x'" },
+        { "BWBO\nWBWB\nBWBW\nWBWW\n", 0, "board has 7 B, 8 W and 1 O" },
+        { "OOOO\nBBBB\nWWWW\nBWBW\n", 0, "board has 6 B, 6 W and 4 O" },
+        { "BWBO\nWBWB\nBWBW\nWBWO\n", 'X', "first mover must be B or W" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ptb_position out[2];
+        unsigned n;
+        char err[256];
+        int rc = parse_text(cases[i].text, cases[i].first, out, &n, err,
+                            sizeof err);
+        check(rc == PTB_EPARSE && strstr(err, cases[i].message) &&
+              !strchr(err, '\n'), "bad input %zu: \"%s\" (got \"%s\")",
+              i + 1, cases[i].message, err);
+    }
+}
+
+static void formatters_follow_the_codevs_notation(void)
+{
+    ptb_position out[2];
+    unsigned n;
+    char err[128], text[64];
+    ptb_move m[PTB_MAX_MOVES];
+    parse_text("BWBO\nWBWB\nBWBW\nWBWO\n", 'B', out, &n, err, sizeof err);
+    P->format_board(ctx, &out[0], text, sizeof text);
+    check(strcmp(text, "BWBO\nWBWB\nBWBW\nWBWO") == 0,
+          "format_board prints the 4 rows without a final newline");
+    unsigned k = P->moves(ctx, 0, out[0].idx, m);
+    int found = 0;
+    for (unsigned i = 0; i < k; i++) {
+        P->format_move(ctx, &out[0], &m[i], text, sizeof text);
+        found |= strcmp(text, "B 24-14") == 0;
+    }
+    check(found, "the black piece at row 2, column 4 moving up prints "
+          "as B 24-14");
+    P->format_code(ctx, 0, out[0].idx, text, sizeof text);
+    check(strcmp(text, "BWBO/WBWB/BWBW/WBWO B") == 0,
+          "format_code prints the rows and the side to move (%s)", text);
+}
+
+int main(void)
+{
+    if (!check(P->open(0, &ctx) == PTB_OK, "the four puzzle opens"))
+        return check_done();
+    ranking_is_a_bijection();
+    moves_agree_with_the_model();
+    unmoves_invert_moves();
+    goal_states_end_the_game();
+    goals_lists_every_goal();
+    parse_offers_both_first_movers();
+    bad_input_is_refused();
+    formatters_follow_the_codevs_notation();
+    P->close(ctx);
+    return check_done();
+}

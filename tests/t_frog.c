@@ -1,0 +1,428 @@
+/* tests/t_frog.c: the frog puzzle against a model of the rules written here
+ * from the statement: a row of W/B/. chars, its own move generator, and a
+ * brute-force search of every arrangement for small n.
+ *
+ * Covers: the ranking is a bijection; moves(), unmoves(), goals() agree with
+ * the model; parse() reads W/B/. rows and the classic circles, and refuses
+ * bad input with one line.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "puzzle.h"
+#include "check.h"
+
+extern const ptb_puzzle ptb_puzzle_frog;
+static const ptb_puzzle *const P = &ptb_puzzle_frog;
+
+#define MAX_N 12
+#define MODEL_N 7          /* the brute force covers n = 1..MODEL_N */
+#define FULL_N 9           /* every state is checked up to here */
+
+static void *ctx;
+
+/* ---- the model: a row of 2n+1 chars ------------------------------------ */
+
+typedef struct row {
+    char c[2 * MAX_N + 2];
+    int len;
+} row;
+
+static row row_from(const char *text)
+{
+    row r;
+    r.len = (int)strlen(text);
+    memcpy(r.c, text, (size_t)r.len + 1);
+    return r;
+}
+
+/* Rows after each legal move: W right, B left, a step or a jump over one
+ * piece of the other colour. */
+static int model_moves(const row *r, row out[4])
+{
+    int n = 0;
+    for (int from = 0; from < r->len; from++) {
+        char who = r->c[from];
+        int dir = who == 'W' ? 1 : who == 'B' ? -1 : 0;
+        for (int dist = 1; dir && dist <= 2; dist++) {
+            int to = from + dir * dist;
+            if (to < 0 || to >= r->len || r->c[to] != '.')
+                continue;
+            if (dist == 2 && r->c[from + dir] != (who == 'W' ? 'B' : 'W'))
+                continue;
+            out[n] = *r;
+            out[n].c[to] = who;
+            out[n].c[from] = '.';
+            n++;
+        }
+    }
+    return n;
+}
+
+static int model_is_goal(const row *r)
+{
+    int n = r->len / 2;
+    for (int i = 0; i < r->len; i++)
+        if (r->c[i] != (i < n ? 'B' : i == n ? '.' : 'W'))
+            return 0;
+    return 1;
+}
+
+static uint32_t model_key(const row *r)
+{
+    uint32_t k = 0;
+    for (int i = 0; i < r->len; i++)
+        k = k * 3 + (r->c[i] == 'W' ? 1u : r->c[i] == 'B' ? 2u : 0u);
+    return k;
+}
+
+/* Least moves to the goal by exhaustive search, memoized by key (pieces
+ * only move forward, so the graph has no cycle): -1 when unreachable. */
+static int model_distance(const row *r, signed char *memo)
+{
+    uint32_t k = model_key(r);
+    if (memo[k] != -2)
+        return memo[k];
+    int best = -1;
+    if (model_is_goal(r)) {
+        best = 0;
+    } else {
+        row next[4];
+        int n = model_moves(r, next);
+        for (int i = 0; i < n; i++) {
+            int d = model_distance(&next[i], memo);
+            if (d >= 0 && (best < 0 || d + 1 < best))
+                best = d + 1;
+        }
+    }
+    memo[k] = (signed char)best;
+    return best;
+}
+
+/* (2n+1)!/(n!n!) = (2n+1) * C(2n, n). */
+static uint64_t multinomial(int n)
+{
+    uint64_t c = 1;
+    for (int i = 1; i <= n; i++)
+        c = c * (uint64_t)(n + i) / (uint64_t)i;
+    return (uint64_t)(2 * n + 1) * c;
+}
+
+/* ---- bridges between the model and the puzzle's ops -------------------- */
+
+static row row_of(uint32_t sub, uint64_t idx)
+{
+    ptb_position p = { .sub = sub, .idx = idx };
+    row r;
+    r.len = P->format_board(ctx, &p, r.c, sizeof r.c);
+    return r;
+}
+
+static int parse_text(const char *text, unsigned size, ptb_position *out,
+                      char *err, size_t cap)
+{
+    ptb_query_opts o = { .first = 0, .size = size };
+    ptb_position pos[2];
+    unsigned n = 0;
+    err[0] = 0;
+    int rc = P->parse(ctx, text, &o, pos, &n, err, cap);
+    if (rc == PTB_OK && n != 1)
+        return PTB_EINVAL;
+    if (rc == PTB_OK)
+        *out = pos[0];
+    return rc;
+}
+
+/* (sub, idx) of a row through parse(); idx UINT64_MAX on error. */
+static ptb_position position_of(const row *r)
+{
+    ptb_position p = { .sub = UINT32_MAX, .idx = UINT64_MAX };
+    char err[128];
+    parse_text(r->c, 0, &p, err, sizeof err);
+    return p;
+}
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- the state space --------------------------------------------------- */
+
+static void sizes_are_multinomials(void)
+{
+    int ok = P->subtables(ctx) == MAX_N;
+    for (int n = 1; n <= MAX_N; n++)
+        ok &= P->size(ctx, (uint32_t)n - 1) == multinomial(n);
+    check(ok, "12 subtables, n = sub + 1, of (2n+1)!/(n!n!) states "
+          "(n = 12: %llu)", (unsigned long long)P->size(ctx, 11));
+}
+
+/* Checks idx -> row -> idx for one state; 1 when it fails. */
+static int round_trip_fails(uint32_t sub, uint64_t idx)
+{
+    row r = row_of(sub, idx);
+    ptb_position p = position_of(&r);
+    return r.len != 2 * (int)sub + 3 || p.sub != sub || p.idx != idx;
+}
+
+static void ranking_is_a_bijection(void)
+{
+    uint64_t bad = 0, tried = 0;
+    for (uint32_t sub = 0; sub < FULL_N; sub++)
+        for (uint64_t idx = 0; idx < P->size(ctx, sub); idx++, tried++)
+            bad += (uint64_t)round_trip_fails(sub, idx);
+    check(bad == 0, "every index for n <= %d survives format_board and "
+          "parse (%llu states, %llu fail)", FULL_N,
+          (unsigned long long)tried, (unsigned long long)bad);
+    bad = 0;
+    for (uint32_t sub = FULL_N; sub < MAX_N; sub++) {
+        uint64_t size = P->size(ctx, sub);
+        for (int i = 0; i < 200000; i++)
+            bad += (uint64_t)round_trip_fails(sub, rng() % size);
+        bad += (uint64_t)round_trip_fails(sub, 0);
+        bad += (uint64_t)round_trip_fails(sub, size - 1);
+    }
+    check(bad == 0, "random indices for n > %d survive format_board and "
+          "parse (%llu fail)", FULL_N, (unsigned long long)bad);
+}
+
+/* moves() of one state against the model; 1 when they differ. */
+static int moves_differ(uint32_t sub, uint64_t idx)
+{
+    row r = row_of(sub, idx), next[4];
+    ptb_move m[PTB_MAX_MOVES];
+    int n = model_moves(&r, next);
+    unsigned k = P->moves(ctx, sub, idx, m);
+    uint64_t want[4], got[4];
+    if ((int)k != n)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        ptb_position p = position_of(&next[i]);
+        if (p.sub != sub)
+            return 1;
+        want[i] = p.idx;
+        got[i] = m[i].to;
+    }
+    qsort(want, (size_t)n, sizeof want[0], cmp_u64);
+    qsort(got, (size_t)n, sizeof got[0], cmp_u64);
+    return memcmp(want, got, (size_t)n * sizeof want[0]) != 0;
+}
+
+static int has_move_to(uint32_t sub, uint64_t from, uint64_t to)
+{
+    ptb_move m[PTB_MAX_MOVES];
+    unsigned n = P->moves(ctx, sub, from, m);
+    for (unsigned i = 0; i < n; i++)
+        if (m[i].to == to)
+            return 1;
+    return 0;
+}
+
+/* unmoves() of one state: each is one move before idx, none twice.  Adds
+ * the number of moves and of unmoves to the counts; 1 when wrong. */
+static int unmoves_wrong(uint32_t sub, uint64_t idx, uint64_t count[2])
+{
+    ptb_move m[PTB_MAX_MOVES];
+    uint64_t pred[PTB_MAX_MOVES];
+    unsigned n = P->unmoves(ctx, sub, idx, pred);
+    count[0] += P->moves(ctx, sub, idx, m);
+    count[1] += n;
+    qsort(pred, n, sizeof pred[0], cmp_u64);
+    for (unsigned i = 0; i < n; i++)
+        if ((i > 0 && pred[i] == pred[i - 1]) ||
+            !has_move_to(sub, pred[i], idx))
+            return 1;
+    return 0;
+}
+
+static void moves_agree_with_the_model(void)
+{
+    uint64_t bad = 0, wrong = 0, count[2] = { 0, 0 };
+    for (uint32_t sub = 0; sub < FULL_N; sub++)
+        for (uint64_t idx = 0; idx < P->size(ctx, sub); idx++) {
+            bad += (uint64_t)moves_differ(sub, idx);
+            wrong += (uint64_t)unmoves_wrong(sub, idx, count);
+        }
+    check(bad == 0, "moves() of every state for n <= %d are the model's "
+          "(%llu differ)", FULL_N, (unsigned long long)bad);
+    check(wrong == 0 && count[0] == count[1], "unmoves() lists exactly the "
+          "states one move before, for n <= %d (%llu moves)", FULL_N,
+          (unsigned long long)count[0]);
+    bad = wrong = 0;
+    for (uint32_t sub = FULL_N; sub < MAX_N; sub++)
+        for (int i = 0; i < 100000; i++) {
+            uint64_t idx = rng() % P->size(ctx, sub), c[2];
+            bad += (uint64_t)moves_differ(sub, idx);
+            wrong += (uint64_t)unmoves_wrong(sub, idx, c);
+        }
+    check(bad == 0 && wrong == 0, "moves() and unmoves() of random states "
+          "for n > %d agree with the model", FULL_N);
+}
+
+static void count_goal(void *arg, uint64_t idx)
+{
+    uint64_t *c = arg;
+    c[0]++;
+    c[1] = idx;
+}
+
+static void one_goal_per_n(void)
+{
+    int ok = 1;
+    for (int n = 1; n <= MAX_N; n++) {
+        uint32_t sub = (uint32_t)n - 1;
+        uint64_t c[2] = { 0, 0 };
+        ptb_move m[PTB_MAX_MOVES];
+        P->goals(ctx, sub, count_goal, c);
+        row r = row_of(sub, c[1]);
+        ok &= c[0] == 1 && model_is_goal(&r) && P->is_goal(ctx, sub, c[1]) &&
+              P->moves(ctx, sub, c[1], m) == 0;
+        ok &= !P->is_goal(ctx, sub, c[1] ? c[1] - 1 : 1);
+    }
+    check(ok, "each n has one goal, B..B.W..W, with no move out");
+}
+
+/* Distances of every arrangement for n <= MODEL_N, by the model. */
+static void model_counts_solvable(void)
+{
+    static const unsigned known[] = { 0, 6, 23, 72, 195, 476, 1089, 2388 };
+    signed char *memo = malloc(14348907);   /* 3^15 keys */
+    int ok = memo != NULL;
+    for (int n = 1; ok && n <= MODEL_N; n++) {
+        uint32_t sub = (uint32_t)n - 1;
+        unsigned solvable = 0;
+        memset(memo, -2, 14348907);
+        for (uint64_t idx = 0; idx < P->size(ctx, sub); idx++) {
+            row r = row_of(sub, idx);
+            solvable += model_distance(&r, memo) >= 0;
+        }
+        ok &= solvable == known[n];
+    }
+    free(memo);
+    check(ok, "the model finds 6, 23, 72, 195, 476, 1089, 2388 solvable "
+          "arrangements for n = 1..7");
+}
+
+/* ---- queries ----------------------------------------------------------- */
+
+static int parses_as(const char *text, const char *want)
+{
+    ptb_position p;
+    char err[128], got[32];
+    if (parse_text(text, 0, &p, err, sizeof err) != PTB_OK)
+        return 0;
+    P->format_board(ctx, &p, got, sizeof got);
+    return strcmp(got, want) == 0;
+}
+
+static void parse_reads_letters_and_circles(void)
+{
+    ptb_position p, q;
+    char err[128];
+    check(parses_as("WWW.BBB\n", "WWW.BBB"), "WWW.BBB reads as itself");
+    check(parses_as("  W B . W B  \r\n", "WB.WB"),
+          "with a '.', blanks only separate cells");
+    check(parses_as("\xe2\x97\x8b \xe2\x97\x8b \xe2\x97\x8b . "
+                    "\xe2\x97\x8f \xe2\x97\x8f \xe2\x97\x8f", "WWW.BBB"),
+          "the classic circles with '.' read as WWW.BBB");
+    check(parses_as("\xe2\x97\x8b\xe2\x97\x8b\xe2\x97\x8f "
+                    "\xe2\x97\x8f\xe2\x97\x8b\xe2\x97\x8f", "WWB.BWB"),
+          "without a '.', the single blank is the empty cell");
+    int rc = parse_text("ignored", 3, &p, err, sizeof err);
+    check(rc == PTB_OK && parse_text("WWW.BBB", 0, &q, err, sizeof err) ==
+          PTB_OK && p.sub == q.sub && p.idx == q.idx,
+          "a size option solves the standard start and ignores the text");
+}
+
+static void bad_input_is_refused(void)
+{
+    static const struct {
+        const char *text;
+        unsigned size;
+        const char *message;
+    } cases[] = {
+        { "", 0, "empty input" },
+        { "WW.B", 0, "unequal counts: 2 W and 1 B" },
+        { "WWBB", 0, "expected one empty cell '.', got 0" },
+        { "W..B", 0, "expected one empty cell '.', got 2" },
+        { "WX.B", 0, "column 2: unexpected character 'X'" },
+        { "W\xc3\xa9.B", 0, "column 2: unexpected byte 0xc3" },
+        { "WW  BB", 0, "2 blanks and no '.'" },
+        { "W.B\nW.B", 0, "expected one row" },
+        { ".", 0, "no pieces" },
+        { "WWWWWWWWWWWWW.BBBBBBBBBBBBB", 0, "n = 13: the tables hold n "
+          "from 1 to 12" },
+        { "W.B", 13, "n = 13: the tables hold n from 1 to 12" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ptb_position p;
+        char err[256];
+        int rc = parse_text(cases[i].text, cases[i].size, &p, err,
+                            sizeof err);
+        check(rc == PTB_EPARSE && strstr(err, cases[i].message) &&
+              !strchr(err, '\n'), "bad input %zu: \"%s\" (got \"%s\")",
+              i + 1, cases[i].message, err);
+    }
+}
+
+/* A line from the model: greedy descent along model distances. */
+static void answer_lists_every_board(void)
+{
+    static ptb_solution s;
+    signed char *memo = malloc(14348907);
+    char err[128], *text = malloc(8192);
+    row r = row_from("WWW.BBB");
+    memset(memo, -2, 14348907);
+    parse_text(r.c, 0, &s.start, err, sizeof err);
+    s.distance = (unsigned)model_distance(&r, memo);
+    ptb_position at = s.start;
+    for (unsigned i = 0; i < s.distance; i++) {
+        ptb_move m[PTB_MAX_MOVES];
+        unsigned k = P->moves(ctx, at.sub, at.idx, m);
+        for (unsigned j = 0; j < k; j++) {
+            row t = row_of(at.sub, m[j].to);
+            if (model_distance(&t, memo) == (int)(s.distance - i - 1)) {
+                s.move[i] = m[j];
+                P->apply(ctx, &at, &m[j]);
+                break;
+            }
+        }
+        s.after[i] = at;
+    }
+    int len = P->format_answer(ctx, &s, text, 8192);
+    check(s.distance == 15 && len == 16 * 16 &&
+          strncmp(text, "No.  0: WWW.BBB\nNo.  1: ", 24) == 0 &&
+          strcmp(text + len - 16, "No. 15: BBB.WWW\n") == 0,
+          "the answer for WWW.BBB lists 16 boards, No.  0 to No. 15");
+    free(memo);
+    free(text);
+}
+
+int main(void)
+{
+    if (!check(P->open(0, &ctx) == PTB_OK, "the frog puzzle opens"))
+        return check_done();
+    sizes_are_multinomials();
+    ranking_is_a_bijection();
+    moves_agree_with_the_model();
+    one_goal_per_n();
+    model_counts_solvable();
+    parse_reads_letters_and_circles();
+    bad_input_is_refused();
+    answer_lists_every_board();
+    P->close(ctx);
+    return check_done();
+}
