@@ -218,16 +218,18 @@ static unsigned swap_moves(const void *ctx, uint32_t sub, uint64_t idx,
     return n;
 }
 
+/* Same states as swap_moves, in another order: each set bit of hdiff (vdiff)
+ * marks a cell whose right (lower) neighbour has the other colour. */
 static unsigned swap_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
                              uint64_t *out)
 {
     const swap_ctx *c = ctx;
     unsigned b = board_of(c, sub, idx), n = 0;
-    for (unsigned e = 0; e < EDGES; e++) {
-        unsigned bits = 1u << edge[e][0] | 1u << edge[e][1];
-        if (popcount16(b & bits) == 1)
-            out[n++] = c->rank[b ^ bits];
-    }
+    unsigned hdiff = (b ^ b >> 1) & 0x7777u, vdiff = (b ^ b >> 4) & 0x0FFFu;
+    for (; hdiff; hdiff &= hdiff - 1)
+        out[n++] = c->rank[b ^ (3u << __builtin_ctz(hdiff))];
+    for (; vdiff; vdiff &= vdiff - 1)
+        out[n++] = c->rank[b ^ (0x11u << __builtin_ctz(vdiff))];
     return n;
 }
 

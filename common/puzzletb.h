@@ -200,18 +200,19 @@ void ptb_table_close(ptb_table *t);         /* NULL is fine */
 const char *ptb_table_path(const ptb_table *t);
 int ptb_table_get_info(const ptb_table *t, ptb_table_info *info);
 
-/* The stored value of one state: a distance (exact tables), the distance
- * mod 3 (mod-3 tables), or PTB_UNSOLVABLE.  PTB_EINVAL for a bad index,
- * PTB_ECORRUPT when its block fails its checksum. */
-int ptb_table_value(const ptb_table *t, uint32_t sub, uint64_t idx,
-                    unsigned *value);
-
 /* A reader: a small cache of decoded blocks for one caller.  Create one per
  * thread and reuse it across queries (batch answering); never share one
  * between threads.  PTB_ENOMEM. */
 typedef struct ptb_reader ptb_reader;
 int ptb_reader_new(const ptb_table *t, ptb_reader **out);
 void ptb_reader_free(ptb_reader *r);        /* NULL is fine */
+
+/* The stored value of one state: a distance (exact tables), the distance
+ * mod 3 (mod-3 tables), or PTB_UNSOLVABLE.  r may be NULL (a temporary
+ * reader is used).  PTB_EINVAL for a bad position, PTB_ECORRUPT when its
+ * block fails its checksum. */
+int ptb_table_value(const ptb_table *t, ptb_reader *r, uint32_t sub,
+                    uint64_t idx, unsigned *value);
 
 /* Walks the table from the nearest candidate to a goal: O(distance) block
  * reads.  Moves are tried in the puzzle's fixed order, so answers are

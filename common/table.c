@@ -2,7 +2,8 @@
  * that talks to LMDB and zstd.
  *
  * A table is one LMDB file with two named databases: "meta" (a text header,
- * the subtable sizes) and "blocks" (the values of all subtables laid end to
+ * the subtable sizes, a zstd dictionary trained on the table's own blocks)
+ * and "blocks" (the values of all subtables laid end to
  * end in global index order, cut into blocks of block_values values, each a
  * zstd frame with its content checksum, keyed by the 8-byte big-endian block
  * number).  Values are one byte each (exact tables) or 2 bits each (mod-3
@@ -23,12 +24,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zdict.h>
 #include <zstd.h>
 
 #include "internal.h"
 
 #define MAGIC "puzzletb"
-#define BLOCK_VALUES 65536u      /* values per block; a multiple of 4 */
+#define BLOCK_VALUES 16384u      /* values per block; a multiple of 4 */
+#define DICT_BYTES (128u << 10)  /* trained dictionary, at most */
+#define SAMPLE_BYTES (16u << 20) /* blocks handed to the trainer, at most */
 #define READER_SLOTS 8           /* decoded blocks a reader keeps */
 
 struct ptb_table {
@@ -41,6 +45,7 @@ struct ptb_table {
     uint64_t nblocks;
     const unsigned char **blk; /* into the map: frame of block b */
     size_t *blen;
+    ZSTD_DDict *ddict;         /* NULL when the table has no dictionary */
     ptb_table_info info;
 };
 
@@ -113,6 +118,7 @@ typedef struct compress_job {
     const uint8_t *dist;
     uint64_t total;
     int exact, level;
+    const ZSTD_CDict *cdict;    /* or NULL */
     frame *frames;
     uint64_t nblocks;
     uint64_t next;              /* next block to take, under lock */
@@ -149,6 +155,8 @@ static void *compress_worker(void *arg)
         ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, j->level);
         ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
         ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 1);
+        if (j->cdict)
+            ZSTD_CCtx_refCDict(cc, j->cdict);
     }
     for (;;) {
         pthread_mutex_lock(&j->lock);
@@ -182,6 +190,35 @@ static int compress_all(compress_job *j, unsigned threads)
     return j->rc;
 }
 
+/* Trains a dictionary on evenly spaced blocks of the table itself.  Returns
+ * its size, 0 when the table is too small or training fails (the table is
+ * then written without one).  Deterministic: same values, same dictionary. */
+static size_t train_dictionary(const uint8_t *dist, uint64_t total, int exact,
+                               void *dict)
+{
+    uint64_t nblocks = block_count(total, BLOCK_VALUES);
+    size_t raw = packed_size(exact, BLOCK_VALUES), got = 0;
+    if (nblocks < 16)
+        return 0;
+    uint64_t step = (nblocks * raw + SAMPLE_BYTES - 1) / SAMPLE_BYTES;
+    unsigned n = 0, cap = (unsigned)(nblocks / (step ? step : 1) + 1);
+    unsigned char *samples = malloc((size_t)cap * raw);
+    size_t *sizes = malloc(cap * sizeof *sizes);
+    for (uint64_t b = 0; samples && sizes && b < nblocks && n < cap;
+         b += step ? step : 1) {
+        uint64_t len = block_len(total, BLOCK_VALUES, b);
+        sizes[n] = pack_block(exact, dist + b * BLOCK_VALUES, len,
+                              samples + got);
+        got += sizes[n++];
+    }
+    size_t r = samples && sizes
+                   ? ZDICT_trainFromBuffer(dict, DICT_BYTES, samples, sizes, n)
+                   : 0;
+    free(samples);
+    free(sizes);
+    return ZDICT_isError(r) ? 0 : r;
+}
+
 static void digest_values(const ptb_space *s, const uint8_t *dist, int exact,
                           char hex[65])
 {
@@ -200,7 +237,7 @@ static void digest_values(const ptb_space *s, const uint8_t *dist, int exact,
 
 /* The meta "header" record: key-value text lines, documented in FORMAT.md. */
 static char *header_text(const ptb_space *s, const ptb_table_info *in,
-                         const char *digest)
+                         const char *digest, size_t dict_bytes)
 {
     size_t cap = 4096 + 48 * (PTB_MAX_DISTANCE + 1 + 8), len = 0;
     char *buf = malloc(cap);
@@ -210,10 +247,10 @@ static char *header_text(const ptb_space *s, const ptb_table_info *in,
              "magic %s\nformat %d\npuzzle %s\nmetric %s\nencoding %s\n"
              "block_values %" PRIu32 "\nsubtables %" PRIu32 "\n"
              "states %" PRIu64 "\nsolvable %" PRIu64 "\nmax_distance %u\n"
-             "digest sha256:%s\n",
+             "dictionary %zu\ndigest sha256:%s\n",
              MAGIC, PTB_FORMAT_VERSION, s->p->name, s->p->metrics[s->metric],
              in->exact ? "exact" : "mod3", in->block_values, in->subtables,
-             in->states, in->solvable, in->max_distance, digest);
+             in->states, in->solvable, in->max_distance, dict_bytes, digest);
     for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
         if (in->histogram[d])
             ptb_catf(buf, cap, &len, "distance %u %" PRIu64 "\n", d,
@@ -248,9 +285,9 @@ static int put(MDB_txn *txn, MDB_dbi dbi, const void *k, size_t klen,
 
 /* Puts header, sizes and frames into a new LMDB file at path. */
 static int write_env(const char *path, const ptb_space *s, const char *header,
-                     const frame *fr, uint64_t nblocks)
+                     const frame *dict, const frame *fr, uint64_t nblocks)
 {
-    size_t payload = strlen(header) + 8 * (size_t)s->subtables;
+    size_t payload = strlen(header) + 8 * (size_t)s->subtables + dict->len;
     for (uint64_t b = 0; b < nblocks; b++)
         payload += fr[b].len + 64;
     /* deterministic: depends only on the content */
@@ -268,6 +305,8 @@ static int write_env(const char *path, const ptb_space *s, const char *header,
     if (!rc) rc = mdb_dbi_open(txn, "meta", MDB_CREATE, &meta);
     if (!rc) rc = mdb_dbi_open(txn, "blocks", MDB_CREATE, &blocks);
     if (!rc) rc = put(txn, meta, "header", 6, header, strlen(header), 0);
+    if (!rc && dict->len)
+        rc = put(txn, meta, "dictionary", 10, dict->data, dict->len, 0);
     if (!rc) {
         unsigned char *sizes = malloc(8 * (size_t)s->subtables + 1);
         if (!sizes)
@@ -316,6 +355,8 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
                     const ptb_build_opts *o, ptb_table_info *info)
 {
     compress_job j = { 0 };
+    frame dict = { NULL, 0 };
+    ZSTD_CDict *cdict = NULL;
     char digest[65];
     char *final = table_path(s, dir, ""), *tmp = table_path(s, dir, ".tmp");
     char *header = NULL;
@@ -332,19 +373,27 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
     j.level = o->zstd_level;
     j.nblocks = block_count(j.total, BLOCK_VALUES);
     j.frames = calloc(j.nblocks + 1, sizeof *j.frames);
-    if (!j.frames)
+    dict.data = malloc(DICT_BYTES);
+    if (!j.frames || !dict.data)
         rc = PTB_ENOMEM;
+    if (rc == PTB_OK)
+        dict.len = train_dictionary(dist, j.total, j.exact, dict.data);
+    if (rc == PTB_OK && dict.len) {
+        j.cdict = cdict = ZSTD_createCDict(dict.data, dict.len, j.level);
+        if (!cdict)
+            rc = PTB_ENOMEM;
+    }
     if (rc == PTB_OK)
         rc = compress_all(&j, o->threads);
     if (rc == PTB_OK) {
         digest_values(s, dist, info->exact, digest);
-        header = header_text(s, info, digest);
+        header = header_text(s, info, digest, dict.len);
         if (!header)
             rc = PTB_ENOMEM;
     }
     if (rc == PTB_OK) {
         unlink(tmp);
-        rc = write_env(tmp, s, header, j.frames, j.nblocks);
+        rc = write_env(tmp, s, header, &dict, j.frames, j.nblocks);
     }
     if (rc == PTB_OK && rename(tmp, final) != 0)
         rc = PTB_EIO;
@@ -355,6 +404,8 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
     for (uint64_t b = 0; j.frames && b < j.nblocks; b++)
         free(j.frames[b].data);
     free(j.frames);
+    ZSTD_freeCDict(cdict);
+    free(dict.data);
     free(header);
     free(final);
     free(tmp);
@@ -465,6 +516,19 @@ static int check_sizes(ptb_table *t, MDB_dbi meta)
     return PTB_OK;
 }
 
+/* The optional "dictionary" record, digested once for all readers. */
+static int load_dictionary(ptb_table *t, MDB_dbi meta)
+{
+    MDB_val v;
+    int rc = get_record(t, meta, "dictionary", &v);
+    if (rc == PTB_EFORMAT)
+        return PTB_OK;           /* absent: blocks are plain frames */
+    if (rc != PTB_OK)
+        return rc;
+    t->ddict = ZSTD_createDDict(v.mv_data, v.mv_size);
+    return t->ddict ? PTB_OK : PTB_ECORRUPT;
+}
+
 /* Records where every block's frame lies in the map; all must be present. */
 static int index_blocks(ptb_table *t, MDB_dbi blocks)
 {
@@ -548,6 +612,8 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
     if (rc == PTB_OK)
         rc = check_sizes(t, meta);
     if (rc == PTB_OK)
+        rc = load_dictionary(t, meta);
+    if (rc == PTB_OK)
         rc = index_blocks(t, blocks);
     if (rc != PTB_OK) {
         ptb_table_close(t);
@@ -567,6 +633,7 @@ void ptb_table_close(ptb_table *t)
         mdb_txn_abort(t->txn);
     if (t->env)
         mdb_env_close(t->env);
+    ZSTD_freeDDict(t->ddict);
     free(t->blk);
     free(t->blen);
     free(t->path);
@@ -642,8 +709,11 @@ static int decode_block(ptb_reader *r, uint64_t b, unsigned char **out)
     if (t->blen[b] < 6 || !(t->blk[b][4] & 4) ||
         ZSTD_getFrameContentSize(t->blk[b], t->blen[b]) != want)
         return PTB_ECORRUPT;
-    size_t n = ZSTD_decompressDCtx(r->dctx, r->buf[slot], r->cap, t->blk[b],
-                                   t->blen[b]);
+    size_t n = t->ddict
+        ? ZSTD_decompress_usingDDict(r->dctx, r->buf[slot], r->cap, t->blk[b],
+                                     t->blen[b], t->ddict)
+        : ZSTD_decompressDCtx(r->dctx, r->buf[slot], r->cap, t->blk[b],
+                              t->blen[b]);
     if (ZSTD_isError(n) || n != want)
         return PTB_ECORRUPT;
     r->block[slot] = b;
@@ -670,16 +740,17 @@ int ptb_reader_get(ptb_reader *r, uint64_t g, unsigned *value)
     return PTB_OK;
 }
 
-int ptb_table_value(const ptb_table *t, uint32_t sub, uint64_t idx,
-                    unsigned *value)
+int ptb_table_value(const ptb_table *t, ptb_reader *reader, uint32_t sub,
+                    uint64_t idx, unsigned *value)
 {
-    ptb_reader *r;
+    ptb_reader *r = reader;
     if (sub >= t->s->subtables ||
         idx >= t->s->offset[sub + 1] - t->s->offset[sub])
         return PTB_EINVAL;
-    int rc = ptb_reader_new(t, &r);
+    int rc = r ? PTB_OK : ptb_reader_new(t, &r);
     if (rc == PTB_OK)
         rc = ptb_reader_get(r, ptb_global(t->s, sub, idx), value);
-    ptb_reader_free(r);
+    if (r != reader)
+        ptb_reader_free(r);
     return rc;
 }
