@@ -147,8 +147,10 @@ int ptb_format_json(const ptb_space *s, const ptb_solution *sol, char *buf,
     char move[128];
     if (cap)
         buf[0] = '\0';
-    ptb_catf(buf, cap, &len, "{\"puzzle\":\"%s\",\"metric\":\"%s\",\"input\":",
-             s->p->name, s->p->metrics[s->metric]);
+    ptb_catf(buf, cap, &len, "{\"puzzle\":\"%s\",\"metric\":\"%s\","
+             "\"subtable\":%" PRIu32 ",\"index\":%" PRIu64 ",\"input\":",
+             s->p->name, s->p->metrics[s->metric], sol->start.sub,
+             sol->start.idx);
     cat_json_board(s, &sol->start, buf, cap, &len);
     if (sol->distance == PTB_UNSOLVABLE) {
         ptb_catf(buf, cap, &len, ",\"distance\":null,\"moves\":[]}");

@@ -261,6 +261,28 @@ static char *header_text(const ptb_space *s, const ptb_table_info *in,
     return buf;
 }
 
+/* The meta checksum: SHA-256 of the header text before its last line, the
+ * sizes record and the dictionary record, in that order. */
+static void meta_digest(const char *text, size_t text_len, const void *sizes,
+                        size_t sizes_len, const void *dict, size_t dict_len,
+                        char hex[65])
+{
+    ptb_sha256 c;
+    ptb_sha256_init(&c);
+    ptb_sha256_update(&c, text, text_len);
+    ptb_sha256_update(&c, sizes, sizes_len);
+    ptb_sha256_update(&c, dict, dict_len);
+    ptb_sha256_hex(&c, hex);
+}
+
+static unsigned char *sizes_record(const ptb_space *s)
+{
+    unsigned char *sizes = malloc(8 * (size_t)s->subtables + 1);
+    for (uint32_t i = 0; sizes && i < s->subtables; i++)
+        put_be64(sizes + 8 * i, s->offset[i + 1] - s->offset[i]);
+    return sizes;
+}
+
 static int db_err(int rc)
 {
     if (rc == MDB_SUCCESS)
@@ -287,7 +309,8 @@ static int put(MDB_txn *txn, MDB_dbi dbi, const void *k, size_t klen,
 static int write_env(const char *path, const ptb_space *s, const char *header,
                      const frame *dict, const frame *fr, uint64_t nblocks)
 {
-    size_t payload = strlen(header) + 8 * (size_t)s->subtables + dict->len;
+    size_t payload = strlen(header) + 80 + 8 * (size_t)s->subtables +
+                     dict->len;
     for (uint64_t b = 0; b < nblocks; b++)
         payload += fr[b].len + 64;
     /* deterministic: depends only on the content */
@@ -304,20 +327,23 @@ static int write_env(const char *path, const ptb_space *s, const char *header,
     if (!rc) rc = mdb_txn_begin(env, NULL, 0, &txn);
     if (!rc) rc = mdb_dbi_open(txn, "meta", MDB_CREATE, &meta);
     if (!rc) rc = mdb_dbi_open(txn, "blocks", MDB_CREATE, &blocks);
-    if (!rc) rc = put(txn, meta, "header", 6, header, strlen(header), 0);
+    unsigned char *sizes = sizes_record(s);
+    size_t sizes_len = 8 * (size_t)s->subtables, hlen = strlen(header);
+    char *text = malloc(hlen + 80), sum[65];
+    if (!rc && (!sizes || !text))
+        rc = ENOMEM;
+    if (!rc) {
+        meta_digest(header, hlen, sizes, sizes_len, dict->data, dict->len,
+                    sum);
+        snprintf(text, hlen + 80, "%smeta_sha256 %s\n", header, sum);
+        rc = put(txn, meta, "header", 6, text, strlen(text), 0);
+    }
     if (!rc && dict->len)
         rc = put(txn, meta, "dictionary", 10, dict->data, dict->len, 0);
-    if (!rc) {
-        unsigned char *sizes = malloc(8 * (size_t)s->subtables + 1);
-        if (!sizes)
-            rc = ENOMEM;
-        for (uint32_t i = 0; sizes && i < s->subtables; i++)
-            put_be64(sizes + 8 * i, s->offset[i + 1] - s->offset[i]);
-        if (!rc)
-            rc = put(txn, meta, "sizes", 5, sizes, 8 * (size_t)s->subtables,
-                     0);
-        free(sizes);
-    }
+    if (!rc)
+        rc = put(txn, meta, "sizes", 5, sizes, sizes_len, 0);
+    free(sizes);
+    free(text);
     for (uint64_t b = 0; !rc && b < nblocks; b++) {
         put_be64(key, b);
         rc = put(txn, blocks, key, 8, fr[b].data, fr[b].len, MDB_APPEND);
@@ -516,6 +542,29 @@ static int check_sizes(ptb_table *t, MDB_dbi meta)
     return PTB_OK;
 }
 
+/* Recomputes meta_sha256 (the header's last line) over the meta records. */
+static int check_meta_digest(ptb_table *t, MDB_dbi meta)
+{
+    MDB_val h, sz, d = { 0, NULL };
+    char sum[65];
+    int rc = get_record(t, meta, "header", &h);
+    if (rc == PTB_OK)
+        rc = get_record(t, meta, "sizes", &sz);
+    if (rc == PTB_OK && get_record(t, meta, "dictionary", &d) != PTB_OK)
+        d.mv_size = 0;
+    if (rc != PTB_OK)
+        return rc;
+    const char *text = h.mv_data;
+    size_t line = 12 + 64 + 1;                /* "meta_sha256 " hex "\n" */
+    if (h.mv_size < line ||
+        memcmp(text + h.mv_size - line, "meta_sha256 ", 12) != 0)
+        return PTB_ECORRUPT;
+    meta_digest(text, h.mv_size - line, sz.mv_data, sz.mv_size, d.mv_data,
+                d.mv_size, sum);
+    return memcmp(sum, text + h.mv_size - line + 12, 64) ? PTB_ECORRUPT
+                                                         : PTB_OK;
+}
+
 /* The optional "dictionary" record, digested once for all readers. */
 static int load_dictionary(ptb_table *t, MDB_dbi meta)
 {
@@ -611,6 +660,8 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
         rc = read_header(t, meta);
     if (rc == PTB_OK)
         rc = check_sizes(t, meta);
+    if (rc == PTB_OK)
+        rc = check_meta_digest(t, meta);
     if (rc == PTB_OK)
         rc = load_dictionary(t, meta);
     if (rc == PTB_OK)

@@ -1,0 +1,44 @@
+# tests/lib.sh: helpers for the shell tests (sourced).  Each check prints a
+# TAP line; tests/run adds them up.  Run from the top of the tree.
+n=0
+LOOKUP=${LOOKUP:-bin/tblookup}
+TABLES=${PUZZLETB_TABLES:-tables}
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+
+ok()   { n=$((n + 1)); echo "ok $n - $*"; }
+fail() { n=$((n + 1)); echo "not ok $n - $*"; }
+# check "what must hold" command...: passes when the command succeeds
+check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+
+# run ARGS...: runs tblookup with stdin from $IN (if set); sets $out, $err, $rc
+run() {
+    if [ -n "${IN+x}" ]; then
+        printf '%s' "$IN" | "$LOOKUP" "$@" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    else
+        "$LOOKUP" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"; rc=$?
+    fi
+    out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
+}
+
+# expect_error STATUS PATTERN ARGS...: exit STATUS, empty stdout, and exactly
+# one stderr line matching PATTERN (grep -E)
+expect_error() {
+    local status=$1 pattern=$2; shift 2
+    run "$@"
+    if [ "$rc" -eq "$status" ] && [ -z "$out" ] &&
+       [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+       printf '%s' "$err" | grep -qE "$pattern"; then
+        return 0
+    fi
+    echo "# expected status $status and /$pattern/; got $rc: $err | $out" >&2
+    return 1
+}
+
+# need FILE...: skip the whole script (one SKIP line) unless all exist
+need() {
+    for f in "$@"; do
+        if [ ! -e "$f" ]; then
+            echo "ok 1 # SKIP $f is missing (run make tables)"; exit 0
+        fi
+    done
+}
