@@ -17,7 +17,8 @@
  * to move flips on every move, so moves are not reversible in this graph and
  * the table keeps exact distances.
  *
- * Native text.  Input: the codevs board, 4 lines of 4 characters B, W or O.
+ * Native text.  Input: the codevs board, 4 lines of 4 characters B, W or O
+ * (or one line with '/' between the rows, as format_code prints it).
  * A move code is from * 16 + to (cells); a move prints as its colour and its
  * cells as row and column, 1-based: "B 24-14" slides the black piece of row 2,
  * column 4 up to row 1, column 4.  The answer is the number of moves and a
@@ -266,7 +267,8 @@ static unsigned four_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
 /* ---- queries ---------------------------------------------------------- */
 
 /* Reads the 4 board lines into cells (B, W or O each).  Line ends may be
- * "\n" or "\r\n"; empty lines at the end are ignored. */
+ * "\n", "\r\n" or '/' (one argument: "BWBO/WBWB/BWBW/WBWO"); empty lines at
+ * the end are ignored. */
 static int read_board(const char *text, char cells[CELLS], char *err,
                       size_t errcap)
 {
@@ -279,7 +281,9 @@ static int read_board(const char *text, char cells[CELLS], char *err,
     const char *p = text, *end = text + len;
     unsigned line = 0;
     for (;;) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = p + strcspn(p, "\n/");
+        if (eol >= end)
+            eol = NULL;
         size_t n = eol ? (size_t)(eol - p) : (size_t)(end - p);
         if (n > 0 && p[n - 1] == '\r')
             n--;
@@ -348,6 +352,13 @@ static int four_parse(const void *ctx, const char *text,
         ++*n;
     }
     return PTB_OK;
+}
+
+/* Batch input: a board is 4 lines, or one line of rows split by '/'. */
+static unsigned four_record_lines(const void *ctx, const char *first_line)
+{
+    (void)ctx;
+    return strchr(first_line, '/') ? 1 : 4;
 }
 
 static void four_apply(const void *ctx, ptb_position *p, const ptb_move *m)
@@ -427,6 +438,7 @@ const ptb_puzzle ptb_puzzle_four = {
     .moves = four_moves,
     .unmoves = four_unmoves,
     .parse = four_parse,
+    .record_lines = four_record_lines,
     .apply = four_apply,
     .format_board = four_format_board,
     .format_move = four_format_move,

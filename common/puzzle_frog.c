@@ -405,6 +405,14 @@ static int frog_parse(const void *ctx, const char *text,
     return PTB_OK;
 }
 
+/* Batch input: one row a record. */
+static unsigned frog_record_lines(const void *ctx, const char *first_line)
+{
+    (void)ctx;
+    (void)first_line;
+    return 1;
+}
+
 static void frog_apply(const void *ctx, ptb_position *p, const ptb_move *m)
 {
     (void)ctx;
@@ -486,6 +494,7 @@ const ptb_puzzle ptb_puzzle_frog = {
     .moves = frog_moves,
     .unmoves = frog_unmoves,
     .parse = frog_parse,
+    .record_lines = frog_record_lines,
     .apply = frog_apply,
     .format_board = frog_format_board,
     .format_move = frog_format_move,

@@ -7,6 +7,7 @@
  * and ptb_search() agree with the model's BFS on a sample of states; the
  * optimal lines replay legally, alternate colours and end on a goal; boards
  * where the side to move is stuck are unsolvable; bad input is refused.
+ * The table part reports one skip when the table is missing.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -372,6 +373,233 @@ static void formatters_follow_the_codevs_notation(void)
           "format_code prints the rows and the side to move (%s)", text);
 }
 
+/* ---- the table --------------------------------------------------------- */
+
+typedef struct tables {
+    ptb_space *s;
+    ptb_table *t;
+    ptb_reader *r;
+} tables;
+
+static ptb_solution sol;
+
+/* The table's distance from one candidate, or -1 when unsolvable. */
+static int table_distance(const tables *tb, uint64_t idx)
+{
+    ptb_position p = { .sub = 0, .idx = idx };
+    int rc = ptb_solve(tb->t, tb->r, &p, 1, &sol);
+    return rc == PTB_OK ? (int)sol.distance : rc == PTB_NOTFOUND ? -1 : -2;
+}
+
+static void sample_takes_five_moves(const tables *tb)
+{
+    ptb_query_opts o = { 0, 0 };
+    ptb_position start[2];
+    unsigned n;
+    char err[128], text[64];
+    int rc = ptb_parse(tb->s, "BWBO\nWBWB\nBWBW\nWBWO\n", &o, start, &n, err,
+                       sizeof err);
+    check(rc == PTB_OK && n == 2, "the codevs sample parses");
+    rc = ptb_solve(tb->t, tb->r, start, n, &sol);
+    ptb_format_native(tb->s, &sol, text, sizeof text);
+    check(rc == PTB_OK && sol.distance == 5 && strcmp(text, "5\n") == 0,
+          "the codevs sample takes 5 moves through the table");
+    rc = ptb_search(tb->s, start, n, &sol);
+    check(rc == PTB_OK && sol.distance == 5,
+          "the codevs sample takes 5 moves by ptb_search");
+    for (int side = 0; side < 2; side++)
+        check(table_distance(tb, start[side].idx) == 5 &&
+              model_bfs(&(board){ "BWBOWBWBBWBWWBWO" }, "BW"[side]) == 5,
+              "the sample takes 5 moves with %s first", side ? "white"
+                                                              : "black");
+}
+
+/* Replays a solution on the model board; 1 when it is a legal line of
+ * alternating moves that ends on its first goal. */
+static int line_is_legal(const ptb_solution *s)
+{
+    board b = board_of(s->start.idx);
+    char who = side_of(s->start.idx), text[32];
+    for (unsigned i = 0; i < s->distance; i++) {
+        const ptb_position *before = i ? &s->after[i - 1] : &s->start;
+        unsigned r1, c1, r2, c2;
+        char colour;
+        if (model_goal(&b))
+            return 0;
+        P->format_move(ctx, before, &s->move[i], text, sizeof text);
+        if (sscanf(text, "%c %1u%1u-%1u%1u", &colour, &r1, &c1, &r2, &c2) != 5
+            || colour != who || r1 < 1 || r1 > 4 || c1 < 1 || c1 > 4 ||
+            r2 < 1 || r2 > 4 || c2 < 1 || c2 > 4)
+            return 0;
+        int from = (int)((r1 - 1) * 4 + c1 - 1), to = (int)((r2 - 1) * 4 + c2
+                                                             - 1);
+        if (b.c[from] != who || b.c[to] != 'O' || !adjacent(from, to))
+            return 0;
+        b.c[to] = who;
+        b.c[from] = 'O';
+        who = who == 'B' ? 'W' : 'B';
+        board a = board_of(s->after[i].idx);
+        if (memcmp(&a, &b, sizeof b) != 0 || side_of(s->after[i].idx) != who)
+            return 0;
+    }
+    return model_goal(&b);
+}
+
+static void sample_agrees_with_the_model(const tables *tb)
+{
+    uint64_t x = 12345;
+    int bad_table = 0, bad_search = 0, bad_line = 0, solvable = 0;
+    for (int i = 0; i < SAMPLE; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t idx = (x >> 20) % STATES;
+        board b = board_of(idx);
+        int want = model_bfs(&b, side_of(idx));
+        ptb_position p = { .sub = 0, .idx = idx };
+        int rc = ptb_solve(tb->t, tb->r, &p, 1, &sol);
+        bad_table += table_distance(tb, idx) != want;
+        if (want >= 0) {
+            solvable++;
+            bad_line += rc != PTB_OK || (int)sol.distance != want ||
+                        !line_is_legal(&sol);
+        }
+        rc = ptb_search(tb->s, &p, 1, &sol);
+        bad_search += want >= 0 ? rc != PTB_OK || (int)sol.distance != want ||
+                                  !line_is_legal(&sol)
+                                : rc != PTB_NOTFOUND;
+    }
+    check(bad_table == 0, "the table agrees with the model's BFS on %d "
+          "random states (%d solvable, %d differ)", SAMPLE, solvable,
+          bad_table);
+    check(bad_search == 0, "ptb_search agrees with the model's BFS on the "
+          "same states (%d differ)", bad_search);
+    check(bad_line == 0, "every optimal line from the table replays: legal, "
+          "alternating, as long as stated, ending on a goal");
+}
+
+static void both_candidates_take_the_nearer(const tables *tb)
+{
+    uint64_t x = 777;
+    int bad = 0;
+    for (int i = 0; i < SAMPLE / 4; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t board_idx = (x >> 20) % (STATES / 2);
+        ptb_position p[2] = { { .sub = 0, .idx = board_idx * 2 },
+                              { .sub = 0, .idx = board_idx * 2 + 1 } };
+        int d0 = table_distance(tb, p[0].idx), d1 = table_distance(tb, p[1].idx);
+        int want = d0 < 0 ? d1 : d1 < 0 ? d0 : d0 < d1 ? d0 : d1;
+        int rc = ptb_solve(tb->t, tb->r, p, 2, &sol);
+        if (want < 0)
+            bad += rc != PTB_NOTFOUND;
+        else
+            bad += rc != PTB_OK || (int)sol.distance != want ||
+                   !line_is_legal(&sol);
+    }
+    check(bad == 0, "with either side first, the answer is the nearer "
+          "candidate and its line replays");
+}
+
+/* Values are 0 at a goal, else one more than the best successor's (Bellman),
+ * and unsolvable when no successor is solvable.  On a sample: the reader
+ * caches few blocks, and every value costs a walk. */
+static void values_are_consistent(const tables *tb)
+{
+    uint64_t x = 4242, bad = 0;
+    int max = 0;
+    ptb_move m[PTB_MAX_MOVES];
+    for (int i = 0; i < 50 * SAMPLE; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t idx = (x >> 20) % STATES;
+        unsigned n = P->moves(ctx, 0, idx, m);
+        int best = -1, d = table_distance(tb, idx);
+        for (unsigned k = 0; k < n; k++) {
+            int dk = table_distance(tb, m[k].to);
+            if (dk >= 0 && (best < 0 || dk < best))
+                best = dk;
+        }
+        int want = P->is_goal(ctx, 0, idx) ? 0 : best < 0 ? -1 : best + 1;
+        bad += d != want;
+        max = d > max ? d : max;
+    }
+    check(bad == 0, "on %d random states, the value is 0 at a goal, else one "
+          "more than the best successor's (the farthest %d)", 50 * SAMPLE,
+          max);
+}
+
+static void stuck_sides_cannot_win(const tables *tb)
+{
+    uint64_t stuck = 0, bad = 0;
+    ptb_move m[PTB_MAX_MOVES];
+    board next[8];
+    char text[64];
+    for (uint64_t idx = 0; idx < STATES; idx++) {
+        board b = board_of(idx);
+        if (model_goal(&b) || model_moves(&b, side_of(idx), next) > 0)
+            continue;
+        stuck++;
+        bad += P->moves(ctx, 0, idx, m) != 0 || table_distance(tb, idx) != -1;
+    }
+    check(stuck > 0 && bad == 0, "the %llu states whose side to move has no "
+          "move and no line are unsolvable", (unsigned long long)stuck);
+    ptb_query_opts o = { 'B', 0 };
+    ptb_position p[2];
+    unsigned n;
+    /* Black to move: both empty cells are boxed in by white. */
+    int rc = ptb_parse(tb->s, "WOOW\nBWWB\nWBWB\nBBWB", &o, p, &n, text,
+                       sizeof text);
+    check(rc == PTB_OK && ptb_solve(tb->t, tb->r, p, n, &sol) == PTB_NOTFOUND
+          && ptb_search(tb->s, p, n, &sol) == PTB_NOTFOUND,
+          "WOOW/BWWB/WBWB/BBWB with black first is unsolvable");
+    o.first = 0;
+    rc = ptb_parse(tb->s, "WOOW\nBWWB\nWBWB\nBBWB", &o, p, &n, text,
+                   sizeof text);
+    rc = rc == PTB_OK ? ptb_solve(tb->t, tb->r, p, n, &sol) : rc;
+    check(rc == PTB_OK && sol.start.idx == p[1].idx && line_is_legal(&sol),
+          "with either side first, white starts and wins in %u",
+          sol.distance);
+}
+
+static void goal_boards_take_no_move(const tables *tb)
+{
+    ptb_query_opts o = { 0, 0 };
+    ptb_position p[2];
+    unsigned n;
+    char text[64];
+    int rc = ptb_parse(tb->s, "BBBB\nWWWW\nBWBW\nWBOO\n", &o, p, &n, text,
+                       sizeof text);
+    rc = rc == PTB_OK ? ptb_solve(tb->t, tb->r, p, n, &sol) : rc;
+    ptb_format_native(tb->s, &sol, text, sizeof text);
+    check(rc == PTB_OK && sol.distance == 0 && strcmp(text, "0\n") == 0 &&
+          table_distance(tb, p[0].idx) == 0 &&
+          table_distance(tb, p[1].idx) == 0,
+          "a goal board takes 0 moves whoever is to move, and prints 0");
+}
+
+static void table_part(void)
+{
+    tables tb = { NULL, NULL, NULL };
+    const char *dir = getenv("PUZZLETB_TABLES");
+    dir = dir && *dir ? dir : "tables";
+    int rc = ptb_space_open("four", NULL, &tb.s);
+    if (rc == PTB_OK)
+        rc = ptb_table_open(tb.s, dir, &tb.t);
+    if (rc == PTB_OK)
+        rc = ptb_reader_new(tb.t, &tb.r);
+    if (rc != PTB_OK) {
+        printf("ok - # SKIP no table %s/four.mdb: %s\n", dir,
+               ptb_strerror(rc));
+    } else {
+        sample_takes_five_moves(&tb);
+        sample_agrees_with_the_model(&tb);
+        both_candidates_take_the_nearer(&tb);
+        values_are_consistent(&tb);
+        stuck_sides_cannot_win(&tb);
+        goal_boards_take_no_move(&tb);
+    }
+    ptb_reader_free(tb.r);
+    ptb_table_close(tb.t);
+    ptb_space_close(tb.s);
+}
+
 int main(void)
 {
     if (!check(P->open(0, &ctx) == PTB_OK, "the four puzzle opens"))
@@ -384,6 +612,7 @@ int main(void)
     parse_offers_both_first_movers();
     bad_input_is_refused();
     formatters_follow_the_codevs_notation();
+    table_part();
     P->close(ctx);
     return check_done();
 }

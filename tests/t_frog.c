@@ -4,9 +4,14 @@
  *
  * Covers: the ranking is a bijection; moves(), unmoves(), goals() agree with
  * the model; parse() reads W/B/. rows and the classic circles, and refuses
- * bad input with one line.
+ * bad input with one line.  Through the table (tables/frog.mdb): every
+ * standard start takes n(n+2) moves along a legal line; every value for
+ * small n is the model's; every solvable value obeys the closed form
+ * (displacement minus crossings); dead ends are unsolvable.  The table part
+ * reports one skip when the table is missing.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -411,6 +416,181 @@ static void answer_lists_every_board(void)
     free(text);
 }
 
+/* ---- the table --------------------------------------------------------- */
+
+typedef struct tables {
+    ptb_space *s;
+    ptb_table *t;
+    ptb_reader *r;
+} tables;
+
+static ptb_solution sol;
+
+/* The table's distance, or -1 when unsolvable (-2 on error). */
+static int table_distance(const tables *tb, uint32_t sub, uint64_t idx)
+{
+    ptb_position p = { .sub = sub, .idx = idx };
+    int rc = ptb_solve(tb->t, tb->r, &p, 1, &sol);
+    return rc == PTB_OK ? (int)sol.distance : rc == PTB_NOTFOUND ? -1 : -2;
+}
+
+/* Replays a solution on the model row; 1 when every move is legal, each
+ * board is the one reported, and the line ends on the goal. */
+static int line_is_legal(const ptb_solution *s)
+{
+    row r = row_of(s->start.sub, s->start.idx);
+    for (unsigned i = 0; i < s->distance; i++) {
+        const ptb_position *before = i ? &s->after[i - 1] : &s->start;
+        char text[32], colour;
+        int from, to;
+        P->format_move(ctx, before, &s->move[i], text, sizeof text);
+        if (sscanf(text, "%c %d-%d", &colour, &from, &to) != 3 ||
+            from < 1 || from > r.len || to < 1 || to > r.len)
+            return 0;
+        from--, to--;
+        int step = colour == 'W' ? to - from : from - to;
+        if (r.c[from] != colour || r.c[to] != '.' || step < 1 || step > 2 ||
+            (step == 2 && r.c[(from + to) / 2] != (colour == 'W' ? 'B' : 'W')))
+            return 0;
+        r.c[to] = colour;
+        r.c[from] = '.';
+        row a = row_of(s->after[i].sub, s->after[i].idx);
+        if (strcmp(a.c, r.c) != 0)
+            return 0;
+    }
+    return model_is_goal(&r);
+}
+
+static void standard_starts_take_n_n_plus_2(const tables *tb)
+{
+    char err[128], *text = malloc(16384);
+    for (unsigned n = 1; n <= MAX_N; n++) {
+        ptb_query_opts o = { 0, n };
+        ptb_position p[2];
+        unsigned k;
+        char first[64];
+        int rc = ptb_parse(tb->s, "", &o, p, &k, err, sizeof err);
+        rc = rc == PTB_OK ? ptb_solve(tb->t, tb->r, p, k, &sol) : rc;
+        int len = ptb_format_native(tb->s, &sol, text, 16384);
+        snprintf(first, sizeof first, "No.  0: %.*s.%.*s\n", (int)n,
+                 "WWWWWWWWWWWW", (int)n, "BBBBBBBBBBBB");
+        int lines = 0;
+        for (int i = 0; i < len && i < 16384; i++)
+            lines += text[i] == '\n';
+        check(rc == PTB_OK && sol.distance == n * (n + 2) &&
+              line_is_legal(&sol) && lines == (int)sol.distance + 1 &&
+              strncmp(text, first, strlen(first)) == 0,
+              "n = %u: the standard start takes %u moves, a legal line of "
+              "%u numbered boards", n, n * (n + 2), n * (n + 2) + 1);
+    }
+    free(text);
+}
+
+static void small_tables_match_the_model(const tables *tb)
+{
+    signed char *memo = malloc(14348907);   /* 3^15 keys */
+    for (int n = 1; n <= MODEL_N; n++) {
+        uint32_t sub = (uint32_t)n - 1;
+        unsigned bad = 0, solvable = 0, model_solvable = 0, lines_bad = 0;
+        memset(memo, -2, 14348907);
+        for (uint64_t idx = 0; idx < P->size(ctx, sub); idx++) {
+            row r = row_of(sub, idx);
+            int want = model_distance(&r, memo);
+            int got = table_distance(tb, sub, idx);
+            bad += got != want;
+            solvable += got >= 0;
+            model_solvable += want >= 0;
+            lines_bad += got >= 0 && !line_is_legal(&sol);
+        }
+        check(bad == 0 && lines_bad == 0 && solvable == model_solvable,
+              "n = %d: all %llu values are the brute force's (%u solvable), "
+              "every line legal", n, (unsigned long long)P->size(ctx, sub),
+              solvable);
+    }
+    free(memo);
+}
+
+/* The closed form: pieces never pass one of their own colour, so each ends
+ * in a known cell; a step moves one piece one cell, a jump one piece two
+ * cells and crosses a W-B pair, which must cross exactly once.  So moves =
+ * displacement - crossings. */
+static int closed_form(const row *r)
+{
+    int n = r->len / 2, w = 0, b = 0, disp = 0, cross = 0, whites = 0;
+    for (int i = 0; i < r->len; i++) {
+        if (r->c[i] == 'W') {
+            disp += n + 1 + w++ - i;
+            whites++;
+        } else if (r->c[i] == 'B') {
+            disp += i - b++;
+            cross += whites;
+        }
+    }
+    return disp - cross;
+}
+
+static void solvable_values_obey_the_closed_form(const tables *tb)
+{
+    for (int n = 1; n <= FULL_N + 1; n++) {
+        uint32_t sub = (uint32_t)n - 1;
+        uint64_t bad = 0, solvable = 0;
+        for (uint64_t idx = 0; idx < P->size(ctx, sub); idx++) {
+            int d = table_distance(tb, sub, idx);
+            if (d < 0)
+                continue;
+            row r = row_of(sub, idx);
+            solvable++;
+            bad += d != closed_form(&r);
+        }
+        check(bad == 0, "n = %d: the %llu solvable values equal displacement "
+              "minus crossings", n, (unsigned long long)solvable);
+    }
+}
+
+static void dead_ends_are_unsolvable(const tables *tb)
+{
+    static const char *const dead[] = { "WWBB.", "WB.WB", "BWB.WWB",
+                                        ".WWWBBB" };
+    signed char *memo = malloc(14348907);
+    memset(memo, -2, 14348907);
+    for (size_t i = 0; i < sizeof dead / sizeof dead[0]; i++) {
+        row r = row_from(dead[i]), next[4];
+        ptb_position p;
+        char err[128];
+        int rc = parse_text(dead[i], 0, &p, err, sizeof err);
+        int moves = model_moves(&r, next);
+        check(rc == PTB_OK && model_distance(&r, memo) == -1 &&
+              ptb_solve(tb->t, tb->r, &p, 1, &sol) == PTB_NOTFOUND &&
+              ptb_search(tb->s, &p, 1, &sol) == PTB_NOTFOUND,
+              "%s (%d moves out) is a dead end", dead[i], moves);
+    }
+    free(memo);
+}
+
+static void table_part(void)
+{
+    tables tb = { NULL, NULL, NULL };
+    const char *dir = getenv("PUZZLETB_TABLES");
+    dir = dir && *dir ? dir : "tables";
+    int rc = ptb_space_open("frog", NULL, &tb.s);
+    if (rc == PTB_OK)
+        rc = ptb_table_open(tb.s, dir, &tb.t);
+    if (rc == PTB_OK)
+        rc = ptb_reader_new(tb.t, &tb.r);
+    if (rc != PTB_OK) {
+        printf("ok - # SKIP no table %s/frog.mdb: %s\n", dir,
+               ptb_strerror(rc));
+    } else {
+        standard_starts_take_n_n_plus_2(&tb);
+        small_tables_match_the_model(&tb);
+        solvable_values_obey_the_closed_form(&tb);
+        dead_ends_are_unsolvable(&tb);
+    }
+    ptb_reader_free(tb.r);
+    ptb_table_close(tb.t);
+    ptb_space_close(tb.s);
+}
+
 int main(void)
 {
     if (!check(P->open(0, &ctx) == PTB_OK, "the frog puzzle opens"))
@@ -423,6 +603,7 @@ int main(void)
     parse_reads_letters_and_circles();
     bad_input_is_refused();
     answer_lists_every_board();
+    table_part();
     P->close(ctx);
     return check_done();
 }
