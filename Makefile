@@ -14,7 +14,7 @@ LIB_HDR  = $(wildcard common/*.h) common/puzzles.def
 TEST_SRC = $(wildcard tests/t_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=build/tests/%)
 
-.PHONY: all deps tables test clean bench
+.PHONY: all deps tables test clean bench check-tables
 all: bin/tbgen bin/tblookup
 
 deps:
@@ -51,6 +51,11 @@ tables: deps
 
 test: all $(TEST_BIN) $(TABLES)/.built
 	tests/run
+
+# The tables are reproducible byte for byte: compare them with the sums
+# recorded for this format version (tables/SHA256SUMS).
+check-tables:
+	cd $(TABLES) && sha256sum --check --strict $(CURDIR)/tables/SHA256SUMS
 
 bench: all $(TABLES)/.built
 	scripts/bench

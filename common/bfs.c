@@ -80,7 +80,7 @@ static void *expand_worker(void *arg)
 }
 
 /* Runs fn(job) on 'threads' threads, the calling one included. */
-static void run_threads(void *(*fn)(void *), void *job, unsigned threads)
+void ptb_run_threads(void *(*fn)(void *), void *job, unsigned threads)
 {
     pthread_t tid[256];
     unsigned started = 0;
@@ -150,7 +150,7 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         j.next = j.head;
         j.depth = (uint8_t)d;
         unsigned t = j.end - j.head >= 2 * LOCAL_QUEUE ? threads : 1;
-        run_threads(expand_worker, &j, t);
+        ptb_run_threads(expand_worker, &j, t);
         j.head = j.end;
         if (progress)
             report(b, b->done + j.tail);
@@ -184,7 +184,7 @@ static void *small_worker(void *arg)
 static int bfs_all(build_ctx *b)
 {
     const ptb_space *s = b->s;
-    run_threads(small_worker, b, b->o->threads);
+    ptb_run_threads(small_worker, b, b->o->threads);
     report(b, b->done);
     for (uint32_t sub = 0; b->rc == PTB_OK && sub < s->subtables; sub++) {
         uint64_t n = s->offset[sub + 1] - s->offset[sub];
@@ -228,27 +228,45 @@ void ptb_build_opts_init(ptb_build_opts *o)
     o->zstd_level = 19;
 }
 
-int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
-              ptb_table_info *info)
+static int check_opts(const ptb_build_opts *o)
 {
-    ptb_build_opts defaults;
-    if (!o) {
-        ptb_build_opts_init(&defaults);
-        o = &defaults;
-    }
-    if (o->threads < 1 || o->threads > 256 || o->zstd_level < 1 ||
-        o->zstd_level > 19)
-        return PTB_EINVAL;
+    return o->threads < 1 || o->threads > 256 || o->zstd_level < 1 ||
+           o->zstd_level > 19 ? PTB_EINVAL : PTB_OK;
+}
+
+int ptb_distances(const ptb_space *s, const ptb_build_opts *o, uint8_t **out)
+{
     build_ctx b = { .s = s, .o = o, .rc = PTB_OK };
     uint64_t total = s->offset[s->subtables];
+    *out = NULL;
+    if (check_opts(o) != PTB_OK)
+        return PTB_EINVAL;
     b.dist = malloc(total ? total : 1);
     if (!b.dist)
         return PTB_ENOMEM;
     int rc = bfs_all(&b);
-    if (rc == PTB_OK) {
-        summarize(s, b.dist, info);
-        rc = ptb_table_write(s, dir, b.dist, o, info);
+    if (rc != PTB_OK) {
+        free(b.dist);
+        return rc;
     }
-    free(b.dist);
+    *out = b.dist;
+    return PTB_OK;
+}
+
+int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
+              ptb_table_info *info)
+{
+    ptb_build_opts defaults;
+    uint8_t *dist;
+    if (!o) {
+        ptb_build_opts_init(&defaults);
+        o = &defaults;
+    }
+    int rc = ptb_distances(s, o, &dist);
+    if (rc == PTB_OK) {
+        summarize(s, dist, info);
+        rc = ptb_table_write(s, dir, dist, o, info);
+    }
+    free(dist);
     return rc;
 }

@@ -24,6 +24,14 @@ static inline uint64_t ptb_global(const ptb_space *s, uint32_t sub,
     return s->offset[sub] + idx;
 }
 
+/* ---- bfs.c ---------------------------------------------------------- */
+
+/* Runs fn(job) on 'threads' threads (1..256), the calling one included. */
+void ptb_run_threads(void *(*fn)(void *), void *job, unsigned threads);
+/* The exact distance of every state (global index order), by the BFS;
+ * PTB_UNSOLVABLE where the goal cannot be reached.  *out is malloc'd. */
+int ptb_distances(const ptb_space *s, const ptb_build_opts *o, uint8_t **out);
+
 /* ---- table.c -------------------------------------------------------- */
 
 /* Writes a complete table from one byte per state (exact distance or
@@ -33,6 +41,11 @@ static inline uint64_t ptb_global(const ptb_space *s, uint32_t sub,
 int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
                     const ptb_build_opts *o, ptb_table_info *info);
 
+/* Decodes every block: values[g] gets the stored value of every state
+ * (exact, mod 3, or PTB_UNSOLVABLE); checks each frame's checksum and the
+ * table's digest.  PTB_ECORRUPT names the failure in *what. */
+int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
+                         const char **what);
 /* Stored value (exact, mod 3, or PTB_UNSOLVABLE) of a global index. */
 int ptb_reader_get(ptb_reader *r, uint64_t g, unsigned *value);
 const ptb_space *ptb_table_space(const ptb_table *t);

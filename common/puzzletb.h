@@ -224,6 +224,26 @@ int ptb_table_value(const ptb_table *t, ptb_reader *r, uint32_t sub,
 int ptb_solve(const ptb_table *t, ptb_reader *r, const ptb_position *starts,
               unsigned n, ptb_solution *out);
 
+/* What ptb_verify() found. */
+typedef struct ptb_verify_result {
+    uint64_t checked;        /* states proven, when PTB_OK */
+    int bad_state;           /* 1: sub/idx name the first failing state */
+    uint32_t sub;
+    uint64_t idx;
+    char what[96];           /* the failure, in words; "" when PTB_OK */
+} ptb_verify_result;
+
+/* Proves a table: decodes every block (checksums) and checks the digest;
+ * then checks every value against its one-move neighbours: a goal is at 0,
+ * every other solvable state has a successor one closer and none closer, an
+ * unsolvable state has no solvable successor.  Mod-3 tables are checked by
+ * recomputing exact distances (a BFS), proving those the same way, and
+ * comparing residues.  threads: 1..256.  Memory: 1 byte per state (2 for
+ * mod-3 tables).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
+ * state in global order, or the failing block/digest), PTB_ENOMEM,
+ * PTB_EINVAL. */
+int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res);
+
 /* The state code shown for a table state (Klotski: its CommonCode). */
 int ptb_format_code(const ptb_space *s, uint32_t sub, uint64_t idx, char *buf,
                     size_t cap);

@@ -46,6 +46,7 @@ struct ptb_table {
     const unsigned char **blk; /* into the map: frame of block b */
     size_t *blen;
     ZSTD_DDict *ddict;         /* NULL when the table has no dictionary */
+    char digest[72];           /* the header's "digest" value */
     ptb_table_info info;
 };
 
@@ -479,6 +480,10 @@ static int header_line(ptb_table *t, const char *key, const char *val)
         }
         return PTB_OK;
     }
+    if (!strcmp(key, "digest")) {
+        snprintf(t->digest, sizeof t->digest, "%s", val);
+        return PTB_OK;
+    }
     a = strtoull(val, NULL, 10);
     if (!strcmp(key, "block_values"))
         in->block_values = (uint32_t)a;
@@ -804,4 +809,37 @@ int ptb_table_value(const ptb_table *t, ptb_reader *reader, uint32_t sub,
     if (r != reader)
         ptb_reader_free(r);
     return rc;
+}
+
+int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
+                         const char **what)
+{
+    ptb_reader *r;
+    ptb_sha256 c;
+    char hex[65];
+    int rc = ptb_reader_new(t, &r);
+    *what = "out of memory";
+    ptb_sha256_init(&c);
+    for (uint64_t b = 0; rc == PTB_OK && b < t->nblocks; b++) {
+        unsigned char *data;
+        uint64_t first = b * t->block_values;
+        uint64_t n = block_len(t->info.states, t->block_values, b);
+        rc = decode_block(r, b, &data);
+        if (rc != PTB_OK) {
+            *what = "a block fails its checksum";
+            break;
+        }
+        ptb_sha256_update(&c, data, packed_size(t->exact, n));
+        for (uint64_t i = 0; i < n; i++)
+            values[first + i] = (uint8_t)unpack_value(t->exact, data, i);
+    }
+    ptb_reader_free(r);
+    if (rc != PTB_OK)
+        return rc;
+    ptb_sha256_hex(&c, hex);
+    if (strncmp(t->digest, "sha256:", 7) || strcmp(t->digest + 7, hex)) {
+        *what = "the digest of the values does not match the header";
+        return PTB_ECORRUPT;
+    }
+    return PTB_OK;
 }

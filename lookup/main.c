@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "puzzletb.h"
 
@@ -24,7 +25,8 @@ enum { OUT_NATIVE, OUT_COUNT, OUT_MOVES, OUT_JSON };
 
 typedef struct options {
     const char *puzzle, *metric, *tables, *arg;
-    int out, batch, bfs, stats;
+    int out, batch, bfs, stats, verify;
+    char **names;              /* --verify: the puzzles named, NULL-ended */
     ptb_query_opts q;
 } options;
 
@@ -43,6 +45,7 @@ static int usage(FILE *f, int status)
     fprintf(f,
         "usage: tblookup PUZZLE [options] [FILE|POSITION]\n"
         "       tblookup PUZZLE --stats [--metric M]\n"
+        "       tblookup --verify [PUZZLE]...\n"
         "Answers a position of PUZZLE (read from FILE, standard input, or the\n"
         "argument itself) with its least number of moves and a solution.\n\n"
         "  -m, --metric M     metric (puzzles with several; default the "
@@ -55,6 +58,8 @@ static int usage(FILE *f, int status)
         "      --first SIDE   four: the side that moves first, B or W\n"
         "  -n, --n N          frog: solve the standard start with N a side\n"
         "      --stats        distance histogram and farthest positions\n"
+        "      --verify       prove tables: checksums, digest, and every value\n"
+        "                     against its neighbours (all puzzles by default)\n"
         "  -t, --tables DIR   tables directory (default $PUZZLETB_TABLES or "
         "%s)\n"
         "  -h, --help         this help\n"
@@ -332,6 +337,7 @@ static int parse_args(int argc, char **argv, options *o)
         { "first",   required_argument, NULL, 'F' },
         { "n",       required_argument, NULL, 'n' },
         { "stats",   no_argument,       NULL, 'S' },
+        { "verify",  no_argument,       NULL, 'Y' },
         { "tables",  required_argument, NULL, 't' },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
@@ -373,11 +379,16 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         }
         case 'S': o->stats = 1; break;
+        case 'Y': o->verify = 1; break;
         case 't': o->tables = optarg; break;
         case 'h': return usage(stdout, 0) - 1;
         case 'V': printf("tblookup %s\n", ptb_version()); return -1;
         default:  return usage(stderr, 2);
         }
+    }
+    if (o->verify) {
+        o->names = argv + optind;
+        return 0;
     }
     if (optind >= argc) {
         fprintf(stderr, "tblookup: which puzzle?\n");
@@ -393,6 +404,65 @@ static int parse_args(int argc, char **argv, options *o)
     return 0;
 }
 
+/* Proves one table; prints one line; returns an exit status. */
+static int verify_table(const char *puzzle, const char *metric,
+                        const char *tables)
+{
+    ptb_space *s;
+    ptb_table *t = NULL;
+    ptb_verify_result res = { 0 };
+    char file[128], code[128];
+    if (ptb_space_open(puzzle, metric, &s) != PTB_OK)
+        return 1;
+    ptb_space_file(s, file, sizeof file);
+    int rc = ptb_table_open(s, tables, &t);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (rc == PTB_OK)
+        rc = ptb_verify(t, cores < 1 ? 1 : cores > 256 ? 256 : (unsigned)cores,
+                        &res);
+    if (rc == PTB_OK) {
+        printf("%s/%s: ok: %" PRIu64 " values proven, checksums and digest "
+               "match\n", tables, file, res.checked);
+    } else if (rc == PTB_ECORRUPT && res.bad_state) {
+        ptb_format_code(s, res.sub, res.idx, code, sizeof code);
+        fprintf(stderr, "tblookup: %s/%s: inconsistent at subtable %" PRIu32
+                " index %" PRIu64 " (%s): %s\n", tables, file, res.sub,
+                res.idx, code, res.what);
+    } else {
+        fprintf(stderr, "tblookup: %s/%s: %s%s%s\n", tables, file,
+                ptb_strerror(rc), *res.what ? ": " : "", res.what);
+    }
+    ptb_table_close(t);
+    ptb_space_close(s);
+    return rc == PTB_OK ? 0 : rc == PTB_ENOMEM ? 1 : 3;
+}
+
+/* --verify: every metric of every named puzzle (all when none is named);
+ * stops at the first failure. */
+static int verify_all(const options *o)
+{
+    for (char **n = o->names; *n; n++)
+        if (!ptb_puzzle_find(*n)) {
+            fprintf(stderr, "tblookup: unknown puzzle '%s'\n", *n);
+            return 2;
+        }
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        int named = !*o->names;
+        for (char **n = o->names; *n; n++)
+            named |= !strcmp(*n, ptb_puzzle_name(p));
+        for (unsigned m = 0; named && ptb_puzzle_metric(p, m); m++) {
+            if (o->metric && strcmp(o->metric, ptb_puzzle_metric(p, m)))
+                continue;
+            int rc = verify_table(ptb_puzzle_name(p), ptb_puzzle_metric(p, m),
+                                  o->tables);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     options o = { 0 };
@@ -404,6 +474,8 @@ int main(int argc, char **argv)
         o.tables = getenv("PUZZLETB_TABLES");
     if (!o.tables || !*o.tables)
         o.tables = PTB_TABLES_DIR;
+    if (o.verify)
+        return verify_all(&o);
     int rc = ptb_space_open(o.puzzle, o.metric, &ss.s);
     if (rc != PTB_OK) {
         fprintf(stderr, "tblookup: unknown %s '%s'\n",
