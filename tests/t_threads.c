@@ -1,0 +1,100 @@
+/* tests/t_threads.c: one table handle shared by many threads.  Four threads
+ * answer the same 2,000 swap queries at once, two with readers of their own
+ * and two with none; every answer (distance and every move) must equal the
+ * one thread's answer. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "puzzletb.h"
+
+#define QUERIES 2000
+#define THREADS 4
+
+static ptb_table *table;
+static ptb_position start[QUERIES];
+static unsigned ref_dist[QUERIES];
+static ptb_move ref_move[QUERIES][8];
+
+typedef struct worker {
+    int own_reader;
+    unsigned mismatches;
+} worker;
+
+static unsigned differs(const ptb_solution *s, unsigned q)
+{
+    if (s->distance != ref_dist[q])
+        return 1;
+    for (unsigned i = 0; i < s->distance && i < 8; i++)
+        if (s->move[i].to != ref_move[q][i].to ||
+            s->move[i].code != ref_move[q][i].code)
+            return 1;
+    return 0;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    ptb_reader *r = NULL;
+    ptb_solution *sol = malloc(sizeof *sol);
+    if (w->own_reader && ptb_reader_new(table, &r) != PTB_OK)
+        w->mismatches = QUERIES;
+    for (unsigned q = 0; sol && q < QUERIES; q++)
+        w->mismatches += ptb_solve(table, r, &start[q], 1, sol) != PTB_OK ||
+                         differs(sol, q);
+    ptb_reader_free(r);
+    free(sol);
+    return NULL;
+}
+
+int main(void)
+{
+    const char *dir = getenv("PUZZLETB_TABLES");
+    ptb_space *space;
+    ptb_solution *sol = malloc(sizeof *sol);
+    if (ptb_space_open("swap", NULL, &space) != PTB_OK ||
+        ptb_table_open(space, dir ? dir : "tables", &table) != PTB_OK) {
+        check(0, "open tables/swap.mdb (run make tables)");
+        return check_done();
+    }
+    srand(99);
+    unsigned ok = 0;
+    for (unsigned q = 0; q < QUERIES; q++) {
+        char text[41];
+        ptb_position pos[2];
+        unsigned n, k = 0;
+        for (unsigned i = 0; i < 16; i++)
+            k += (text[i + i / 4] = (char)('0' + rand() % 2)) == '1';
+        for (unsigned i = 0; i < 16; i++)       /* target: k black first */
+            text[20 + i + i / 4] = i < k ? '1' : '0';
+        for (unsigned i = 4; i < 40; i += 5)
+            text[i] = '\n';
+        text[40] = '\0';
+        if (ptb_parse(space, text, NULL, pos, &n, NULL, 0) != PTB_OK ||
+            ptb_solve(table, NULL, pos, 1, sol) != PTB_OK)
+            continue;
+        start[q] = pos[0];
+        ok++;
+        ref_dist[q] = sol->distance;
+        memcpy(ref_move[q], sol->move, sizeof ref_move[q]);
+    }
+    check(ok == QUERIES, "2000 queries answered by one thread");
+    pthread_t tid[THREADS];
+    worker w[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        w[i] = (worker){ i % 2, 0 };
+        pthread_create(&tid[i], NULL, work, &w[i]);
+    }
+    unsigned bad = 0;
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(tid[i], NULL);
+        bad += w[i].mismatches;
+    }
+    check(bad == 0, "4 threads on one handle give the one thread's answers "
+          "(%u differ)", bad);
+    free(sol);
+    ptb_table_close(table);
+    ptb_space_close(space);
+    return check_done();
+}
