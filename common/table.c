@@ -262,17 +262,14 @@ static char *header_text(const ptb_space *s, const ptb_table_info *in,
     return buf;
 }
 
-/* The meta checksum: SHA-256 of the header text before its last line, the
- * sizes record and the dictionary record, in that order. */
-static void meta_digest(const char *text, size_t text_len, const void *sizes,
-                        size_t sizes_len, const void *dict, size_t dict_len,
-                        char hex[65])
+/* The header's checksum: SHA-256 of its text before the last line.  (The
+ * sizes record is checked against the puzzle itself; a damaged dictionary
+ * fails the checksums of the frames it decodes.) */
+static void meta_digest(const char *text, size_t len, char hex[65])
 {
     ptb_sha256 c;
     ptb_sha256_init(&c);
-    ptb_sha256_update(&c, text, text_len);
-    ptb_sha256_update(&c, sizes, sizes_len);
-    ptb_sha256_update(&c, dict, dict_len);
+    ptb_sha256_update(&c, text, len);
     ptb_sha256_hex(&c, hex);
 }
 
@@ -334,8 +331,7 @@ static int write_env(const char *path, const ptb_space *s, const char *header,
     if (!rc && (!sizes || !text))
         rc = ENOMEM;
     if (!rc) {
-        meta_digest(header, hlen, sizes, sizes_len, dict->data, dict->len,
-                    sum);
+        meta_digest(header, hlen, sum);
         snprintf(text, hlen + 80, "%smeta_sha256 %s\n", header, sum);
         rc = put(txn, meta, "header", 6, text, strlen(text), 0);
     }
@@ -547,16 +543,12 @@ static int check_sizes(ptb_table *t, MDB_dbi meta)
     return PTB_OK;
 }
 
-/* Recomputes meta_sha256 (the header's last line) over the meta records. */
+/* Recomputes meta_sha256, the header's last line. */
 static int check_meta_digest(ptb_table *t, MDB_dbi meta)
 {
-    MDB_val h, sz, d = { 0, NULL };
+    MDB_val h;
     char sum[65];
     int rc = get_record(t, meta, "header", &h);
-    if (rc == PTB_OK)
-        rc = get_record(t, meta, "sizes", &sz);
-    if (rc == PTB_OK && get_record(t, meta, "dictionary", &d) != PTB_OK)
-        d.mv_size = 0;
     if (rc != PTB_OK)
         return rc;
     const char *text = h.mv_data;
@@ -564,8 +556,7 @@ static int check_meta_digest(ptb_table *t, MDB_dbi meta)
     if (h.mv_size < line ||
         memcmp(text + h.mv_size - line, "meta_sha256 ", 12) != 0)
         return PTB_ECORRUPT;
-    meta_digest(text, h.mv_size - line, sz.mv_data, sz.mv_size, d.mv_data,
-                d.mv_size, sum);
+    meta_digest(text, h.mv_size - line, sum);
     return memcmp(sum, text + h.mv_size - line + 12, 64) ? PTB_ECORRUPT
                                                          : PTB_OK;
 }

@@ -52,7 +52,7 @@ with env.begin(write=True) as txn:
     lines = ['digest sha256:' + digest.hexdigest() if l.startswith('digest ')
              else l for l in lines]
     body = '\n'.join(lines) + '\n'
-    meta_sum = hashlib.sha256(body.encode() + sizes_raw + dict_raw).hexdigest()
+    meta_sum = hashlib.sha256(body.encode()).hexdigest()
     txn.put(b'header', (body + 'meta_sha256 ' + meta_sum + '\n').encode(), db=meta)
 env.close()
 print('value of subtable %d index %d: %d -> %d' % (sub, index, old, new))
