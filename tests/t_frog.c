@@ -6,9 +6,11 @@
  * the model; parse() reads W/B/. rows and the classic circles, and refuses
  * bad input with one line.  Through the table (tables/frog.mdb): every
  * standard start takes n(n+2) moves along a legal line; every value for
- * small n is the model's; every solvable value obeys the closed form
- * (displacement minus crossings); dead ends are unsolvable.  The table part
- * reports one skip when the table is missing.
+ * n <= 7 is the brute force's; every solvable value for n <= 9 obeys the
+ * closed form (displacement minus crossings); for every n the solvable
+ * states are those of the model's own backward BFS, sampled distances agree;
+ * dead ends are unsolvable.  The table part reports one skip when the table
+ * is missing.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -531,7 +533,7 @@ static int closed_form(const row *r)
 
 static void solvable_values_obey_the_closed_form(const tables *tb)
 {
-    for (int n = 1; n <= FULL_N + 1; n++) {
+    for (int n = 1; n <= FULL_N; n++) {
         uint32_t sub = (uint32_t)n - 1;
         uint64_t bad = 0, solvable = 0;
         for (uint64_t idx = 0; idx < P->size(ctx, sub); idx++) {
@@ -545,6 +547,128 @@ static void solvable_values_obey_the_closed_form(const tables *tb)
         check(bad == 0, "n = %d: the %llu solvable values equal displacement "
               "minus crossings", n, (unsigned long long)solvable);
     }
+}
+
+/* ---- the model's backward search, for the large n ---------------------- */
+
+typedef struct reached {
+    uint64_t *key;             /* model_key64 + 1; 0 is an empty slot */
+    uint8_t *dist;
+    uint64_t mask;
+} reached;
+
+static uint64_t model_key64(const row *r)
+{
+    uint64_t k = 0;
+    for (int i = 0; i < r->len; i++)
+        k = k * 3 + (r->c[i] == 'W' ? 1u : r->c[i] == 'B' ? 2u : 0u);
+    return k + 1;
+}
+
+static row model_unkey64(uint64_t k, int len)
+{
+    row r;
+    k--;
+    r.len = len;
+    r.c[len] = 0;
+    for (int i = len - 1; i >= 0; i--, k /= 3)
+        r.c[i] = ".WB"[k % 3];
+    return r;
+}
+
+/* The slot of key k: where it is, or the empty slot where it goes. */
+static uint64_t reached_slot(const reached *s, uint64_t k)
+{
+    uint64_t h = (k * 0x9e3779b97f4a7c15ull) >> 20 & s->mask;
+    while (s->key[h] && s->key[h] != k)
+        h = (h + 1) & s->mask;
+    return h;
+}
+
+/* Rows one move before r: every way to take a piece back into the empty
+ * cell, kept when the model's forward move generator confirms it. */
+static int model_befores(const row *r, row out[8])
+{
+    int n = 0, e = (int)(strchr(r->c, '.') - r->c);
+    for (int from = e - 2; from <= e + 2; from++) {
+        if (from == e || from < 0 || from >= r->len)
+            continue;
+        row p = *r, next[4];
+        p.c[e] = p.c[from];
+        p.c[from] = '.';
+        int k = model_moves(&p, next);
+        for (int i = 0; i < k; i++)
+            if (strcmp(next[i].c, r->c) == 0)
+                out[n++] = p;
+    }
+    return n;
+}
+
+/* Every row of n pieces a side that reaches the goal, with its distance:
+ * a plain BFS back from the goal.  Returns how many. */
+static uint64_t model_backward(int n, reached *s, uint64_t *queue)
+{
+    row goal;
+    goal.len = 2 * n + 1;
+    for (int i = 0; i < goal.len; i++)
+        goal.c[i] = i < n ? 'B' : i == n ? '.' : 'W';
+    goal.c[goal.len] = 0;
+    memset(s->key, 0, (s->mask + 1) * sizeof *s->key);
+    uint64_t head = 0, tail = 0, h = reached_slot(s, model_key64(&goal));
+    s->key[h] = model_key64(&goal);
+    s->dist[h] = 0;
+    queue[tail++] = s->key[h];
+    while (head < tail) {
+        row r = model_unkey64(queue[head++], goal.len), before[8];
+        int d = s->dist[reached_slot(s, model_key64(&r))];
+        int k = model_befores(&r, before);
+        for (int i = 0; i < k; i++) {
+            uint64_t key = model_key64(&before[i]);
+            h = reached_slot(s, key);
+            if (s->key[h])
+                continue;
+            s->key[h] = key;
+            s->dist[h] = (uint8_t)(d + 1);
+            queue[tail++] = key;
+        }
+    }
+    return tail;
+}
+
+/* For n above the brute force: the model's backward BFS finds every
+ * solvable row; their number over all n must be the table's, and sampled
+ * ones must have the model's distance, the closed form, a legal line. */
+static void large_n_match_the_backward_search(const tables *tb)
+{
+    reached s = { NULL, NULL, (1u << 19) - 1 };
+    uint64_t *queue = malloc((s.mask + 1) * sizeof *queue), total = 0;
+    s.key = malloc((s.mask + 1) * sizeof *s.key);
+    s.dist = malloc(s.mask + 1);
+    ptb_table_info info;
+    for (int n = 1; n <= MAX_N; n++) {
+        uint64_t count = model_backward(n, &s, queue), x = (uint64_t)n, bad = 0;
+        total += count;
+        if (n <= FULL_N)
+            continue;
+        for (int i = 0; i < 100; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            row r = model_unkey64(queue[(x >> 20) % count], 2 * n + 1);
+            ptb_position p = position_of(&r);
+            int want = s.dist[reached_slot(&s, model_key64(&r))];
+            int got = table_distance(tb, p.sub, p.idx);
+            bad += got != want || want != closed_form(&r) ||
+                   !line_is_legal(&sol);
+        }
+        check(bad == 0, "n = %d: %llu rows reach the goal by the model's "
+              "backward BFS; 100 sampled have its distance in the table",
+              n, (unsigned long long)count);
+    }
+    check(ptb_table_get_info(tb->t, &info) == PTB_OK &&
+          info.solvable == total, "the table's %llu solvable states are "
+          "the model's, over n = 1..12", (unsigned long long)total);
+    free(queue);
+    free(s.key);
+    free(s.dist);
 }
 
 static void dead_ends_are_unsolvable(const tables *tb)
@@ -584,6 +708,7 @@ static void table_part(void)
         standard_starts_take_n_n_plus_2(&tb);
         small_tables_match_the_model(&tb);
         solvable_values_obey_the_closed_form(&tb);
+        large_n_match_the_backward_search(&tb);
         dead_ends_are_unsolvable(&tb);
     }
     ptb_reader_free(tb.r);
