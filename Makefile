@@ -62,3 +62,102 @@ bench: all $(TABLES)/.built
 
 clean:
 	rm -rf build bin
+
+# ==== shared library and installation ====
+# build/libpuzzletb.so exports only the functions declared in puzzletb.h (a
+# version script generated from it).  `make install` puts the programs, both
+# libraries, the header, a pkg-config file, the man pages and the built
+# tables (any $(TABLES)/*.mdb) under $(DESTDIR)$(PREFIX).  The installed
+# tblookup is a separate build (build/install/) whose default tables
+# directory is $(TABLESDIR); bin/tblookup keeps using ./tables.
+
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+TABLESDIR    ?= $(PREFIX)/share/puzzletb/tables
+INSTALL      ?= install
+VERSION := $(shell sed -n 's/^.define PTB_VERSION_STRING "\(.*\)"/\1/p' \
+                 common/puzzletb.h)
+# the soname's number: bump it when a change to puzzletb.h breaks the ABI
+SOVERSION = 0
+SONAME    = libpuzzletb.so.$(SOVERSION)
+SHLIB     = libpuzzletb.so.$(VERSION)
+MANPAGES  = man/tbgen.1 man/tblookup.1 man/puzzletb.3
+INSTALL_TABLES = $(wildcard $(TABLES)/*.mdb)
+# the man pages name the default tables directory as installed by default
+MAN_TABLESDIR = /usr/local/share/puzzletb/tables
+
+.PHONY: lib install uninstall FORCE
+all: lib
+lib: build/libpuzzletb.a build/libpuzzletb.so
+
+build/puzzletb.map: common/puzzletb.h
+	@mkdir -p build
+	{ echo '{ global:'; \
+	  sed -n 's/^[a-z][^(]*[ *]\(ptb_[a-z0-9_]*\)(.*/    \1;/p' $<; \
+	  echo '  local: *; };'; } >$@
+
+build/libpuzzletb.so: $(LIB_OBJ) build/puzzletb.map
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+	    -Wl,--version-script,build/puzzletb.map -o $@ $(LIB_OBJ) $(LDLIBS)
+	ln -sf libpuzzletb.so build/$(SONAME)
+
+# The directories compiled into installed files; rewritten only on change.
+build/install/dirs: FORCE
+	@mkdir -p build/install
+	@printf '%s\n' '$(PREFIX)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(TABLESDIR)' \
+	    '$(VERSION)' | cmp -s - $@ || \
+	 printf '%s\n' '$(PREFIX)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(TABLESDIR)' \
+	    '$(VERSION)' >$@
+
+build/install/lookup/main.o: lookup/main.c $(LIB_HDR) build/install/dirs
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_TABLES_DIR='"$(TABLESDIR)"' -c -o $@ $<
+
+build/install/tblookup: build/install/lookup/main.o build/libpuzzletb.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/install/puzzletb.pc: common/puzzletb.pc.in build/install/dirs
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	    -e 's|@TABLESDIR@|$(TABLESDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    $< >$@
+
+build/install/man/%: man/% build/install/dirs
+	@mkdir -p $(dir $@)
+	sed -e 's|$(MAN_TABLESDIR)|$(TABLESDIR)|g' $< >$@
+
+install: all build/install/tblookup build/install/puzzletb.pc \
+         $(MANPAGES:%=build/install/%)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	$(INSTALL) -m 755 bin/tbgen build/install/tblookup $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 build/libpuzzletb.a $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 755 build/libpuzzletb.so $(DESTDIR)$(LIBDIR)/$(SHLIB)
+	ln -sf $(SHLIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpuzzletb.so
+	$(INSTALL) -m 644 common/puzzletb.h $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 build/install/puzzletb.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 build/install/man/tbgen.1 \
+	    build/install/man/tblookup.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 build/install/man/puzzletb.3 $(DESTDIR)$(MANDIR)/man3/
+ifneq ($(INSTALL_TABLES),)
+	$(INSTALL) -d $(DESTDIR)$(TABLESDIR)
+	$(INSTALL) -m 644 $(INSTALL_TABLES) $(DESTDIR)$(TABLESDIR)/
+endif
+
+# Removes what install put there; the tables directory goes with its *.mdb.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/tbgen $(DESTDIR)$(BINDIR)/tblookup \
+	    $(DESTDIR)$(LIBDIR)/libpuzzletb.a $(DESTDIR)$(LIBDIR)/$(SHLIB) \
+	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libpuzzletb.so \
+	    $(DESTDIR)$(INCLUDEDIR)/puzzletb.h \
+	    $(DESTDIR)$(PKGCONFIGDIR)/puzzletb.pc \
+	    $(DESTDIR)$(MANDIR)/man1/tbgen.1 \
+	    $(DESTDIR)$(MANDIR)/man1/tblookup.1 \
+	    $(DESTDIR)$(MANDIR)/man3/puzzletb.3 $(DESTDIR)$(TABLESDIR)/*.mdb
+	rmdir $(DESTDIR)$(TABLESDIR) $(dir $(DESTDIR)$(TABLESDIR)) 2>/dev/null || true
