@@ -405,12 +405,17 @@ static int four_format_move(const void *ctx, const ptb_position *before,
     return (int)len;
 }
 
+/* The codevs output: the number of moves.  Nothing for an unsolvable
+ * position (distance PTB_UNSOLVABLE), which codevs never asks. */
 static int four_format_answer(const void *ctx, const ptb_solution *s,
                               char *buf, size_t cap)
 {
     size_t len = 0;
     (void)ctx;
-    ptb_catf(buf, cap, &len, "%u\n", s->distance);
+    if (cap)
+        buf[0] = 0;
+    if (s->distance <= PTB_MAX_DISTANCE)
+        ptb_catf(buf, cap, &len, "%u\n", s->distance);
     return (int)len;
 }
 

@@ -44,7 +44,7 @@
 typedef struct frog_sub {
     unsigned n;
     uint32_t pieces;               /* C(2n, n): strings of the pieces */
-    uint32_t off[MAX_N + 2];       /* first rank with j whites in the low half */
+    uint32_t off[MAX_N + 2];       /* first rank, j whites in the low half */
     uint32_t choose[MAX_N + 1];    /* C(n, j) */
     uint64_t goal;                 /* index of B..B.W..W */
     uint64_t start;                /* index of W..W.B..B */
@@ -461,12 +461,17 @@ static int frog_format_move(const void *ctx, const ptb_position *before,
     return (int)len;
 }
 
+/* Every board from the start to the goal, numbered from 0.  Nothing for an
+ * unsolvable position (distance PTB_UNSOLVABLE). */
 static int frog_format_answer(const void *ctx, const ptb_solution *s,
                               char *buf, size_t cap)
 {
     char row[MAX_CELLS + 2];
     size_t len = 0;
-    for (unsigned i = 0; i <= s->distance && i <= PTB_MAX_DISTANCE; i++) {
+    if (cap)
+        buf[0] = 0;
+    for (unsigned i = 0; s->distance <= PTB_MAX_DISTANCE && i <= s->distance;
+         i++) {
         const ptb_position *p = i == 0 ? &s->start : &s->after[i - 1];
         row_text(ctx, p->sub, p->idx, row, sizeof row);
         ptb_catf(buf, cap, &len, "No. %2u: %s\n", i, row);

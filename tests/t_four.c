@@ -485,7 +485,8 @@ static void both_candidates_take_the_nearer(const tables *tb)
         uint64_t board_idx = (x >> 20) % (STATES / 2);
         ptb_position p[2] = { { .sub = 0, .idx = board_idx * 2 },
                               { .sub = 0, .idx = board_idx * 2 + 1 } };
-        int d0 = table_distance(tb, p[0].idx), d1 = table_distance(tb, p[1].idx);
+        int d0 = table_distance(tb, p[0].idx);
+        int d1 = table_distance(tb, p[1].idx);
         int want = d0 < 0 ? d1 : d1 < 0 ? d0 : d0 < d1 ? d0 : d1;
         int rc = ptb_solve(tb->t, tb->r, p, 2, &sol);
         if (want < 0)

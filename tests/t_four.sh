@@ -64,8 +64,9 @@ awk 'BEGIN { srand(1004);
 for first in "" "--first B" "--first W"; do
     "$LOOKUP" four $first --batch --count "$TMP/random" >"$TMP/t" 2>&1
     "$LOOKUP" four $first --batch --count --bfs "$TMP/random" >"$TMP/b" 2>&1
-    check "200 random boards ${first:-either side first}: the table equals --bfs" \
-        test "$(wc -l <"$TMP/t")" -ge 200 -a "$(cmp -s "$TMP/t" "$TMP/b"; echo $?)" = 0
+    check "200 random boards, ${first:-either side first}: table = --bfs" \
+        test "$(wc -l <"$TMP/t")" -ge 200 -a \
+        "$(cmp -s "$TMP/t" "$TMP/b"; echo $?)" = 0
 done
 
 # Bad input: one line naming what is wrong, status 2, nothing on stdout.
@@ -75,7 +76,8 @@ IN=$'BWBO\nWBWB\nBWBW\n' \
 IN=$'BWBO\nWBWB\nBWBW\nWBWO\nBWBW\n' \
     check "5 lines" expect_error 2 'line 5: one line too many' four
 IN=$'BWBO\nWBWBW\nBWBW\nWBWO\n' \
-    check "a line of 5" expect_error 2 'line 2: expected 4 characters, got 5' four
+    check "a line of 5" \
+    expect_error 2 'line 2: expected 4 characters, got 5' four
 IN=$'BWBO\nWBWB\nBWXW\nWBWO\n' \
     check "a wrong character" \
     expect_error 2 "line 3: column 3: unexpected character 'X'" four

@@ -28,7 +28,7 @@ for k in $(seq 12); do
     run frog --n "$k" --count
     [ "$rc" = 0 ] && [ "$out" = $((k * (k + 2))) ] || bad="$bad $k"
 done
-check "--n N, N = 1..12: the standard start takes N(N+2) moves${bad:+ (wrong:$bad)}" \
+check "--n N, N = 1..12: the start takes N(N+2) moves${bad:+ (wrong:$bad)}" \
     test -z "$bad"
 run frog --n 12
 check "--n 12: 169 numbered boards, the last No. 168" \
