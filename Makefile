@@ -102,7 +102,8 @@ build/puzzletb.map: common/puzzletb.h
 
 build/libpuzzletb.so: $(LIB_OBJ) build/puzzletb.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
-	    -Wl,--version-script,build/puzzletb.map -o $@ $(LIB_OBJ) $(LDLIBS)
+	    -Wl,--no-undefined -Wl,--version-script,build/puzzletb.map \
+	    -o $@ $(LIB_OBJ) $(LDLIBS)
 	ln -sf libpuzzletb.so build/$(SONAME)
 
 # The directories compiled into installed files; rewritten only on change.
