@@ -61,6 +61,8 @@ void ptb_sha256_update(ptb_sha256 *c, const void *data, size_t n)
 {
     const unsigned char *p = data;
     c->len += n;
+    for (; c->fill == 0 && n >= 64; p += 64, n -= 64)
+        compress_chunk(c->h, p);      /* whole chunks straight from data */
     while (n > 0) {
         size_t take = 64 - c->fill < n ? 64 - c->fill : n;
         memcpy(c->buf + c->fill, p, take);

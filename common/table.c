@@ -224,9 +224,11 @@ static void digest_values(const ptb_space *s, const uint8_t *dist, int exact,
                           char hex[65])
 {
     uint64_t total = s->offset[s->subtables];
-    unsigned char *tmp = malloc(BLOCK_VALUES);
+    unsigned char *tmp = exact ? NULL : malloc(BLOCK_VALUES);
     ptb_sha256 c;
     ptb_sha256_init(&c);
+    if (exact)                /* blocks are the bytes themselves */
+        ptb_sha256_update(&c, dist, total);
     for (uint64_t b = 0; tmp && b < block_count(total, BLOCK_VALUES); b++) {
         uint64_t n = block_len(total, BLOCK_VALUES, b);
         size_t raw = pack_block(exact, dist + b * BLOCK_VALUES, n, tmp);
