@@ -4,27 +4,42 @@
 # tests/outside/client.c against the installed header and pkg-config file
 # alone, shared and static, and runs it; checks that the installed tblookup
 # finds the installed tables from anywhere, that the man pages render, that
-# DESTDIR staging puts nothing of the staging path into the files, and that
-# uninstall removes everything.
+# DESTDIR staging leaves no trace of the staging path in the files, and that
+# uninstall removes every file.
 set -u
 cd "$(dirname "$0")/.." && . tests/lib.sh
 need "$LOOKUP" "$TABLES/swap.mdb"
-for tool in pkg-config "${CC:-cc}" make; do
+CC=${CC:-cc}
+for tool in pkg-config "$CC" make; do
     command -v "$tool" >/dev/null ||
         { echo "ok 1 # SKIP $tool is not installed"; exit 0; }
 done
-CC=${CC:-cc}
 TOP=$PWD
-VERSION=$(sed -n 's/^#define PTB_VERSION_STRING "\(.*\)"/\1/p' common/puzzletb.h)
+VERSION=$(sed -n 's/^#define PTB_VERSION_STRING "\(.*\)"/\1/p' \
+          common/puzzletb.h)
 SAMPLE=$'1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n'
-mkdir -p "$TMP/tables" "$TMP/elsewhere"
+P=$TMP/prefix S=$TMP/stage E=$TMP/elsewhere
+mkdir -p "$TMP/tables" "$E"
 cp "$TABLES/swap.mdb" "$TMP/tables/"
-P=$TMP/prefix
-# inst ARGS...: make install (or uninstall) with the one-table directory
-inst() { make -s --no-print-directory TABLES="$TMP/tables" "$@" >"$TMP/make.log" 2>&1 ||
-         { sed 's/^/# /' "$TMP/make.log" >&2; return 1; }; }
 
-check "make install PREFIX=<temporary prefix> succeeds" inst install PREFIX="$P"
+# inst TARGET VAR=VALUE...: make install or uninstall, one-table directory
+inst() {
+    make -s --no-print-directory TABLES="$TMP/tables" "$@" \
+        >"$TMP/make.log" 2>&1 && return 0
+    sed 's/^/# /' "$TMP/make.log" >&2
+    return 1
+}
+# dynamic FILE TAG NAME: readelf shows TAG (SONAME, NEEDED) [NAME]
+dynamic() { readelf -d "$1" | grep -qF "($2)" && readelf -d "$1" |
+            grep "($2)" | grep -qF "[$3]"; }
+# help_says PROGRAM TEXT: PROGRAM --help contains TEXT
+help_says() { "$1" --help | grep -qF -- "$2"; }
+# no_files DIR: nothing but directories under DIR
+no_files() { test -z "$(find "$1" ! -type d)"; }
+
+# ---- install into a prefix ----
+check "make install PREFIX=<temporary prefix> succeeds" \
+    inst install PREFIX="$P"
 missing=
 for f in bin/tbgen bin/tblookup include/puzzletb.h lib/libpuzzletb.a \
          lib/libpuzzletb.so.$VERSION lib/pkgconfig/puzzletb.pc \
@@ -32,38 +47,40 @@ for f in bin/tbgen bin/tblookup include/puzzletb.h lib/libpuzzletb.a \
          share/man/man3/puzzletb.3 share/puzzletb/tables/swap.mdb; do
     [ -f "$P/$f" ] || missing="$missing $f"
 done
-check "every file is installed${missing:+ (missing:$missing)}" test -z "$missing"
+check "every file is installed${missing:+ (missing:$missing)}" \
+    test -z "$missing"
 check "libpuzzletb.so -> libpuzzletb.so.0 -> libpuzzletb.so.$VERSION" \
     test "$(readlink "$P/lib/libpuzzletb.so")" = libpuzzletb.so.0 -a \
     "$(readlink "$P/lib/libpuzzletb.so.0")" = "libpuzzletb.so.$VERSION"
 if command -v readelf >/dev/null; then
     check "the shared library's soname is libpuzzletb.so.0" \
-        eval 'readelf -d "$P/lib/libpuzzletb.so" | grep -q "SONAME.*\[libpuzzletb\.so\.0\]"'
+        dynamic "$P/lib/libpuzzletb.so" SONAME libpuzzletb.so.0
 fi
 if command -v nm >/dev/null; then
-    nm -D --defined-only "$P/lib/libpuzzletb.so" | awk '$2 == "T" { print $3 }' |
-        sort >"$TMP/exported"
+    nm -D --defined-only "$P/lib/libpuzzletb.so" |
+        awk '$2 == "T" { print $3 }' | sort >"$TMP/exported"
     grep '^[a-z]' "$P/include/puzzletb.h" | grep -o 'ptb_[a-z0-9_]*(' |
         tr -d '(' | sort >"$TMP/declared"
-    check "it exports exactly the $(wc -l <"$TMP/declared") functions of puzzletb.h" \
-        cmp -s "$TMP/exported" "$TMP/declared"
+    what="it exports exactly the $(wc -l <"$TMP/declared") functions"
+    check "$what of puzzletb.h" cmp -s "$TMP/exported" "$TMP/declared"
 fi
 
-# an outside program: the installed header and pkg-config, nothing else
+# ---- an outside program: the installed header and pkg-config only ----
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
-cp tests/outside/client.c "$TMP/elsewhere/"
+cp tests/outside/client.c "$E/"
 check "pkg-config knows puzzletb $VERSION" \
     test "$(pkg-config --modversion puzzletb 2>&1)" = "$VERSION"
 tdir=$(pkg-config --variable=tablesdir puzzletb)
 check "its tablesdir is the installed tables directory" \
     test "$tdir" = "$P/share/puzzletb/tables"
-(cd "$TMP/elsewhere" &&
- $CC -std=c11 -Wall -Wextra -Wpedantic -Werror -o client client.c \
-     $(pkg-config --cflags --libs puzzletb)) >"$TMP/cc.log" 2>&1; r=$?
-sed 's/^/# /' "$TMP/cc.log"
-check "client.c builds, warning-free, with pkg-config --cflags --libs" test $r = 0
-LD_LIBRARY_PATH=$P/lib "$TMP/elsewhere/client" "$tdir" >"$TMP/c.out" 2>"$TMP/c.err"; r=$?
-sed 's/^/# /' "$TMP/c.out" "$TMP/c.err"
+
+(cd "$E" && $CC -std=c11 -Wall -Wextra -Wpedantic -Werror -o client \
+     client.c $(pkg-config --cflags --libs puzzletb)) >"$TMP/cc.log" 2>&1
+r=$?; sed 's/^/# /' "$TMP/cc.log"
+check "client.c builds, warning-free, with pkg-config --cflags --libs" \
+    test $r = 0
+LD_LIBRARY_PATH=$P/lib "$E/client" "$tdir" >"$TMP/c.out" 2>"$TMP/c.err"
+r=$?; sed 's/^/# /' "$TMP/c.out" "$TMP/c.err"
 check "... runs on the shared library and answers the P1225 sample: 4" \
     test $r = 0 -a "$(grep -c '^swap 4$' "$TMP/c.out")" = 1
 others=$(( $(grep -c '' "$TMP/c.out") - 1 ))
@@ -71,28 +88,31 @@ check "... and skips the $others puzzles whose tables are not installed" \
     test "$(grep -c ' skipped: no table in ' "$TMP/c.out")" = "$others"
 if command -v readelf >/dev/null; then
     check "... linked to libpuzzletb.so.0" \
-        eval 'readelf -d "$TMP/elsewhere/client" | grep -q "NEEDED.*\[libpuzzletb\.so\.0\]"'
+        dynamic "$E/client" NEEDED libpuzzletb.so.0
 fi
-(cd "$TMP/elsewhere" &&
- $CC -std=c11 -o client-static client.c $(pkg-config --cflags puzzletb) \
-     $(pkg-config --static --libs puzzletb | sed 's/-lpuzzletb/-l:libpuzzletb.a/')) \
-    >"$TMP/cc.log" 2>&1; r=$?
-sed 's/^/# /' "$TMP/cc.log"
-env -u LD_LIBRARY_PATH "$TMP/elsewhere/client-static" "$tdir" >"$TMP/c.out" 2>&1; r2=$?
+static_libs=$(pkg-config --static --libs puzzletb |
+              sed 's/-lpuzzletb/-l:libpuzzletb.a/')
+(cd "$E" && $CC -std=c11 -o client-static client.c \
+     $(pkg-config --cflags puzzletb) $static_libs) >"$TMP/cc.log" 2>&1
+r=$?; sed 's/^/# /' "$TMP/cc.log"
+env -u LD_LIBRARY_PATH "$E/client-static" "$tdir" >"$TMP/c.out" 2>&1
+r2=$?
 check "linked statically (pkg-config --static): the same answer" \
     test $r = 0 -a $r2 = 0 -a "$(grep -c '^swap 4$' "$TMP/c.out")" = 1
 
-# the installed tblookup finds the installed tables by itself
-(cd "$TMP/elsewhere" && printf '%s' "$SAMPLE" |
- env -u PUZZLETB_TABLES "$P/bin/tblookup" swap --count) >"$TMP/out" 2>&1; r=$?
+# ---- the installed tblookup finds the installed tables ----
+(cd "$E" && printf '%s' "$SAMPLE" |
+     env -u PUZZLETB_TABLES "$P/bin/tblookup" swap --count) \
+    >"$TMP/out" 2>&1
+r=$?
 check "installed tblookup, run elsewhere without --tables: 4" \
     test $r = 0 -a "$(cat "$TMP/out")" = 4
 check "... its --help names $P/share/puzzletb/tables" \
-    eval '"$P/bin/tblookup" --help | grep -qF "or $P/share/puzzletb/tables)"'
+    help_says "$P/bin/tblookup" "or $P/share/puzzletb/tables)"
 check "bin/tblookup in the tree still defaults to ./tables" \
-    eval '"$TOP/bin/tblookup" --help | grep -qF "\$PUZZLETB_TABLES or tables)"'
+    help_says "$TOP/bin/tblookup" "\$PUZZLETB_TABLES or tables)"
 
-# man pages
+# ---- man pages ----
 bad=
 for page in man1/tbgen.1 man1/tblookup.1 man3/puzzletb.3; do
     f=$P/share/man/$page
@@ -103,32 +123,33 @@ for page in man1/tbgen.1 man1/tblookup.1 man3/puzzletb.3; do
     else
         text=$(cat "$f"); : >"$TMP/warn"
     fi
-    if [ -s "$TMP/warn" ] || ! grep -q '^\.TH [A-Z]* [13] .*"puzzletb '"$VERSION"'"' "$f" ||
+    if [ -s "$TMP/warn" ] ||
+       ! grep -q "^\.TH [A-Z]* [13] .*\"puzzletb $VERSION\"" "$f" ||
        ! printf '%s' "$text" | grep -q 'NAME'; then
         bad="$bad $page"; sed 's/^/# /' "$TMP/warn"
     fi
 done
-check "the man pages render without warnings and carry version $VERSION${bad:+ (bad:$bad)}" \
+check "the man pages render without warnings, version $VERSION${bad:+ (bad:$bad)}" \
     test -z "$bad"
 check "the installed tblookup.1 names the installed tables directory" \
     grep -qF "$P/share/puzzletb/tables" "$P/share/man/man1/tblookup.1"
 
 check "make uninstall PREFIX=... succeeds" inst uninstall PREFIX="$P"
-left=$(find "$P" ! -type d | sed "s|^$P/||" | tr '\n' ' ')
-check "... and leaves no file behind${left:+ (left: $left)}" test -z "$left"
+check "... and leaves no file behind" no_files "$P"
 
-# staging for a package: DESTDIR + PREFIX=/usr
-S=$TMP/stage
+# ---- staging for a package: DESTDIR + PREFIX=/usr ----
 check "make install DESTDIR=<stage> PREFIX=/usr succeeds" \
     inst install DESTDIR="$S" PREFIX=/usr
 check "... the files are under <stage>/usr" \
     test -x "$S/usr/bin/tblookup" -a -f "$S/usr/lib/pkgconfig/puzzletb.pc" \
     -a -f "$S/usr/share/puzzletb/tables/swap.mdb"
-check "... puzzletb.pc says prefix=/usr" grep -qx 'prefix=/usr' "$S/usr/lib/pkgconfig/puzzletb.pc"
+check "... puzzletb.pc says prefix=/usr" \
+    grep -qx 'prefix=/usr' "$S/usr/lib/pkgconfig/puzzletb.pc"
 check "... tblookup defaults to /usr/share/puzzletb/tables" \
-    eval '"$S/usr/bin/tblookup" --help | grep -qF "or /usr/share/puzzletb/tables)"'
+    help_says "$S/usr/bin/tblookup" "or /usr/share/puzzletb/tables)"
 check "... no installed file contains the staging path" \
-    eval '! grep -rqF "$S" "$S"'
-check "make uninstall DESTDIR=<stage> PREFIX=/usr leaves no file behind" \
-    eval 'inst uninstall DESTDIR="$S" PREFIX=/usr && test -z "$(find "$S" ! -type d)"'
+    test -z "$(grep -rlF "$S" "$S")"
+check "make uninstall DESTDIR=<stage> PREFIX=/usr succeeds" \
+    inst uninstall DESTDIR="$S" PREFIX=/usr
+check "... and leaves no file behind" no_files "$S"
 echo "1..$n"
