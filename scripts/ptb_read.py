@@ -79,10 +79,10 @@ class Table:
         if sum(self.sizes) != self.states:
             raise TableError('subtable sizes add up to %d, header says %d '
                              'states' % (sum(self.sizes), self.states))
-        if len(self.dictionary or b'') != self.int('dictionary'):
+        if len(self.dictionary or b'') != self.number('dictionary'):
             raise TableError('dictionary record has %d bytes, header says %d'
                              % (len(self.dictionary or b''),
-                                self.int('dictionary')))
+                                self.number('dictionary')))
         if self.dictionary:
             d = zstandard.ZstdCompressionDict(self.dictionary)
             self.dctx = zstandard.ZstdDecompressor(dict_data=d)
@@ -121,15 +121,15 @@ class Table:
         if self.encoding not in ('exact', 'mod3'):
             raise TableError('unknown encoding %r' % self.encoding)
         self.exact = self.encoding == 'exact'
-        self.block_values = self.int('block_values')
+        self.block_values = self.number('block_values')
         if self.block_values <= 0 or (not self.exact and self.block_values % 4):
             raise TableError('bad block_values %d' % self.block_values)
-        self.subtables = self.int('subtables')
-        self.states = self.int('states')
-        self.solvable = self.int('solvable')
-        self.max_distance = self.int('max_distance')
+        self.subtables = self.number('subtables')
+        self.states = self.number('states')
+        self.solvable = self.number('solvable')
+        self.max_distance = self.number('max_distance')
 
-    def int(self, key):
+    def number(self, key):
         try:
             return int(self.fields[key])
         except (KeyError, ValueError):
