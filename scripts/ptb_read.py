@@ -19,8 +19,9 @@ with tblookup's.
   ptb_read.py TABLE --verify-digest     decode every block, recompute the
                                         digest and meta_sha256
 
-Exit status: 0 done, 1 the table is unreadable or fails a check (one line on
-stderr says which), 2 bad usage.
+Every use checks meta_sha256 (the header's own hash) first.  Exit status: 0
+done, 1 the table is unreadable or fails a check (one line on stderr says
+which), 2 bad usage.
 """
 import argparse
 import hashlib
@@ -117,6 +118,10 @@ class Table:
                              % (self.fields.get('format'), FORMAT))
         if not lines[-1].startswith('meta_sha256 '):
             raise TableError('header does not end with meta_sha256')
+        recorded, computed = self.meta_sha256()
+        if recorded != computed:
+            raise TableError('meta_sha256 mismatch: header %s, text %s'
+                             % (recorded, computed))
         self.encoding = self.fields.get('encoding')
         if self.encoding not in ('exact', 'mod3'):
             raise TableError('unknown encoding %r' % self.encoding)
@@ -299,11 +304,7 @@ def main():
                                        t.max_distance))
             for d, n in enumerate(hist):
                 print(d, n)
-        elif args.verify_digest:
-            recorded, computed = t.meta_sha256()
-            if recorded != computed:
-                raise TableError('meta_sha256 mismatch: header %s, text %s'
-                                 % (recorded, computed))
+        elif args.verify_digest:      # meta_sha256 was checked at open
             digest, _ = t.scan()
             check_digest(t, digest)
             print('%s: meta_sha256 and digest %s match (%d blocks)'
