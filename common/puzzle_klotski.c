@@ -45,7 +45,9 @@ enum {
     KL_STATES = 48,       /* row states: covered mask (16) x empties (3) */
     KL_CODES = 256,       /* row codes */
     KL_GOAL_HEAD = 13,
-    KL_MIN_EMPTY = 2
+    KL_MIN_EMPTY = 2,
+    KL_NONE = 0xFFFF,     /* no slot */
+    KL_GUIDE = 64         /* guide buckets per unranking list */
 };
 
 #define KL_FULL 0xFFFFFu
@@ -64,9 +66,6 @@ static const signed char kl_head_id[KL_CELLS] = {
 };
 static const unsigned char kl_head_cell[KL_HEADS] = {
     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14
-};
-static const unsigned char kl_pop4[16] = {
-    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4
 };
 
 static const char *const kl_metrics[] = { "step", "line", "move", NULL };
@@ -90,14 +89,30 @@ typedef struct kl_entry {
     uint8_t next;       /* the state of the next row */
 } kl_entry;
 
+/* Where to start looking in an unranking list: bucket b holds the entry
+ * that contains the rank b << shift. */
+typedef struct kl_guide {
+    uint8_t shift;
+    uint8_t at[KL_GUIDE];
+} kl_guide;
+
+/* The row tables are kept for the (2x2 place, row, state) triples some
+ * layout reaches, each a "slot". */
 typedef struct kl_ctx {
     unsigned metric;
     uint32_t first[KL_HEADS + 1];              /* first index per 2x2 place */
     uint8_t cover[KL_HEADS][KL_ROWS + 1];      /* 2x2 cells in each row */
     uint16_t rowmask[KL_CODES];                /* h | v << 4 | s << 8 */
-    uint32_t list_at[KL_HEADS][KL_ROWS][KL_STATES + 1];
-    kl_entry *list;                            /* unranking lists */
-    uint32_t add[KL_HEADS][KL_ROWS][KL_STATES][KL_CODES];  /* rank parts */
+    uint16_t slot[KL_HEADS][KL_ROWS][KL_STATES];
+    unsigned slots;
+    uint8_t squeeze[16][KL_CODES];  /* row code without covered cells */
+    uint32_t add_at[KL_HEADS][KL_ROWS][KL_STATES];  /* a slot's rank parts */
+    uint32_t *add;               /* rank part per slot and squeezed code */
+    uint32_t *list_at;           /* per slot + 1: its unranking list */
+    kl_guide *guide;             /* per slot */
+    kl_entry *list;
+    uint32_t *tail_at;           /* per slot of row 4: its completions */
+    uint16_t *tail;              /* rows 4 and 5 codes, in order */
 } kl_ctx;
 
 /* ==== bits ============================================================ */
@@ -116,14 +131,16 @@ static unsigned kl_low_bit(uint32_t m)
 
 static unsigned kl_popcount(uint32_t m)
 {
-#if defined(__GNUC__)
-    return (unsigned)__builtin_popcount(m);
-#else
     unsigned n = 0;
     for (; m; m &= m - 1)
         n++;
     return n;
-#endif
+}
+
+/* The number of bits of m, or 2 if more. */
+static unsigned kl_popcount2(uint32_t m)
+{
+    return (m != 0) + ((m & (m - 1)) != 0);
 }
 
 /* The 2x2 block's cells. */
@@ -224,34 +241,159 @@ static unsigned kl_lex_code(unsigned key)
         | (key << 6 & 0xC0);
 }
 
-/* Fills add[] and the unranking lists of one 2x2 place; returns its count
- * of layouts.  n is the number of list entries so far. */
-static uint32_t kl_build_head(kl_ctx *x, unsigned hid, uint32_t *n)
+/* n[hid][r][st]: the ways to fill rows r.. after state st. */
+typedef struct kl_counts {
+    uint32_t n[KL_HEADS][KL_ROWS + 1][KL_STATES];
+} kl_counts;
+
+static void kl_count(const kl_ctx *x, kl_counts *c)
 {
-    uint32_t count[KL_ROWS + 1][KL_STATES];
-    for (unsigned st = 0; st < KL_STATES; st++)
-        count[KL_ROWS][st] = st == kl_state(0, KL_MIN_EMPTY);
-    for (unsigned r = KL_ROWS; r-- > 0;) {
-        for (unsigned st = 0; st < KL_STATES; st++) {
-            uint32_t sum = 0;
-            x->list_at[hid][r][st] = *n;
-            for (unsigned key = 0; key < KL_CODES; key++) {
-                unsigned code = kl_lex_code(key), next;
-                x->add[hid][r][st][code] = sum;
-                if (!kl_row_step(x, hid, r, st, code, &next)
-                    || !count[r + 1][next])
-                    continue;
-                x->list[*n].before = sum;
-                x->list[*n].code = (uint8_t)code;
-                x->list[*n].next = (uint8_t)next;
-                ++*n;
-                sum += count[r + 1][next];
+    uint32_t (*count)[KL_ROWS + 1][KL_STATES] = c->n;
+    for (unsigned hid = 0; hid < KL_HEADS; hid++) {
+        for (unsigned st = 0; st < KL_STATES; st++)
+            count[hid][KL_ROWS][st] = st == kl_state(0, KL_MIN_EMPTY);
+        for (unsigned r = KL_ROWS; r-- > 0;)
+            for (unsigned st = 0; st < KL_STATES; st++) {
+                uint32_t sum = 0;
+                for (unsigned code = 0, next; code < KL_CODES; code++)
+                    if (kl_row_step(x, hid, r, st, code, &next))
+                        sum += count[hid][r + 1][next];
+                count[hid][r][st] = sum;
             }
-            count[r][st] = sum;
-        }
-        x->list_at[hid][r][KL_STATES] = *n;
     }
-    return count[0][kl_state(x->cover[hid][0], 0)];
+}
+
+/* Numbers the states that some layout reaches, row by row; returns how
+ * many.  Other states get KL_NONE and are never read. */
+static unsigned kl_number_slots(kl_ctx *x, const kl_counts *c)
+{
+    const uint32_t (*count)[KL_ROWS + 1][KL_STATES] = c->n;
+    unsigned n = 0;
+    for (unsigned hid = 0; hid < KL_HEADS; hid++) {
+        uint8_t reached[KL_ROWS][KL_STATES] = { { 0 } };
+        reached[0][kl_state(x->cover[hid][0], 0)] = 1;
+        for (unsigned r = 0; r < KL_ROWS; r++)
+            for (unsigned st = 0; st < KL_STATES; st++) {
+                x->slot[hid][r][st] = KL_NONE;
+                if (!reached[r][st] || !count[hid][r][st])
+                    continue;
+                x->slot[hid][r][st] = (uint16_t)n++;
+                for (unsigned code = 0, next; code < KL_CODES; code++)
+                    if (r + 1 < KL_ROWS
+                        && kl_row_step(x, hid, r, st, code, &next)
+                        && count[hid][r + 1][next])
+                        reached[r + 1][next] = 1;
+            }
+    }
+    return n;
+}
+
+/* Does a row code put anything on a covered cell?  (Then it is no row,
+ * and it must not overwrite the rank part of the row it squeezes to.) */
+static int kl_fills_covered(unsigned covered, unsigned code)
+{
+    for (unsigned k = 0; k < KL_COLS; k++)
+        if (covered >> k & 1 && code >> 2 * k & 3)
+            return 1;
+    return 0;
+}
+
+/* Guides the search of a list of n entries that spans count ranks. */
+static void kl_fill_guide(const kl_entry *e, uint32_t n, uint32_t count,
+                          kl_guide *g)
+{
+    unsigned shift = 0, j = 0;
+    while (count > (uint32_t)KL_GUIDE << shift)
+        shift++;
+    g->shift = (uint8_t)shift;
+    for (uint32_t b = 0; b < KL_GUIDE; b++) {
+        while (j + 1 < n && e[j + 1].before <= b << shift)
+            j++;
+        g->at[b] = (uint8_t)j;
+    }
+}
+
+/* Fills the rank parts and the unranking list of one slot. */
+static void kl_fill_slot(kl_ctx *x, const kl_counts *c, unsigned hid,
+                         unsigned r, unsigned st, uint32_t *n)
+{
+    const uint32_t (*count)[KL_ROWS + 1][KL_STATES] = c->n;
+    unsigned slot = x->slot[hid][r][st];
+    uint32_t sum = 0;
+    x->list_at[slot] = *n;
+    for (unsigned key = 0; key < KL_CODES; key++) {
+        unsigned code = kl_lex_code(key), next;
+        if (kl_fills_covered(st / 3, code))
+            continue;
+        x->add[x->add_at[hid][r][st] + x->squeeze[st / 3][code]] = sum;
+        if (!kl_row_step(x, hid, r, st, code, &next)
+            || !count[hid][r + 1][next])
+            continue;
+        x->list[*n].before = sum;
+        x->list[*n].code = (uint8_t)code;
+        x->list[*n].next = (uint8_t)next;
+        ++*n;
+        sum += count[hid][r + 1][next];
+    }
+    x->list_at[slot + 1] = *n;
+    kl_fill_guide(x->list + x->list_at[slot], *n - x->list_at[slot], sum,
+                  &x->guide[slot]);
+}
+
+/* Lists every completion of the last two rows after one state of row 4,
+ * in order, so unranking reads them directly. */
+static void kl_fill_tail(kl_ctx *x, unsigned hid, unsigned st, uint32_t *n)
+{
+    unsigned slot = x->slot[hid][KL_ROWS - 2][st];
+    x->tail_at[slot] = *n;
+    for (uint32_t i = x->list_at[slot]; i < x->list_at[slot + 1]; i++) {
+        unsigned last = x->slot[hid][KL_ROWS - 1][x->list[i].next];
+        for (uint32_t k = x->list_at[last]; k < x->list_at[last + 1]; k++)
+            x->tail[(*n)++] = (uint16_t)(x->list[i].code
+                                         | x->list[k].code << 8);
+    }
+}
+
+/* Builds every table; PTB_OK or PTB_ENOMEM. */
+static int kl_build_tables(kl_ctx *x)
+{
+    kl_counts count;
+    uint32_t tails = 0, adds = 0, n = 0;
+    kl_count(x, &count);
+    x->slots = kl_number_slots(x, &count);
+    for (unsigned hid = 0; hid < KL_HEADS; hid++) {
+        x->first[hid + 1] = x->first[hid]
+            + count.n[hid][0][kl_state(x->cover[hid][0], 0)];
+        for (unsigned st = 0; st < KL_STATES; st++)
+            if (x->slot[hid][KL_ROWS - 2][st] != KL_NONE)
+                tails += count.n[hid][KL_ROWS - 2][st];
+        for (unsigned r = 0; r < KL_ROWS; r++)
+            for (unsigned st = 0; st < KL_STATES; st++) {
+                x->add_at[hid][r][st] = adds;
+                if (x->slot[hid][r][st] != KL_NONE)
+                    adds += 1u << 2 * (KL_COLS - kl_popcount(st / 3));
+            }
+    }
+    x->add = malloc(sizeof *x->add * adds);
+    x->list_at = malloc(sizeof *x->list_at * (x->slots + 1));
+    x->list = malloc(sizeof *x->list * x->slots * KL_CODES);
+    x->tail_at = calloc(x->slots, sizeof *x->tail_at);
+    x->guide = malloc(sizeof *x->guide * x->slots);
+    x->tail = malloc(sizeof *x->tail * tails);
+    if (!x->add || !x->list_at || !x->list || !x->tail_at || !x->tail
+        || !x->guide)
+        return PTB_ENOMEM;
+    for (unsigned hid = 0; hid < KL_HEADS; hid++)
+        for (unsigned r = 0; r < KL_ROWS; r++)
+            for (unsigned st = 0; st < KL_STATES; st++)
+                if (x->slot[hid][r][st] != KL_NONE)
+                    kl_fill_slot(x, &count, hid, r, st, &n);
+    n = 0;
+    for (unsigned hid = 0; hid < KL_HEADS; hid++)
+        for (unsigned st = 0; st < KL_STATES; st++)
+            if (x->slot[hid][KL_ROWS - 2][st] != KL_NONE)
+                kl_fill_tail(x, hid, st, &n);
+    return PTB_OK;
 }
 
 static void kl_build_masks(kl_ctx *x)
@@ -270,26 +412,36 @@ static void kl_build_masks(kl_ctx *x)
                 m |= 1u << (k + 4 * (ty - 1));
         }
         x->rowmask[code] = (uint16_t)m;
+        for (unsigned covered = 0; covered < 16; covered++) {
+            unsigned q = 0, k = KL_COLS;
+            while (k-- > 0)
+                if (!(covered >> k & 1))
+                    q = q << 2 | (code >> 2 * k & 3);
+            x->squeeze[covered][code] = (uint8_t)q;
+        }
     }
 }
 
 /* ==== rank and unrank ================================================= */
 
-static uint32_t kl_rank(const kl_ctx *x, const kl_layout *l)
+/* The part of l's rank that row r adds. */
+static inline uint32_t kl_row_part(const kl_ctx *x, const kl_layout *l,
+                            unsigned hid, unsigned r)
+{
+    unsigned covered = x->cover[hid][r];
+    unsigned empties = kl_popcount2(l->e & ((1u << 4 * r) - 1));
+    if (r)
+        covered |= l->v >> 4 * (r - 1) & 15;
+    return x->add[x->add_at[hid][r][kl_state(covered, empties)]
+                  + x->squeeze[covered][l->t >> 8 * r & 255]];
+}
+
+static inline uint32_t kl_rank(const kl_ctx *x, const kl_layout *l)
 {
     unsigned hid = (unsigned)kl_head_id[l->head];
-    const uint8_t *cover = x->cover[hid];
-    const uint32_t (*add)[KL_STATES][KL_CODES] = x->add[hid];
-    unsigned e1 = kl_pop4[l->e & 15];
-    unsigned e2 = e1 + kl_pop4[l->e >> 4 & 15];
-    unsigned e3 = e2 + kl_pop4[l->e >> 8 & 15];
-    unsigned e4 = e3 + kl_pop4[l->e >> 12 & 15];
-    return x->first[hid]
-        + add[0][kl_state(cover[0], 0)][l->t & 255]
-        + add[1][kl_state(cover[1] | (l->v & 15), e1)][l->t >> 8 & 255]
-        + add[2][kl_state(cover[2] | (l->v >> 4 & 15), e2)][l->t >> 16 & 255]
-        + add[3][kl_state(cover[3] | (l->v >> 8 & 15), e3)][l->t >> 24 & 255]
-        + add[4][kl_state(cover[4] | (l->v >> 12 & 15), e4)][l->t >> 32 & 255];
+    return x->first[hid] + kl_row_part(x, l, hid, 0)
+        + kl_row_part(x, l, hid, 1) + kl_row_part(x, l, hid, 2)
+        + kl_row_part(x, l, hid, 3) + kl_row_part(x, l, hid, 4);
 }
 
 /* Completes a layout from t and head. */
@@ -311,26 +463,29 @@ static void kl_from_rows(const kl_ctx *x, uint64_t t, unsigned head,
     l->e = KL_FULL & ~(h | h << 1 | v | v << 4 | s | kl_block_cells(head));
 }
 
+/* Rows 1-3 by a guided search of each row's list, rows 4-5 by one read. */
 static void kl_unrank(const kl_ctx *x, uint32_t idx, kl_layout *l)
 {
     unsigned hid = 0;
-    while (idx >= x->first[hid + 1])
-        hid++;
+    for (unsigned k = 1; k < KL_HEADS; k++)
+        hid += idx >= x->first[k];
     idx -= x->first[hid];
     unsigned st = kl_state(x->cover[hid][0], 0);
     uint64_t t = 0;
-    for (unsigned r = 0; r < KL_ROWS; r++) {
-        const kl_entry *e = x->list + x->list_at[hid][r][st];
-        unsigned n = x->list_at[hid][r][st + 1] - x->list_at[hid][r][st];
-        while (n > 1) {
-            unsigned half = n / 2;
-            e = e[half].before <= idx ? e + half : e;
-            n -= half;
-        }
+    for (unsigned r = 0; r < KL_ROWS - 2; r++) {
+        unsigned slot = x->slot[hid][r][st];
+        const kl_guide *g = &x->guide[slot];
+        const kl_entry *e = x->list + x->list_at[slot];
+        const kl_entry *end = x->list + x->list_at[slot + 1] - 1;
+        e += g->at[idx >> g->shift];
+        while (e < end && e[1].before <= idx)
+            e++;
         idx -= e->before;
         t |= (uint64_t)e->code << 8 * r;
         st = e->next;
     }
+    unsigned slot = x->slot[hid][KL_ROWS - 2][st];
+    t |= (uint64_t)x->tail[x->tail_at[slot] + idx] << 8 * (KL_ROWS - 2);
     kl_from_rows(x, t, kl_head_cell[hid], l);
 }
 
@@ -404,11 +559,16 @@ static void kl_move(const kl_layout *l, unsigned ty, unsigned p, unsigned q,
 }
 
 /* Every move from l, pieces by top-left cell, then destinations by cell.
- * Writes codes and targets to whichever of mv and to is not NULL. */
+ * Writes codes and targets to whichever of mv and to is not NULL.  A move
+ * changes only the rows it touches, so only their rank parts are redone
+ * (all of them when the 2x2 block moves). */
 static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
                             ptb_move *mv, uint64_t *to)
 {
-    unsigned n = 0;
+    unsigned n = 0, hid = (unsigned)kl_head_id[l->head];
+    uint32_t part[KL_ROWS], rank = x->first[hid];
+    for (unsigned r = 0; r < KL_ROWS; r++)
+        rank += part[r] = kl_row_part(x, l, hid, r);
     uint32_t pieces = l->h | l->v | l->s | 1u << l->head;
     for (; pieces; pieces &= pieces - 1) {
         unsigned p = kl_low_bit(pieces), ty = kl_type_at(l, p);
@@ -417,8 +577,15 @@ static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
         for (; dest; dest &= dest - 1) {
             unsigned q = kl_low_bit(dest);
             kl_layout after;
+            uint32_t idx = rank;
             kl_move(l, ty, p, q, &after);
-            uint32_t idx = kl_rank(x, &after);
+            if (ty == KL_BLOCK)
+                idx = kl_rank(x, &after);
+            else {
+                unsigned last = (p > q ? p : q) + (ty == KL_VERT ? 4 : 0);
+                for (unsigned r = (p < q ? p : q) / 4; r <= last / 4; r++)
+                    idx += kl_row_part(x, &after, hid, r) - part[r];
+            }
             if (mv) {
                 mv[n].to = idx;
                 mv[n].code = p | q << 5;
@@ -436,8 +603,14 @@ static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
 static void kl_close(void *ctx)
 {
     kl_ctx *x = ctx;
-    if (x)
-        free(x->list);
+    if (!x)
+        return;
+    free(x->add);
+    free(x->list_at);
+    free(x->list);
+    free(x->tail_at);
+    free(x->guide);
+    free(x->tail);
     free(x);
 }
 
@@ -447,19 +620,11 @@ static int kl_open(unsigned metric, void **ctx)
     if (!x)
         return PTB_ENOMEM;
     x->metric = metric;
-    x->list = malloc(sizeof *x->list * KL_HEADS * KL_ROWS * KL_STATES
-                     * KL_CODES);
-    if (!x->list) {
+    kl_build_masks(x);
+    if (kl_build_tables(x) != PTB_OK) {
         kl_close(x);
         return PTB_ENOMEM;
     }
-    kl_build_masks(x);
-    uint32_t n = 0;
-    for (unsigned hid = 0; hid < KL_HEADS; hid++)
-        x->first[hid + 1] = x->first[hid] + kl_build_head(x, hid, &n);
-    kl_entry *shrunk = realloc(x->list, sizeof *x->list * n);
-    if (shrunk)
-        x->list = shrunk;
     *ctx = x;
     return PTB_OK;
 }
