@@ -1128,6 +1128,19 @@ static int kl_parse(const void *ctx, const char *text,
     return rc;
 }
 
+/* Batch records: a code or a one-line grid is one line, a grid five. */
+static unsigned kl_record_lines(const void *ctx, const char *first_line)
+{
+    const char *w;
+    size_t n, cells = 0;
+    (void)ctx;
+    if (kl_code_word(first_line, &w, &n))
+        return 1;
+    for (const char *s = first_line; *s; s++)
+        cells += !kl_is_space(*s);
+    return cells == KL_CELLS ? 1 : KL_ROWS;
+}
+
 const ptb_puzzle ptb_puzzle_klotski = {
     .name = "klotski",
     .summary = "Klotski (Huarong Dao) on 4x5: move the 2x2 block to the "
@@ -1143,6 +1156,7 @@ const ptb_puzzle ptb_puzzle_klotski = {
     .moves = kl_moves,
     .unmoves = kl_unmoves,
     .parse = kl_parse,
+    .record_lines = kl_record_lines,
     .apply = kl_apply,
     .format_board = kl_format_board,
     .format_move = kl_format_move,
