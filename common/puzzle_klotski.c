@@ -1074,8 +1074,8 @@ static int kl_parse_code(const kl_ctx *x, const char *w, size_t n,
         for (size_t i = 0; i < n; i++) {
             int d = kl_hex_digit(w[i]);
             if (d < 0)
-                return ptb_errf(err, errcap, "CommonCode '%.9s': character "
-                                "%u '%c' is not a hex digit", w,
+                return ptb_errf(err, errcap, "CommonCode '%.*s': character "
+                                "%u '%c' is not a hex digit", (int)n, w,
                                 (unsigned)i + 1, w[i]);
             v = v * 16 + (unsigned)d;
         }
@@ -1083,8 +1083,8 @@ static int kl_parse_code(const kl_ctx *x, const char *w, size_t n,
             v *= 16;
         const char *why = kl_decode(x, v, &l);
         if (why)
-            return ptb_errf(err, errcap, "CommonCode '%.9s' is not a "
-                            "layout: %s", w, why);
+            return ptb_errf(err, errcap, "CommonCode '%.*s' is not a "
+                            "layout: %s", (int)n, w, why);
     }
     memset(p, 0, sizeof *p);
     p->idx = kl_rank(x, &l);
@@ -1128,13 +1128,15 @@ static int kl_parse(const void *ctx, const char *text,
     return rc;
 }
 
-/* Batch records: a code or a one-line grid is one line, a grid five. */
+/* Batch records: a code or a one-line grid is one line, a grid five.  A
+ * line of one 4-character word starts a grid (a CommonCode that short must
+ * be padded with zeros to 6 digits in a batch). */
 static unsigned kl_record_lines(const void *ctx, const char *first_line)
 {
     const char *w;
     size_t n, cells = 0;
     (void)ctx;
-    if (kl_code_word(first_line, &w, &n))
+    if (kl_code_word(first_line, &w, &n) && n != KL_COLS)
         return 1;
     for (const char *s = first_line; *s; s++)
         cells += !kl_is_space(*s);
