@@ -15,10 +15,12 @@
  * type of the unit whose top-left cell it is, 0 for empty or covered cells),
  * and what a row may hold depends only on the cells covered from above and
  * on how many empty cells came before (capped at 2).  open() counts the
- * completions of every (2x2 position, row, state) and tabulates, for each
- * row code, how many layouts sort before it with the same rows above; a rank
- * is then the sum of five independent table reads.  Unranking walks the same
- * tables with a binary search per row.
+ * completions of every (2x2 place, row, state) and tabulates, for each row
+ * code (squeezed to its uncovered cells), how many layouts sort before it
+ * with the same rows above; a rank is the sum of five independent reads of
+ * that 190 KB table, and a move's successor redoes only the rows it touches.
+ * Unranking finds rows 1-3 in per-state lists (a 64-bucket guide, then a
+ * short scan) and reads rows 4-5 from a list of all their completions.
  *
  * Metrics: "step" moves a piece one cell; "line" any distance in a straight
  * line; "move" to any place it reaches over free cells, turns included.  A
@@ -26,9 +28,13 @@
  * 5-9) the move.
  *
  * Queries: the A-K notation of the seed (A the 2x2 block, B-F two-cell
- * pieces, G-J 1x1 pieces, K empty), a general grid ('.' empty, one letter or
- * digit per piece), a CommonCode (1-9 hex digits) or a ShortCode (exactly 5
- * characters).  The native view keeps the input's letters and empty mark.
+ * pieces, G-J 1x1 pieces, K empty), used when the grid has no '.'; a
+ * general grid ('.' empty, one letter or digit per piece); a ShortCode
+ * (exactly 5 characters, any case) or a CommonCode (1-4 or 6-9 hex digits,
+ * trailing zeros optional).  In batch input a line of one 4-character word
+ * starts a grid.  The native view keeps the input's letters and empty mark;
+ * a code's pieces are named A, B-F, G-J (K empty) when they fit, else A and
+ * B, C, ... in row-major order ('.' empty).
  *
  * May touch: its arguments and its context only.  No I/O.
  */
@@ -53,7 +59,6 @@ enum {
 #define KL_FULL 0xFFFFFu
 #define KL_COL0 0x11111u
 #define KL_COL3 0x88888u
-#define KL_TOTAL 29334498u
 
 /* Unit types, as in the CommonCode. */
 enum { KL_EMPTY = 0, KL_HORZ = 1, KL_VERT = 2, KL_ONE = 3, KL_BLOCK = 4 };
