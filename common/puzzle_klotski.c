@@ -111,6 +111,9 @@ typedef struct kl_ctx {
     uint16_t slot[KL_HEADS][KL_ROWS][KL_STATES];
     unsigned slots;
     uint8_t squeeze[16][KL_CODES];  /* row code without covered cells */
+    /* row code after covered cells: KL_BAD, or the cells its 2x1 pieces
+     * cover in the next row | empty cells << 4 */
+    uint8_t rowstep[16][KL_CODES];
     uint32_t add_at[KL_HEADS][KL_ROWS][KL_STATES];  /* a slot's rank parts */
     uint32_t *add;               /* rank part per slot and squeezed code */
     uint32_t *list_at;           /* per slot + 1: its unranking list */
@@ -210,32 +213,50 @@ static unsigned kl_state(unsigned covered, unsigned empties)
     return covered * 3 + (empties < 2 ? empties : 2);
 }
 
-/* Row r with code holds a valid row after state st?  Sets the next state. */
-static int kl_row_step(const kl_ctx *x, unsigned hid, unsigned r,
-                       unsigned st, unsigned code, unsigned *next)
+#define KL_BAD 0xFFu
+
+/* What row code does after the cells 'covered' from above, whatever the row:
+ * KL_BAD, or its 2x1 pieces' cells in the next row | its empties << 4. */
+static unsigned kl_row_effect(unsigned covered, unsigned code)
 {
-    unsigned covered = st / 3, empties = st % 3;
-    unsigned below = x->cover[hid][r + 1];
+    unsigned below = 0, empties = 0;
     for (unsigned k = 0; k < KL_COLS; k++) {
         unsigned ty = code >> 2 * k & 3;
         if (covered >> k & 1) {
             if (ty)
-                return 0;
+                return KL_BAD;
             continue;
         }
         if (ty == KL_EMPTY)
             empties++;
         else if (ty == KL_HORZ) {
             if (k == KL_COLS - 1 || covered >> (k + 1) & 1)
-                return 0;
+                return KL_BAD;
             covered |= 1u << (k + 1);
         } else if (ty == KL_VERT) {
-            if (r == KL_ROWS - 1 || below >> k & 1)
-                return 0;
             below |= 1u << k;
         }
     }
-    *next = kl_state(below, empties);
+    return below | empties << 4;
+}
+
+static void kl_build_rowstep(kl_ctx *x)
+{
+    for (unsigned covered = 0; covered < 16; covered++)
+        for (unsigned code = 0; code < KL_CODES; code++)
+            x->rowstep[covered][code] =
+                (uint8_t)kl_row_effect(covered, code);
+}
+
+/* Row r with code holds a valid row after state st?  Sets the next state. */
+static int kl_row_step(const kl_ctx *x, unsigned hid, unsigned r,
+                       unsigned st, unsigned code, unsigned *next)
+{
+    unsigned e = x->rowstep[st / 3][code];
+    unsigned vert = e & 15, below = x->cover[hid][r + 1];
+    if (e == KL_BAD || (vert && (r == KL_ROWS - 1 || (below & vert))))
+        return 0;
+    *next = kl_state(below | vert, st % 3 + (e >> 4));
     return 1;
 }
 
@@ -626,6 +647,7 @@ static int kl_open(unsigned metric, void **ctx)
         return PTB_ENOMEM;
     x->metric = metric;
     kl_build_masks(x);
+    kl_build_rowstep(x);
     if (kl_build_tables(x) != PTB_OK) {
         kl_close(x);
         return PTB_ENOMEM;
