@@ -87,6 +87,11 @@ struct ptb_puzzle {
                        size_t cap);
 };
 
+/* Every registered puzzle, declared from the registry. */
+#define PTB_PUZZLE(n) extern const ptb_puzzle ptb_puzzle_##n;
+#include "puzzles.def"
+#undef PTB_PUZZLE
+
 /* Small helpers shared by puzzle files (common/util.c). */
 int ptb_errf(char *err, size_t cap, const char *fmt, ...);   /* PTB_EPARSE */
 /* Appends formatted text at buf+*len, keeping snprintf length semantics. */

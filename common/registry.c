@@ -4,10 +4,6 @@
 
 #include "puzzle.h"
 
-#define PTB_PUZZLE(n) extern const ptb_puzzle ptb_puzzle_##n;
-#include "puzzles.def"
-#undef PTB_PUZZLE
-
 #define PTB_PUZZLE(n) &ptb_puzzle_##n,
 static const ptb_puzzle *const registry[] = {
 #include "puzzles.def"

@@ -16,7 +16,6 @@
 #include "puzzle.h"
 #include "check.h"
 
-extern const ptb_puzzle ptb_puzzle_four;
 static const ptb_puzzle *const P = &ptb_puzzle_four;
 
 #define STATES 823680u

@@ -20,7 +20,6 @@
 #include "puzzle.h"
 #include "check.h"
 
-extern const ptb_puzzle ptb_puzzle_frog;
 static const ptb_puzzle *const P = &ptb_puzzle_frog;
 
 #define MAX_N 12

@@ -30,7 +30,6 @@
 #define TOTAL 29334498u
 #define GOAL 13
 
-extern const ptb_puzzle ptb_puzzle_klotski;
 static const ptb_puzzle *const kp = &ptb_puzzle_klotski;
 
 /* ==== the model ======================================================= */
