@@ -156,8 +156,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "tbgen: %s: %s\n", out, strerror(errno));
         return 1;
     }
-    for (unsigned i = 0; npuzzles == 0 && i < ptb_puzzle_count(); i++)
-        puzzles[npuzzles++] = ptb_puzzle_name(ptb_puzzle_at(i));
+    if (npuzzles == 0)           /* none named: every puzzle */
+        for (unsigned i = 0; i < ptb_puzzle_count(); i++)
+            puzzles[npuzzles++] = ptb_puzzle_name(ptb_puzzle_at(i));
     int status = 0;
     for (unsigned i = 0; i < npuzzles; i++) {
         const ptb_puzzle *p = ptb_puzzle_find(puzzles[i]);

@@ -34,11 +34,12 @@ expect_error() {
     return 1
 }
 
-# need FILE...: skip the whole script (one SKIP line) unless all exist
+# need FILE...: the script cannot run without these: one failure, and stop
+# (make test builds them first, so a missing one is a bug, never a skip)
 need() {
     for f in "$@"; do
         if [ ! -e "$f" ]; then
-            echo "ok 1 # SKIP $f is missing (run make tables)"; exit 0
+            echo "not ok 1 - $f is missing (make tables builds it)"; exit 1
         fi
     done
 }

@@ -701,8 +701,8 @@ static void table_part(void)
     if (rc == PTB_OK)
         rc = ptb_reader_new(tb.t, &tb.r);
     if (rc != PTB_OK) {
-        printf("ok - # SKIP no table %s/frog.mdb: %s\n", dir,
-               ptb_strerror(rc));
+        check(0, "open %s/frog.mdb: %s (make tables builds it)", dir,
+              ptb_strerror(rc));
     } else {
         standard_starts_take_n_n_plus_2(&tb);
         small_tables_match_the_model(&tb);

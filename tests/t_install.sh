@@ -12,7 +12,7 @@ need "$LOOKUP" "$TABLES/swap.mdb"
 CC=${CC:-cc}
 for tool in pkg-config "$CC" make; do
     command -v "$tool" >/dev/null ||
-        { echo "ok 1 # SKIP $tool is not installed"; exit 0; }
+        { echo "not ok 1 - $tool is not installed (scripts/install-deps)"; exit 1; }
 done
 TOP=$PWD
 VERSION=$(sed -n 's/^#define PTB_VERSION_STRING "\(.*\)"/\1/p' \

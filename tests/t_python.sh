@@ -9,8 +9,8 @@ need "$LOOKUP" "$TABLES/swap.mdb"
 PY=/usr/bin/python3
 READ=(scripts/ptb_read.py)
 if ! "$PY" -c 'import lmdb, zstandard' 2>/dev/null; then
-    echo "ok 1 # SKIP $PY lacks lmdb or zstandard (scripts/install-deps)"
-    exit 0
+    echo "not ok 1 - $PY lacks lmdb or zstandard (scripts/install-deps)"
+    exit 1
 fi
 read_table() { "$PY" "${READ[@]}" "$@"; }
 # json_field NAME: the number after "NAME": in $out
