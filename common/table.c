@@ -33,7 +33,7 @@
 #define BLOCK_VALUES 16384u      /* values per block; a multiple of 4 */
 #define DICT_BYTES (128u << 10)  /* trained dictionary, at most */
 #define SAMPLE_BYTES (16u << 20) /* blocks handed to the trainer, at most */
-#define READER_SLOTS 8           /* decoded blocks a reader keeps */
+#define READER_SLOTS 64          /* decoded blocks a reader keeps, at most */
 
 struct ptb_table {
     const ptb_space *s;
@@ -705,9 +705,10 @@ struct ptb_reader {
     const ptb_table *t;
     ZSTD_DCtx *dctx;
     size_t cap;                       /* bytes of one decoded block */
+    /* direct-mapped: block b lives in slot b % READER_SLOTS; buffers are
+     * allocated on first use */
     uint64_t block[READER_SLOTS];     /* which block a slot holds, or ~0 */
     unsigned char *buf[READER_SLOTS];
-    unsigned next;                    /* slot to reuse next */
 };
 
 int ptb_reader_new(const ptb_table *t, ptb_reader **out)
@@ -718,15 +719,10 @@ int ptb_reader_new(const ptb_table *t, ptb_reader **out)
         return PTB_ENOMEM;
     r->t = t;
     r->cap = packed_size(t->exact, t->block_values);
-    r->dctx = ZSTD_createDCtx();
-    int ok = r->dctx != NULL;
-    for (unsigned i = 0; i < READER_SLOTS; i++) {
+    for (unsigned i = 0; i < READER_SLOTS; i++)
         r->block[i] = UINT64_MAX;
-        r->buf[i] = malloc(r->cap);
-        ok = ok && r->buf[i];
-    }
-    if (!ok) {
-        ptb_reader_free(r);
+    if (!(r->dctx = ZSTD_createDCtx())) {
+        free(r);
         return PTB_ENOMEM;
     }
     *out = r;
@@ -743,16 +739,17 @@ void ptb_reader_free(ptb_reader *r)
     free(r);
 }
 
-/* Decodes block b into a slot; the frame must carry and pass its checksum
+/* Decodes block b into its slot; the frame must carry and pass its checksum
  * and decode to exactly the block's size. */
 static int decode_block(ptb_reader *r, uint64_t b, unsigned char **out)
 {
     const ptb_table *t = r->t;
-    unsigned slot = r->next;
+    unsigned slot = (unsigned)(b % READER_SLOTS);
     size_t want = packed_size(t->exact,
                               block_len(t->info.states, t->block_values, b));
-    r->next = (r->next + 1) % READER_SLOTS;
     r->block[slot] = UINT64_MAX;
+    if (!r->buf[slot] && !(r->buf[slot] = malloc(r->cap)))
+        return PTB_ENOMEM;
     /* RFC 8878: byte 4 is the frame header descriptor, bit 2 the
      * content checksum flag */
     if (t->blen[b] < 6 || !(t->blk[b][4] & 4) ||
@@ -776,10 +773,8 @@ int ptb_reader_get(ptb_reader *r, uint64_t g, unsigned *value)
     if (g >= t->info.states)
         return PTB_EINVAL;
     uint64_t b = g / t->block_values;
-    unsigned char *data = NULL;
-    for (unsigned i = 0; i < READER_SLOTS && !data; i++)
-        if (r->block[i] == b)
-            data = r->buf[i];
+    unsigned slot = (unsigned)(b % READER_SLOTS);
+    unsigned char *data = r->block[slot] == b ? r->buf[slot] : NULL;
     if (!data) {
         int rc = decode_block(r, b, &data);
         if (rc != PTB_OK)
