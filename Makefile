@@ -36,7 +36,7 @@ bin/tblookup: build/lookup/main.o build/libpuzzletb.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/tests/%: tests/%.c tests/check.h build/libpuzzletb.a
+build/tests/%: tests/%.c tests/check.h tests/tables.h build/libpuzzletb.a
 	@mkdir -p build/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< build/libpuzzletb.a $(LDLIBS)
 

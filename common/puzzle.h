@@ -92,6 +92,15 @@ struct ptb_puzzle {
 #include "puzzles.def"
 #undef PTB_PUZZLE
 
+/* The number of set bits of x. */
+static inline unsigned ptb_popcount(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (x * 0x01010101u) >> 24;
+}
+
 /* Small helpers shared by puzzle files (common/util.c). */
 int ptb_errf(char *err, size_t cap, const char *fmt, ...);   /* PTB_EPARSE */
 /* Appends formatted text at buf+*len, keeping snprintf length semantics. */

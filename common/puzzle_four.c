@@ -73,14 +73,6 @@ static const char *const metrics[] = { "move", NULL };
 
 /* ---- ranking ---------------------------------------------------------- */
 
-static unsigned popcount16(unsigned m)
-{
-    unsigned n = 0;
-    for (; m; m &= m - 1)
-        n++;
-    return n;
-}
-
 static int four_open(unsigned metric, void **out)
 {
     if (metric != 0)
@@ -91,7 +83,7 @@ static int four_open(unsigned metric, void **out)
     unsigned r = 0;
     for (unsigned m = 0; m < (1u << 14); m++) {
         c->rank14[m] = 0;
-        if (popcount16(m) == 7) {   /* ascending masks: colex order */
+        if (ptb_popcount(m) == 7) {   /* ascending masks: colex order */
             c->rank14[m] = (uint16_t)r;
             c->unrank14[r++] = (uint16_t)m;
         }

@@ -67,14 +67,6 @@ static const char *const metrics[] = { "move", NULL };
 
 /* ---- ranking ---------------------------------------------------------- */
 
-static unsigned popcount32(uint32_t m)
-{
-    unsigned n = 0;
-    for (; m; m &= m - 1)
-        n++;
-    return n;
-}
-
 static uint64_t binomial(unsigned n, unsigned k)
 {
     uint64_t r = 1;
@@ -87,7 +79,7 @@ static uint64_t encode(const frog_ctx *c, const frog_sub *f,
                        const frog_state *s)
 {
     uint32_t low = s->white & ((1u << f->n) - 1), high = s->white >> f->n;
-    unsigned j = popcount32(low);
+    unsigned j = ptb_popcount(low);
     uint32_t pieces = f->off[j] + c->rank[high] * f->choose[j] + c->rank[low];
     return (uint64_t)s->empty * f->pieces + pieces;
 }
@@ -132,7 +124,7 @@ static int frog_open(unsigned metric, void **out)
     for (unsigned k = 0; k <= MAX_N; k++) {
         c->first[k] = (uint16_t)at;
         for (uint32_t m = 0; m < (1u << MAX_N); m++)
-            if (popcount32(m) == k) {   /* ascending masks: colex order */
+            if (ptb_popcount(m) == k) {   /* ascending masks: colex order */
                 c->rank[m] = (uint16_t)(at - c->first[k]);
                 c->unrank[at++] = (uint16_t)m;
             }

@@ -137,14 +137,6 @@ static unsigned kl_low_bit(uint32_t m)
 #endif
 }
 
-static unsigned kl_popcount(uint32_t m)
-{
-    unsigned n = 0;
-    for (; m; m &= m - 1)
-        n++;
-    return n;
-}
-
 /* The number of bits of m, or 2 if more. */
 static unsigned kl_popcount2(uint32_t m)
 {
@@ -397,7 +389,7 @@ static int kl_build_tables(kl_ctx *x)
             for (unsigned st = 0; st < KL_STATES; st++) {
                 x->add_at[hid][r][st] = adds;
                 if (x->slot[hid][r][st] != KL_NONE)
-                    adds += 1u << 2 * (KL_COLS - kl_popcount(st / 3));
+                    adds += 1u << 2 * (KL_COLS - ptb_popcount(st / 3));
             }
     }
     x->add = malloc(sizeof *x->add * adds);
@@ -555,7 +547,7 @@ static const char *kl_decode(const kl_ctx *x, uint64_t code, kl_layout *l)
     if (body)
         return "it has more pieces than the board holds";
     kl_from_rows(x, t, head, l);
-    if (kl_popcount(l->e) < KL_MIN_EMPTY)
+    if (ptb_popcount(l->e) < KL_MIN_EMPTY)
         return "it has fewer than 2 empty cells";
     return NULL;
 }
@@ -750,7 +742,7 @@ static unsigned kl_piece_type(uint32_t m, unsigned p)
  * else A for the 2x2 block and B, C, ... in row-major order, '.' empty. */
 static void kl_name_pieces(const kl_layout *l, ptb_position *pos)
 {
-    unsigned two = kl_popcount(l->h | l->v), ones = kl_popcount(l->s);
+    unsigned two = ptb_popcount(l->h | l->v), ones = ptb_popcount(l->s);
     int seed = two <= 5 && ones <= 4;
     char next_two = 'B', next_one = seed ? 'G' : 'B';
     pos->aux = seed ? 'K' : '.';
@@ -1045,7 +1037,7 @@ static int kl_parse_grid(const kl_ctx *x, const kl_text *tx, ptb_position *p,
     if (!blocks)
         return ptb_errf(err, errcap, "no 2x2 block (a layout has exactly "
                         "one)");
-    unsigned empty = kl_popcount(kl_empty_cells(p));
+    unsigned empty = ptb_popcount(kl_empty_cells(p));
     if (empty < KL_MIN_EMPTY)
         return ptb_errf(err, errcap, "%u empty cell%s, at least 2 needed",
                         empty, empty == 1 ? "" : "s");

@@ -49,14 +49,6 @@ typedef struct swap_ctx {
     uint16_t nib[SYMS][4][16];     /* image of row r's 4 bits under g */
 } swap_ctx;
 
-static unsigned popcount16(unsigned x)
-{
-    x = x - ((x >> 1) & 0x5555u);
-    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-    x = (x + (x >> 4)) & 0x0F0Fu;
-    return (x + (x >> 8)) & 0x1Fu;
-}
-
 /* The 8 symmetries of the square as maps of (row, col). */
 static unsigned sym_cell(unsigned g, unsigned c)
 {
@@ -86,7 +78,7 @@ static unsigned transform(const swap_ctx *c, unsigned g, int comp,
 static unsigned canonical(const swap_ctx *c, unsigned mask, unsigned *g_out,
                           int *comp_out)
 {
-    unsigned k = popcount16(mask), best = 0x10000;
+    unsigned k = ptb_popcount(mask), best = 0x10000;
     for (int comp = 0; comp < 2; comp++) {
         if ((comp && k < 8) || (!comp && k > 8))
             continue;
@@ -114,7 +106,8 @@ static void init_symmetries(swap_ctx *c)
             for (unsigned v = 0; v < 16; v++)
                 for (unsigned b = 0; b < 4; b++)
                     if (v >> b & 1)
-                        c->nib[g][r][v] |= (uint16_t)(1u << c->perm[g][4 * r + b]);
+                        c->nib[g][r][v] |=
+                            (uint16_t)(1u << c->perm[g][4 * r + b]);
     }
 }
 
@@ -123,12 +116,12 @@ static void init_ranks(swap_ctx *c)
 {
     uint32_t count[CELLS + 2] = { 0 };
     for (unsigned m = 0; m < (1u << CELLS); m++)
-        count[popcount16(m) + 1]++;
+        count[ptb_popcount(m) + 1]++;
     for (unsigned k = 1; k <= CELLS + 1; k++)
         count[k] += count[k - 1];
     memcpy(c->first, count, sizeof c->first);
     for (unsigned m = 0; m < (1u << CELLS); m++) {
-        unsigned k = popcount16(m);
+        unsigned k = ptb_popcount(m);
         c->rank[m] = (uint16_t)(count[k] - c->first[k]);
         c->board[count[k]++] = (uint16_t)m;
     }
@@ -137,7 +130,7 @@ static void init_ranks(swap_ctx *c)
 /* True when no relabeling takes mask (k <= 8 black) below itself. */
 static int is_canonical(const swap_ctx *c, unsigned mask)
 {
-    int both = popcount16(mask) == CELLS / 2;
+    int both = ptb_popcount(mask) == CELLS / 2;
     for (unsigned g = 1; g < SYMS; g++)
         if (transform(c, g, 0, mask) < mask)
             return 0;
@@ -175,7 +168,7 @@ static uint32_t swap_subtables(const void *ctx)
 
 static unsigned sub_k(const swap_ctx *c, uint32_t sub)
 {
-    return popcount16(c->target[sub]);
+    return ptb_popcount(c->target[sub]);
 }
 
 static uint64_t swap_size(const void *ctx, uint32_t sub)
@@ -210,7 +203,7 @@ static unsigned swap_moves(const void *ctx, uint32_t sub, uint64_t idx,
     unsigned b = board_of(c, sub, idx), n = 0;
     for (unsigned e = 0; e < EDGES; e++) {
         unsigned bits = 1u << edge[e][0] | 1u << edge[e][1];
-        if (popcount16(b & bits) != 1)
+        if (ptb_popcount(b & bits) != 1)
             continue;
         out[n].to = c->rank[b ^ bits];
         out[n++].code = e;
@@ -288,12 +281,12 @@ static int swap_parse(const void *ctx, const char *text,
     int rc = read_boards(text, b, err, cap);
     if (rc != PTB_OK)
         return rc;
-    if (popcount16(b[0]) != popcount16(b[1]))
+    if (ptb_popcount(b[0]) != ptb_popcount(b[1]))
         return ptb_errf(err, cap, "start has %u black pieces (1) but target "
                         "has %u: no sequence of swaps can match them",
-                        popcount16(b[0]), popcount16(b[1]));
+                        ptb_popcount(b[0]), ptb_popcount(b[1]));
     unsigned t = canonical(c, b[1], &g, &comp);
-    unsigned k = popcount16(t);
+    unsigned k = ptb_popcount(t);
     uint32_t lo = c->sub_first[k], hi = c->sub_first[k + 1];
     while (lo < hi) {          /* targets of one k are ascending */
         uint32_t mid = lo + (hi - lo) / 2;

@@ -46,9 +46,10 @@ static const char *check_state(const ptb_space *s, const uint8_t *dist,
         unsigned w = dist[ptb_global(s, sub, mv[i].to)];
         best = w < best ? w : best;
     }
+    if (v == PTB_UNSOLVABLE && best != PTB_UNSOLVABLE)
+        return "unsolvable, but a successor is solvable";
     if (v == PTB_UNSOLVABLE)
-        return best == PTB_UNSOLVABLE ? NULL
-                                      : "unsolvable, but a successor is solvable";
+        return NULL;
     if (best == PTB_UNSOLVABLE || best > v - 1)
         return "no successor one move closer";
     if (best < v - 1)

@@ -58,8 +58,8 @@ static int usage(FILE *f, int status)
         "      --first SIDE   four: the side that moves first, B or W\n"
         "  -n, --n N          frog: solve the standard start with N a side\n"
         "      --stats        distance histogram and farthest positions\n"
-        "      --verify       prove tables: checksums, digest, and every value\n"
-        "                     against its neighbours (all puzzles by default)\n"
+        "      --verify       prove tables: checksums, digest, and every\n"
+        "                     value against its neighbours (default: all)\n"
         "  -t, --tables DIR   tables directory (default $PUZZLETB_TABLES or "
         "%s)\n"
         "  -h, --help         this help\n"
@@ -345,7 +345,8 @@ static int parse_args(int argc, char **argv, options *o)
     };
     int c;
     char *end;
-    while ((c = getopt_long(argc, argv, "m:cf:bn:t:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "m:cf:bn:t:hV", longopts, NULL))
+           != -1) {
         switch (c) {
         case 'm': o->metric = optarg; break;
         case 'c': o->out = OUT_COUNT; break;

@@ -15,6 +15,7 @@
 
 #include "puzzle.h"
 #include "check.h"
+#include "tables.h"
 
 static const ptb_puzzle *const P = &ptb_puzzle_four;
 
@@ -374,12 +375,6 @@ static void formatters_follow_the_codevs_notation(void)
 
 /* ---- the table --------------------------------------------------------- */
 
-typedef struct tables {
-    ptb_space *s;
-    ptb_table *t;
-    ptb_reader *r;
-} tables;
-
 static ptb_solution sol;
 
 /* The table's distance from one candidate, or -1 when unsolvable. */
@@ -576,18 +571,8 @@ static void goal_boards_take_no_move(const tables *tb)
 
 static void table_part(void)
 {
-    tables tb = { NULL, NULL, NULL };
-    const char *dir = getenv("PUZZLETB_TABLES");
-    dir = dir && *dir ? dir : "tables";
-    int rc = ptb_space_open("four", NULL, &tb.s);
-    if (rc == PTB_OK)
-        rc = ptb_table_open(tb.s, dir, &tb.t);
-    if (rc == PTB_OK)
-        rc = ptb_reader_new(tb.t, &tb.r);
-    if (rc != PTB_OK) {
-        check(0, "open %s/four.mdb: %s (make tables builds it)", dir,
-              ptb_strerror(rc));
-    } else {
+    tables tb;
+    if (tables_open("four", NULL, &tb)) {
         sample_takes_five_moves(&tb);
         sample_agrees_with_the_model(&tb);
         both_candidates_take_the_nearer(&tb);
@@ -595,9 +580,7 @@ static void table_part(void)
         stuck_sides_cannot_win(&tb);
         goal_boards_take_no_move(&tb);
     }
-    ptb_reader_free(tb.r);
-    ptb_table_close(tb.t);
-    ptb_space_close(tb.s);
+    tables_close(&tb);
 }
 
 int main(void)

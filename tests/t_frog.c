@@ -19,6 +19,7 @@
 
 #include "puzzle.h"
 #include "check.h"
+#include "tables.h"
 
 static const ptb_puzzle *const P = &ptb_puzzle_frog;
 
@@ -419,12 +420,6 @@ static void answer_lists_every_board(void)
 
 /* ---- the table --------------------------------------------------------- */
 
-typedef struct tables {
-    ptb_space *s;
-    ptb_table *t;
-    ptb_reader *r;
-} tables;
-
 static ptb_solution sol;
 
 /* The table's distance, or -1 when unsolvable (-2 on error). */
@@ -692,27 +687,15 @@ static void dead_ends_are_unsolvable(const tables *tb)
 
 static void table_part(void)
 {
-    tables tb = { NULL, NULL, NULL };
-    const char *dir = getenv("PUZZLETB_TABLES");
-    dir = dir && *dir ? dir : "tables";
-    int rc = ptb_space_open("frog", NULL, &tb.s);
-    if (rc == PTB_OK)
-        rc = ptb_table_open(tb.s, dir, &tb.t);
-    if (rc == PTB_OK)
-        rc = ptb_reader_new(tb.t, &tb.r);
-    if (rc != PTB_OK) {
-        check(0, "open %s/frog.mdb: %s (make tables builds it)", dir,
-              ptb_strerror(rc));
-    } else {
+    tables tb;
+    if (tables_open("frog", NULL, &tb)) {
         standard_starts_take_n_n_plus_2(&tb);
         small_tables_match_the_model(&tb);
         solvable_values_obey_the_closed_form(&tb);
         large_n_match_the_backward_search(&tb);
         dead_ends_are_unsolvable(&tb);
     }
-    ptb_reader_free(tb.r);
-    ptb_table_close(tb.t);
-    ptb_space_close(tb.s);
+    tables_close(&tb);
 }
 
 int main(void)

@@ -25,6 +25,7 @@
 #include "check.h"
 #include "puzzle.h"
 #include "puzzletb.h"
+#include "tables.h"
 
 #define CELLS 20
 #define TOTAL 29334498u
@@ -659,7 +660,6 @@ static void bad_queries_get_one_line_messages(void)
 
 int main(void)
 {
-    const char *dir = getenv("PUZZLETB_TABLES");
     for (unsigned m = 0; m < 3; m++)
         if (kp->open(m, &ctx[m]) != PTB_OK) {
             check(0, "open metric %u", m);
@@ -673,7 +673,7 @@ int main(void)
     for (unsigned m = 0; m < 3; m++)
         moves_match_the_model(m);
     enumeration_is_the_index_order();
-    answers_of_every_piece_mix(dir ? dir : "tables");
+    answers_of_every_piece_mix(tables_dir());
     for (unsigned m = 0; m < 3; m++)
         kp->close(ctx[m]);
     return check_done();

@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "puzzletb.h"
+#include "tables.h"
 
 static unsigned popcount(unsigned x)
 {
@@ -265,20 +266,17 @@ static void index_is_rank_among_equal_counts(void)
 
 int main(void)
 {
-    const char *dir = getenv("PUZZLETB_TABLES");
-    if (ptb_space_open("swap", NULL, &space) != PTB_OK ||
-        ptb_table_open(space, dir ? dir : "tables", &table) != PTB_OK ||
-        ptb_reader_new(table, &reader) != PTB_OK) {
-        check(0, "open tables/swap.mdb (run make tables)");
+    tables tb;
+    if (!tables_open("swap", NULL, &tb))
         return check_done();
-    }
+    space = tb.s;
+    table = tb.t;
+    reader = tb.r;
     sample_of_p1225_takes_four_moves();
     canonical_targets_and_value_count();
     index_is_rank_among_equal_counts();
     every_k8_value_is_bfs_distance_mod_3();
     random_queries_match_bfs_and_replay();
-    ptb_reader_free(reader);
-    ptb_table_close(table);
-    ptb_space_close(space);
+    tables_close(&tb);
     return check_done();
 }
