@@ -25,7 +25,7 @@
 #include "puzzletb.h"
 
 /* Upper bound on the moves out of (or into) any state of any puzzle. */
-#define PTB_MAX_MOVES 256
+#define PTB_MAX_MOVES PTB_MAX_SUCCESSORS
 
 struct ptb_puzzle {
     const char *name;        /* CLI and file name: "klotski" */

@@ -224,6 +224,24 @@ int ptb_table_value(const ptb_table *t, ptb_reader *r, uint32_t sub,
 int ptb_solve(const ptb_table *t, ptb_reader *r, const ptb_position *starts,
               unsigned n, ptb_solution *out);
 
+/* One move out of a position, with where it leads and how far that is. */
+typedef struct ptb_successor {
+    ptb_move move;
+    ptb_position after;      /* the native view after the move */
+    unsigned distance;       /* moves from 'after' to a goal, or
+                                PTB_UNSOLVABLE */
+} ptb_successor;
+
+/* Every move out of p, in the puzzle's fixed order, each with its
+ * successor's distance; *distance gets p's own (PTB_UNSOLVABLE when the goal
+ * cannot be reached).  out must hold PTB_MAX_SUCCESSORS entries.  For mod-3
+ * tables this walks from p once (O(distance)); a successor's distance then
+ * follows from its residue.  r may be NULL.  Returns PTB_OK, PTB_EINVAL,
+ * PTB_ECORRUPT, PTB_ENOMEM. */
+#define PTB_MAX_SUCCESSORS 256
+int ptb_successors(const ptb_table *t, ptb_reader *r, const ptb_position *p,
+                   unsigned *distance, ptb_successor *out, unsigned *n);
+
 /* What ptb_verify() found. */
 typedef struct ptb_verify_result {
     uint64_t checked;        /* states proven, when PTB_OK */

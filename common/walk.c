@@ -120,6 +120,57 @@ int ptb_solve(const ptb_table *t, ptb_reader *reader,
     return rc;
 }
 
+/* The distance of a neighbour of a state at distance d, from its stored
+ * value: itself in exact tables; in mod-3 tables one of d - 1, d, d + 1. */
+static unsigned neighbour_distance(int exact, unsigned d, unsigned v)
+{
+    if (exact || v == PTB_UNSOLVABLE)
+        return v;
+    if (d == PTB_UNSOLVABLE)
+        return PTB_UNSOLVABLE;    /* cannot happen in a consistent table */
+    for (unsigned e = d ? d - 1 : 0; e <= d + 1; e++)
+        if (e % 3 == v)
+            return e;
+    return PTB_UNSOLVABLE;
+}
+
+int ptb_successors(const ptb_table *t, ptb_reader *reader,
+                   const ptb_position *p, unsigned *distance,
+                   ptb_successor *out, unsigned *n)
+{
+    const ptb_space *s = ptb_table_space(t);
+    ptb_move mv[PTB_MAX_MOVES];
+    ptb_reader *r = reader;
+    unsigned d, v;
+    int exact = ptb_table_exact(t);
+    *n = 0;
+    if (!in_range(s, p))
+        return PTB_EINVAL;
+    int rc = r ? PTB_OK : ptb_reader_new(t, &r);
+    if (rc == PTB_OK) {
+        rc = distance_of(r, t, p, &d);
+        if (rc == PTB_NOTFOUND) {
+            d = PTB_UNSOLVABLE;
+            rc = PTB_OK;
+        }
+    }
+    unsigned k = rc == PTB_OK ? s->p->moves(s->ctx, p->sub, p->idx, mv) : 0;
+    for (unsigned i = 0; rc == PTB_OK && i < k; i++) {
+        rc = value_of(r, s, p->sub, mv[i].to, &v);
+        out[i].move = mv[i];
+        out[i].after = *p;
+        s->p->apply(s->ctx, &out[i].after, &mv[i]);
+        out[i].distance = neighbour_distance(exact, d, v);
+    }
+    if (rc == PTB_OK) {
+        *distance = d;
+        *n = k;
+    }
+    if (r != reader)
+        ptb_reader_free(r);
+    return rc;
+}
+
 /* ==== search from scratch ==== */
 
 typedef struct node {

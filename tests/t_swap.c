@@ -9,7 +9,10 @@
  *   - every stored value of every k = 8 subtable is its BFS distance mod 3;
  *   - for random targets and starts of every k, including relabeled ones,
  *     the walk's distance equals the test's BFS and ptb_search, and the
- *     printed moves, replayed, are legal swaps ending on the target. */
+ *     printed moves, replayed, are legal swaps ending on the target;
+ *   - a query under each of the 16 relabelings (8 symmetries, with and
+ *     without swapping colours) has the same distance and its own legal line;
+ *   - ptb_successors gives every legal swap with its BFS distance. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,8 +162,26 @@ static void every_k8_value_is_bfs_distance_mod_3(void)
           "(%u mismatches, largest distance %u)", bad, worst);
 }
 
-/* Replays "abcd" lines on start; true when each is a legal swap of two
- * adjacent cells of different colours and the last board is target. */
+/* Applies "abcd" to board b: true when it swaps two edge-adjacent cells
+ * of different colours. */
+static int apply_text(unsigned *b, const char *mv)
+{
+    if (strlen(mv) != 4)
+        return 0;
+    unsigned a = 4u * (unsigned)(mv[0] - '1') + (unsigned)(mv[1] - '1');
+    unsigned c = 4u * (unsigned)(mv[2] - '1') + (unsigned)(mv[3] - '1');
+    if (a > 15 || c > 15)
+        return 0;
+    unsigned dr = a / 4 > c / 4 ? a / 4 - c / 4 : c / 4 - a / 4;
+    unsigned dc = a % 4 > c % 4 ? a % 4 - c % 4 : c % 4 - a % 4;
+    if (dr + dc != 1 || ((*b >> a) & 1) == ((*b >> c) & 1))
+        return 0;
+    *b ^= (1u << a) | (1u << c);
+    return 1;
+}
+
+/* Replays the printed moves on start; true when each is legal and the last
+ * board is target. */
 static int replay(unsigned start, unsigned target, const ptb_solution *sol)
 {
     unsigned b = start;
@@ -168,16 +189,8 @@ static int replay(unsigned start, unsigned target, const ptb_solution *sol)
         char mv[32];
         ptb_format_move(space, i ? &sol->after[i - 1] : &sol->start,
                         &sol->move[i], mv, sizeof mv);
-        if (strlen(mv) != 4)
+        if (!apply_text(&b, mv))
             return 0;
-        unsigned a = 4u * (unsigned)(mv[0] - '1') + (unsigned)(mv[1] - '1');
-        unsigned c = 4u * (unsigned)(mv[2] - '1') + (unsigned)(mv[3] - '1');
-        unsigned dr = a / 4 > c / 4 ? a / 4 - c / 4 : c / 4 - a / 4;
-        unsigned dc = a % 4 > c % 4 ? a % 4 - c % 4 : c % 4 - a % 4;
-        if (a > 15 || c > 15 || dr + dc != 1 ||
-            ((b >> a) & 1) == ((b >> c) & 1))
-            return 0;
-        b ^= (1u << a) | (1u << c);
     }
     return b == target;
 }
@@ -233,6 +246,80 @@ static void random_queries_match_bfs_and_replay(void)
     free(ref);
 }
 
+/* Solves (s, t) through the text interface; distance, or -1. */
+static int solve_text(unsigned s, unsigned t, ptb_solution *sol)
+{
+    char text[64];
+    ptb_position pos[2];
+    unsigned np;
+    board_text(s, t, text);
+    if (ptb_parse(space, text, NULL, pos, &np, NULL, 0) != PTB_OK ||
+        ptb_solve(table, reader, pos, np, sol) != PTB_OK)
+        return -1;
+    return (int)sol->distance;
+}
+
+static void every_relabeling_keeps_the_distance(void)
+{
+    static int8_t dist[65536];
+    ptb_solution *sol = malloc(sizeof *sol);
+    unsigned bad = 0, pairs = 0;
+    srand(8);
+    for (int i = 0; i < 40; i++) {
+        unsigned k = (unsigned)(rand() % 17);
+        unsigned s = random_board(k), t = random_board(k);
+        bfs(t, dist);
+        for (unsigned g = 0; g < 8; g++)
+            for (int comp = 0; comp < 2; comp++) {
+                unsigned rs = relabel(g, comp, s), rt = relabel(g, comp, t);
+                pairs++;
+                bad += solve_text(rs, rt, sol) != dist[s] ||
+                       !replay(rs, rt, sol);
+            }
+    }
+    check(bad == 0, "%u queries under all 16 relabelings: same distance, "
+          "legal line to the relabeled target (%u bad)", pairs, bad);
+    free(sol);
+}
+
+static void successors_carry_their_distances(void)
+{
+    static int8_t dist[65536];
+    ptb_successor *out = malloc(PTB_MAX_SUCCESSORS * sizeof *out);
+    unsigned bad = 0, seen = 0;
+    srand(9);
+    for (int i = 0; i < 300; i++) {
+        unsigned k = (unsigned)(rand() % 17);
+        unsigned s = random_board(k), t = random_board(k), n, d, legal = 0;
+        char text[64], mv[16];
+        ptb_position pos[2];
+        bfs(t, dist);
+        board_text(s, t, text);
+        if (ptb_parse(space, text, NULL, pos, &n, NULL, 0) != PTB_OK ||
+            ptb_successors(table, reader, &pos[0], &d, out, &n) != PTB_OK ||
+            d != (unsigned)dist[s]) {
+            bad++;
+            continue;
+        }
+        for (unsigned e = 0; e < 24; e++) {   /* swaps of unlike cells */
+            unsigned a = e < 12 ? e / 3 * 4 + e % 3 : e - 12;
+            unsigned c = e < 12 ? a + 1 : a + 4;
+            legal += ((s >> a) & 1) != ((s >> c) & 1);
+        }
+        for (unsigned j = 0; j < n; j++) {
+            unsigned b = s;
+            ptb_format_move(space, &pos[0], &out[j].move, mv, sizeof mv);
+            bad += !apply_text(&b, mv) ||
+                   out[j].distance != (unsigned)dist[b];
+            seen++;
+        }
+        bad += n != legal;
+    }
+    check(bad == 0, "ptb_successors: every legal swap, each with its BFS "
+          "distance (%u successors, %u bad)", seen, bad);
+    free(out);
+}
+
 static void sample_of_p1225_takes_four_moves(void)
 {
     const char *text = "1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n";
@@ -277,6 +364,8 @@ int main(void)
     index_is_rank_among_equal_counts();
     every_k8_value_is_bfs_distance_mod_3();
     random_queries_match_bfs_and_replay();
+    every_relabeling_keeps_the_distance();
+    successors_carry_their_distances();
     tables_close(&tb);
     return check_done();
 }

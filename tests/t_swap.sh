@@ -53,7 +53,7 @@ run --version; check "--version: status 0" test "$rc" = 0 -a -n "$out"
 IN=$SAMPLE check "unknown puzzle: status 2" expect_error 2 "unknown puzzle 'nosuch'" nosuch
 
 # tables that must be refused with status 3, naming the file and the fix
-mkdir -p "$TMP/t1" "$TMP/t2" "$TMP/t3" "$TMP/t4"
+mkdir -p "$TMP/t1" "$TMP/t2" "$TMP/t3" "$TMP/t4" "$TMP/t5"
 IN=$SAMPLE check "missing table: status 3, names file and rebuild command" \
     expect_error 3 "$TMP/t1/swap.mdb: table not found; rebuild it with 'make tables'" \
     swap --tables "$TMP/t1"
@@ -66,6 +66,13 @@ cp "$TABLES/swap.mdb" "$TMP/t3/"
 LC_ALL=C perl -0pi -e 's/\nformat 1\n/\nformat 7\n/' "$TMP/t3/swap.mdb"
 IN=$SAMPLE check "table of another format version: status 3" \
     expect_error 3 'another format version' swap --tables "$TMP/t3"
+head -c 65536 /dev/urandom >"$TMP/t5/swap.mdb"
+IN=$SAMPLE check "a file that is no table: status 3" \
+    expect_error 3 'swap.mdb: not a puzzletb table' swap --tables "$TMP/t5"
+cp "$TABLES/swap.mdb" "$TMP/t5/swap.mdb"
+check "mdb_stat and mdb_dump (lmdb-utils) open a table" sh -c \
+    "mdb_stat -n -a '$TMP/t5/swap.mdb' | grep -q 'Status of blocks' &&
+     mdb_dump -n -s meta -p '$TMP/t5/swap.mdb' | grep -q 'magic puzzletb'"
 # one flipped byte inside the frame the sample reads: refused, not answered
 cp "$TABLES/swap.mdb" "$TMP/t4/"
 IN=$SAMPLE run swap --format json
