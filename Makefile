@@ -13,6 +13,11 @@ LIB_OBJ  = $(LIB_SRC:%.c=build/%.o)
 LIB_HDR  = $(wildcard common/*.h) common/puzzles.def
 TEST_SRC = $(wildcard tests/t_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=build/tests/%)
+# The C tests run twice: as built, and under AddressSanitizer and UBSan.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer
+SAN_OBJ  = $(LIB_SRC:%.c=build/san/%.o)
+SAN_BIN  = $(TEST_SRC:tests/%.c=build/tests/%.san)
 
 .PHONY: all deps tables test clean bench check-tables
 all: bin/tbgen bin/tblookup
@@ -40,6 +45,19 @@ build/tests/%: tests/%.c tests/check.h tests/tables.h build/libpuzzletb.a
 	@mkdir -p build/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< build/libpuzzletb.a $(LDLIBS)
 
+build/san/%.o: %.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+build/san/libpuzzletb.a: $(SAN_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+build/tests/%.san: tests/%.c tests/check.h tests/tables.h build/san/libpuzzletb.a
+	@mkdir -p build/tests
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< build/san/libpuzzletb.a \
+	    $(LDLIBS)
+
 # Tables are rebuilt when tbgen changes; the stamp records the last full run.
 $(TABLES)/.built: bin/tbgen
 	bin/tbgen --out $(TABLES)
@@ -49,7 +67,7 @@ tables: deps
 	$(MAKE) all
 	$(MAKE) $(TABLES)/.built
 
-test: all $(TEST_BIN) $(TABLES)/.built
+test: all $(TEST_BIN) $(SAN_BIN) $(TABLES)/.built
 	tests/run
 
 # The tables are reproducible byte for byte: compare them with the sums
