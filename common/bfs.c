@@ -28,7 +28,6 @@ typedef struct layer_job {
     uint64_t tail;             /* next free queue slot (atomic) */
     uint64_t next;             /* next chunk of the layer to take (atomic) */
     uint8_t depth;             /* distance of the layer being expanded */
-    int rc;
 } layer_job;
 
 /* Claims state p for distance d; true when this call set it. */
