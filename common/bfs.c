@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -222,8 +223,9 @@ static void summarize(const ptb_space *s, const uint8_t *dist,
 
 void ptb_build_opts_init(ptb_build_opts *o)
 {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     memset(o, 0, sizeof *o);
-    o->threads = 1;
+    o->threads = cores < 1 ? 1 : cores > 256 ? 256 : (unsigned)cores;
     o->zstd_level = 19;
 }
 

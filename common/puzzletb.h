@@ -155,7 +155,7 @@ int ptb_format_move(const ptb_space *s, const ptb_position *before,
 /* ---- building tables -------------------------------------------------- */
 
 typedef struct ptb_build_opts {
-    unsigned threads;      /* worker threads, 1..256; default 1 */
+    unsigned threads;      /* worker threads, 1..256; default: the cores */
     int zstd_level;        /* 1..19; default 19 */
     /* called between BFS layers and subtables, from the calling thread:
      * done and total count states; may be NULL */

@@ -113,8 +113,6 @@ int main(int argc, char **argv)
     ptb_build_opts o;
     char *end;
     ptb_build_opts_init(&o);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    o.threads = cores < 1 ? 1 : cores > 256 ? 256 : (unsigned)cores;
     while ((c = getopt_long(argc, argv, "p:o:j:l:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'p':

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "puzzletb.h"
 
@@ -416,11 +415,11 @@ static int verify_table(const char *puzzle, const char *metric,
     if (ptb_space_open(puzzle, metric, &s) != PTB_OK)
         return 1;
     ptb_space_file(s, file, sizeof file);
+    ptb_build_opts o;
+    ptb_build_opts_init(&o);            /* its thread count: the cores */
     int rc = ptb_table_open(s, tables, &t);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (rc == PTB_OK)
-        rc = ptb_verify(t, cores < 1 ? 1 : cores > 256 ? 256 : (unsigned)cores,
-                        &res);
+        rc = ptb_verify(t, o.threads, &res);
     if (rc == PTB_OK) {
         printf("%s/%s: ok: %" PRIu64 " values proven, checksums and digest "
                "match\n", tables, file, res.checked);
