@@ -156,7 +156,9 @@ static int answer(session *ss, const char *text, unsigned record,
         return table_error(ss, rc);
     if (rc == PTB_NOTFOUND) {
         if (ss->o->out == OUT_JSON)
-            print_answer(ss);
+            print_answer(ss);                  /* "distance":null */
+        else if (record && ss->o->out == OUT_COUNT)
+            printf("-1\n");                    /* keeps records aligned */
         fprintf(stderr, "tblookup: %s%s\n", where,
                 "no solution: the goal cannot be reached from this position");
         return 1;

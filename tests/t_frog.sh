@@ -74,4 +74,9 @@ check "--n 13" expect_error 2 'n = 13: the tables hold n from 1 to 12' \
 IN=$'WWW.BBB\nWWW.BBB\n' check "two rows as one query" \
     expect_error 2 'expected one row' frog
 
+printf 'WWW.BBB\nWB.WB\nWW.BB\n' >"$TMP/mixed"
+"$LOOKUP" frog --batch --count "$TMP/mixed" >"$TMP/mixed.out" 2>"$TMP/mixed.err"
+check "batch --count: one line per record, -1 for a dead end, status 1" \
+    test $? = 1 -a "$(tr '\n' ' ' <"$TMP/mixed.out")" = "15 -1 8 " -a \
+    "$(grep -c 'record 2' "$TMP/mixed.err")" = 1
 echo "1..$n"
