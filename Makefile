@@ -4,13 +4,22 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fPIC -D_DEFAULT_SOURCE
-CPPFLAGS += -Icommon
+CPPFLAGS += -Icommon -Ibuild/gen
 LDLIBS  = -llmdb -lzstd -lpthread
 TABLES  ?= tables
 
 LIB_SRC  = $(wildcard common/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=build/%.o)
 LIB_HDR  = $(wildcard common/*.h) common/puzzles.def
+# Constant tables made at build time.  A puzzle file that wants them has a
+# section under `#ifdef PTB_MKTABLES` with a main() that prints them as C;
+# the same file compiled with -DPTB_MKTABLES is the generator, and what it
+# prints, build/gen/NAME_tables.h, is included by the library build.  So the
+# tables live in the binary (shared by every process, built by none) and the
+# knowledge behind them stays in the puzzle's one file.
+MKTABLES = $(patsubst common/puzzle_%.c,%,\
+             $(shell grep -l '^.ifdef PTB_MKTABLES' common/puzzle_*.c))
+GEN_HDR  = $(MKTABLES:%=build/gen/%_tables.h)
 TEST_SRC = $(wildcard tests/t_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=build/tests/%)
 # The C tests run twice: as built, and under AddressSanitizer and UBSan.
@@ -28,6 +37,15 @@ deps:
 build/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+build/gen/mktables_%: common/puzzle_%.c common/util.c $(LIB_HDR)
+	@mkdir -p build/gen
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_MKTABLES -o $@ $< common/util.c
+
+build/gen/%_tables.h: build/gen/mktables_%
+	$< >$@.tmp && mv $@.tmp $@
+
+$(LIB_OBJ) $(SAN_OBJ): $(GEN_HDR)
 
 build/libpuzzletb.a: $(LIB_OBJ)
 	rm -f $@
