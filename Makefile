@@ -118,7 +118,7 @@ INSTALL      ?= install
 VERSION := $(shell sed -n 's/^.define PTB_VERSION_STRING "\(.*\)"/\1/p' \
                  common/puzzletb.h)
 # the soname's number: bump it when a change to puzzletb.h breaks the ABI
-SOVERSION = 0
+SOVERSION = 1
 SONAME    = libpuzzletb.so.$(SOVERSION)
 SHLIB     = libpuzzletb.so.$(VERSION)
 MANPAGES  = man/tbgen.1 man/tblookup.1 man/puzzletb.3

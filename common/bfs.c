@@ -119,7 +119,7 @@ typedef struct build_ctx {
 static void report(build_ctx *b, uint64_t done)
 {
     if (b->o->progress)
-        b->o->progress(b->o->progress_ctx, done,
+        b->o->progress(b->o->progress_ctx, "search", done,
                        b->s->offset[b->s->subtables]);
 }
 

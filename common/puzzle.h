@@ -24,6 +24,9 @@
 
 #include "puzzletb.h"
 
+/* Upper bound on the query options of any puzzle. */
+#define PTB_MAX_OPTIONS 8
+
 /* Upper bound on the moves out of (or into) any state of any puzzle. */
 #define PTB_MAX_MOVES PTB_MAX_SUCCESSORS
 
@@ -34,6 +37,8 @@ struct ptb_puzzle {
     /* 1: moves are reversible and cost one (a move's reverse is a move), so
      * the table may store distance mod 3; 0: store exact distances. */
     int reversible;
+    /* Query options, ended by an entry with name NULL; NULL for none. */
+    const ptb_option *options;
 
     /* ---- state space (used by tbgen, --verify and the walk) ---- */
 
@@ -61,9 +66,12 @@ struct ptb_puzzle {
 
     /* Parses the native text of one query into up to 2 candidate starts (a
      * query may leave a choice open, e.g. who moves first; the answer is the
-     * nearest candidate).  On error returns PTB_EPARSE and writes a one-line
-     * message to err ("line 3: expected 4 characters, got 5"). */
-    int (*parse)(const void *ctx, const char *text, const ptb_query_opts *o,
+     * nearest candidate).  opt[i] is the value given for options[i], or
+     * NULL; text is NULL only when a PTB_OPT_POSITION option is given
+     * (ptb_parse checks names, repeats and that rule).  On error returns
+     * PTB_EPARSE and writes a one-line message to err ("line 3: expected 4
+     * characters, got 5", "first: expected B or W, got X"). */
+    int (*parse)(const void *ctx, const char *text, const char *const *opt,
                  ptb_position out[2], unsigned *n, char *err, size_t errcap);
     /* Batch input: how many non-blank lines the record starting with this
      * line has.  NULL: records are separated by blank lines. */

@@ -306,18 +306,21 @@ static int read_board(const char *text, char cells[CELLS], char *err,
 }
 
 static int four_parse(const void *ctx, const char *text,
-                      const ptb_query_opts *o, ptb_position out[2],
+                      const char *const *opt, ptb_position out[2],
                       unsigned *n, char *err, size_t errcap)
 {
     char cells[CELLS];
     four_state s = { 0, 0, 0 };
     unsigned count[3] = { 0, 0, 0 };
-    int first = o ? o->first : 0;
-    if (first == 'b' || first == 'w')
-        first -= 'a' - 'A';
-    if (first != 0 && first != 'B' && first != 'W')
-        return ptb_errf(err, errcap, "first mover must be B or W");
-    int rc = read_board(text ? text : "", cells, err, errcap);
+    int first = 0;
+    if (opt[0]) {
+        first = opt[0][0] == 'b' || opt[0][0] == 'w' ? opt[0][0] - ('a' - 'A')
+                                                     : opt[0][0];
+        if ((first != 'B' && first != 'W') || opt[0][1])
+            return ptb_errf(err, errcap, "first: expected B or W, got '%s'",
+                            opt[0]);
+    }
+    int rc = read_board(text, cells, err, errcap);
     if (rc != PTB_OK)
         return rc;
     for (unsigned i = 0; i < CELLS; i++) {
@@ -421,11 +424,17 @@ static int four_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     return (int)len;
 }
 
+static const ptb_option four_options[] = {
+    { "first", "B|W", "the side that moves first (default: either)", 0 },
+    { NULL, NULL, NULL, 0 }
+};
+
 const ptb_puzzle ptb_puzzle_four = {
     .name = "four",
     .summary = "four-in-a-row on a 4x4 board, sides alternate (codevs 1004)",
     .metrics = metrics,
     .reversible = 0,
+    .options = four_options,
     .open = four_open,
     .close = four_close,
     .subtables = four_subtables,

@@ -365,21 +365,23 @@ static void set_position(const frog_sub *f, uint64_t idx, ptb_position *p)
 }
 
 static int frog_parse(const void *ctx, const char *text,
-                      const ptb_query_opts *o, ptb_position out[2],
+                      const char *const *opt, ptb_position out[2],
                       unsigned *n, char *err, size_t errcap)
 {
     const frog_ctx *c = ctx;
     frog_row r;
-    unsigned size = o ? o->size : 0;
-    if (size > MAX_N)
-        return ptb_errf(err, errcap, "n = %u: the tables hold n from 1 to %d",
-                        size, MAX_N);
-    if (size > 0) {
+    if (opt[0]) {
+        char *end;
+        unsigned long size = strtoul(opt[0], &end, 10);
+        if (!*opt[0] || *end || opt[0][0] == '-' || opt[0][0] == '+' ||
+            size < 1 || size > MAX_N)
+            return ptb_errf(err, errcap, "n: expected a number from 1 to %d,"
+                            " got '%s'", MAX_N, opt[0]);
         set_position(&c->sub[size - 1], c->sub[size - 1].start, &out[0]);
         *n = 1;
         return PTB_OK;
     }
-    int rc = read_row(text ? text : "", &r, err, errcap);
+    int rc = read_row(text, &r, err, errcap);
     if (rc != PTB_OK)
         return rc;
     const frog_sub *f = &c->sub[r.white - 1];
@@ -477,11 +479,18 @@ static int frog_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     return row_text(ctx, sub, idx, buf, cap);
 }
 
+static const ptb_option frog_options[] = {
+    { "n", "N", "solve the standard start with N frogs a side (1..12)",
+      PTB_OPT_POSITION },
+    { NULL, NULL, NULL, 0 }
+};
+
 const ptb_puzzle ptb_puzzle_frog = {
     .name = "frog",
     .summary = "swap n white and n black frogs in a row, n = 1..12",
     .metrics = metrics,
     .reversible = 0,
+    .options = frog_options,
     .open = frog_open,
     .close = frog_close,
     .subtables = frog_subtables,

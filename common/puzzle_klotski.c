@@ -1128,7 +1128,7 @@ static int kl_code_word(const char *text, const char **w, size_t *n)
 }
 
 static int kl_parse(const void *ctx, const char *text,
-                    const ptb_query_opts *o, ptb_position out[2],
+                    const char *const *opt, ptb_position out[2],
                     unsigned *n, char *err, size_t errcap)
 {
     const kl_ctx *x = ctx;
@@ -1136,7 +1136,7 @@ static int kl_parse(const void *ctx, const char *text,
     size_t wn;
     kl_text tx;
     int rc;
-    (void)o;
+    (void)opt;
     *n = 0;
     if (kl_code_word(text, &w, &wn))
         rc = kl_parse_code(x, w, wn, &out[0], err, errcap);

@@ -271,13 +271,13 @@ static int read_boards(const char *text, unsigned board[2], char *err,
 }
 
 static int swap_parse(const void *ctx, const char *text,
-                      const ptb_query_opts *o, ptb_position out[2],
+                      const char *const *opt, ptb_position out[2],
                       unsigned *n, char *err, size_t cap)
 {
     const swap_ctx *c = ctx;
     unsigned b[2], g = 0;
     int comp = 0;
-    (void)o;
+    (void)opt;
     int rc = read_boards(text, b, err, cap);
     if (rc != PTB_OK)
         return rc;

@@ -34,10 +34,12 @@
 extern "C" {
 #endif
 
-#define PTB_VERSION_STRING "0.1.0"
+#define PTB_VERSION_STRING "0.2.0"
 #define PTB_FORMAT_VERSION 1   /* on-disk table format, see tables/FORMAT.md */
 
-/* Error codes.  Their values never change once released. */
+/* Error codes.  Their values never change once released.  As in LMDB, a
+ * positive code is an errno value from the operating system (EACCES, ENOSPC,
+ * ...), passed through unchanged; ptb_strerror() names those too. */
 enum {
     PTB_OK = 0,
     PTB_NOTFOUND = -1,   /* valid position from which the goal is unreachable */
@@ -51,7 +53,8 @@ enum {
     PTB_ETRUNC = -9,     /* the table file is truncated */
     PTB_ECORRUPT = -10,  /* a block fails its checksum, or values disagree */
     PTB_EDB = -11,       /* LMDB reported an error */
-    PTB_ERANGE = -12     /* a distance does not fit the table's encoding */
+    PTB_ERANGE = -12,    /* a distance does not fit the table's encoding */
+    PTB_ECOMPRESS = -13  /* the compressor failed while writing a table */
 };
 
 /* Never NULL; a static string. */
@@ -73,16 +76,32 @@ const char *ptb_puzzle_summary(const ptb_puzzle *p);
 /* Metric names; NULL past the last.  Metric 0 is the default. */
 const char *ptb_puzzle_metric(const ptb_puzzle *p, unsigned i);
 
+/* A query option a puzzle takes besides its position text, passed to
+ * ptb_parse() as "NAME=VALUE".  Programs build their help and their option
+ * lists from these, so a puzzle with new options needs no change here. */
+#define PTB_OPT_POSITION 1u   /* the option stands for the whole position:
+                                 no text is read with it, and giving both is
+                                 an error */
+typedef struct ptb_option {
+    const char *name;         /* "first", "n" */
+    const char *value;        /* the value's syntax for help: "B|W" */
+    const char *help;         /* one line */
+    unsigned flags;           /* PTB_OPT_* */
+} ptb_option;
+/* The options of a puzzle; NULL past the last. */
+const ptb_option *ptb_puzzle_option(const ptb_puzzle *p, unsigned i);
+
 /* ---- positions and answers -------------------------------------------- */
 
 /* A position: its place in the table (subtable and dense index) plus the
  * puzzle's native view of it (labels, orientation) that the table does not
- * keep.  Filled by ptb_parse(); treat 'aux' and 'cell' as opaque. */
+ * keep.  Filled by ptb_parse(); treat 'aux' and 'cell' as opaque.  The size
+ * is fixed for this soname (80 bytes); 'cell' has room for puzzles to come. */
 typedef struct ptb_position {
     uint32_t sub;
-    uint64_t idx;
     uint32_t aux;
-    unsigned char cell[32];
+    uint64_t idx;
+    unsigned char cell[64];
 } ptb_position;
 
 /* A move out of a position: the successor's index and a puzzle-defined code. */
@@ -90,13 +109,6 @@ typedef struct ptb_move {
     uint64_t to;
     uint32_t code;
 } ptb_move;
-
-/* Options some puzzles take besides their text. */
-typedef struct ptb_query_opts {
-    int first;        /* puzzles with sides: 0 either, or 'B' / 'W' */
-    unsigned size;    /* puzzles with a standard start: 0 = read the text,
-                         else solve the standard start of this size */
-} ptb_query_opts;
 
 #define PTB_MAX_DISTANCE 254   /* largest distance any table can hold */
 #define PTB_UNSOLVABLE 255     /* distance value meaning "no path" */
@@ -121,11 +133,17 @@ const char *ptb_space_metric(const ptb_space *s);
 /* The table's file name in a directory: "swap.mdb", "klotski-line.mdb". */
 int ptb_space_file(const ptb_space *s, char *buf, size_t cap);
 
-/* Parses one query.  A query may leave a choice open (who moves first), so
- * it yields 1 or 2 candidate starts; the answer is the nearest of them.
- * Returns PTB_OK, or PTB_EPARSE with a one-line message in err. */
-int ptb_parse(const ptb_space *s, const char *text, const ptb_query_opts *o,
-              ptb_position out[2], unsigned *n, char *err, size_t errcap);
+/* Parses one query: the position's text and the query's options, a
+ * NULL-terminated list of "NAME=VALUE" strings (options may be NULL).  text
+ * may be NULL only with an option flagged PTB_OPT_POSITION.  A query may
+ * leave a choice open (who moves first), so it yields 1 or 2 candidate
+ * starts; the answer is the nearest of them.  Returns PTB_OK; PTB_EINVAL for
+ * an option the puzzle does not take, a repeated one, or text given with a
+ * PTB_OPT_POSITION option; PTB_EPARSE for a malformed position or option
+ * value.  Either way err gets a one-line message. */
+int ptb_parse(const ptb_space *s, const char *text,
+              const char *const *options, ptb_position out[2], unsigned *n,
+              char *err, size_t errcap);
 
 /* Batch input: the number of non-blank lines in the record that starts with
  * first_line, or 0 when records are separated by blank lines. */
@@ -157,9 +175,12 @@ int ptb_format_move(const ptb_space *s, const ptb_position *before,
 typedef struct ptb_build_opts {
     unsigned threads;      /* worker threads, 1..256; default: the cores */
     int zstd_level;        /* 1..19; default 19 */
-    /* called between BFS layers and subtables, from the calling thread:
-     * done and total count states; may be NULL */
-    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    /* called from the calling thread as work advances, may be NULL.
+     * phase is "search" (done and total count states, between BFS layers)
+     * or "encode" (done and total count the table's values as they are
+     * compressed and written); each phase ends with done == total. */
+    void (*progress)(void *ctx, const char *phase, uint64_t done,
+                     uint64_t total);
     void *progress_ctx;
 } ptb_build_opts;
 

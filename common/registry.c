@@ -38,3 +38,11 @@ const char *ptb_puzzle_metric(const ptb_puzzle *p, unsigned i)
             return p->metrics[k];
     return NULL;
 }
+
+const ptb_option *ptb_puzzle_option(const ptb_puzzle *p, unsigned i)
+{
+    for (unsigned k = 0; p->options && p->options[k].name; k++)
+        if (k == i)
+            return &p->options[k];
+    return NULL;
+}

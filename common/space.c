@@ -70,16 +70,63 @@ int ptb_space_file(const ptb_space *s, char *buf, size_t cap)
                     s->p->metrics[s->metric]);
 }
 
-int ptb_parse(const ptb_space *s, const char *text, const ptb_query_opts *o,
-              ptb_position out[2], unsigned *n, char *err, size_t errcap)
+/* Splits "NAME=VALUE" options into the puzzle's option slots. */
+static int sort_options(const ptb_puzzle *p, const char *const *options,
+                        const char **opt, int *stands_for_position,
+                        char *err, size_t errcap)
 {
-    static const ptb_query_opts none;
+    for (unsigned i = 0; options && options[i]; i++) {
+        const char *eq = strchr(options[i], '=');
+        size_t len = eq ? (size_t)(eq - options[i]) : strlen(options[i]);
+        unsigned k = 0;
+        for (; p->options && p->options[k].name; k++)
+            if (strlen(p->options[k].name) == len &&
+                !strncmp(p->options[k].name, options[i], len))
+                break;
+        if (!p->options || !p->options[k].name) {
+            ptb_errf(err, errcap, "%s takes no option '%.*s'", p->name,
+                     (int)len, options[i]);
+            return PTB_EINVAL;
+        }
+        if (!eq) {
+            ptb_errf(err, errcap, "option '%s' needs a value (%s=%s)",
+                     p->options[k].name, p->options[k].name,
+                     p->options[k].value);
+            return PTB_EINVAL;
+        }
+        if (opt[k]) {
+            ptb_errf(err, errcap, "option '%s' is given twice",
+                     p->options[k].name);
+            return PTB_EINVAL;
+        }
+        opt[k] = eq + 1;
+        if (p->options[k].flags & PTB_OPT_POSITION)
+            *stands_for_position = (int)k + 1;
+    }
+    return PTB_OK;
+}
+
+int ptb_parse(const ptb_space *s, const char *text,
+              const char *const *options, ptb_position out[2], unsigned *n,
+              char *err, size_t errcap)
+{
+    const char *opt[PTB_MAX_OPTIONS + 1] = { NULL };
+    int pos_opt = 0;
     memset(out, 0, 2 * sizeof *out);
     *n = 0;
-    if (!text && !(o && o->size))
+    if (err && errcap)
+        err[0] = '\0';
+    int rc = sort_options(s->p, options, opt, &pos_opt, err, errcap);
+    if (rc != PTB_OK)
+        return rc;
+    if (pos_opt && text) {
+        ptb_errf(err, errcap, "option '%s' stands for the position: give "
+                 "one or the other", s->p->options[pos_opt - 1].name);
+        return PTB_EINVAL;
+    }
+    if (!pos_opt && !text)
         return ptb_errf(err, errcap, "empty input");
-    return s->p->parse(s->ctx, text ? text : "", o ? o : &none, out, n, err,
-                       errcap);
+    return s->p->parse(s->ctx, text, opt, out, n, err, errcap);
 }
 
 unsigned ptb_record_lines(const ptb_space *s, const char *first_line)

@@ -2,6 +2,7 @@
  * the puzzle files and the formatters. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "puzzle.h"
 
@@ -9,6 +10,8 @@ const char *ptb_version(void) { return PTB_VERSION_STRING; }
 
 const char *ptb_strerror(int code)
 {
+    if (code > 0)
+        return strerror(code);      /* an errno value, passed through */
     switch (code) {
     case PTB_OK:        return "success";
     case PTB_NOTFOUND:  return "no solution: the goal cannot be reached";
@@ -23,6 +26,7 @@ const char *ptb_strerror(int code)
     case PTB_ECORRUPT:  return "table is corrupt (checksum or values)";
     case PTB_EDB:       return "LMDB error";
     case PTB_ERANGE:    return "distance too large for the table encoding";
+    case PTB_ECOMPRESS: return "the compressor failed";
     default:            return "unknown error";
     }
 }

@@ -40,9 +40,11 @@ typedef struct bar {
     int last;
 } bar;
 
-static void show_progress(void *ctx, uint64_t done, uint64_t total)
+static void show_progress(void *ctx, const char *phase, uint64_t done,
+                          uint64_t total)
 {
     bar *b = ctx;
+    (void)phase;
     int pct = total ? (int)(100 * done / total) : 100;
     if (pct == b->last)
         return;

@@ -26,7 +26,9 @@ typedef struct options {
     const char *puzzle, *metric, *tables, *arg;
     int out, batch, bfs, stats, verify;
     char **names;              /* --verify: the puzzles named, NULL-ended */
-    ptb_query_opts q;
+    const char *qopt[8];       /* "NAME=VALUE" query options, NULL-ended */
+    unsigned nqopt;
+    int qpos;                  /* an option stands for the position */
 } options;
 
 typedef struct session {
@@ -143,7 +145,7 @@ static int answer(session *ss, const char *text, unsigned record,
     if (record)
         snprintf(where, sizeof where, "record %u (from line %u): ", record,
                  line);
-    int rc = ptb_parse(ss->s, text, &ss->o->q, start, &n, err, sizeof err);
+    int rc = ptb_parse(ss->s, text, ss->o->qopt, start, &n, err, sizeof err);
     if (rc != PTB_OK) {
         fprintf(stderr, "tblookup: %s: %s%s\n", ss->source, where, err);
         return 2;
@@ -303,7 +305,7 @@ static int run(session *ss)
     char *input = NULL;
     if (ss->o->stats)
         return print_stats(ss);
-    if (ss->o->q.size)
+    if (ss->o->qpos)
         return answer(ss, NULL, 0, 0);
     FILE *f = open_input(ss, &text);
     if (!f && !text)
@@ -345,7 +347,6 @@ static int parse_args(int argc, char **argv, options *o)
         { NULL, 0, NULL, 0 }
     };
     int c;
-    char *end;
     while ((c = getopt_long(argc, argv, "m:cf:bn:t:hV", longopts, NULL))
            != -1) {
         switch (c) {
@@ -363,21 +364,14 @@ static int parse_args(int argc, char **argv, options *o)
         case 'b': o->batch = 1; break;
         case 'B': o->bfs = 1; break;
         case 'F':
-            if (strcmp(optarg, "B") && strcmp(optarg, "W")) {
-                fprintf(stderr, "tblookup: --first takes B or W, got '%s'\n",
-                        optarg);
-                return 2;
-            }
-            o->q.first = optarg[0];
-            break;
         case 'n': {
-            unsigned long v = strtoul(optarg, &end, 10);
-            if (*end || end == optarg || v == 0 || v > 1000) {
-                fprintf(stderr, "tblookup: --n takes a positive number, got "
-                        "'%s'\n", optarg);
-                return 2;
-            }
-            o->q.size = (unsigned)v;
+            size_t len = strlen(optarg) + 8;
+            char *kv = malloc(len);
+            if (!kv || o->nqopt + 1 >= sizeof o->qopt / sizeof *o->qopt)
+                return 1;
+            snprintf(kv, len, "%s=%s", c == 'F' ? "first" : "n", optarg);
+            o->qopt[o->nqopt++] = kv;
+            o->qpos |= c == 'n';
             break;
         }
         case 'S': o->stats = 1; break;

@@ -152,7 +152,9 @@ static board board_of(uint64_t idx)
 static uint64_t index_of(const board *b, char who)
 {
     char text[32], err[128];
-    ptb_query_opts o = { .first = who, .size = 0 };
+    char first[8] = "";
+    const char *opt[2] = { who ? first : NULL, NULL };
+    snprintf(first, sizeof first, "%c", who);
     ptb_position out[2];
     unsigned n = 0;
     for (int i = 0; i < 16; i++) {
@@ -161,7 +163,7 @@ static uint64_t index_of(const board *b, char who)
             text[i / 4 * 5 + 4] = '\n';
     }
     text[20] = 0;
-    if (P->parse(ctx, text, &o, out, &n, err, sizeof err) != PTB_OK || n != 1)
+    if (P->parse(ctx, text, opt, out, &n, err, sizeof err) != PTB_OK || n != 1)
         return UINT64_MAX;
     return out[0].idx;
 }
@@ -293,10 +295,12 @@ static void goals_lists_every_goal(void)
 static int parse_text(const char *text, int first, ptb_position out[2],
                       unsigned *n, char *err, size_t cap)
 {
-    ptb_query_opts o = { .first = first, .size = 0 };
+    char value[8];
+    const char *opt[2] = { first ? value : NULL, NULL };
+    snprintf(value, sizeof value, "%c", first);
     *n = 0;
     err[0] = 0;
-    return P->parse(ctx, text, &o, out, n, err, cap);
+    return P->parse(ctx, text, opt, out, n, err, cap);
 }
 
 static void parse_offers_both_first_movers(void)
@@ -336,7 +340,7 @@ static void bad_input_is_refused(void)
           "character 'x'" },
         { "BWBO\nWBWB\nBWBW\nWBWW\n", 0, "board has 7 B, 8 W and 1 O" },
         { "OOOO\nBBBB\nWWWW\nBWBW\n", 0, "board has 6 B, 6 W and 4 O" },
-        { "BWBO\nWBWB\nBWBW\nWBWO\n", 'X', "first mover must be B or W" },
+        { "BWBO\nWBWB\nBWBW\nWBWO\n", 'X', "first: expected B or W, got 'X'" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ptb_position out[2];
@@ -387,11 +391,10 @@ static int table_distance(const tables *tb, uint64_t idx)
 
 static void sample_takes_five_moves(const tables *tb)
 {
-    ptb_query_opts o = { 0, 0 };
     ptb_position start[2];
     unsigned n;
     char err[128], text[64];
-    int rc = ptb_parse(tb->s, "BWBO\nWBWB\nBWBW\nWBWO\n", &o, start, &n, err,
+    int rc = ptb_parse(tb->s, "BWBO\nWBWB\nBWBW\nWBWO\n", NULL, start, &n, err,
                        sizeof err);
     check(rc == PTB_OK && n == 2, "the codevs sample parses");
     rc = ptb_solve(tb->t, tb->r, start, n, &sol);
@@ -535,17 +538,16 @@ static void stuck_sides_cannot_win(const tables *tb)
     }
     check(stuck > 0 && bad == 0, "the %llu states whose side to move has no "
           "move and no line are unsolvable", (unsigned long long)stuck);
-    ptb_query_opts o = { 'B', 0 };
+    const char *black[] = { "first=B", NULL };
     ptb_position p[2];
     unsigned n;
     /* Black to move: both empty cells are boxed in by white. */
-    int rc = ptb_parse(tb->s, "WOOW\nBWWB\nWBWB\nBBWB", &o, p, &n, text,
+    int rc = ptb_parse(tb->s, "WOOW\nBWWB\nWBWB\nBBWB", black, p, &n, text,
                        sizeof text);
     check(rc == PTB_OK && ptb_solve(tb->t, tb->r, p, n, &sol) == PTB_NOTFOUND
           && ptb_search(tb->s, p, n, &sol) == PTB_NOTFOUND,
           "WOOW/BWWB/WBWB/BBWB with black first is unsolvable");
-    o.first = 0;
-    rc = ptb_parse(tb->s, "WOOW\nBWWB\nWBWB\nBBWB", &o, p, &n, text,
+    rc = ptb_parse(tb->s, "WOOW\nBWWB\nWBWB\nBBWB", NULL, p, &n, text,
                    sizeof text);
     rc = rc == PTB_OK ? ptb_solve(tb->t, tb->r, p, n, &sol) : rc;
     check(rc == PTB_OK && sol.start.idx == p[1].idx && line_is_legal(&sol),
@@ -555,11 +557,10 @@ static void stuck_sides_cannot_win(const tables *tb)
 
 static void goal_boards_take_no_move(const tables *tb)
 {
-    ptb_query_opts o = { 0, 0 };
     ptb_position p[2];
     unsigned n;
     char text[64];
-    int rc = ptb_parse(tb->s, "BBBB\nWWWW\nBWBW\nWBOO\n", &o, p, &n, text,
+    int rc = ptb_parse(tb->s, "BBBB\nWWWW\nBWBW\nWBOO\n", NULL, p, &n, text,
                        sizeof text);
     rc = rc == PTB_OK ? ptb_solve(tb->t, tb->r, p, n, &sol) : rc;
     ptb_format_native(tb->s, &sol, text, sizeof text);

@@ -129,11 +129,13 @@ static row row_of(uint32_t sub, uint64_t idx)
 static int parse_text(const char *text, unsigned size, ptb_position *out,
                       char *err, size_t cap)
 {
-    ptb_query_opts o = { .first = 0, .size = size };
+    char value[16];
+    const char *opt[2] = { size ? value : NULL, NULL };
+    snprintf(value, sizeof value, "%u", size);
     ptb_position pos[2];
     unsigned n = 0;
     err[0] = 0;
-    int rc = P->parse(ctx, text, &o, pos, &n, err, cap);
+    int rc = P->parse(ctx, size ? NULL : text, opt, pos, &n, err, cap);
     if (rc == PTB_OK && n != 1)
         return PTB_EINVAL;
     if (rc == PTB_OK)
@@ -372,7 +374,7 @@ static void bad_input_is_refused(void)
         { ".", 0, "no pieces" },
         { "WWWWWWWWWWWWW.BBBBBBBBBBBBB", 0, "n = 13: the tables hold n "
           "from 1 to 12" },
-        { "W.B", 13, "n = 13: the tables hold n from 1 to 12" },
+        { "W.B", 13, "n: expected a number from 1 to 12, got '13'" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ptb_position p;
@@ -461,11 +463,13 @@ static void standard_starts_take_n_n_plus_2(const tables *tb)
 {
     char err[128], *text = malloc(16384);
     for (unsigned n = 1; n <= MAX_N; n++) {
-        ptb_query_opts o = { 0, n };
+        char value[32];
+        const char *opt[2] = { value, NULL };
+        snprintf(value, sizeof value, "n=%u", n);
         ptb_position p[2];
         unsigned k;
         char first[64];
-        int rc = ptb_parse(tb->s, "", &o, p, &k, err, sizeof err);
+        int rc = ptb_parse(tb->s, NULL, opt, p, &k, err, sizeof err);
         rc = rc == PTB_OK ? ptb_solve(tb->t, tb->r, p, k, &sol) : rc;
         int len = ptb_format_native(tb->s, &sol, text, 16384);
         snprintf(first, sizeof first, "No.  0: %.*s.%.*s\n", (int)n,

@@ -69,7 +69,7 @@ check "blanks without '.'" expect_error 2 "2 blanks and no '.'" frog 'WW  BB'
 IN=. check "no pieces" expect_error 2 'no pieces' frog
 check "n = 13" expect_error 2 'n = 13: the tables hold n from 1 to 12' \
     frog WWWWWWWWWWWWW.BBBBBBBBBBBBB
-check "--n 13" expect_error 2 'n = 13: the tables hold n from 1 to 12' \
+check "--n 13" expect_error 2 "n: expected a number from 1 to 12, got '13'" \
     frog --n 13
 IN=$'WWW.BBB\nWWW.BBB\n' check "two rows as one query" \
     expect_error 2 'expected one row' frog

@@ -49,12 +49,12 @@ for f in bin/tbgen bin/tblookup include/puzzletb.h lib/libpuzzletb.a \
 done
 check "every file is installed${missing:+ (missing:$missing)}" \
     test -z "$missing"
-check "libpuzzletb.so -> libpuzzletb.so.0 -> libpuzzletb.so.$VERSION" \
-    test "$(readlink "$P/lib/libpuzzletb.so")" = libpuzzletb.so.0 -a \
-    "$(readlink "$P/lib/libpuzzletb.so.0")" = "libpuzzletb.so.$VERSION"
+check "libpuzzletb.so -> libpuzzletb.so.1 -> libpuzzletb.so.$VERSION" \
+    test "$(readlink "$P/lib/libpuzzletb.so")" = libpuzzletb.so.1 -a \
+    "$(readlink "$P/lib/libpuzzletb.so.1")" = "libpuzzletb.so.$VERSION"
 if command -v readelf >/dev/null; then
-    check "the shared library's soname is libpuzzletb.so.0" \
-        dynamic "$P/lib/libpuzzletb.so" SONAME libpuzzletb.so.0
+    check "the shared library's soname is libpuzzletb.so.1" \
+        dynamic "$P/lib/libpuzzletb.so" SONAME libpuzzletb.so.1
 fi
 if command -v nm >/dev/null; then
     nm -D --defined-only "$P/lib/libpuzzletb.so" |
@@ -87,8 +87,8 @@ others=$(( $(grep -c '' "$TMP/c.out") - 1 ))
 check "... and skips the $others puzzles whose tables are not installed" \
     test "$(grep -c ' skipped: no table in ' "$TMP/c.out")" = "$others"
 if command -v readelf >/dev/null; then
-    check "... linked to libpuzzletb.so.0" \
-        dynamic "$E/client" NEEDED libpuzzletb.so.0
+    check "... linked to libpuzzletb.so.1" \
+        dynamic "$E/client" NEEDED libpuzzletb.so.1
 fi
 static_libs=$(pkg-config --static --libs puzzletb |
               sed 's/-lpuzzletb/-l:libpuzzletb.a/')

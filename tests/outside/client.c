@@ -21,14 +21,14 @@
 /* Queries whose answers are known from the puzzles' sources. */
 typedef struct sample {
     const char *puzzle;
-    const char *text;          /* NULL: the standard start of 'size' */
-    unsigned size;
+    const char *text;          /* NULL: the option stands for the position */
+    const char *option;        /* "NAME=VALUE", or NULL */
     unsigned distance;
 } sample;
 
 static const sample samples[] = {
-    { "swap", "1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n", 0, 4 },
-    { "frog", NULL, 3, 15 },
+    { "swap", "1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n", NULL, 4 },
+    { "frog", NULL, "n=3", 15 },
 };
 
 static const sample *find_sample(const char *puzzle)
@@ -43,14 +43,14 @@ static const sample *find_sample(const char *puzzle)
 static int answer_sample(const char *name, const ptb_space *s,
                          const ptb_table *t, const sample *q)
 {
-    ptb_query_opts o = { 0, q->size };
+    const char *opt[2] = { q->option, NULL };
     ptb_position start[2];
     unsigned n;
     char err[256];
     ptb_solution *sol = malloc(sizeof *sol);
     if (!sol)
         return 1;
-    int rc = ptb_parse(s, q->text, &o, start, &n, err, sizeof err);
+    int rc = ptb_parse(s, q->text, opt, start, &n, err, sizeof err);
     if (rc != PTB_OK)
         fprintf(stderr, "client: %s: %s: %s\n", name, ptb_strerror(rc), err);
     else if ((rc = ptb_solve(t, NULL, start, n, sol)) != PTB_OK)
