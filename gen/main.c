@@ -22,6 +22,7 @@
 #define MAX_METRICS 16
 #define BAR_WIDTH 24
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_WRITE = 4 };
+enum { OPT_LIST = 256 };      /* long options without a short form */
 
 static int usage_error(const char *fmt, ...)
 {
@@ -199,6 +200,7 @@ typedef struct options {
     const char *metrics[MAX_METRICS];
     unsigned nmetrics;
     const char *out;
+    const char *list;          /* --list puzzles|metrics, for completion */
     int quiet;
     ptb_build_opts build;
 } options;
@@ -251,6 +253,7 @@ static int parse_option(options *o, int c, char **argv)
         o->build.zstd_level = (int)v;
         return 0;
     case 'q': o->quiet = 1; return 0;
+    case OPT_LIST: o->list = optarg; return 0;
     case 'h': return help() ? EXIT_WRITE : -1;
     case 'V':
         printf("tbgen %s\n", ptb_version());
@@ -297,6 +300,7 @@ static int parse_args(int argc, char **argv, options *o)
         { "threads", required_argument, NULL, 'j' },
         { "level",   required_argument, NULL, 'l' },
         { "quiet",   no_argument,       NULL, 'q' },
+        { "list",    required_argument, NULL, OPT_LIST },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 }
@@ -308,10 +312,46 @@ static int parse_args(int argc, char **argv, options *o)
         rc = parse_option(o, c, argv);
     if (rc)
         return rc;
+    if (o->list)
+        return 0;
     if (optind < argc)
         return usage_error("unexpected argument '%s' (puzzles are named "
                            "with --puzzle)", argv[optind]);
     return check_metrics(o);
+}
+
+/* --list puzzles|metrics: one word a line, for shell completion; metrics
+ * of the --puzzle ones (each once), or of all. */
+static int list(const options *o)
+{
+    int metrics = !strcmp(o->list, "metrics");
+    if (!metrics && strcmp(o->list, "puzzles"))
+        return usage_error("--list takes puzzles or metrics, got '%s'",
+                           o->list);
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        int named = o->npuzzles == 0;
+        for (unsigned k = 0; k < o->npuzzles; k++)
+            named |= ptb_puzzle_find(o->puzzles[k]) == p;
+        if (!metrics) {
+            printf("%s\n", ptb_puzzle_name(p));
+            continue;
+        }
+        for (unsigned m = 0; named && ptb_puzzle_metric(p, m); m++) {
+            int seen = 0;              /* listed for an earlier puzzle */
+            for (unsigned j = 0; j < i && !seen; j++) {
+                int jnamed = o->npuzzles == 0;
+                for (unsigned k = 0; k < o->npuzzles; k++)
+                    jnamed |= ptb_puzzle_find(o->puzzles[k]) ==
+                              ptb_puzzle_at(j);
+                seen = jnamed && has_metric(ptb_puzzle_at(j),
+                                            ptb_puzzle_metric(p, m));
+            }
+            if (!seen)
+                printf("%s\n", ptb_puzzle_metric(p, m));
+        }
+    }
+    return flush_stdout();
 }
 
 /* The output directory: created if missing, and a directory. */
@@ -339,6 +379,8 @@ int main(int argc, char **argv)
     int status = parse_args(argc, argv, &o);
     if (status)
         return status < 0 ? 0 : status;
+    if (o.list)
+        return list(&o);
     if ((status = make_out(o.out)) != 0)
         return status;
     if (o.npuzzles == 0)           /* none named: every puzzle */
