@@ -30,7 +30,7 @@ expect_error() {
        [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
        [ "${err#tblookup: }" != "$err" ] &&
        [ "${err#*(null)}" = "$err" ] &&
-       printf '%s' "$err" | grep -qE "$pattern"; then
+       printf '%s' "$err" | grep -qE -- "$pattern"; then
         return 0
     fi
     echo "# expected status $status and /$pattern/; got $rc: $err | $out" >&2
@@ -49,7 +49,7 @@ expect_usage() {
        [ "${err#*$'\n'}" = "Try 'tblookup --help'." ] &&
        [ "${first#tblookup: }" != "$first" ] &&
        [ "${err#*(null)}" = "$err" ] &&
-       printf '%s' "$first" | grep -qE "$pattern"; then
+       printf '%s' "$first" | grep -qE -- "$pattern"; then
         return 0
     fi
     echo "# expected status $status and /$pattern/; got $rc: $err | $out" >&2
