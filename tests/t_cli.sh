@@ -318,4 +318,20 @@ check "tbgen under a terminal: the bar reaches 100% in each phase" \
            tr "\r" "\n" <"$1" | grep -q "encode \[#*\] 100%"' _ "$TMP/tty"
 bin/tbgen --puzzle four --out "$TMP/g" 2>"$TMP/e" >/dev/null
 check "... and nothing on stderr when it is not a terminal" test ! -s "$TMP/e"
+# ---- puzzletb(3)'s example, as printed, handles a parse error ----
+sed -n '/^#include <stdio.h>/,/^}/p' man/puzzletb.3 |
+    sed -e 's/\\en/\\n/g' -e 's/\\-/-/g' \
+        -e "s|/usr/local/share/puzzletb/tables|$TABLES|" >"$TMP/ex.c"
+${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -Icommon -o "$TMP/ex" \
+    "$TMP/ex.c" build/libpuzzletb.a -llmdb -lzstd -lpthread 2>"$TMP/cc"
+check "puzzletb(3)'s example builds warning-free" test ! -s "$TMP/cc"
+check "... and answers the P1225 sample: 4 moves" \
+    test "$("$TMP/ex" 2>&1)" = "4 moves"
+sed 's/0101\\n"/0121\\n"/' "$TMP/ex.c" >"$TMP/ex2.c"
+${CC:-cc} -std=c11 -Icommon -o "$TMP/ex2" "$TMP/ex2.c" build/libpuzzletb.a \
+    -llmdb -lzstd -lpthread
+"$TMP/ex2" >"$TMP/o" 2>"$TMP/e"; r=$?
+check "... a bad position: status 1 and the library's line and column" \
+    test "$r" = 1 -a "$(cat "$TMP/e")" = \
+    "swap: bad position: line 8, column 3: expected 0 or 1, got '2'"
 echo "1..$n"
