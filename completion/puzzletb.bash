@@ -30,7 +30,8 @@ _tblookup()
         -m|--metric)
             COMPREPLY=($(compgen -W "$(_puzzletb_words "$prog" --list \
                 metrics $puzzle)" -- "$cur")); return ;;
-        -f|--format) COMPREPLY=($(compgen -W "native json" -- "$cur")); return ;;
+        -f|--format)
+            COMPREPLY=($(compgen -W "native json" -- "$cur")); return ;;
         -i|--input) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -t|--tables) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --list) COMPREPLY=($(compgen -W "puzzles metrics options" -- "$cur"))

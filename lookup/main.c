@@ -44,7 +44,7 @@ typedef struct options {
     const char *puzzle, *metric, *tables, *input;
     int out, batch, bfs, stats, verify;
     const char *out_flag;      /* the option that chose 'out', for messages */
-    char **args;               /* positions, or --verify's puzzles; NULL-ended */
+    char **args;               /* positions, or --verify's puzzles */
     const char *list;          /* --list WHAT */
     const char *qopt[MAX_QOPT + 1]; /* "NAME=VALUE" query options */
     const char *qflag[MAX_QOPT];    /* how each was spelled: "--first" */
@@ -258,8 +258,8 @@ static void not_a_position(const char *arg, const char *err)
 }
 
 /* The option a parse error is about, spelled as given ("--first") in
- * flag, or NULL: by the rule of puzzle.h, a message about an option's value starts
- * with "NAME: ". */
+ * flag, or NULL: by the rule of puzzletb.h, a message about an option's
+ * value starts with "NAME: ". */
 static const char *option_error(const options *o, const char *err,
                                 char *flag, size_t cap)
 {
@@ -445,7 +445,7 @@ static void add_line(record *rec, const line *l, unsigned lineno, int blank)
                     : l->nul ? "contains a NUL byte"
                     : rec->have + !blank > RECORD_LINES ||
                       rec->len + len >= RECORD_BYTES
-                    ? "the record is longer than 64 lines" : NULL;
+                    ? "record too long (over 64 lines or 256 kB)" : NULL;
     if (why && !rec->bad) {
         rec->bad = why;
         rec->bad_line = lineno;
@@ -759,8 +759,8 @@ static int check_query_options(const options *o, const ptb_puzzle *p)
         }
         const char *dash = strcmp(o->qflag[i], "-o") ? "--" : "-o ";
         if (!q)
-            return usage_error("%s takes no option %s%.*s%s", ptb_puzzle_name(p),
-                               dash, (int)len, o->qopt[i],
+            return usage_error("%s takes no option %s%.*s%s",
+                               ptb_puzzle_name(p), dash, (int)len, o->qopt[i],
                                ptb_puzzle_option(p, 0) ? "" : " (it has none)");
         for (unsigned j = 0; j < i; j++)
             if (!strncmp(o->qopt[j], o->qopt[i], len + 1))
