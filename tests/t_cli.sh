@@ -312,10 +312,14 @@ check "tbgen --metric move: the summary names the file, sizes in kB/MB" \
     "$TMP/o"
 check "... and the table answers n(n+2) for n = 12: 168" \
     test "$("$LOOKUP" frog --count --n 12 --tables "$TMP/g")" = 168
-script -qec "bin/tbgen --puzzle four --out $TMP/g" /dev/null >"$TMP/tty" 2>&1
-check "tbgen under a terminal: the bar reaches 100% in each phase" \
-    sh -c 'tr "\r" "\n" <"$1" | grep -q "search \[#*\] 100%" &&
-           tr "\r" "\n" <"$1" | grep -q "encode \[#*\] 100%"' _ "$TMP/tty"
+script -qec "bin/tbgen --puzzle four --puzzle frog --out $TMP/g" /dev/null \
+    | tr '\r' '\n' >"$TMP/tty" 2>&1
+check "tbgen under a terminal: the search bar reaches 100% for each table" \
+    test "$(grep -cE '^(four|frog).mdb +search \[#{24}\] 100%' "$TMP/tty")" = 2
+check "... and so does the encode phase's" \
+    test "$(grep -cE '^(four|frog).mdb +encode \[#{24}\] 100%' "$TMP/tty")" = 2
+check "... and the summaries follow on the terminal" \
+    test "$(grep -c "^$TMP/g/f[a-z]*.mdb: " "$TMP/tty")" = 2
 bin/tbgen --puzzle four --out "$TMP/g" 2>"$TMP/e" >/dev/null
 check "... and nothing on stderr when it is not a terminal" test ! -s "$TMP/e"
 # ---- puzzletb(3)'s example, as printed, handles a parse error ----
