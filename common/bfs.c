@@ -230,7 +230,9 @@ void ptb_build_opts_init(ptb_build_opts *o)
 static int check_opts(const ptb_build_opts *o)
 {
     return o->threads < 1 || o->threads > 256 || o->zstd_level < 1 ||
-           o->zstd_level > 19 ? PTB_EINVAL : PTB_OK;
+           o->zstd_level > 19 ||
+           (o->encoding && strcmp(o->encoding, "packed3") &&
+            strcmp(o->encoding, "zstd")) ? PTB_EINVAL : PTB_OK;
 }
 
 int ptb_distances(const ptb_space *s, const ptb_build_opts *o, uint8_t **out)

@@ -175,6 +175,9 @@ int ptb_format_move(const ptb_space *s, const ptb_position *before,
 typedef struct ptb_build_opts {
     unsigned threads;      /* worker threads, 1..256; default: the cores */
     int zstd_level;        /* 1..19; default 19 */
+    /* NULL (the default): chosen by size (see ptb_build); "packed3" or
+     * "zstd" forces one (packed3 holds mod-3 tables only: PTB_EINVAL) */
+    const char *encoding;
     /* called from the calling thread as work advances, may be NULL.
      * phase is "search" (done and total count states, between BFS layers)
      * or "encode" (done and total count the table's values as they are

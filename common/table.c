@@ -367,9 +367,20 @@ static void digest_values(plan *pl)
 
 /* Chooses the encoding and fills the records.  Exact tables are zstd; a
  * mod-3 table is packed3 unless zstd, estimated from one block in
- * ESTIMATE_EVERY (then measured in full), is more than 10 % smaller. */
+ * ESTIMATE_EVERY (then measured in full), is more than 10 % smaller; the
+ * build options may force either. */
 static int plan_and_compress(plan *pl)
 {
+    const char *force = pl->o->encoding;
+    if (force && !strcmp(force, "packed3")) {
+        if (pl->exact)
+            return PTB_EINVAL;
+        pl->encoding = ENC_PACKED3;
+        int rc = pack3_all(pl);
+        if (rc == PTB_OK)
+            digest_values(pl);
+        return rc;
+    }
     size_t packed3 = (size_t)((pl->total + 4) / 5);
     ZSTD_CDict *cdict = NULL;
     frame *fr = NULL;
@@ -385,7 +396,8 @@ static int plan_and_compress(plan *pl)
         cdict = ZSTD_createCDict(pl->dict, pl->dict_len, pl->o->zstd_level);
         rc = cdict ? PTB_OK : PTB_ECOMPRESS;
     }
-    if (rc == PTB_OK && !pl->exact && pl->nblocks >= 2 * ESTIMATE_EVERY) {
+    if (rc == PTB_OK && !pl->exact && !force &&
+        pl->nblocks >= 2 * ESTIMATE_EVERY) {
         rc = compress_blocks(pl, cdict, ESTIMATE_EVERY, &fr, &n);
         uint64_t sample = 0;
         for (uint64_t i = 0; i < n; i++)
@@ -401,7 +413,7 @@ static int plan_and_compress(plan *pl)
         rc = compress_blocks(pl, cdict, 1, &fr, &n);
     if (rc == PTB_OK && pl->encoding == ENC_ZSTD)
         rc = lay_out_frames(pl, fr);
-    if (rc == PTB_OK && !pl->exact && pl->encoding == ENC_ZSTD &&
+    if (rc == PTB_OK && !pl->exact && !force && pl->encoding == ENC_ZSTD &&
         100 * (uint64_t)packed3 <= PACKED3_SLACK *
             (pl->values_len + 8 * (pl->nblocks + 1) + pl->dict_len)) {
         pl->encoding = ENC_PACKED3;        /* the estimate was off */
