@@ -5,9 +5,11 @@
 # (4 moves, the published answer), is read alike by scripts/ptb_read.py,
 # is proven by --verify, fails --verify naming the state when one value is
 # changed with its digest recomputed, and is refused when a byte of its
-# values is out of range.
+# values is out of range.  A full disk during tbgen is reported as such and
+# leaves the previous table intact.
 cd "$(dirname "$0")/.." && . tests/lib.sh
-need "$LOOKUP" build/tests/t_format "$TABLES/swap.mdb"
+need "$LOOKUP" build/tests/t_format build/tests/shim_enospc.so \
+    "$TABLES/swap.mdb"
 PY=/usr/bin/python3
 SAMPLE=$'1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n'
 
@@ -73,4 +75,16 @@ check "packed3, the start's byte out of range: the query is refused (3)" \
     test "$rc" = 3 -a -z "$out"
 run --verify swap --tables "$TMP/p3"
 check "... and --verify refuses it" test "$rc" = 3
+# a full disk while writing (a shim fails every write to *.tmp): the error
+# is named, the previous table stays as it was, no temporary file is left
+mkdir -p "$TMP/full"
+cp "$TABLES/four.mdb" "$TMP/full/"
+before=$(sha256sum <"$TMP/full/four.mdb")
+LD_PRELOAD=$PWD/build/tests/shim_enospc.so bin/tbgen -q --puzzle four \
+    --out "$TMP/full" >"$TMP/o" 2>"$TMP/e"; r=$?
+check "tbgen on a full disk: fails, saying 'No space left on device'" \
+    test $r != 0 -a -n "$(grep -i 'no space left' "$TMP/e")"
+check "... the previous table intact, no temporary file left" \
+    test "$(sha256sum <"$TMP/full/four.mdb")" = "$before" -a \
+    "$(ls "$TMP/full")" = four.mdb
 echo "1..$n"
