@@ -657,16 +657,23 @@ static int kl_mirrored(unsigned head)
 
 /* ==== rank and unrank ================================================= */
 
-/* The part of l's rank that row r adds. */
+/* The part of a rank that row r adds, given the layout's unit types t, its
+ * empty cells e and its 2x1 pieces v (only rows up to r matter). */
+static inline uint32_t kl_part(unsigned hid, unsigned r, uint64_t t,
+                               uint32_t e, uint32_t v)
+{
+    unsigned covered = kl_cover[hid][r];
+    unsigned empties = kl_popcount2(e & ((1u << 4 * r) - 1));
+    if (r)
+        covered |= v >> 4 * (r - 1) & 15;
+    return kl_add[kl_add_at[hid][r][kl_state(covered, empties)]
+                  + kl_squeeze[covered][t >> 8 * r & 255]];
+}
+
 static inline uint32_t kl_row_part(const kl_layout *l, unsigned hid,
                                    unsigned r)
 {
-    unsigned covered = kl_cover[hid][r];
-    unsigned empties = kl_popcount2(l->e & ((1u << 4 * r) - 1));
-    if (r)
-        covered |= l->v >> 4 * (r - 1) & 15;
-    return kl_add[kl_add_at[hid][r][kl_state(covered, empties)]
-                  + kl_squeeze[covered][l->t >> 8 * r & 255]];
+    return kl_part(hid, r, l->t, l->e, l->v);
 }
 
 /* l's rank among the layouts with its 2x2 place. */
@@ -890,8 +897,9 @@ static void kl_block_move(const kl_layout *l, unsigned p, unsigned q,
 }
 
 /* Every move from l, pieces by top-left cell, then destinations by cell.
- * A move other than the 2x2 block's changes only the rows it touches, so
- * only their rank parts are redone. */
+ * Only a piece next to an empty cell can move.  A move other than the 2x2
+ * block's changes only the rows it touches, so only their rank parts are
+ * redone, from the unit types, empty cells and 2x1 pieces after it. */
 static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l, int back,
                             ptb_move *mv, uint64_t *to)
 {
@@ -900,23 +908,31 @@ static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l, int back,
     uint32_t part[KL_ROWS], rank = kl_sfirst[hid];
     for (unsigned r = 0; r < KL_ROWS; r++)
         rank += part[r] = kl_row_part(l, hid, r);
-    uint32_t pieces = l->h | l->v | l->s | 1u << l->head;
+    uint32_t near = kl_neighbours(l->e);
+    uint32_t pieces = (l->h & (near | near >> 1)) | (l->v & (near | near >> 4))
+        | (l->s & near);
+    if (kl_block_cells(l->head) & near)
+        pieces |= 1u << l->head;
     for (; pieces; pieces &= pieces - 1) {
         unsigned p = kl_low_bit(pieces), ty = kl_type_at(l, p);
-        uint32_t fit = kl_fit(ty, l->e | kl_shape[ty] << p);
-        uint32_t dest = kl_reach(x->metric, fit, p);
+        uint32_t shape = kl_shape[ty], e0 = l->e | shape << p;
+        uint32_t dest = kl_reach(x->metric, kl_fit(ty, e0), p);
+        if (ty == KL_BLOCK) {
+            for (; dest; dest &= dest - 1)
+                kl_block_move(l, p, kl_low_bit(dest), back, &o);
+            continue;
+        }
+        uint64_t t0 = l->t ^ (uint64_t)ty << 2 * p;
+        uint32_t v0 = ty == KL_VERT ? l->v ^ 1u << p : l->v;
         for (; dest; dest &= dest - 1) {
             unsigned q = kl_low_bit(dest);
-            if (ty == KL_BLOCK) {
-                kl_block_move(l, p, q, back, &o);
-                continue;
-            }
-            kl_layout after;
+            uint64_t t = t0 ^ (uint64_t)ty << 2 * q;
+            uint32_t e = e0 & ~(shape << q);
+            uint32_t v = ty == KL_VERT ? v0 | 1u << q : v0;
             uint32_t idx = rank;
             unsigned last = (p > q ? p : q) + (ty == KL_VERT ? 4 : 0);
-            kl_move(l, ty, p, q, &after);
             for (unsigned r = (p < q ? p : q) / 4; r <= last / 4; r++)
-                idx += kl_row_part(&after, hid, r) - part[r];
+                idx += kl_part(hid, r, t, e, v) - part[r];
             kl_emit(&o, idx, p | q << 5);
         }
     }
