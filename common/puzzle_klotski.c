@@ -1189,98 +1189,80 @@ static int kl_format_code(const void *ctx, uint32_t sub, uint64_t idx,
 
 /* ==== parsing ========================================================= */
 
-/* The query's text split into rows; line[] says where each row came from,
- * for messages. */
+/* The query's 20 cells, each with its line and column for messages. */
 typedef struct kl_text {
-    char row[KL_ROWS][KL_COLS + 1];
-    unsigned line[KL_ROWS];
-    int one_line;                   /* all rows on one line */
+    char cell[KL_CELLS];
+    unsigned line[KL_CELLS], col[KL_CELLS];
 } kl_text;
 
-static int kl_is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v'
-        || c == '\f';
-}
-
-/* "line 3" or, for one-line input, "row 3". */
-static const char *kl_where(const kl_text *tx, unsigned r, char *buf,
+/* "line 3, column 2": where cell i came from. */
+static const char *kl_where(const kl_text *tx, unsigned i, char *buf,
                             size_t cap)
 {
     size_t len = 0;
-    if (tx->one_line)
-        ptb_catf(buf, cap, &len, "row %u", r + 1);
-    else
-        ptb_catf(buf, cap, &len, "line %u", tx->line[r]);
+    ptb_catf(buf, cap, &len, "line %u, column %u", tx->line[i], tx->col[i]);
     return buf;
 }
 
-static int kl_from_line_words(const char *s, size_t n, unsigned lineno,
-                              kl_text *tx, char *err, size_t errcap)
+/* Takes n cells from a row. */
+static void kl_take(const ptb_token *t, unsigned n, unsigned at, kl_text *tx)
 {
-    unsigned k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (kl_is_space(s[i]))
-            continue;
-        if (k == KL_CELLS)
-            return ptb_errf(err, errcap, "line %u: more than 20 cells; "
-                            "expected 5 rows of 4", lineno);
-        tx->row[k / 4][k % 4] = s[i];
-        tx->line[k / 4] = lineno;
-        k++;
+    for (unsigned k = 0; k < n; k++) {
+        tx->cell[at + k] = t->s[k];
+        tx->line[at + k] = t->line;
+        tx->col[at + k] = ptb_text_column(t, k);
     }
-    if (k != KL_CELLS)
-        return ptb_errf(err, errcap, "line %u: %u cells; expected 5 rows of "
-                        "4 cells, a CommonCode or a ShortCode", lineno, k);
-    tx->one_line = 1;
-    return PTB_OK;
 }
 
-/* Splits a grid query into rows.  Either exactly 5 non-blank lines of 4
- * cells each, or one line holding all 20 cells (spaces anywhere). */
+/* A row of the wrong length: a character that is no cell (not ASCII), or
+ * the count. */
+static int kl_bad_row(const ptb_token *t, unsigned want, char *err,
+                      size_t errcap)
+{
+    unsigned chars = ptb_text_column(t, t->len) - t->col;
+    char what[24];
+    for (unsigned k = 0; chars == want && k < t->len; k++)
+        if ((unsigned char)t->s[k] >= 0x80) {
+            ptb_text_char(t->s + k, t->len - k, what, sizeof what);
+            return ptb_errf(err, errcap, "line %u, column %u: unexpected %s",
+                            t->line, ptb_text_column(t, k), what);
+        }
+    if (want == KL_CELLS)
+        return ptb_errf(err, errcap, "line %u, column %u: %u cells; "
+                        "expected 5 rows of 4 cells, a CommonCode or a "
+                        "ShortCode", t->line, t->col, chars);
+    return ptb_errf(err, errcap, "line %u, column %u: %u cells, expected 4",
+                    t->line, t->col, chars);
+}
+
+/* Splits a grid query into its cells by the shared reader's rules (rows as
+ * lines, joined by '/' or separated by blanks): 5 rows of 4 cells, or the
+ * 20 cells as one word. */
 static int kl_split(const char *text, kl_text *tx, char *err, size_t errcap)
 {
-    const char *ln[KL_ROWS + 1];
-    size_t len[KL_ROWS + 1];
-    unsigned lineno[KL_ROWS + 1], lines = 0, at = 1;
+    ptb_token tok[KL_ROWS + 1];
+    unsigned n = ptb_text_split(text, PTB_TEXT_GRID, tok, KL_ROWS + 1);
     memset(tx, 0, sizeof *tx);
-    for (const char *s = text; *s; at++) {
-        const char *end = strchr(s, '\n');
-        size_t n = end ? (size_t)(end - s) : strlen(s);
-        size_t k = 0;
-        while (k < n && kl_is_space(s[k]))
-            k++;
-        if (k < n) {
-            if (lines == KL_ROWS)
-                return ptb_errf(err, errcap, "line %u: more than 5 rows",
-                                at);
-            ln[lines] = s;
-            len[lines] = n;
-            lineno[lines++] = at;
-        }
-        s += n + (end != NULL);
-    }
-    if (lines == 0)
+    if (n == 0)
         return ptb_errf(err, errcap, "empty query; expected 5 rows of 4 "
                         "cells, a CommonCode or a ShortCode");
-    if (lines == 1)
-        return kl_from_line_words(ln[0], len[0], lineno[0], tx, err, errcap);
-    if (lines != KL_ROWS)
+    if (n == 1) {
+        if (tok[0].len != KL_CELLS)
+            return kl_bad_row(&tok[0], KL_CELLS, err, errcap);
+        kl_take(&tok[0], KL_CELLS, 0, tx);
+        return PTB_OK;
+    }
+    if (n > KL_ROWS)
+        return ptb_errf(err, errcap, "%u rows; expected 5 rows of 4 cells "
+                        "(row 6 is at line %u, column %u)", n,
+                        tok[KL_ROWS].line, tok[KL_ROWS].col);
+    if (n < KL_ROWS)
         return ptb_errf(err, errcap, "%u rows; expected 5 rows of 4 cells, "
-                        "a CommonCode or a ShortCode", lines);
+                        "a CommonCode or a ShortCode", n);
     for (unsigned r = 0; r < KL_ROWS; r++) {
-        unsigned k = 0;
-        for (size_t i = 0; i < len[r]; i++) {
-            if (kl_is_space(ln[r][i]))
-                continue;
-            if (k < KL_COLS)
-                tx->row[r][k] = ln[r][i];
-            k++;
-        }
-        if (k != KL_COLS)
-            return ptb_errf(err, errcap, "line %u: %u cells, expected 4",
-                            lineno[r], k);
-        tx->line[r] = lineno[r];
+        if (tok[r].len != KL_COLS)
+            return kl_bad_row(&tok[r], KL_COLS, err, errcap);
+        kl_take(&tok[r], KL_COLS, KL_COLS * r, tx);
     }
     return PTB_OK;
 }
@@ -1314,13 +1296,13 @@ static int kl_parse_grid(const kl_text *tx, ptb_position *p, char *err,
     char where[32];
     int seed = 1;
     for (unsigned i = 0; i < KL_CELLS; i++)
-        if (tx->row[i / 4][i % 4] == '.')
+        if (tx->cell[i] == '.')
             seed = 0;
     memset(p, 0, sizeof *p);
     p->aux = seed ? 'K' : '.';
     for (unsigned i = 0; i < KL_CELLS; i++) {
-        char c = tx->row[i / 4][i % 4];
-        kl_where(tx, i / 4, where, sizeof where);
+        char c = tx->cell[i];
+        kl_where(tx, i, where, sizeof where);
         if (seed ? !(c >= 'A' && c <= 'K') : c != '.' && !kl_is_label(c)) {
             if (seed)
                 return ptb_errf(err, errcap, "%s: unexpected '%c' (the A-K "
@@ -1341,7 +1323,7 @@ static int kl_parse_grid(const kl_text *tx, ptb_position *p, char *err,
         unsigned ty = kl_piece_type(m, i);
         char c = (char)p->cell[i];
         seen |= m;
-        kl_where(tx, i / 4, where, sizeof where);
+        kl_where(tx, i, where, sizeof where);
         if (ty == KL_EMPTY)
             return ptb_errf(err, errcap, "%s: piece '%c' is not one solid "
                             "1x1, 1x2, 2x1 or 2x2 rectangle", where, c);
@@ -1482,30 +1464,26 @@ static int kl_prefix(const char *text, size_t n, const char *prefix)
     return 1;
 }
 
-/* A query of one word is a code when it has a prefix (short:, common:) or
- * at most 9 characters: sets the word (without its prefix) and its kind. */
+/* A query of one word (by the shared reader's rules) is a code when it has
+ * a prefix (short:, common:) or at most 9 characters: sets the word
+ * (without its prefix) and its kind. */
 static int kl_code_word(const char *text, const char **w, size_t *n,
                         int *kind)
 {
-    while (kl_is_space(*text))
-        text++;
-    size_t k = 0;
-    while (text[k] && !kl_is_space(text[k]))
-        k++;
-    for (size_t i = k; text[i]; i++)
-        if (!kl_is_space(text[i]))
-            return 0;
-    *w = text;
-    *n = k;
-    if (kl_prefix(text, k, "short:") || kl_prefix(text, k, "common:")) {
-        *kind = kl_prefix(text, k, "short:") ? KL_SHORT : KL_COMMON;
+    ptb_token tok[2];
+    if (ptb_text_split(text, PTB_TEXT_GRID, tok, 2) != 1)
+        return 0;
+    *w = tok[0].s;
+    *n = tok[0].len;
+    if (kl_prefix(*w, *n, "short:") || kl_prefix(*w, *n, "common:")) {
+        *kind = kl_prefix(*w, *n, "short:") ? KL_SHORT : KL_COMMON;
         size_t skip = *kind == KL_SHORT ? 6 : 7;
         *w += skip;
         *n -= skip;
         return 1;
     }
-    *kind = k == 5 ? KL_SHORT : k >= 6 ? KL_COMMON : KL_BARE;
-    return k >= 1 && k <= 9;
+    *kind = *n == 5 ? KL_SHORT : *n >= 6 ? KL_COMMON : KL_BARE;
+    return *n >= 1 && *n <= 9;
 }
 
 static int kl_parse(const void *ctx, const char *text,
@@ -1528,20 +1506,17 @@ static int kl_parse(const void *ctx, const char *text,
     return rc;
 }
 
-/* Batch records: a code or a one-line grid is one line, a grid five.  A
- * line of one 4-character word starts a grid. */
+/* Batch records: a code or the 20 cells as one word is one line; else the
+ * shared reader's rule for 5 rows (a line of one 4-cell row starts 5
+ * lines). */
 static unsigned kl_record_lines(const void *ctx, const char *first_line)
 {
-    const char *w;
-    size_t n, cells = 0;
-    int kind;
+    ptb_token tok[2];
+    unsigned n = ptb_text_split(first_line, PTB_TEXT_GRID, tok, 2);
     (void)ctx;
-    if (kl_code_word(first_line, &w, &n, &kind)
-        && !(kind == KL_BARE && n == KL_COLS))
+    if (n == 1 && tok[0].len != KL_COLS)
         return 1;
-    for (const char *s = first_line; *s; s++)
-        cells += !kl_is_space(*s);
-    return cells == KL_CELLS ? 1 : KL_ROWS;
+    return ptb_text_record_lines(first_line, PTB_TEXT_GRID, KL_ROWS);
 }
 
 const ptb_puzzle ptb_puzzle_klotski = {

@@ -526,7 +526,9 @@ static void the_classic_start_has_known_codes(void)
                             "Common:1a9bf0c00",
                             "BAAC\nBAAC\nDEEF\nDGHF\nIKKJ\n",
                             "BAAC BAAC DEEF DGHF IKKJ",
-                            "  B A A C\n BAAC\nDEEF \n\nDGHF\nIKKJ\n\n",
+                            "\xef\xbb\xbf BAAC\r\n\tBAAC\r\nDEEF \r\n\r\n"
+                            "DGHF\r\nIKKJ\r\n\r\n",
+                            "BAAC/BAAC/DEEF/DGHF/IKKJ", "BAACBAACDEEFDGHFIKKJ",
                             "BAAC\nBAAC\nDEEF\nDGHF\nI..J\n" };
     uint64_t idx = ops_index(forms[0]);
     unsigned bad = 0;
@@ -540,7 +542,8 @@ static void the_classic_start_has_known_codes(void)
     short_code(4091296, sc);
     check(bad == 0 && idx != UINT64_MAX &&
           ops_code(0, idx) == 0x1A9BF0C00ull && strcmp(sc, "4WVE1") == 0,
-          "1A9BF0C00 = 4WVE1 = 4091296, from 12 spellings and back");
+          "1A9BF0C00 = 4WVE1 = 4091296, from 14 spellings (BOM, CRLF, tabs, "
+          "/) and back");
 }
 
 /* The board a code query comes back as: the general grid, A the 2x2
@@ -1153,7 +1156,9 @@ static void bad_queries_get_one_line_messages(void)
         "BAAC\nBAAC\nDEEF\nDGHF\nIGKJ\n", "BAAB\nBAAB\nDEEF\nDGHF\nIKKJ\n",
         "B..C\nB..C\nDEEF\nDGHF\nIKKJ\n", "AAB.\nAAB.\nAACC\nAAD.\nEEFF\n",
         "AABC\nAABC\nDDEE\nFFGG\nHH.I\n", "1A9BF0C0F", "FA9BF0C00",
-        "1A9B0", "ZZZZZ", "1A9BF0C00X", "BAAC\nBA#C\nDEEF\nDGHF\n.KKJ"
+        "1A9B0", "ZZZZZ", "1A9BF0C00X", "BAAC\nBA#C\nDEEF\nDGHF\n.KKJ",
+        "1A9B", "short:1A9BF0", "common:", "B A A C\nBAAC\nDEEF\nDGHF\nIKKJ",
+        "BA\xe2\x82\xac\x43 BAAC DEEF DGHF IKKJ"
     };
     unsigned n = sizeof bad / sizeof *bad, wrong = 0;
     for (unsigned i = 0; i < n; i++) {
