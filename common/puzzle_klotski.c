@@ -52,15 +52,19 @@
  * and after (bits 5-9) the move, plus bit 10 when the successor's
  * representative is the mirror image.
  *
- * Queries.  A board is 5 rows of 4 cells, one line per row or all 20 cells
- * on one line (spaces anywhere): the A-K notation of the seed (A the 2x2
- * block, B-F two-cell pieces, G-J 1x1 pieces, K empty) when the grid has no
- * '.', else the general grid ('.' empty, one letter or digit per piece).  A
- * code is one word: exactly 5 characters is a ShortCode (of
- * 123456789ABCDEFGHJKMNPQRSTUVWXYZ, any case); 6 to 9 hex digits are a
- * CommonCode, trailing zeros optional; the prefixes short: and common: say
- * which explicitly (common: takes 1 to 9 digits), for scripts.  In batch
- * input a line of one 4-character word starts a grid.
+ * Queries, read by the shared reader (common/text.c: a byte-order mark,
+ * CRLF, tabs and blank lines ignored).  A board is 5 rows of 4 cells (rows
+ * as lines, joined by '/' or separated by blanks) or the 20 cells as one
+ * word: the A-K notation of the seed (A the 2x2 block, B-F two-cell
+ * pieces, G-J 1x1 pieces, K empty) when the grid has no '.', else the
+ * general grid ('.' empty, one letter or digit per piece; letters keep
+ * their case).  Any other single word is a code, by one rule: exactly 5
+ * characters is a ShortCode (of 123456789ABCDEFGHJKMNPQRSTUVWXYZ, any
+ * case); 6 to 9 hex digits are a CommonCode, trailing zeros optional; 1 to
+ * 4 characters are neither.  For scripts, short:WORD (5 characters) and
+ * common:HEX (1 to 9 digits, trailing zeros optional) say which.  In batch
+ * input a line of one 4-cell row starts a 5-line grid; a code or a
+ * one-line grid is one line.
  *
  * Output notation: a board comes back in the notation it came in, with the
  * user's letters, in the user's orientation (a mirrored representative
