@@ -587,7 +587,7 @@ static uint32_t kl_block_cells(unsigned head)
 }
 
 /* Placements (top-left cells) of a piece of type ty that fit in free. */
-static uint32_t kl_fit(unsigned ty, uint32_t free)
+static inline uint32_t kl_fit(unsigned ty, uint32_t free)
 {
     switch (ty) {
     case KL_HORZ:  return free & free >> 1 & ~KL_COL3;
@@ -737,11 +737,30 @@ static uint32_t kl_state_of(const kl_layout *l, int *flip)
     return kl_index(&m);
 }
 
-/* The layout of rank off among those of 2x2 place hid: rows 1-3 by a
- * guided search of each row's list, rows 4-5 by one read. */
-static void kl_unrank_at(unsigned hid, uint32_t off, kl_layout *l)
+/* What ranking a layout's rows found: each row's rank part, the start of
+ * its state's rank parts in kl_add, and the cells covered from above. */
+typedef struct kl_rowinfo {
+    uint32_t rank;                 /* the state index */
+    uint32_t part[KL_ROWS], base[KL_ROWS];
+    uint8_t covered[KL_ROWS];
+} kl_rowinfo;
+
+/* The row state of row r of l: covered cells and empty cells before. */
+static unsigned kl_row_state(const kl_layout *l, unsigned hid, unsigned r,
+                             unsigned *covered)
 {
-    unsigned st = kl_state(kl_cover[hid][0], 0);
+    *covered = kl_cover[hid][r] | (r ? l->v >> 4 * (r - 1) & 15 : 0);
+    return kl_state(*covered, kl_popcount2(l->e & ((1u << 4 * r) - 1)));
+}
+
+/* The layout of rank off among those of 2x2 place hid, and its rows' rank
+ * parts (ri->rank is left to the caller): rows 1-3 by a guided search of
+ * each row's list, whose entries hold the parts, rows 4-5 by one read of
+ * their completions. */
+static void kl_unrank_at(unsigned hid, uint32_t off, kl_layout *l,
+                         kl_rowinfo *ri)
+{
+    unsigned st = kl_state(kl_cover[hid][0], 0), c;
     uint64_t t = 0;
     for (unsigned r = 0; r < KL_ROWS - 2; r++) {
         unsigned slot = kl_slot[hid][r][st];
@@ -751,13 +770,23 @@ static void kl_unrank_at(unsigned hid, uint32_t off, kl_layout *l)
         e += g->at[off >> g->shift];
         while (e < end && e[1].before <= off)
             e++;
+        ri->covered[r] = (uint8_t)(st / 3);
+        ri->base[r] = kl_add_at[hid][r][st];
+        ri->part[r] = e->before;
         off -= e->before;
         t |= (uint64_t)e->code << 8 * r;
         st = e->next;
     }
     unsigned slot = kl_slot[hid][KL_ROWS - 2][st];
-    t |= (uint64_t)kl_tail[kl_tail_at[slot] + off] << 8 * (KL_ROWS - 2);
+    unsigned tail = kl_tail[kl_tail_at[slot] + off];
+    t |= (uint64_t)tail << 8 * (KL_ROWS - 2);
     kl_from_rows(t, kl_head_cell[hid], l);
+    ri->covered[3] = (uint8_t)(st / 3);
+    ri->base[3] = kl_add_at[hid][3][st];
+    ri->part[3] = kl_add[ri->base[3] + kl_squeeze[st / 3][tail & 255]];
+    ri->base[4] = kl_add_at[hid][4][kl_row_state(l, hid, 4, &c)];
+    ri->covered[4] = (uint8_t)c;
+    ri->part[4] = off - ri->part[3];
 }
 
 /* The place of an index among firsts (12 + 1 starts): the last start at
@@ -771,17 +800,19 @@ static unsigned kl_place(const uint32_t *first, uint32_t idx)
 }
 
 /* The layout of a state index. */
-static void kl_unrank(uint32_t idx, kl_layout *l)
+static void kl_unrank(uint32_t idx, kl_layout *l, kl_rowinfo *ri)
 {
     unsigned hid = kl_place(kl_sfirst, idx);
-    kl_unrank_at(hid, idx - kl_sfirst[hid], l);
+    kl_unrank_at(hid, idx - kl_sfirst[hid], l, ri);
+    ri->rank = idx;
 }
 
 /* The layout of a ShortCode's number. */
 static void kl_unrank_short(uint32_t n, kl_layout *l)
 {
     unsigned hid = kl_place(kl_first, n);
-    kl_unrank_at(hid, n - kl_first[hid], l);
+    kl_rowinfo ri;
+    kl_unrank_at(hid, n - kl_first[hid], l, &ri);
 }
 
 /* ==== CommonCode ====================================================== */
@@ -903,15 +934,17 @@ static void kl_block_move(const kl_layout *l, unsigned p, unsigned q,
 /* Every move from l, pieces by top-left cell, then destinations by cell.
  * Only a piece next to an empty cell can move.  A move other than the 2x2
  * block's changes only the rows it touches, so only their rank parts are
- * redone, from the unit types, empty cells and 2x1 pieces after it. */
-static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l, int back,
-                            ptb_move *mv, uint64_t *to)
+ * redone, from the unit types, empty cells and 2x1 pieces after it; the
+ * first of those rows keeps its state (what is covered from above and the
+ * empty cells before it), so only its code is looked up again. */
+static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
+                            const kl_rowinfo *ri, int back, ptb_move *mv,
+                            uint64_t *to)
 {
     kl_sink o = { mv, to, 0 };
     unsigned hid = (unsigned)kl_head_id[l->head];
-    uint32_t part[KL_ROWS], rank = kl_sfirst[hid];
-    for (unsigned r = 0; r < KL_ROWS; r++)
-        rank += part[r] = kl_row_part(l, hid, r);
+    const uint32_t *part = ri->part, *base = ri->base, rank = ri->rank;
+    const uint8_t *covered = ri->covered;
     uint32_t near = kl_neighbours(l->e);
     uint32_t pieces = (l->h & (near | near >> 1)) | (l->v & (near | near >> 4))
         | (l->s & near);
@@ -931,12 +964,16 @@ static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l, int back,
         for (; dest; dest &= dest - 1) {
             unsigned q = kl_low_bit(dest);
             uint64_t t = t0 ^ (uint64_t)ty << 2 * q;
-            uint32_t e = e0 & ~(shape << q);
-            uint32_t v = ty == KL_VERT ? v0 | 1u << q : v0;
-            uint32_t idx = rank;
-            unsigned last = (p > q ? p : q) + (ty == KL_VERT ? 4 : 0);
-            for (unsigned r = (p < q ? p : q) / 4; r <= last / 4; r++)
-                idx += kl_part(hid, r, t, e, v) - part[r];
+            unsigned r0 = (p < q ? p : q) / 4;
+            unsigned r1 = ((p > q ? p : q) + (ty == KL_VERT ? 4 : 0)) / 4;
+            uint32_t idx = rank - part[r0] + kl_add[base[r0]
+                + kl_squeeze[covered[r0]][t >> 8 * r0 & 255]];
+            if (r1 > r0) {
+                uint32_t e = e0 & ~(shape << q);
+                uint32_t v = ty == KL_VERT ? v0 | 1u << q : v0;
+                for (unsigned r = r0 + 1; r <= r1; r++)
+                    idx += kl_part(hid, r, t, e, v) - part[r];
+            }
             kl_emit(&o, idx, p | q << 5);
         }
     }
@@ -996,8 +1033,9 @@ static unsigned kl_moves(const void *ctx, uint32_t sub, uint64_t idx,
     kl_layout l;
     if (sub != 0 || idx >= kl_sfirst[KL_HEADS])
         return 0;
-    kl_unrank((uint32_t)idx, &l);
-    return kl_moves_of(ctx, &l, 0, out, NULL);
+    kl_rowinfo ri;
+    kl_unrank((uint32_t)idx, &l, &ri);
+    return kl_moves_of(ctx, &l, &ri, 0, out, NULL);
 }
 
 static unsigned kl_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
@@ -1006,8 +1044,9 @@ static unsigned kl_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
     kl_layout l;
     if (sub != 0 || idx >= kl_sfirst[KL_HEADS])
         return 0;
-    kl_unrank((uint32_t)idx, &l);
-    return kl_moves_of(ctx, &l, 1, NULL, out);
+    kl_rowinfo ri;
+    kl_unrank((uint32_t)idx, &l, &ri);
+    return kl_moves_of(ctx, &l, &ri, 1, NULL, out);
 }
 
 /* ==== native view ===================================================== */
@@ -1183,9 +1222,10 @@ static int kl_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     kl_layout l;
     size_t len = 0;
     (void)ctx;
+    kl_rowinfo ri;
     if (sub != 0 || idx >= kl_sfirst[KL_HEADS])
         return -1;
-    kl_unrank((uint32_t)idx, &l);
+    kl_unrank((uint32_t)idx, &l, &ri);
     ptb_catf(buf, cap, &len, "%09llX",
              (unsigned long long)kl_common_code(&l));
     return (int)len;
