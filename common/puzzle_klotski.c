@@ -13,16 +13,17 @@
  *
  * Mirror symmetry.  The goal is its own left-right mirror image, so a
  * layout and its mirror are equally far from it.  The state space the table
- * sees holds one layout of each mirror pair, by the simple split: the
- * layouts with the 2x2 block in columns 1-2 (10,529,912) or 2-3
- * (8,274,674), 18,804,586 states; those with it in columns 3-4 are the
- * mirrors of the first kind and are never stored.  A state's index is its
+ * sees is the simple split: the layouts with the 2x2 block in columns 1-2
+ * (10,529,912) or 2-3 (8,274,674), 18,804,586 states; those with it in
+ * columns 3-4 are the mirrors of the first kind and are never stored (a
+ * layout with the block in columns 2-3 keeps its own state, as does its
+ * mirror, which has the block there too).  A state's index is its
  * ShortCode minus the columns-3-4 layouts before it.  The alternative, a
  * dense index over the 14,673,066 mirror classes, would store 22% fewer
  * values (0.8 instead of 1.03 bits a layout at 5 values a byte), but it
  * needs a constant table to rank the classes among the columns-2-3 layouts
  * (a bitmap of 8,274,674 bits plus a rank directory: about 1.1 MB in every
- * binary, as large as half the saving on the three tables), and every
+ * binary, nearly half of the 2.5 MB it saves on the three tables), and every
  * successor with the block in columns 2-3 (44% of the states) would need
  * its mirror ranked as well to find its class.  The split needs no table
  * and mirrors only the 2x2 block's moves into columns 3-4: a move out of a

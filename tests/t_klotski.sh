@@ -140,7 +140,9 @@ IN='' check "empty input" expect_error 2 'empty query' klotski
 IN=$'BAAC\nBAAC\nDEEF\nDGHF\n' \
     check "4 rows" expect_error 2 '4 rows; expected 5 rows' klotski
 IN=$'BAAC\nBAAC\nDEEF\nDGHF\nIKKJ\nIKKJ\n' \
-    check "6 rows" expect_error 2 '6 rows; expected 5 rows of 4 cells \(row 6 is at line 6, column 1\)' klotski
+    check "6 rows" expect_error 2 \
+    '6 rows; expected 5 rows of 4 cells \(row 6 is at line 6, column 1\)' \
+    klotski
 IN=$'BAAC\nBAAC\nDEEF\nDGHFF\nIKKJ\n' \
     check "a row of 5 cells" \
     expect_error 2 'line 4, column 1: 5 cells, expected 4' klotski
@@ -179,7 +181,8 @@ check "a ShortCode with a digit outside the alphabet" \
 check "a ShortCode past the last layout" \
     expect_error 2 "ShortCode 'ZZZZZ' is 33554431, past the last" klotski ZZZZZ
 check "a 10-character word" \
-    expect_error 2 'line 1, column 1: 10 cells; expected 5 rows' klotski 1A9BF0C00X
+    expect_error 2 'line 1, column 1: 10 cells; expected 5 rows' \
+    klotski 1A9BF0C00X
 IN=$'4WVE1\nBAAC\nBAAC\nDEEF\nDGHF\nIKKJ\nBAAC BAAC DEEF DGHF IKKJ\nBAAC\n' \
     run klotski --batch --count
 check "batch: codes, 5-line and one-line grids; stops at a bad record" \
