@@ -70,7 +70,9 @@ struct ptb_puzzle {
      * NULL; text is NULL only when a PTB_OPT_POSITION option is given
      * (ptb_parse checks names, repeats and that rule).  On error returns
      * PTB_EPARSE and writes a one-line message to err ("line 3: expected 4
-     * characters, got 5", "first: expected B or W, got X"). */
+     * characters, got 5", "first: expected B or W, got X").  A message
+     * about an option's value starts with "NAME: ", so programs can tell
+     * it from a position's mistake. */
     int (*parse)(const void *ctx, const char *text, const char *const *opt,
                  ptb_position out[2], unsigned *n, char *err, size_t errcap);
     /* Batch input: how many non-blank lines the record starting with this
@@ -95,9 +97,13 @@ struct ptb_puzzle {
                        size_t cap);
 };
 
-/* Every registered puzzle, declared from the registry. */
+/* Every registered puzzle, declared from the registry.  A test build adds
+ * its own puzzles with -DPTB_TEST_PUZZLES='"FILE.def"' (tests/t_toy.sh). */
 #define PTB_PUZZLE(n) extern const ptb_puzzle ptb_puzzle_##n;
 #include "puzzles.def"
+#ifdef PTB_TEST_PUZZLES
+#include PTB_TEST_PUZZLES
+#endif
 #undef PTB_PUZZLE
 
 /* The number of set bits of x. */

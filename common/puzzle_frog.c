@@ -23,7 +23,8 @@
  *
  * Native text.  A row such as "WWW.BBB", one line read by the shared
  * reader (common/text.c): W, w or U+25CB (white circle) for a white piece,
- * B, b or U+25CF (black circle) for a black one, '.' for the empty cell.  Spaces: when the row has a '.', spaces and tabs only separate cells
+ * B, b or U+25CF (black circle) for a black one, '.' for the empty cell.
+ * Spaces: when the row has a '.', spaces and tabs only separate cells
  * ("○ ○ ○ . ● ● ●"); without a '.', the row must hold exactly one space,
  * which is the empty cell ("○○○ ●●●").  The text must be one line.  A move
  * code is from * 32 + to (cells); a move prints as "W 3-4" (colour, cells
