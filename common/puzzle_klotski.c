@@ -453,8 +453,9 @@ static int kl_print_tables(const kl_rows *x)
     uint32_t sfirst[KL_HEADS + 1];
     char decl[96];
     kl_split_first(x, sfirst);
-    printf("/* build/gen/klotski_tables.h: made by mktables_klotski from "
-           "common/puzzle_klotski.c;\n * do not edit. */\n");
+    printf("/* build/gen/klotski_tables.h: made at build time by the "
+           "PTB_MKTABLES\n * section of common/puzzle_klotski.c; do not "
+           "edit. */\n");
     kl_print("uint32_t kl_first[KL_HEADS + 1]", x->first, KL_HEADS + 1,
              NULL, 0);
     kl_print("uint32_t kl_sfirst[KL_HEADS + 1]", sfirst, KL_HEADS + 1,
@@ -488,7 +489,7 @@ static int kl_print_tables(const kl_rows *x)
     for (unsigned s = 0; s < x->slots; s++) {
         printf("{%u,{", x->guide[s].shift);
         for (unsigned b = 0; b < KL_GUIDE; b++)
-            printf("%u,%s", x->guide[s].at[b], b % 24 == 23 ? "\n" : "");
+            printf("%u,%s", x->guide[s].at[b], b % 16 == 15 ? "\n" : "");
         printf("}},\n");
     }
     printf("};\n");
