@@ -5,38 +5,77 @@
  * of one shape are interchangeable in the table.  The goal is the 2x2 block
  * with its top-left corner on cell 13 (rows 4-5, columns 2-3, 1-based).
  *
- * Index: a layout's index is its rank in ascending CommonCode order, which is
- * also the community's ShortCode number.  A CommonCode is 36 bits: the 2x2
+ * Public index: a layout's number is its rank in ascending CommonCode order,
+ * which is the community's ShortCode.  A CommonCode is 36 bits: the 2x2
  * block's top-left cell (4 bits), then 2 bits per remaining unit (a piece or
  * an empty cell) in row-major order of the units' top-left cells, most
  * significant first, zero-padded: 00 empty, 01 1x2, 10 2x1, 11 1x1.
  *
+ * Mirror symmetry.  The goal is its own left-right mirror image, so a
+ * layout and its mirror are equally far from it.  The state space the table
+ * sees is the simple split: the layouts with the 2x2 block in columns 1-2
+ * (10,529,912) or 2-3 (8,274,674), 18,804,586 states; those with it in
+ * columns 3-4 are the mirrors of the first kind and are never stored (a
+ * layout with the block in columns 2-3 keeps its own state, as does its
+ * mirror, which has the block there too).  A state's index is its
+ * ShortCode minus the columns-3-4 layouts before it.  The alternative, a
+ * dense index over the 14,673,066 mirror classes, would store 22% fewer
+ * values (0.8 instead of 1.03 bits a layout at 5 values a byte), but it
+ * needs a constant table to rank the classes among the columns-2-3 layouts
+ * (a bitmap of 8,274,674 bits plus a rank directory: about 1.1 MB in every
+ * binary, nearly half of the 2.5 MB it saves on the three tables), and every
+ * successor with the block in columns 2-3 (44% of the states) would need
+ * its mirror ranked as well to find its class.  The split needs no table
+ * and mirrors only the 2x2 block's moves into columns 3-4: a move out of a
+ * state lands on its successor's representative (the mirror when the block
+ * ends in columns 3-4, marked in the move's code); unmoves() lists every
+ * state one such move before it, which adds, for a state with the block in
+ * columns 1-2, the mirrors of its block moves into columns 2-3, and leaves
+ * out its block moves from columns 2-3 into 3-4 (see kl_block_move).
+ *
  * Ranking works row by row.  A row is coded in 8 bits (2 bits per cell: the
  * type of the unit whose top-left cell it is, 0 for empty or covered cells),
  * and what a row may hold depends only on the cells covered from above and
- * on how many empty cells came before (capped at 2).  open() counts the
- * completions of every (2x2 place, row, state) and tabulates, for each row
- * code (squeezed to its uncovered cells), how many layouts sort before it
- * with the same rows above; a rank is the sum of five independent reads of
- * that 190 KB table, and a move's successor redoes only the rows it touches.
+ * on how many empty cells came before (capped at 2).  Counting the
+ * completions of every (2x2 place, row, state) gives, for each row code
+ * (squeezed to its uncovered cells), how many layouts sort before it with
+ * the same rows above; a rank is the sum of five independent reads of that
+ * 190 KB table, and a move's successor redoes only the rows it touches.
  * Unranking finds rows 1-3 in per-state lists (a 64-bucket guide, then a
  * short scan) and reads rows 4-5 from a list of all their completions.
+ * These tables are constant: the PTB_MKTABLES section at the end of this
+ * file computes them at build time and prints build/gen/klotski_tables.h,
+ * so opening a space builds nothing.
  *
  * Metrics: "step" moves a piece one cell; "line" any distance in a straight
  * line; "move" to any place it reaches over free cells, turns included.  A
- * move's code is its piece's top-left cell before (bits 0-4) and after (bits
- * 5-9) the move.
+ * move's code is its piece's top-left cell in the state before (bits 0-4)
+ * and after (bits 5-9) the move, plus bit 10 when the successor's
+ * representative is the mirror image.
  *
- * Queries: the A-K notation of the seed (A the 2x2 block, B-F two-cell
- * pieces, G-J 1x1 pieces, K empty), used when the grid has no '.'; a
- * general grid ('.' empty, one letter or digit per piece); a ShortCode
- * (exactly 5 characters, any case) or a CommonCode (1-4 or 6-9 hex digits,
- * trailing zeros optional).  In batch input a line of one 4-character word
- * starts a grid.  The native view keeps the input's letters and empty mark;
- * a code's pieces are named A, B-F, G-J (K empty) when they fit, else A and
- * B, C, ... in row-major order ('.' empty).
+ * Queries, read by the shared reader (common/text.c: a byte-order mark,
+ * CRLF, tabs and blank lines ignored).  A board is 5 rows of 4 cells (rows
+ * as lines, joined by '/' or separated by blanks) or the 20 cells as one
+ * word: the A-K notation of the seed (A the 2x2 block, B-F two-cell
+ * pieces, G-J 1x1 pieces, K empty) when the grid has no '.', else the
+ * general grid ('.' empty, one letter or digit per piece; letters keep
+ * their case).  Any other single word is a code, by one rule: exactly 5
+ * characters is a ShortCode (of 123456789ABCDEFGHJKMNPQRSTUVWXYZ, any
+ * case); 6 to 9 hex digits are a CommonCode, trailing zeros optional; 1 to
+ * 4 characters are neither.  For scripts, short:WORD (5 characters) and
+ * common:HEX (1 to 9 digits, trailing zeros optional) say which.  In batch
+ * input a line of one 4-cell row starts a 5-line grid; a code or a
+ * one-line grid is one line.
  *
- * May touch: its arguments and its context only.  No I/O.
+ * Output notation: a board comes back in the notation it came in, with the
+ * user's letters, in the user's orientation (a mirrored representative
+ * never shows: the native view records the mirroring, and moves are
+ * replayed and printed on the user's own board).  A code comes back as a
+ * general grid: A the 2x2 block, B, C, ... the other pieces in row-major
+ * order, '.' empty.
+ *
+ * May touch: its arguments and its context only.  No I/O, except the
+ * generator's main() under PTB_MKTABLES.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,36 +95,13 @@ enum {
     KL_GUIDE = 64         /* guide buckets per unranking list */
 };
 
-#define KL_FULL 0xFFFFFu
-#define KL_COL0 0x11111u
-#define KL_COL3 0x88888u
-
 /* Unit types, as in the CommonCode. */
 enum { KL_EMPTY = 0, KL_HORZ = 1, KL_VERT = 2, KL_ONE = 3, KL_BLOCK = 4 };
 
-/* Cells covered by a piece of each type with its top-left on cell 0. */
-static const uint32_t kl_shape[5] = { 0x1, 0x3, 0x11, 0x1, 0x33 };
-
-static const signed char kl_head_id[KL_CELLS] = {
-    0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, -1, -1, -1, -1
-};
+/* The places of the 2x2 block by its top-left cell. */
 static const unsigned char kl_head_cell[KL_HEADS] = {
     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14
 };
-
-static const char *const kl_metrics[] = { "step", "line", "move", NULL };
-enum { KL_STEP = 0, KL_LINE = 1, KL_MOVE = 2 };
-
-static const char kl_b32[] = "123456789ABCDEFGHJKMNPQRSTUVWXYZ";
-
-/* A layout.  t and the masks say the same thing two ways: t for ranking,
- * the masks for moving. */
-typedef struct kl_layout {
-    uint64_t t;         /* cell i's unit type at bits 2i..2i+1 (0: none) */
-    uint32_t e;         /* empty cells */
-    uint32_t h, v, s;   /* top-left cells of the 1x2, 2x1 and 1x1 pieces */
-    unsigned head;      /* top-left cell of the 2x2 block */
-} kl_layout;
 
 /* One entry of an unranking list: a row code that has completions. */
 typedef struct kl_entry {
@@ -101,10 +117,20 @@ typedef struct kl_guide {
     uint8_t at[KL_GUIDE];
 } kl_guide;
 
-/* The row tables are kept for the (2x2 place, row, state) triples some
- * layout reaches, each a "slot". */
-typedef struct kl_ctx {
-    unsigned metric;
+static unsigned kl_state(unsigned covered, unsigned empties)
+{
+    return covered * 3 + (empties < 2 ? empties : 2);
+}
+
+#ifdef PTB_MKTABLES
+/* ==== build-time tables =============================================== */
+
+/* The generator: computes the row tables and prints them as C.  The tables
+ * are kept for the (2x2 place, row, state) triples some layout reaches,
+ * each a "slot". */
+#include <stdio.h>
+
+typedef struct kl_rows {
     uint32_t first[KL_HEADS + 1];              /* first index per 2x2 place */
     uint8_t cover[KL_HEADS][KL_ROWS + 1];      /* 2x2 cells in each row */
     uint16_t rowmask[KL_CODES];                /* h | v << 4 | s << 8 */
@@ -121,89 +147,10 @@ typedef struct kl_ctx {
     kl_entry *list;
     uint32_t *tail_at;           /* per slot of row 4: its completions */
     uint16_t *tail;              /* rows 4 and 5 codes, in order */
-} kl_ctx;
+    uint32_t adds, entries, tails;
+} kl_rows;
 
-/* ==== bits ============================================================ */
-
-static unsigned kl_low_bit(uint32_t m)
-{
-#if defined(__GNUC__)
-    return (unsigned)__builtin_ctz(m);
-#else
-    unsigned i = 0;
-    while (!(m >> i & 1))
-        i++;
-    return i;
-#endif
-}
-
-/* The number of bits of m, or 2 if more. */
-static unsigned kl_popcount2(uint32_t m)
-{
-    return (m != 0) + ((m & (m - 1)) != 0);
-}
-
-/* The 2x2 block's cells. */
-static uint32_t kl_block_cells(unsigned head)
-{
-    return 0x33u << head;
-}
-
-/* Placements (top-left cells) of a piece of type ty that fit in free. */
-static uint32_t kl_fit(unsigned ty, uint32_t free)
-{
-    switch (ty) {
-    case KL_HORZ:  return free & free >> 1 & ~KL_COL3;
-    case KL_VERT:  return free & free >> 4;
-    case KL_BLOCK: return free & free >> 1 & free >> 4 & free >> 5 & ~KL_COL3;
-    default:       return free;
-    }
-}
-
-/* Placements one cell away from those in x, in any direction. */
-static uint32_t kl_neighbours(uint32_t x)
-{
-    return (x >> 4) | ((x << 4) & KL_FULL) | ((x >> 1) & ~KL_COL3)
-        | ((x << 1) & ~KL_COL0 & KL_FULL);
-}
-
-/* Placements one cell away in direction d (0 up, 1 down, 2 left, 3 right). */
-static uint32_t kl_shift(uint32_t x, unsigned d)
-{
-    switch (d) {
-    case 0:  return x >> 4;
-    case 1:  return (x << 4) & KL_FULL;
-    case 2:  return (x >> 1) & ~KL_COL3;
-    default: return (x << 1) & ~KL_COL0 & KL_FULL;
-    }
-}
-
-/* Destinations of a piece on cell p whose fitting placements are fit. */
-static uint32_t kl_reach(unsigned metric, uint32_t fit, unsigned p)
-{
-    uint32_t from = 1u << p, to = 0;
-    if (metric == KL_STEP)
-        return kl_neighbours(from) & fit;
-    if (metric == KL_LINE) {
-        for (unsigned d = 0; d < 4; d++)
-            for (uint32_t y = kl_shift(from, d) & fit; y;
-                 y = kl_shift(y, d) & fit)
-                to |= y;
-        return to;
-    }
-    for (uint32_t r = from; r != to;) {
-        to = r;
-        r = (r | kl_neighbours(r)) & fit;
-    }
-    return to & ~from;
-}
-
-/* ==== row tables ====================================================== */
-
-static unsigned kl_state(unsigned covered, unsigned empties)
-{
-    return covered * 3 + (empties < 2 ? empties : 2);
-}
+typedef kl_rows kl_ctx;
 
 #define KL_BAD 0xFFu
 
@@ -406,11 +353,14 @@ static int kl_build_tables(kl_ctx *x)
             for (unsigned st = 0; st < KL_STATES; st++)
                 if (x->slot[hid][r][st] != KL_NONE)
                     kl_fill_slot(x, &count, hid, r, st, &n);
+    x->adds = adds;
+    x->entries = n;
     n = 0;
     for (unsigned hid = 0; hid < KL_HEADS; hid++)
         for (unsigned st = 0; st < KL_STATES; st++)
             if (x->slot[hid][KL_ROWS - 2][st] != KL_NONE)
                 kl_fill_tail(x, hid, st, &n);
+    x->tails = n;
     return PTB_OK;
 }
 
@@ -440,35 +390,319 @@ static void kl_build_masks(kl_ctx *x)
     }
 }
 
-/* ==== rank and unrank ================================================= */
 
-/* The part of l's rank that row r adds. */
-static inline uint32_t kl_row_part(const kl_ctx *x, const kl_layout *l,
-                            unsigned hid, unsigned r)
+/* Prints n values as a C array: decl names it ("uint8_t kl_x[4][2]"); dim
+ * lists the sizes of its inner dimensions, outermost first, so each gets its
+ * braces. */
+static void kl_print(const char *decl, const uint32_t *v, size_t n,
+                     const size_t *dim, unsigned ndim)
 {
-    unsigned covered = x->cover[hid][r];
-    unsigned empties = kl_popcount2(l->e & ((1u << 4 * r) - 1));
-    if (r)
-        covered |= l->v >> 4 * (r - 1) & 15;
-    return x->add[x->add_at[hid][r][kl_state(covered, empties)]
-                  + x->squeeze[covered][l->t >> 8 * r & 255]];
+    size_t span[4] = { 1, 1, 1, 1 }, col = 0;
+    for (unsigned k = ndim; k-- > 0;)
+        span[k] = dim[k] * (k + 1 < ndim ? span[k + 1] : 1);
+    printf("static const %s = {\n", decl);
+    for (size_t i = 0; i < n; i++) {
+        for (unsigned k = 0; k < ndim; k++)
+            if (i % span[k] == 0)
+                col += (size_t)printf("{");
+        col += (size_t)printf("%lu,", (unsigned long)v[i]);
+        for (unsigned k = ndim; k-- > 0;)
+            if ((i + 1) % span[k] == 0)
+                col += (size_t)printf("},");
+        if (col > 70 || i + 1 == n) {
+            printf("\n");
+            col = 0;
+        }
+    }
+    printf("};\n");
 }
 
-static inline uint32_t kl_rank(const kl_ctx *x, const kl_layout *l)
+/* The same for arrays of other integer types, copied to uint32_t. */
+#define KL_PRINT(decl, arr, n, dim, ndim)                                  \
+    do {                                                                   \
+        uint32_t *v_ = malloc((n) * sizeof *v_);                           \
+        if (!v_)                                                           \
+            return PTB_ENOMEM;                                             \
+        for (size_t i_ = 0; i_ < (n); i_++)                                \
+            v_[i_] = (arr)[i_];                                            \
+        kl_print(decl, v_, n, dim, ndim);                                  \
+        free(v_);                                                          \
+    } while (0)
+
+/* The first state index of each 2x2 place in the mirror-split space: the
+ * layouts with the block in columns 3-4 take no indices. */
+static void kl_split_first(const kl_rows *x, uint32_t *sfirst)
+{
+    sfirst[0] = 0;
+    for (unsigned hid = 0; hid < KL_HEADS; hid++) {
+        int kept = kl_head_cell[hid] % 4 != 2;
+        sfirst[hid + 1] = sfirst[hid]
+            + (kept ? x->first[hid + 1] - x->first[hid] : 0);
+    }
+    /* an empty range starts where the next one does, so a search for the
+     * last start at or below an index never stops on it */
+    for (unsigned hid = KL_HEADS; hid-- > 0;)
+        if (kl_head_cell[hid] % 4 == 2)
+            sfirst[hid] = sfirst[hid + 1];
+}
+
+static int kl_print_tables(const kl_rows *x)
+{
+    static const size_t d1[1] = { KL_ROWS + 1 }, dc[1] = { KL_CODES };
+    static const size_t d3[2] = { KL_ROWS, KL_STATES };
+    uint32_t sfirst[KL_HEADS + 1];
+    char decl[96];
+    kl_split_first(x, sfirst);
+    printf("/* build/gen/klotski_tables.h: made at build time by the "
+           "PTB_MKTABLES\n * section of common/puzzle_klotski.c; do not "
+           "edit. */\n");
+    kl_print("uint32_t kl_first[KL_HEADS + 1]", x->first, KL_HEADS + 1,
+             NULL, 0);
+    kl_print("uint32_t kl_sfirst[KL_HEADS + 1]", sfirst, KL_HEADS + 1,
+             NULL, 0);
+    KL_PRINT("uint8_t kl_cover[KL_HEADS][KL_ROWS + 1]", &x->cover[0][0],
+             KL_HEADS * (KL_ROWS + 1), d1, 1);
+    KL_PRINT("uint16_t kl_rowmask[KL_CODES]", x->rowmask, KL_CODES, NULL,
+             0);
+    KL_PRINT("uint16_t kl_slot[KL_HEADS][KL_ROWS][KL_STATES]",
+             &x->slot[0][0][0], KL_HEADS * KL_ROWS * KL_STATES, d3, 2);
+    KL_PRINT("uint8_t kl_squeeze[16][KL_CODES]", &x->squeeze[0][0],
+             16 * KL_CODES, dc, 1);
+    kl_print("uint32_t kl_add_at[KL_HEADS][KL_ROWS][KL_STATES]",
+             &x->add_at[0][0][0], KL_HEADS * KL_ROWS * KL_STATES, d3, 2);
+    snprintf(decl, sizeof decl, "uint32_t kl_add[%lu]",
+             (unsigned long)x->adds);
+    kl_print(decl, x->add, x->adds, NULL, 0);
+    snprintf(decl, sizeof decl, "uint32_t kl_list_at[%u]", x->slots + 1);
+    kl_print(decl, x->list_at, x->slots + 1, NULL, 0);
+    snprintf(decl, sizeof decl, "uint32_t kl_tail_at[%u]", x->slots);
+    kl_print(decl, x->tail_at, x->slots, NULL, 0);
+    snprintf(decl, sizeof decl, "uint16_t kl_tail[%lu]",
+             (unsigned long)x->tails);
+    KL_PRINT(decl, x->tail, x->tails, NULL, 0);
+    printf("static const kl_entry kl_list[%lu] = {\n",
+           (unsigned long)x->entries);
+    for (uint32_t i = 0; i < x->entries; i++)
+        printf("{%lu,%u,%u},%s", (unsigned long)x->list[i].before,
+               x->list[i].code, x->list[i].next, i % 4 == 3 ? "\n" : "");
+    printf("};\nstatic const kl_guide kl_guides[%u] = {\n", x->slots);
+    for (unsigned s = 0; s < x->slots; s++) {
+        printf("{%u,{", x->guide[s].shift);
+        for (unsigned b = 0; b < KL_GUIDE; b++)
+            printf("%u,%s", x->guide[s].at[b], b % 16 == 15 ? "\n" : "");
+        printf("}},\n");
+    }
+    printf("};\n");
+    return PTB_OK;
+}
+
+int main(void)
+{
+    kl_rows *x = calloc(1, sizeof *x);
+    int rc = x ? PTB_OK : PTB_ENOMEM;
+    if (rc == PTB_OK) {
+        kl_build_masks(x);
+        kl_build_rowstep(x);
+        rc = kl_build_tables(x);
+    }
+    if (rc == PTB_OK)
+        rc = kl_print_tables(x);
+    if (x) {
+        free(x->add);
+        free(x->list_at);
+        free(x->list);
+        free(x->tail_at);
+        free(x->guide);
+        free(x->tail);
+        free(x);
+    }
+    if (rc != PTB_OK || fflush(stdout) != 0) {
+        fprintf(stderr, "mktables_klotski: %s\n", ptb_strerror(rc));
+        return 1;
+    }
+    return 0;
+}
+
+#else
+/* ==== the puzzle ====================================================== */
+
+#include "klotski_tables.h"
+
+#define KL_FULL 0xFFFFFu
+#define KL_COL0 0x11111u
+#define KL_COL3 0x88888u
+#define KL_FLIP (1u << 10)         /* move code: the successor is mirrored */
+#define KL_MIRRORED (1u << 8)      /* native view: the user's board is the
+                                      state's mirror image */
+
+/* The place of the 2x2 block with its top-left on a cell, or -1. */
+static const signed char kl_head_id[KL_CELLS] = {
+    0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, -1, -1, -1, -1
+};
+
+/* Cells covered by a piece of each type with its top-left on cell 0. */
+static const uint32_t kl_shape[5] = { 0x1, 0x3, 0x11, 0x1, 0x33 };
+
+static const char *const kl_metrics[] = { "step", "line", "move", NULL };
+enum { KL_STEP = 0, KL_LINE = 1, KL_MOVE = 2 };
+
+static const char kl_b32[] = "123456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+/* A layout.  t and the masks say the same thing two ways: t for ranking,
+ * the masks for moving. */
+typedef struct kl_layout {
+    uint64_t t;         /* cell i's unit type at bits 2i..2i+1 (0: none) */
+    uint32_t e;         /* empty cells */
+    uint32_t h, v, s;   /* top-left cells of the 1x2, 2x1 and 1x1 pieces */
+    unsigned head;      /* top-left cell of the 2x2 block */
+} kl_layout;
+
+/* A space: the metric; the tables are constant. */
+typedef struct kl_ctx {
+    unsigned metric;
+} kl_ctx;
+
+/* ==== bits ============================================================ */
+
+static unsigned kl_low_bit(uint32_t m)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctz(m);
+#else
+    unsigned i = 0;
+    while (!(m >> i & 1))
+        i++;
+    return i;
+#endif
+}
+
+/* The number of bits of m, or 2 if more. */
+static unsigned kl_popcount2(uint32_t m)
+{
+    return (m != 0) + ((m & (m - 1)) != 0);
+}
+
+/* The 2x2 block's cells. */
+static uint32_t kl_block_cells(unsigned head)
+{
+    return 0x33u << head;
+}
+
+/* Placements (top-left cells) of a piece of type ty that fit in free. */
+static inline uint32_t kl_fit(unsigned ty, uint32_t free)
+{
+    switch (ty) {
+    case KL_HORZ:  return free & free >> 1 & ~KL_COL3;
+    case KL_VERT:  return free & free >> 4;
+    case KL_BLOCK: return free & free >> 1 & free >> 4 & free >> 5 & ~KL_COL3;
+    default:       return free;
+    }
+}
+
+/* Placements one cell away from those in x, in any direction. */
+static uint32_t kl_neighbours(uint32_t x)
+{
+    return (x >> 4) | ((x << 4) & KL_FULL) | ((x >> 1) & ~KL_COL3)
+        | ((x << 1) & ~KL_COL0 & KL_FULL);
+}
+
+/* Placements one cell away in direction d (0 up, 1 down, 2 left, 3 right). */
+static uint32_t kl_shift(uint32_t x, unsigned d)
+{
+    switch (d) {
+    case 0:  return x >> 4;
+    case 1:  return (x << 4) & KL_FULL;
+    case 2:  return (x >> 1) & ~KL_COL3;
+    default: return (x << 1) & ~KL_COL0 & KL_FULL;
+    }
+}
+
+/* Destinations of a piece on cell p whose fitting placements are fit. */
+static uint32_t kl_reach(unsigned metric, uint32_t fit, unsigned p)
+{
+    uint32_t from = 1u << p, to = 0;
+    if (metric == KL_STEP)
+        return kl_neighbours(from) & fit;
+    if (metric == KL_LINE) {
+        for (unsigned d = 0; d < 4; d++)
+            for (uint32_t y = kl_shift(from, d) & fit; y;
+                 y = kl_shift(y, d) & fit)
+                to |= y;
+        return to;
+    }
+    for (uint32_t r = from; r != to;) {
+        to = r;
+        r = (r | kl_neighbours(r)) & fit;
+    }
+    return to & ~from;
+}
+
+/* Each row's four cells in reverse order. */
+static uint32_t kl_flip_rows(uint32_t m)
+{
+    m = (m & 0x55555u) << 1 | (m >> 1 & 0x55555u);
+    return (m & 0x33333u) << 2 | (m >> 2 & 0x33333u);
+}
+
+/* Bit i of m to bit 2i. */
+static uint64_t kl_spread(uint32_t m)
+{
+    uint64_t x = m;
+    x = (x | x << 16) & 0x0000FFFF0000FFFFull;
+    x = (x | x << 8) & 0x00FF00FF00FF00FFull;
+    x = (x | x << 4) & 0x0F0F0F0F0F0F0F0Full;
+    x = (x | x << 2) & 0x3333333333333333ull;
+    return (x | x << 1) & 0x5555555555555555ull;
+}
+
+/* The 2x2 block in columns 3-4: the layout is stored as its mirror. */
+static int kl_mirrored(unsigned head)
+{
+    return head % 4 == 2;
+}
+
+/* ==== rank and unrank ================================================= */
+
+/* The part of a rank that row r adds, given the layout's unit types t, its
+ * empty cells e and its 2x1 pieces v (only rows up to r matter). */
+static inline uint32_t kl_part(unsigned hid, unsigned r, uint64_t t,
+                               uint32_t e, uint32_t v)
+{
+    unsigned covered = kl_cover[hid][r];
+    unsigned empties = kl_popcount2(e & ((1u << 4 * r) - 1));
+    if (r)
+        covered |= v >> 4 * (r - 1) & 15;
+    return kl_add[kl_add_at[hid][r][kl_state(covered, empties)]
+                  + kl_squeeze[covered][t >> 8 * r & 255]];
+}
+
+static inline uint32_t kl_row_part(const kl_layout *l, unsigned hid,
+                                   unsigned r)
+{
+    return kl_part(hid, r, l->t, l->e, l->v);
+}
+
+/* l's rank among the layouts with its 2x2 place. */
+static inline uint32_t kl_offset(const kl_layout *l, unsigned hid)
+{
+    return kl_row_part(l, hid, 0) + kl_row_part(l, hid, 1)
+        + kl_row_part(l, hid, 2) + kl_row_part(l, hid, 3)
+        + kl_row_part(l, hid, 4);
+}
+
+/* The state index of a layout of the space (block not in columns 3-4). */
+static inline uint32_t kl_index(const kl_layout *l)
 {
     unsigned hid = (unsigned)kl_head_id[l->head];
-    return x->first[hid] + kl_row_part(x, l, hid, 0)
-        + kl_row_part(x, l, hid, 1) + kl_row_part(x, l, hid, 2)
-        + kl_row_part(x, l, hid, 3) + kl_row_part(x, l, hid, 4);
+    return kl_sfirst[hid] + kl_offset(l, hid);
 }
 
 /* Completes a layout from t and head. */
-static void kl_from_rows(const kl_ctx *x, uint64_t t, unsigned head,
-                         kl_layout *l)
+static void kl_from_rows(uint64_t t, unsigned head, kl_layout *l)
 {
     uint32_t h = 0, v = 0, s = 0;
     for (unsigned r = 0; r < KL_ROWS; r++) {
-        unsigned m = x->rowmask[t >> 8 * r & 255];
+        unsigned m = kl_rowmask[t >> 8 * r & 255];
         h |= (uint32_t)(m & 15) << 4 * r;
         v |= (uint32_t)(m >> 4 & 15) << 4 * r;
         s |= (uint32_t)(m >> 8 & 15) << 4 * r;
@@ -481,30 +715,106 @@ static void kl_from_rows(const kl_ctx *x, uint64_t t, unsigned head,
     l->e = KL_FULL & ~(h | h << 1 | v | v << 4 | s | kl_block_cells(head));
 }
 
-/* Rows 1-3 by a guided search of each row's list, rows 4-5 by one read. */
-static void kl_unrank(const kl_ctx *x, uint32_t idx, kl_layout *l)
+/* The mirror image of l. */
+static void kl_mirror(const kl_layout *l, kl_layout *out)
 {
-    unsigned hid = 0;
-    for (unsigned k = 1; k < KL_HEADS; k++)
-        hid += idx >= x->first[k];
-    idx -= x->first[hid];
-    unsigned st = kl_state(x->cover[hid][0], 0);
+    uint32_t h = kl_flip_rows(l->h) >> 1, v = kl_flip_rows(l->v);
+    uint32_t s = kl_flip_rows(l->s);
+    out->t = kl_spread(h) | kl_spread(v) << 1 | kl_spread(s) * 3;
+    out->h = h;
+    out->v = v;
+    out->s = s;
+    out->e = kl_flip_rows(l->e);
+    out->head = l->head + 2 - 2 * (l->head % 4);
+}
+
+/* The index of the state that stands for l; *flip: it is l's mirror. */
+static uint32_t kl_state_of(const kl_layout *l, int *flip)
+{
+    kl_layout m;
+    *flip = kl_mirrored(l->head);
+    if (!*flip)
+        return kl_index(l);
+    kl_mirror(l, &m);
+    return kl_index(&m);
+}
+
+/* What ranking a layout's rows found: each row's rank part, the start of
+ * its state's rank parts in kl_add, and the cells covered from above. */
+typedef struct kl_rowinfo {
+    uint32_t rank;                 /* the state index */
+    uint32_t part[KL_ROWS], base[KL_ROWS];
+    uint8_t covered[KL_ROWS];
+} kl_rowinfo;
+
+/* The row state of row r of l: covered cells and empty cells before. */
+static unsigned kl_row_state(const kl_layout *l, unsigned hid, unsigned r,
+                             unsigned *covered)
+{
+    *covered = kl_cover[hid][r] | (r ? l->v >> 4 * (r - 1) & 15 : 0);
+    return kl_state(*covered, kl_popcount2(l->e & ((1u << 4 * r) - 1)));
+}
+
+/* The layout of rank off among those of 2x2 place hid, and its rows' rank
+ * parts (ri->rank is left to the caller): rows 1-3 by a guided search of
+ * each row's list, whose entries hold the parts, rows 4-5 by one read of
+ * their completions. */
+static void kl_unrank_at(unsigned hid, uint32_t off, kl_layout *l,
+                         kl_rowinfo *ri)
+{
+    unsigned st = kl_state(kl_cover[hid][0], 0), c;
     uint64_t t = 0;
     for (unsigned r = 0; r < KL_ROWS - 2; r++) {
-        unsigned slot = x->slot[hid][r][st];
-        const kl_guide *g = &x->guide[slot];
-        const kl_entry *e = x->list + x->list_at[slot];
-        const kl_entry *end = x->list + x->list_at[slot + 1] - 1;
-        e += g->at[idx >> g->shift];
-        while (e < end && e[1].before <= idx)
+        unsigned slot = kl_slot[hid][r][st];
+        const kl_guide *g = &kl_guides[slot];
+        const kl_entry *e = kl_list + kl_list_at[slot];
+        const kl_entry *end = kl_list + kl_list_at[slot + 1] - 1;
+        e += g->at[off >> g->shift];
+        while (e < end && e[1].before <= off)
             e++;
-        idx -= e->before;
+        ri->covered[r] = (uint8_t)(st / 3);
+        ri->base[r] = kl_add_at[hid][r][st];
+        ri->part[r] = e->before;
+        off -= e->before;
         t |= (uint64_t)e->code << 8 * r;
         st = e->next;
     }
-    unsigned slot = x->slot[hid][KL_ROWS - 2][st];
-    t |= (uint64_t)x->tail[x->tail_at[slot] + idx] << 8 * (KL_ROWS - 2);
-    kl_from_rows(x, t, kl_head_cell[hid], l);
+    unsigned slot = kl_slot[hid][KL_ROWS - 2][st];
+    unsigned tail = kl_tail[kl_tail_at[slot] + off];
+    t |= (uint64_t)tail << 8 * (KL_ROWS - 2);
+    kl_from_rows(t, kl_head_cell[hid], l);
+    ri->covered[3] = (uint8_t)(st / 3);
+    ri->base[3] = kl_add_at[hid][3][st];
+    ri->part[3] = kl_add[ri->base[3] + kl_squeeze[st / 3][tail & 255]];
+    ri->base[4] = kl_add_at[hid][4][kl_row_state(l, hid, 4, &c)];
+    ri->covered[4] = (uint8_t)c;
+    ri->part[4] = off - ri->part[3];
+}
+
+/* The place of an index among firsts (12 + 1 starts): the last start at
+ * or below idx. */
+static unsigned kl_place(const uint32_t *first, uint32_t idx)
+{
+    unsigned hid = 0;
+    for (unsigned k = 1; k < KL_HEADS; k++)
+        hid += idx >= first[k];
+    return hid;
+}
+
+/* The layout of a state index. */
+static void kl_unrank(uint32_t idx, kl_layout *l, kl_rowinfo *ri)
+{
+    unsigned hid = kl_place(kl_sfirst, idx);
+    kl_unrank_at(hid, idx - kl_sfirst[hid], l, ri);
+    ri->rank = idx;
+}
+
+/* The layout of a ShortCode's number. */
+static void kl_unrank_short(uint32_t n, kl_layout *l)
+{
+    unsigned hid = kl_place(kl_first, n);
+    kl_rowinfo ri;
+    kl_unrank_at(hid, n - kl_first[hid], l, &ri);
 }
 
 /* ==== CommonCode ====================================================== */
@@ -524,7 +834,7 @@ static uint64_t kl_common_code(const kl_layout *l)
 }
 
 /* Decodes a CommonCode; NULL, or why it is not a layout. */
-static const char *kl_decode(const kl_ctx *x, uint64_t code, kl_layout *l)
+static const char *kl_decode(uint64_t code, kl_layout *l)
 {
     unsigned head = (unsigned)(code >> 32);
     uint32_t body = (uint32_t)code;
@@ -546,7 +856,7 @@ static const char *kl_decode(const kl_ctx *x, uint64_t code, kl_layout *l)
     }
     if (body)
         return "it has more pieces than the board holds";
-    kl_from_rows(x, t, head, l);
+    kl_from_rows(t, head, l);
     if (ptb_popcount(l->e) < KL_MIN_EMPTY)
         return "it has fewer than 2 empty cells";
     return NULL;
@@ -576,60 +886,107 @@ static void kl_move(const kl_layout *l, unsigned ty, unsigned p, unsigned q,
     out->t ^= (uint64_t)ty << 2 * p ^ (uint64_t)ty << 2 * q;
 }
 
-/* Every move from l, pieces by top-left cell, then destinations by cell.
- * Writes codes and targets to whichever of mv and to is not NULL.  A move
- * changes only the rows it touches, so only their rank parts are redone
- * (all of them when the 2x2 block moves). */
-static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
-                            ptb_move *mv, uint64_t *to)
+/* Where moves go: codes and targets to whichever of mv and to is not
+ * NULL. */
+typedef struct kl_sink {
+    ptb_move *mv;
+    uint64_t *to;
+    unsigned n;
+} kl_sink;
+
+static void kl_emit(kl_sink *o, uint32_t idx, unsigned code)
 {
-    unsigned n = 0, hid = (unsigned)kl_head_id[l->head];
-    uint32_t part[KL_ROWS], rank = x->first[hid];
-    for (unsigned r = 0; r < KL_ROWS; r++)
-        rank += part[r] = kl_row_part(x, l, hid, r);
-    uint32_t pieces = l->h | l->v | l->s | 1u << l->head;
+    if (o->mv) {
+        o->mv[o->n].to = idx;
+        o->mv[o->n].code = code;
+    }
+    if (o->to)
+        o->to[o->n] = idx;
+    o->n++;
+}
+
+/* The 2x2 block of l moves from p to q.  Forward (moves()): the successor,
+ * or its mirror when the block ends in columns 3-4.  Backward (unmoves()):
+ * the states s with l's state among moves(s), which are the successors of
+ * l and of its mirror that lie in the space; so from columns 1-2, a move
+ * into columns 2-3 gives the successor and its mirror, and from columns
+ * 2-3 a move into columns 3-4 gives nothing (its mirror's successor in the
+ * space is the mirror of l's state, a different state unless l is its own
+ * mirror, when the move into columns 1-2 has given it already). */
+static void kl_block_move(const kl_layout *l, unsigned p, unsigned q,
+                          int back, kl_sink *o)
+{
+    kl_layout after, m;
+    unsigned code = p | q << 5;
+    kl_move(l, KL_BLOCK, p, q, &after);
+    if (kl_mirrored(q)) {
+        if (back && p % 4 == 1)
+            return;
+        kl_mirror(&after, &m);
+        kl_emit(o, kl_index(&m), code | KL_FLIP);
+        return;
+    }
+    kl_emit(o, kl_index(&after), code);
+    if (back && p % 4 == 0 && q % 4 == 1) {
+        kl_mirror(&after, &m);
+        kl_emit(o, kl_index(&m), code | KL_FLIP);
+    }
+}
+
+/* Every move from l, pieces by top-left cell, then destinations by cell.
+ * Only a piece next to an empty cell can move.  A move other than the 2x2
+ * block's changes only the rows it touches, so only their rank parts are
+ * redone, from the unit types, empty cells and 2x1 pieces after it; the
+ * first of those rows keeps its state (what is covered from above and the
+ * empty cells before it), so only its code is looked up again. */
+static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
+                            const kl_rowinfo *ri, int back, ptb_move *mv,
+                            uint64_t *to)
+{
+    kl_sink o = { mv, to, 0 };
+    unsigned hid = (unsigned)kl_head_id[l->head];
+    const uint32_t *part = ri->part, *base = ri->base, rank = ri->rank;
+    const uint8_t *covered = ri->covered;
+    uint32_t near = kl_neighbours(l->e);
+    uint32_t pieces = (l->h & (near | near >> 1)) | (l->v & (near | near >> 4))
+        | (l->s & near);
+    if (kl_block_cells(l->head) & near)
+        pieces |= 1u << l->head;
     for (; pieces; pieces &= pieces - 1) {
         unsigned p = kl_low_bit(pieces), ty = kl_type_at(l, p);
-        uint32_t fit = kl_fit(ty, l->e | kl_shape[ty] << p);
-        uint32_t dest = kl_reach(x->metric, fit, p);
+        uint32_t shape = kl_shape[ty], e0 = l->e | shape << p;
+        uint32_t dest = kl_reach(x->metric, kl_fit(ty, e0), p);
+        if (ty == KL_BLOCK) {
+            for (; dest; dest &= dest - 1)
+                kl_block_move(l, p, kl_low_bit(dest), back, &o);
+            continue;
+        }
+        uint64_t t0 = l->t ^ (uint64_t)ty << 2 * p;
+        uint32_t v0 = ty == KL_VERT ? l->v ^ 1u << p : l->v;
         for (; dest; dest &= dest - 1) {
             unsigned q = kl_low_bit(dest);
-            kl_layout after;
-            uint32_t idx = rank;
-            kl_move(l, ty, p, q, &after);
-            if (ty == KL_BLOCK)
-                idx = kl_rank(x, &after);
-            else {
-                unsigned last = (p > q ? p : q) + (ty == KL_VERT ? 4 : 0);
-                for (unsigned r = (p < q ? p : q) / 4; r <= last / 4; r++)
-                    idx += kl_row_part(x, &after, hid, r) - part[r];
+            uint64_t t = t0 ^ (uint64_t)ty << 2 * q;
+            unsigned r0 = (p < q ? p : q) / 4;
+            unsigned r1 = ((p > q ? p : q) + (ty == KL_VERT ? 4 : 0)) / 4;
+            uint32_t idx = rank - part[r0] + kl_add[base[r0]
+                + kl_squeeze[covered[r0]][t >> 8 * r0 & 255]];
+            if (r1 > r0) {
+                uint32_t e = e0 & ~(shape << q);
+                uint32_t v = ty == KL_VERT ? v0 | 1u << q : v0;
+                for (unsigned r = r0 + 1; r <= r1; r++)
+                    idx += kl_part(hid, r, t, e, v) - part[r];
             }
-            if (mv) {
-                mv[n].to = idx;
-                mv[n].code = p | q << 5;
-            }
-            if (to)
-                to[n] = idx;
-            n++;
+            kl_emit(&o, idx, p | q << 5);
         }
     }
-    return n;
+    return o.n;
 }
 
 /* ==== ops: state space ================================================ */
 
 static void kl_close(void *ctx)
 {
-    kl_ctx *x = ctx;
-    if (!x)
-        return;
-    free(x->add);
-    free(x->list_at);
-    free(x->list);
-    free(x->tail_at);
-    free(x->guide);
-    free(x->tail);
-    free(x);
+    free(ctx);
 }
 
 static int kl_open(unsigned metric, void **ctx)
@@ -638,12 +995,6 @@ static int kl_open(unsigned metric, void **ctx)
     if (!x)
         return PTB_ENOMEM;
     x->metric = metric;
-    kl_build_masks(x);
-    kl_build_rowstep(x);
-    if (kl_build_tables(x) != PTB_OK) {
-        kl_close(x);
-        return PTB_ENOMEM;
-    }
     *ctx = x;
     return PTB_OK;
 }
@@ -656,58 +1007,60 @@ static uint32_t kl_subtables(const void *ctx)
 
 static uint64_t kl_size(const void *ctx, uint32_t sub)
 {
-    const kl_ctx *x = ctx;
-    return sub == 0 ? x->first[KL_HEADS] : 0;
+    (void)ctx;
+    return sub == 0 ? kl_sfirst[KL_HEADS] : 0;
 }
 
 static void kl_goals(const void *ctx, uint32_t sub,
                      void (*emit)(void *arg, uint64_t idx), void *arg)
 {
-    const kl_ctx *x = ctx;
     unsigned hid = (unsigned)kl_head_id[KL_GOAL_HEAD];
+    (void)ctx;
     if (sub != 0)
         return;
-    for (uint64_t i = x->first[hid]; i < x->first[hid + 1]; i++)
+    for (uint64_t i = kl_sfirst[hid]; i < kl_sfirst[hid + 1]; i++)
         emit(arg, i);
 }
 
 static int kl_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
 {
-    const kl_ctx *x = ctx;
     unsigned hid = (unsigned)kl_head_id[KL_GOAL_HEAD];
-    return sub == 0 && idx >= x->first[hid] && idx < x->first[hid + 1];
+    (void)ctx;
+    return sub == 0 && idx >= kl_sfirst[hid] && idx < kl_sfirst[hid + 1];
 }
 
 static unsigned kl_moves(const void *ctx, uint32_t sub, uint64_t idx,
                          ptb_move *out)
 {
-    const kl_ctx *x = ctx;
     kl_layout l;
-    if (sub != 0 || idx >= x->first[KL_HEADS])
+    if (sub != 0 || idx >= kl_sfirst[KL_HEADS])
         return 0;
-    kl_unrank(x, (uint32_t)idx, &l);
-    return kl_moves_of(x, &l, out, NULL);
+    kl_rowinfo ri;
+    kl_unrank((uint32_t)idx, &l, &ri);
+    return kl_moves_of(ctx, &l, &ri, 0, out, NULL);
 }
 
 static unsigned kl_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
                            uint64_t *out)
 {
-    const kl_ctx *x = ctx;
     kl_layout l;
-    if (sub != 0 || idx >= x->first[KL_HEADS])
+    if (sub != 0 || idx >= kl_sfirst[KL_HEADS])
         return 0;
-    kl_unrank(x, (uint32_t)idx, &l);
-    return kl_moves_of(x, &l, NULL, out);
+    kl_rowinfo ri;
+    kl_unrank((uint32_t)idx, &l, &ri);
+    return kl_moves_of(ctx, &l, &ri, 1, NULL, out);
 }
 
 /* ==== native view ===================================================== */
 
-/* The native view: cell[0..19] holds each cell's letter, or the empty mark,
- * which aux also holds ('K' in the A-K notation, '.' in general grids). */
+/* The native view: cell[0..19] holds each cell of the user's board (the
+ * layout as given, not its representative), a letter or the empty mark;
+ * aux holds the empty mark ('K' in the A-K notation, '.' in general grids)
+ * and KL_MIRRORED when the state is the board's mirror image. */
 
 static char kl_empty_mark(const ptb_position *p)
 {
-    return p->aux ? (char)p->aux : 'K';
+    return p->aux & 0xFF ? (char)(p->aux & 0xFF) : 'K';
 }
 
 /* The cells showing the same letter as cell c. */
@@ -738,44 +1091,56 @@ static unsigned kl_piece_type(uint32_t m, unsigned p)
     return KL_EMPTY;
 }
 
-/* Names the pieces of a layout: A, B-F, G-J and K when they are enough,
- * else A for the 2x2 block and B, C, ... in row-major order, '.' empty. */
+/* Names the pieces of a layout as a general grid: A the 2x2 block, B, C,
+ * ... the others in row-major order, '.' empty. */
 static void kl_name_pieces(const kl_layout *l, ptb_position *pos)
 {
-    unsigned two = ptb_popcount(l->h | l->v), ones = ptb_popcount(l->s);
-    int seed = two <= 5 && ones <= 4;
-    char next_two = 'B', next_one = seed ? 'G' : 'B';
-    pos->aux = seed ? 'K' : '.';
+    char next = 'B';
+    pos->aux = '.';
     memset(pos->cell, 0, sizeof pos->cell);
-    memset(pos->cell, (int)pos->aux, KL_CELLS);
+    memset(pos->cell, '.', KL_CELLS);
     uint32_t pieces = l->h | l->v | l->s | 1u << l->head;
     for (; pieces; pieces &= pieces - 1) {
         unsigned p = kl_low_bit(pieces), ty = kl_type_at(l, p);
-        char c;
-        if (ty == KL_BLOCK)
-            c = 'A';
-        else if (seed && ty != KL_ONE)
-            c = next_two++;
-        else
-            c = next_one++;
+        char c = ty == KL_BLOCK ? 'A' : next++;
         for (unsigned i = 0; i < KL_CELLS; i++)
             if ((kl_shape[ty] << p) >> i & 1)
                 pos->cell[i] = (unsigned char)c;
     }
 }
 
+/* A table move on the user's board: the top-left cells of its piece before
+ * and after.  On a mirrored board the piece is the one under the mirror of
+ * the state's cell, and a move right in the state is a move left. */
+static void kl_user_move(const ptb_position *p, const ptb_move *m,
+                         unsigned *from, unsigned *to)
+{
+    unsigned a = m->code & 31, b = m->code >> 5 & 31;
+    if (!(p->aux & KL_MIRRORED)) {
+        *from = a;
+        *to = b;
+        return;
+    }
+    *from = kl_low_bit(kl_letter_cells(p, a + 3 - 2 * (a % 4)));
+    *to = (unsigned)((int)*from + 4 * ((int)(b / 4) - (int)(a / 4))
+                     - ((int)(b % 4) - (int)(a % 4)));
+}
+
 static void kl_apply(const void *ctx, ptb_position *p, const ptb_move *m)
 {
-    unsigned from = m->code & 31, to = m->code >> 5 & 31;
+    unsigned from, to;
+    (void)ctx;
+    kl_user_move(p, m, &from, &to);
     unsigned char letter = p->cell[from];
     uint32_t cells = kl_letter_cells(p, from);
-    (void)ctx;
     for (unsigned i = 0; i < KL_CELLS; i++)
         if (cells >> i & 1)
             p->cell[i] = (unsigned char)kl_empty_mark(p);
     for (unsigned i = 0; i < KL_CELLS; i++)
         if (cells >> i & 1)
             p->cell[i - from + to] = letter;
+    if (m->code & KL_FLIP)
+        p->aux ^= KL_MIRRORED;
     p->idx = m->to;
 }
 
@@ -825,7 +1190,8 @@ static unsigned kl_path(uint32_t fit, unsigned a, unsigned b, char *out)
 static int kl_format_move(const void *ctx, const ptb_position *before,
                           const ptb_move *m, char *buf, size_t cap)
 {
-    unsigned from = m->code & 31, to = m->code >> 5 & 31;
+    unsigned from, to;
+    kl_user_move(before, m, &from, &to);
     uint32_t cells = kl_letter_cells(before, from);
     unsigned ty = kl_piece_type(cells, from);
     uint32_t fit = kl_fit(ty ? ty : KL_ONE, kl_empty_cells(before) | cells);
@@ -855,12 +1221,13 @@ static int kl_format_answer(const void *ctx, const ptb_solution *s, char *buf,
 static int kl_format_code(const void *ctx, uint32_t sub, uint64_t idx,
                           char *buf, size_t cap)
 {
-    const kl_ctx *x = ctx;
     kl_layout l;
     size_t len = 0;
-    if (sub != 0 || idx >= x->first[KL_HEADS])
+    (void)ctx;
+    kl_rowinfo ri;
+    if (sub != 0 || idx >= kl_sfirst[KL_HEADS])
         return -1;
-    kl_unrank(x, (uint32_t)idx, &l);
+    kl_unrank((uint32_t)idx, &l, &ri);
     ptb_catf(buf, cap, &len, "%09llX",
              (unsigned long long)kl_common_code(&l));
     return (int)len;
@@ -868,98 +1235,80 @@ static int kl_format_code(const void *ctx, uint32_t sub, uint64_t idx,
 
 /* ==== parsing ========================================================= */
 
-/* The query's text split into rows; line[] says where each row came from,
- * for messages. */
+/* The query's 20 cells, each with its line and column for messages. */
 typedef struct kl_text {
-    char row[KL_ROWS][KL_COLS + 1];
-    unsigned line[KL_ROWS];
-    int one_line;                   /* all rows on one line */
+    char cell[KL_CELLS];
+    unsigned line[KL_CELLS], col[KL_CELLS];
 } kl_text;
 
-static int kl_is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v'
-        || c == '\f';
-}
-
-/* "line 3" or, for one-line input, "row 3". */
-static const char *kl_where(const kl_text *tx, unsigned r, char *buf,
+/* "line 3, column 2": where cell i came from. */
+static const char *kl_where(const kl_text *tx, unsigned i, char *buf,
                             size_t cap)
 {
     size_t len = 0;
-    if (tx->one_line)
-        ptb_catf(buf, cap, &len, "row %u", r + 1);
-    else
-        ptb_catf(buf, cap, &len, "line %u", tx->line[r]);
+    ptb_catf(buf, cap, &len, "line %u, column %u", tx->line[i], tx->col[i]);
     return buf;
 }
 
-static int kl_from_line_words(const char *s, size_t n, unsigned lineno,
-                              kl_text *tx, char *err, size_t errcap)
+/* Takes n cells from a row. */
+static void kl_take(const ptb_token *t, unsigned n, unsigned at, kl_text *tx)
 {
-    unsigned k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (kl_is_space(s[i]))
-            continue;
-        if (k == KL_CELLS)
-            return ptb_errf(err, errcap, "line %u: more than 20 cells; "
-                            "expected 5 rows of 4", lineno);
-        tx->row[k / 4][k % 4] = s[i];
-        tx->line[k / 4] = lineno;
-        k++;
+    for (unsigned k = 0; k < n; k++) {
+        tx->cell[at + k] = t->s[k];
+        tx->line[at + k] = t->line;
+        tx->col[at + k] = ptb_text_column(t, k);
     }
-    if (k != KL_CELLS)
-        return ptb_errf(err, errcap, "line %u: %u cells; expected 5 rows of "
-                        "4 cells, a CommonCode or a ShortCode", lineno, k);
-    tx->one_line = 1;
-    return PTB_OK;
 }
 
-/* Splits a grid query into rows.  Either exactly 5 non-blank lines of 4
- * cells each, or one line holding all 20 cells (spaces anywhere). */
+/* A row of the wrong length: a character that is no cell (not ASCII), or
+ * the count. */
+static int kl_bad_row(const ptb_token *t, unsigned want, char *err,
+                      size_t errcap)
+{
+    unsigned chars = ptb_text_column(t, t->len) - t->col;
+    char what[24];
+    for (unsigned k = 0; chars == want && k < t->len; k++)
+        if ((unsigned char)t->s[k] >= 0x80) {
+            ptb_text_char(t->s + k, t->len - k, what, sizeof what);
+            return ptb_errf(err, errcap, "line %u, column %u: unexpected %s",
+                            t->line, ptb_text_column(t, k), what);
+        }
+    if (want == KL_CELLS)
+        return ptb_errf(err, errcap, "line %u, column %u: %u cells; "
+                        "expected 5 rows of 4 cells, a CommonCode or a "
+                        "ShortCode", t->line, t->col, chars);
+    return ptb_errf(err, errcap, "line %u, column %u: %u cells, expected 4",
+                    t->line, t->col, chars);
+}
+
+/* Splits a grid query into its cells by the shared reader's rules (rows as
+ * lines, joined by '/' or separated by blanks): 5 rows of 4 cells, or the
+ * 20 cells as one word. */
 static int kl_split(const char *text, kl_text *tx, char *err, size_t errcap)
 {
-    const char *ln[KL_ROWS + 1];
-    size_t len[KL_ROWS + 1];
-    unsigned lineno[KL_ROWS + 1], lines = 0, at = 1;
+    ptb_token tok[KL_ROWS + 1];
+    unsigned n = ptb_text_split(text, PTB_TEXT_GRID, tok, KL_ROWS + 1);
     memset(tx, 0, sizeof *tx);
-    for (const char *s = text; *s; at++) {
-        const char *end = strchr(s, '\n');
-        size_t n = end ? (size_t)(end - s) : strlen(s);
-        size_t k = 0;
-        while (k < n && kl_is_space(s[k]))
-            k++;
-        if (k < n) {
-            if (lines == KL_ROWS)
-                return ptb_errf(err, errcap, "line %u: more than 5 rows",
-                                at);
-            ln[lines] = s;
-            len[lines] = n;
-            lineno[lines++] = at;
-        }
-        s += n + (end != NULL);
-    }
-    if (lines == 0)
+    if (n == 0)
         return ptb_errf(err, errcap, "empty query; expected 5 rows of 4 "
                         "cells, a CommonCode or a ShortCode");
-    if (lines == 1)
-        return kl_from_line_words(ln[0], len[0], lineno[0], tx, err, errcap);
-    if (lines != KL_ROWS)
+    if (n == 1) {
+        if (tok[0].len != KL_CELLS)
+            return kl_bad_row(&tok[0], KL_CELLS, err, errcap);
+        kl_take(&tok[0], KL_CELLS, 0, tx);
+        return PTB_OK;
+    }
+    if (n > KL_ROWS)
+        return ptb_errf(err, errcap, "%u rows; expected 5 rows of 4 cells "
+                        "(row 6 is at line %u, column %u)", n,
+                        tok[KL_ROWS].line, tok[KL_ROWS].col);
+    if (n < KL_ROWS)
         return ptb_errf(err, errcap, "%u rows; expected 5 rows of 4 cells, "
-                        "a CommonCode or a ShortCode", lines);
+                        "a CommonCode or a ShortCode", n);
     for (unsigned r = 0; r < KL_ROWS; r++) {
-        unsigned k = 0;
-        for (size_t i = 0; i < len[r]; i++) {
-            if (kl_is_space(ln[r][i]))
-                continue;
-            if (k < KL_COLS)
-                tx->row[r][k] = ln[r][i];
-            k++;
-        }
-        if (k != KL_COLS)
-            return ptb_errf(err, errcap, "line %u: %u cells, expected 4",
-                            lineno[r], k);
-        tx->line[r] = lineno[r];
+        if (tok[r].len != KL_COLS)
+            return kl_bad_row(&tok[r], KL_COLS, err, errcap);
+        kl_take(&tok[r], KL_COLS, KL_COLS * r, tx);
     }
     return PTB_OK;
 }
@@ -987,19 +1336,19 @@ static int kl_check_seed_letter(char c, unsigned ty, const char *where,
 }
 
 /* Reads a grid into a layout and the native view. */
-static int kl_parse_grid(const kl_ctx *x, const kl_text *tx, ptb_position *p,
-                         char *err, size_t errcap)
+static int kl_parse_grid(const kl_text *tx, ptb_position *p, char *err,
+                         size_t errcap)
 {
     char where[32];
     int seed = 1;
     for (unsigned i = 0; i < KL_CELLS; i++)
-        if (tx->row[i / 4][i % 4] == '.')
+        if (tx->cell[i] == '.')
             seed = 0;
     memset(p, 0, sizeof *p);
     p->aux = seed ? 'K' : '.';
     for (unsigned i = 0; i < KL_CELLS; i++) {
-        char c = tx->row[i / 4][i % 4];
-        kl_where(tx, i / 4, where, sizeof where);
+        char c = tx->cell[i];
+        kl_where(tx, i, where, sizeof where);
         if (seed ? !(c >= 'A' && c <= 'K') : c != '.' && !kl_is_label(c)) {
             if (seed)
                 return ptb_errf(err, errcap, "%s: unexpected '%c' (the A-K "
@@ -1020,7 +1369,7 @@ static int kl_parse_grid(const kl_ctx *x, const kl_text *tx, ptb_position *p,
         unsigned ty = kl_piece_type(m, i);
         char c = (char)p->cell[i];
         seen |= m;
-        kl_where(tx, i / 4, where, sizeof where);
+        kl_where(tx, i, where, sizeof where);
         if (ty == KL_EMPTY)
             return ptb_errf(err, errcap, "%s: piece '%c' is not one solid "
                             "1x1, 1x2, 2x1 or 2x2 rectangle", where, c);
@@ -1042,8 +1391,10 @@ static int kl_parse_grid(const kl_ctx *x, const kl_text *tx, ptb_position *p,
         return ptb_errf(err, errcap, "%u empty cell%s, at least 2 needed",
                         empty, empty == 1 ? "" : "s");
     kl_layout l;
-    kl_from_rows(x, t, head, &l);
-    p->idx = kl_rank(x, &l);
+    int flip;
+    kl_from_rows(t, head, &l);
+    p->idx = kl_state_of(&l, &flip);
+    p->aux |= flip ? KL_MIRRORED : 0;
     return PTB_OK;
 }
 
@@ -1066,100 +1417,152 @@ static int kl_b32_digit(char c)
     return at ? (int)(at - kl_b32) : -1;
 }
 
-/* Reads a CommonCode (1-9 hex digits, trailing zeros optional) or a
- * ShortCode (exactly 5 characters) into the native view. */
-static int kl_parse_code(const kl_ctx *x, const char *w, size_t n,
-                         ptb_position *p, char *err, size_t errcap)
+/* What a one-word query is. */
+enum { KL_SHORT, KL_COMMON, KL_BARE };
+
+/* A ShortCode (exactly 5 characters) into a layout. */
+static int kl_read_short(const char *w, size_t n, kl_layout *l, char *err,
+                         size_t errcap)
 {
-    kl_layout l;
     uint64_t v = 0;
-    if (n == 5) {
-        for (size_t i = 0; i < n; i++) {
-            int d = kl_b32_digit(w[i]);
-            if (d < 0)
-                return ptb_errf(err, errcap, "ShortCode '%.5s': character "
-                                "%u '%c' is not one of %s (5-character codes "
-                                "are ShortCodes; give a CommonCode with 6-9 "
-                                "hex digits)", w, (unsigned)i + 1, w[i],
-                                kl_b32);
-            v = v * 32 + (unsigned)d;
-        }
-        if (v >= x->first[KL_HEADS])
-            return ptb_errf(err, errcap, "ShortCode '%.5s' is %llu, past "
-                            "the last layout %u", w, (unsigned long long)v,
-                            x->first[KL_HEADS] - 1);
-        kl_unrank(x, (uint32_t)v, &l);
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            int d = kl_hex_digit(w[i]);
-            if (d < 0)
-                return ptb_errf(err, errcap, "CommonCode '%.*s': character "
-                                "%u '%c' is not a hex digit", (int)n, w,
-                                (unsigned)i + 1, w[i]);
-            v = v * 16 + (unsigned)d;
-        }
-        for (size_t i = n; i < 9; i++)
-            v *= 16;
-        const char *why = kl_decode(x, v, &l);
-        if (why)
-            return ptb_errf(err, errcap, "CommonCode '%.*s' is not a "
-                            "layout: %s", (int)n, w, why);
+    if (n != 5)
+        return ptb_errf(err, errcap, "ShortCode '%.*s': %u characters, "
+                        "expected 5", (int)n, w, (unsigned)n);
+    for (size_t i = 0; i < n; i++) {
+        int d = kl_b32_digit(w[i]);
+        if (d < 0)
+            return ptb_errf(err, errcap, "ShortCode '%.5s': character %u "
+                            "'%c' is not one of %s (a 5-character word is a "
+                            "ShortCode; a CommonCode has 6-9 hex digits, or "
+                            "write common:%.5s)", w, (unsigned)i + 1, w[i],
+                            kl_b32, w);
+        v = v * 32 + (unsigned)d;
     }
-    memset(p, 0, sizeof *p);
-    p->idx = kl_rank(x, &l);
-    kl_name_pieces(&l, p);
+    if (v >= kl_first[KL_HEADS])
+        return ptb_errf(err, errcap, "ShortCode '%.5s' is %llu, past the "
+                        "last layout %lu", w, (unsigned long long)v,
+                        (unsigned long)kl_first[KL_HEADS] - 1);
+    kl_unrank_short((uint32_t)v, l);
     return PTB_OK;
 }
 
-/* A query of one word of at most 9 characters is a code. */
-static int kl_code_word(const char *text, const char **w, size_t *n)
+/* A CommonCode (1-9 hex digits, trailing zeros optional) into a layout. */
+static int kl_read_common(const char *w, size_t n, kl_layout *l, char *err,
+                          size_t errcap)
 {
-    while (kl_is_space(*text))
-        text++;
-    size_t k = 0;
-    while (text[k] && !kl_is_space(text[k]))
-        k++;
-    for (size_t i = k; text[i]; i++)
-        if (!kl_is_space(text[i]))
+    uint64_t v = 0;
+    if (n < 1 || n > 9)
+        return ptb_errf(err, errcap, "CommonCode '%.*s': %u digits, expected "
+                        "1 to 9", (int)n, w, (unsigned)n);
+    for (size_t i = 0; i < n; i++) {
+        int d = kl_hex_digit(w[i]);
+        if (d < 0)
+            return ptb_errf(err, errcap, "CommonCode '%.*s': character %u "
+                            "'%c' is not a hex digit", (int)n, w,
+                            (unsigned)i + 1, w[i]);
+        v = v * 16 + (unsigned)d;
+    }
+    for (size_t i = n; i < 9; i++)
+        v *= 16;
+    const char *why = kl_decode(v, l);
+    if (why)
+        return ptb_errf(err, errcap, "CommonCode '%.*s' is not a layout: %s",
+                        (int)n, w, why);
+    return PTB_OK;
+}
+
+/* Reads a code of the given kind into the native view: the layout as a
+ * general grid, the state of its representative. */
+static int kl_parse_code(int kind, const char *w, size_t n, ptb_position *p,
+                         char *err, size_t errcap)
+{
+    kl_layout l;
+    int rc, flip;
+    if (kind == KL_BARE)
+        return ptb_errf(err, errcap, "'%.*s': a word of %u characters is "
+                        "no position (a ShortCode has 5 characters, a "
+                        "CommonCode 6-9 hex digits or the prefix common:, a "
+                        "board 5 rows of 4 cells)", (int)n, w, (unsigned)n);
+    rc = kind == KL_SHORT ? kl_read_short(w, n, &l, err, errcap)
+                          : kl_read_common(w, n, &l, err, errcap);
+    if (rc != PTB_OK)
+        return rc;
+    memset(p, 0, sizeof *p);
+    kl_name_pieces(&l, p);
+    p->idx = kl_state_of(&l, &flip);
+    p->aux |= flip ? KL_MIRRORED : 0;
+    return PTB_OK;
+}
+
+/* Does text start with prefix, in any case? */
+static int kl_prefix(const char *text, size_t n, const char *prefix)
+{
+    size_t k = strlen(prefix);
+    if (n < k)
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        char c = text[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != prefix[i])
             return 0;
-    *w = text;
-    *n = k;
-    return k >= 1 && k <= 9;
+    }
+    return 1;
+}
+
+/* A query of one word (by the shared reader's rules) is a code when it has
+ * a prefix (short:, common:) or at most 9 characters: sets the word
+ * (without its prefix) and its kind. */
+static int kl_code_word(const char *text, const char **w, size_t *n,
+                        int *kind)
+{
+    ptb_token tok[2];
+    if (ptb_text_split(text, PTB_TEXT_GRID, tok, 2) != 1)
+        return 0;
+    *w = tok[0].s;
+    *n = tok[0].len;
+    if (kl_prefix(*w, *n, "short:") || kl_prefix(*w, *n, "common:")) {
+        *kind = kl_prefix(*w, *n, "short:") ? KL_SHORT : KL_COMMON;
+        size_t skip = *kind == KL_SHORT ? 6 : 7;
+        *w += skip;
+        *n -= skip;
+        return 1;
+    }
+    *kind = *n == 5 ? KL_SHORT : *n >= 6 ? KL_COMMON : KL_BARE;
+    return *n >= 1 && *n <= 9;
 }
 
 static int kl_parse(const void *ctx, const char *text,
                     const char *const *opt, ptb_position out[2],
                     unsigned *n, char *err, size_t errcap)
 {
-    const kl_ctx *x = ctx;
     const char *w;
     size_t wn;
     kl_text tx;
-    int rc;
+    int rc, kind;
+    (void)ctx;
     (void)opt;
     *n = 0;
-    if (kl_code_word(text, &w, &wn))
-        rc = kl_parse_code(x, w, wn, &out[0], err, errcap);
+    if (kl_code_word(text, &w, &wn, &kind))
+        rc = kl_parse_code(kind, w, wn, &out[0], err, errcap);
     else if ((rc = kl_split(text, &tx, err, errcap)) == PTB_OK)
-        rc = kl_parse_grid(x, &tx, &out[0], err, errcap);
+        rc = kl_parse_grid(&tx, &out[0], err, errcap);
     if (rc == PTB_OK)
         *n = 1;
     return rc;
 }
 
-/* Batch records: a code or a one-line grid is one line, a grid five.  A
- * line of one 4-character word starts a grid (a CommonCode that short must
- * be padded with zeros to 6 digits in a batch). */
+/* Batch records: a code or the 20 cells as one word is one line; else the
+ * shared reader's rule for 5 rows (a line of one 4-cell row starts 5
+ * lines). */
 static unsigned kl_record_lines(const void *ctx, const char *first_line)
 {
-    const char *w;
-    size_t n, cells = 0;
+    ptb_token tok[2];
+    unsigned n = ptb_text_split(first_line, PTB_TEXT_GRID, tok, 2);
     (void)ctx;
-    if (kl_code_word(first_line, &w, &n) && n != KL_COLS)
+    if (n == 1 && tok[0].len != KL_COLS)
         return 1;
-    for (const char *s = first_line; *s; s++)
-        cells += !kl_is_space(*s);
-    return cells == KL_CELLS ? 1 : KL_ROWS;
+    return ptb_text_record_lines(first_line, PTB_TEXT_GRID, KL_ROWS);
 }
 
 const ptb_puzzle ptb_puzzle_klotski = {
@@ -1184,3 +1587,5 @@ const ptb_puzzle ptb_puzzle_klotski = {
     .format_answer = kl_format_answer,
     .format_code = kl_format_code,
 };
+
+#endif /* PTB_MKTABLES */

@@ -1,18 +1,32 @@
 /* tests/t_klotski.c: Klotski's state space, codes, moves and answers
  * against a model of the rules written here: a board of 20 characters (one
- * letter per piece, '.' empty), a CommonCode encoder and decoder, a
- * brute-force enumeration of every layout, and a move generator per metric.
+ * letter per piece, '.' empty), a CommonCode encoder and decoder, its
+ * left-right mirror, a brute-force enumeration of every layout, a move
+ * generator per metric and a BFS of its own.
  *
- * The state space is tested through the puzzle's ops (ptb_puzzle_klotski,
- * via puzzle.h); the answers through the public API and tables/klotski-*.mdb
- * (PUZZLETB_TABLES overrides the folder).  Checks:
- *   - 29,334,498 layouts; the enumeration, sorted, is the index order: each
+ * The state space holds one layout per mirror pair: those with the 2x2
+ * block in columns 1-2 or 2-3, in ascending CommonCode order; a layout with
+ * the block in columns 3-4 stands as its mirror.  The state space is tested
+ * through the puzzle's ops (ptb_puzzle_klotski, via puzzle.h); the answers
+ * through the public API and tables/klotski-*.mdb (PUZZLETB_TABLES
+ * overrides the folder).  Checks:
+ *   - 29,334,498 layouts, 18,804,586 states; the enumeration, sorted, gives
+ *     the state order and the ShortCodes (ascending CommonCode rank): each
  *     2x2 place's first and last layout and a sample of the others have the
- *     code format_code() prints, and parsing that code gives the index back;
+ *     code format_code() prints (their mirror's, in columns 3-4), and
+ *     parsing their CommonCode or ShortCode gives that state;
  *   - 1A9BF0C00 = 4WVE1 = 4,091,296, in both directions and lower case;
- *   - ShortCode and CommonCode round trips on random indices;
- *   - for random layouts, moves() and unmoves() reach exactly the layouts
- *     the model's generator reaches, in each metric, and apply() agrees;
+ *   - the notation: 5-character words are ShortCodes, 6-9 hex digits
+ *     CommonCodes, short: and common: say which; a code comes back as a
+ *     general grid;
+ *   - for random states, moves() reach exactly the states of the layouts
+ *     the model's generator reaches, unmoves() exactly the states one move
+ *     before, in each metric, and apply() moves the user's lettered board
+ *     (mirrored or not) by a legal move of the model;
+ *   - a layout and its mirror have the same distance through the public
+ *     API, every distance is one more than its nearest model successor's,
+ *     and the model's own BFS gives the tables' distance, on samples with
+ *     the block in every column and self-symmetric layouts;
  *   - for a random layout of every piece mix and each metric, the table's
  *     answer is legal when replayed on the model's board, ends on a goal,
  *     and has the length ptb_search finds; bad queries give one-line
@@ -29,6 +43,7 @@
 
 #define CELLS 20
 #define TOTAL 29334498u
+#define STATES 18804586u
 #define GOAL 13
 
 static const ptb_puzzle *const kp = &ptb_puzzle_klotski;
@@ -151,8 +166,9 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Successor codes of b in a metric (0 step, 1 line, 2 move), sorted. */
-static unsigned model_moves(const board *b, unsigned metric, uint64_t *out)
+/* Every successor of b in a metric (0 step, 1 line, 2 move): the board
+ * after one move, letters kept. */
+static unsigned model_succ(const board *b, unsigned metric, board *out)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < CELLS; i++) {
@@ -164,7 +180,7 @@ static unsigned model_moves(const board *b, unsigned metric, uint64_t *out)
                 unsigned at = i;
                 while (shift_piece(&t, at, dr4[d], dc4[d])) {
                     at = (unsigned)((int)at + 4 * dr4[d] + dc4[d]);
-                    out[n++] = encode(&t);
+                    out[n++] = t;
                     if (metric == 0)
                         break;
                 }
@@ -187,11 +203,87 @@ static unsigned model_moves(const board *b, unsigned metric, uint64_t *out)
                 have |= 1u << to;
                 seen[nseen] = t;
                 at[nseen++] = to;
-                out[n++] = encode(&t);
+                out[n++] = t;
             }
     }
-    qsort(out, n, sizeof *out, cmp_u64);
     return n;
+}
+
+/* The left-right mirror image of b. */
+static void mirror(const board *b, board *out)
+{
+    for (unsigned i = 0; i < CELLS; i++)
+        out->c[i] = b->c[i - i % 4 + 3 - i % 4];
+    out->c[CELLS] = '\0';
+}
+
+/* The column (0-3) of the 2x2 block's left half. */
+static unsigned block_col(const board *b)
+{
+    for (unsigned i = 0; i < CELLS; i++)
+        if (b->c[i] != '.' && bits(piece_cells(b, i)) == 4)
+            return i % 4;
+    return 4;
+}
+
+/* The CommonCode of the layout that stands for b in the state space: b's
+ * own, or its mirror's when the block is in columns 3-4. */
+static uint64_t state_code(const board *b)
+{
+    board m;
+    if (block_col(b) != 2)
+        return encode(b);
+    mirror(b, &m);
+    return encode(&m);
+}
+
+static int is_goal_board(const board *b)
+{
+    return b->c[GOAL] != '.' && piece_cells(b, GOAL) == 0x33u << GOAL;
+}
+
+/* State codes of b's successors in a metric, sorted; with dedup, each
+ * once. */
+static unsigned model_moves(const board *b, unsigned metric, int dedup,
+                            uint64_t *out)
+{
+    static board next[256];
+    unsigned n = model_succ(b, metric, next), k = 0;
+    for (unsigned i = 0; i < n; i++)
+        out[i] = state_code(&next[i]);
+    qsort(out, n, sizeof *out, cmp_u64);
+    for (unsigned i = 0; i < n; i++)
+        if (!dedup || k == 0 || out[k - 1] != out[i])
+            out[k++] = out[i];
+    return k;
+}
+
+/* The states one move before the state of board b (which stands for
+ * itself): the layouts p of the space with b's code among p's successors'
+ * state codes.  Moves are reversible, so p is a successor of b or of its
+ * mirror.  Sorted, each once. */
+static unsigned model_unmoves(const board *b, unsigned metric, uint64_t *out)
+{
+    static board cand[512];
+    board m;
+    uint64_t code = encode(b), succ[256];
+    unsigned n = model_succ(b, metric, cand), k = 0;
+    mirror(b, &m);
+    n += model_succ(&m, metric, cand + n);
+    for (unsigned i = 0; i < n; i++) {
+        if (block_col(&cand[i]) == 2)
+            continue;
+        unsigned ns = model_moves(&cand[i], metric, 1, succ);
+        for (unsigned j = 0; j < ns; j++)
+            if (succ[j] == code)
+                out[k++] = encode(&cand[i]);
+    }
+    qsort(out, k, sizeof *out, cmp_u64);
+    unsigned u = 0;
+    for (unsigned i = 0; i < k; i++)
+        if (u == 0 || out[u - 1] != out[i])
+            out[u++] = out[i];
+    return u;
 }
 
 /* ==== the ops ========================================================= */
@@ -317,35 +409,63 @@ static void radix_sort(group *g)
     }
 }
 
-/* Checks one 2x2 place's layouts, which start at index first. */
-static void check_group(group *g, uint64_t first, unsigned *bad_order,
-                        unsigned *bad_code, unsigned *bad_parse,
-                        unsigned *sampled)
+/* Where a code's layout is in its sorted group, or -1. */
+static long find_body(const group *g, uint32_t body)
+{
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g->body[mid] < body)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->n && g->body[lo] == body ? (long)lo : -1;
+}
+
+typedef struct tally {
+    unsigned order, code, parse, sampled;
+} tally;
+
+/* Checks one 2x2 place's layouts; their ShortCodes start at pub and, when
+ * the block is not in columns 3-4, their states at first.  mirror_group is
+ * the group with the block two columns left, for a group in columns 3-4. */
+static void check_group(const group *g, uint64_t pub, uint64_t first,
+                        const group *mirror_group, uint64_t mirror_first,
+                        tally *t)
 {
     for (size_t j = 1; j < g->n; j++)
-        *bad_order += g->body[j - 1] >= g->body[j];
+        t->order += g->body[j - 1] >= g->body[j];
     for (size_t j = 0; j < g->n; j++) {
         if (j % 97 != 13 && j != 0 && j + 1 != g->n)
             continue;
-        uint64_t code = (uint64_t)g->head << 32 | g->body[j];
+        uint64_t code = (uint64_t)g->head << 32 | g->body[j], want = first + j;
+        uint64_t shown = code;
         char text[16];
-        (*sampled)++;
-        *bad_code += ops_code(0, first + j) != code;
-        hex(code, text);
-        *bad_parse += ops_index(text) != first + j;
-        if (j == 0 || j + 1 == g->n) {
-            short_code(first + j, text);
-            *bad_parse += ops_index(text) != first + j;
+        t->sampled++;
+        if (g->head % 4 == 2) {
+            board b, m;
+            decode(code, &b);
+            mirror(&b, &m);
+            shown = encode(&m);
+            long at = find_body(mirror_group, (uint32_t)shown);
+            want = at < 0 ? UINT64_MAX : mirror_first + (uint64_t)at;
         }
+        t->code += ops_code(0, want) != shown;
+        hex(code, text);
+        t->parse += ops_index(text) != want;
+        short_code(pub + j, text);
+        t->parse += ops_index(text) != want;
     }
 }
 
 static void enumeration_is_the_index_order(void)
 {
-    group g = { 0 };
-    uint64_t first = 0;
-    unsigned bad_order = 0, bad_code = 0, bad_parse = 0, sampled = 0;
-    unsigned heads = 0;
+    group g[16] = { { 0 } };
+    uint64_t pub = 0, first = 0, firsts[16] = { 0 };
+    unsigned heads = 0, mirrored_sizes = 0;
+    uint64_t classic = UINT64_MAX;
+    tally t = { 0 };
     for (unsigned head = 0; head < 16; head++) {
         char mark[CELLS + 1];
         if (head % 4 == 3)
@@ -353,26 +473,48 @@ static void enumeration_is_the_index_order(void)
         memset(mark, ' ', CELLS);
         mark[CELLS] = '\0';
         mark[head] = mark[head + 1] = mark[head + 4] = mark[head + 5] = '#';
-        g.n = 0;
-        g.head = head;
-        fill(&g, mark, 0, 0);
-        radix_sort(&g);
-        check_group(&g, first, &bad_order, &bad_code, &bad_parse, &sampled);
-        first += g.n;
+        g[head].head = head;
+        fill(&g[head], mark, 0, 0);
+        radix_sort(&g[head]);
+        firsts[head] = first;
+        if (head == 1) {
+            long at = find_body(&g[1], 0xA9BF0C00u);
+            classic = at < 0 ? UINT64_MAX : pub + (uint64_t)at;
+        }
+        check_group(&g[head], pub, first, head % 4 == 2 ? &g[head - 2] : NULL,
+                    head % 4 == 2 ? firsts[head - 2] : 0, &t);
+        if (head % 4 == 2)
+            mirrored_sizes += g[head].n == g[head - 2].n;
+        pub += g[head].n;
+        first += head % 4 == 2 ? 0 : g[head].n;
         heads++;
+        if (head % 4 == 2) {
+            free(g[head - 2].body);
+            free(g[head - 2].tmp);
+            free(g[head].body);
+            free(g[head].tmp);
+        } else if (head % 4 == 1) {
+            free(g[head].body);
+            free(g[head].tmp);
+        }
     }
-    check(heads == 12 && first == TOTAL && kp->size(ctx[0], 0) == TOTAL,
-          "brute force finds %llu layouts over %u places of the 2x2 block; "
-          "size() is %llu", (unsigned long long)first, heads,
+    check(heads == 12 && pub == TOTAL, "brute force finds %llu layouts over "
+          "%u places of the 2x2 block", (unsigned long long)pub, heads);
+    check(first == STATES && kp->size(ctx[0], 0) == STATES &&
+          mirrored_sizes == 4, "the %llu with the block in columns 3-4 "
+          "mirror those in columns 1-2; the rest, %llu, are the states, "
+          "size() %llu", (unsigned long long)(pub - first),
+          (unsigned long long)first,
           (unsigned long long)kp->size(ctx[0], 0));
-    check(bad_order == 0, "their CommonCodes are all different (%u repeats)",
-          bad_order);
-    check(bad_code == 0, "sorted, the n-th is format_code(n): %u sampled "
-          "incl. each place's first and last (%u wrong)", sampled, bad_code);
-    check(bad_parse == 0, "parsing those CommonCodes (and ShortCodes of "
-          "each first and last) gives n back (%u wrong)", bad_parse);
-    free(g.body);
-    free(g.tmp);
+    check(classic == 4091296, "1A9BF0C00 is layout %llu in CommonCode "
+          "order", (unsigned long long)classic);
+    check(t.order == 0, "their CommonCodes are all different (%u repeats)",
+          t.order);
+    check(t.code == 0, "sorted, the n-th of the space is format_code(n), and "
+          "one in columns 3-4 shows as its mirror: %u sampled incl. each "
+          "place's first and last (%u wrong)", t.sampled, t.code);
+    check(t.parse == 0, "parsing their CommonCodes and ShortCodes (rank "
+          "among all layouts) gives that state (%u wrong)", t.parse);
 }
 
 /* ==== codes =========================================================== */
@@ -380,38 +522,129 @@ static void enumeration_is_the_index_order(void)
 static void the_classic_start_has_known_codes(void)
 {
     const char *forms[] = { "1A9BF0C00", "1a9bf0c", "4WVE1", " 4wve1\n",
+                            "short:4WVE1", "SHORT:4wve1", "common:1A9BF0C",
+                            "Common:1a9bf0c00",
                             "BAAC\nBAAC\nDEEF\nDGHF\nIKKJ\n",
                             "BAAC BAAC DEEF DGHF IKKJ",
-                            "  B A A C\n BAAC\nDEEF \n\nDGHF\nIKKJ\n\n",
+                            "\xef\xbb\xbf BAAC\r\n\tBAAC\r\nDEEF \r\n\r\n"
+                            "DGHF\r\nIKKJ\r\n\r\n",
+                            "BAAC/BAAC/DEEF/DGHF/IKKJ", "BAACBAACDEEFDGHFIKKJ",
                             "BAAC\nBAAC\nDEEF\nDGHF\nI..J\n" };
+    uint64_t idx = ops_index(forms[0]);
     unsigned bad = 0;
     for (unsigned i = 0; i < sizeof forms / sizeof *forms; i++)
-        if (ops_index(forms[i]) != 4091296) {
+        if (ops_index(forms[i]) != idx) {
             printf("# %s: %llu\n", forms[i],
                    (unsigned long long)ops_index(forms[i]));
             bad++;
         }
     char sc[8];
     short_code(4091296, sc);
-    check(bad == 0 && ops_code(0, 4091296) == 0x1A9BF0C00ull &&
-          strcmp(sc, "4WVE1") == 0,
-          "1A9BF0C00 = 4WVE1 = 4091296, from 8 spellings and back");
+    check(bad == 0 && idx != UINT64_MAX &&
+          ops_code(0, idx) == 0x1A9BF0C00ull && strcmp(sc, "4WVE1") == 0,
+          "1A9BF0C00 = 4WVE1 = 4091296, from 14 spellings (BOM, CRLF, tabs, "
+          "/) and back");
+}
+
+/* The board a code query comes back as: the general grid, A the 2x2
+ * block, B, C, ... the others in row-major order, '.' empty. */
+static void general_grid(uint64_t code, char *out)
+{
+    board b;
+    decode(code, &b);
+    for (unsigned i = 0; i < CELLS; i++)
+        out[i] = b.c[i] >= 'a' && b.c[i] <= 'z' ? (char)(b.c[i] - 'a' + 'B')
+                                                 : b.c[i];
+    out[CELLS] = '\0';
+}
+
+/* The board of a query as format_board prints it, rows joined. */
+static void shown_board(const char *text, char *out)
+{
+    ptb_position pos[2];
+    unsigned n;
+    char buf[64];
+    out[0] = '\0';
+    if (kp->parse(ctx[0], text, NULL, pos, &n, NULL, 0) != PTB_OK)
+        return;
+    kp->format_board(ctx[0], &pos[0], buf, sizeof buf);
+    size_t k = 0;
+    for (const char *c = buf; *c; c++)
+        if (*c != '\n')
+            out[k++] = *c;
+    out[k] = '\0';
+}
+
+static void the_notation_has_one_rule(void)
+{
+    char text[32], want[32], got[32];
+    board b;
+    /* 1A9BF: a 5-character word is a ShortCode; common: makes it hex */
+    decode(0x1A9BF0000ull, &b);
+    check(ops_index("1A9BF") != ops_index("common:1A9BF") &&
+          ops_index("common:1A9BF") == ops_index(b.c) &&
+          ops_index("common:1A9BF") == ops_index("1A9BF0") &&
+          ops_index("1A9BF") == ops_index("short:1A9BF"),
+          "1A9BF is a ShortCode, common:1A9BF = 1A9BF0 = 1A9BF0000");
+    check(ops_index("1A9B") == UINT64_MAX && ops_index("1") == UINT64_MAX &&
+          ops_index("short:4WVE") == UINT64_MAX &&
+          ops_index("common:") == UINT64_MAX &&
+          ops_index("common:1A9BF0C000") == UINT64_MAX &&
+          ops_index("common:1A9BF0C") == ops_index("1A9BF0C"),
+          "1-4 characters without a prefix are no code; short: takes 5, "
+          "common: 1 to 9");
+    unsigned bad = 0, mirrored = 0;
+    for (unsigned i = 0; i < 2000; i++) {
+        uint64_t idx = ((uint64_t)rand() << 16 ^ (uint64_t)rand()) % STATES;
+        uint64_t code = ops_code(0, idx);
+        board m;
+        if (i % 2) {               /* half of them as their mirror */
+            decode(code, &b);
+            mirror(&b, &m);
+            code = encode(&m);
+            mirrored += block_col(&m) == 2;
+        }
+        hex(code, text);
+        general_grid(code, want);
+        shown_board(text, got);
+        bad += strcmp(want, got) != 0;
+    }
+    check(bad == 0 && mirrored > 0, "2000 CommonCodes (%u with the block in "
+          "columns 3-4) come back as the general grid of their own layout "
+          "(%u wrong)", mirrored, bad);
+    shown_board("BAAC BAAC DEEF DGHF IKKJ", got);
+    check(strcmp(got, "BAACBAACDEEFDGHFIKKJ") == 0, "the A-K notation comes "
+          "back as given: %s", got);
+    shown_board("CAAB CAAB FEED FHGD JKKI", got);
+    check(strcmp(got, "CAABCAABFEEDFHGDJKKI") == 0, "... mirrored too");
+    shown_board("xAAy xAAy .zz. w12v w34v", got);
+    check(strcmp(got, "xAAyxAAy.zz.w12vw34v") == 0, "a general grid comes "
+          "back with its own letters and '.'");
 }
 
 static void random_indices_round_trip(void)
 {
     unsigned bad = 0, n = 20000;
     for (unsigned i = 0; i < n; i++) {
-        uint64_t idx = ((uint64_t)rand() << 16 ^ (uint64_t)rand()) % TOTAL;
-        char text[16];
-        short_code(idx, text);
+        uint64_t idx = ((uint64_t)rand() << 16 ^ (uint64_t)rand()) % STATES;
+        char text[24];
+        board b, m;
+        uint64_t code = ops_code(0, idx);
+        hex(code, text);
         bad += ops_index(text) != idx;
-        hex(ops_code(0, idx), text);
+        snprintf(text, sizeof text, "common:%09llX",
+                 (unsigned long long)code);
         bad += ops_index(text) != idx;
+        decode(code, &b);
+        bad += block_col(&b) == 2;
+        mirror(&b, &m);
+        uint64_t mi = ops_index(m.c);
+        bad += block_col(&b) == 0 ? mi != idx : ops_code(0, mi) != encode(&m);
+        bad += ops_index(b.c) != idx;
     }
     bad += ops_index("ZZZZZ") != UINT64_MAX;
-    check(bad == 0, "%u random indices: ShortCode and CommonCode parse back "
-          "to the index (%u wrong)", n, bad);
+    check(bad == 0, "%u random states: the code format_code() shows, and the "
+          "board and its mirror, parse back to the state (%u wrong)", n, bad);
 }
 
 /* ==== moves =========================================================== */
@@ -422,63 +655,92 @@ static int same_set(const uint64_t *a, unsigned na, const uint64_t *b,
     return na == nb && memcmp(a, b, na * sizeof *a) == 0;
 }
 
+/* Applies every move of the state to the user's board u (parsed), checking
+ * each lands on a legal successor of u with u's letters, whose state (the
+ * layout or its mirror) is the move's.  Returns the number of failures. */
+static unsigned apply_on(unsigned metric, const board *u, const ptb_move *mv,
+                         unsigned n)
+{
+    static board next[256];
+    ptb_position pos[2];
+    unsigned np, bad = 0, ns = model_succ(u, metric, next);
+    if (kp->parse(ctx[metric], u->c, NULL, pos, &np, NULL, 0) != PTB_OK)
+        return 1;
+    for (unsigned k = 0; k < n; k++) {
+        ptb_position p = pos[0];
+        board after, m;
+        unsigned legal = 0;
+        kp->apply(ctx[metric], &p, &mv[k]);
+        memcpy(after.c, p.cell, CELLS);
+        after.c[CELLS] = '\0';
+        for (unsigned i = 0; i < ns; i++)
+            legal += strcmp(after.c, next[i].c) == 0;
+        mirror(&after, &m);
+        uint64_t to = ops_code(metric, mv[k].to);
+        bad += p.idx != mv[k].to || !legal ||
+               (to != encode(&after) && to != encode(&m));
+    }
+    return bad;
+}
+
 static void moves_match_the_model(unsigned metric)
 {
     static const char *const name[] = { "step", "line", "move" };
     unsigned layouts = 3000, bad = 0, bad_back = 0, bad_apply = 0;
+    unsigned flipped = 0;
     uint64_t total = 0;
     for (unsigned i = 0; i < layouts; i++) {
-        uint64_t idx = ((uint64_t)rand() << 16 ^ (uint64_t)rand()) % TOTAL;
-        uint64_t code = ops_code(metric, idx), want[256], got[256], back[256];
+        uint64_t idx = ((uint64_t)rand() << 16 ^ (uint64_t)rand()) % STATES;
+        uint64_t code = ops_code(metric, idx), want[256], got[256];
+        uint64_t back[256], wantb[512];
         ptb_move mv[PTB_MAX_MOVES];
-        board b;
+        board b, m;
         decode(code, &b);
-        unsigned nw = model_moves(&b, metric, want);
+        unsigned nw = model_moves(&b, metric, 0, want);
         unsigned ng = kp->moves(ctx[metric], 0, idx, mv);
         unsigned nb = kp->unmoves(ctx[metric], 0, idx, back);
+        unsigned nwb = model_unmoves(&b, metric, wantb);
         for (unsigned k = 0; k < ng; k++)
             got[k] = ops_code(metric, mv[k].to);
         for (unsigned k = 0; k < nb; k++)
             back[k] = ops_code(metric, back[k]);
         qsort(got, ng, sizeof *got, cmp_u64);
         qsort(back, nb, sizeof *back, cmp_u64);
+        unsigned u = 0;
+        for (unsigned k = 0; k < nb; k++)
+            if (u == 0 || back[u - 1] != back[k])
+                back[u++] = back[k];
         bad += !same_set(want, nw, got, ng);
-        bad_back += !same_set(want, nw, back, nb);
+        bad_back += !same_set(wantb, nwb, back, u);
         total += nw;
-        /* apply() on the lettered view lands on the move's target */
-        ptb_position pos[2];
-        unsigned np;
+        for (unsigned k = 0; k < ng; k++)
+            flipped += (mv[k].code >> 10 & 1) != 0;
+        /* apply() on the lettered board, and on its mirror when that
+         * stands as this state too */
         b.c[CELLS] = '\0';
-        if (kp->parse(ctx[metric], b.c, NULL, pos, &np, NULL, 0) != PTB_OK) {
-            bad_apply++;
-            continue;
-        }
-        for (unsigned k = 0; k < ng; k++) {
-            ptb_position p = pos[0];
-            board after;
-            kp->apply(ctx[metric], &p, &mv[k]);
-            memcpy(after.c, p.cell, CELLS);
-            after.c[CELLS] = '\0';
-            bad_apply += p.idx != mv[k].to ||
-                         encode(&after) != ops_code(metric, mv[k].to);
-        }
+        bad_apply += apply_on(metric, &b, mv, ng);
+        mirror(&b, &m);
+        if (block_col(&m) == 2)
+            bad_apply += apply_on(metric, &m, mv, ng);
     }
-    check(bad == 0, "%s: moves() of %u random layouts reach what the model "
-          "reaches (%llu moves, %u wrong)", name[metric], layouts,
-          (unsigned long long)total, bad);
-    check(bad_back == 0, "%s: unmoves() lists the same layouts (%u wrong)",
-          name[metric], bad_back);
-    check(bad_apply == 0, "%s: apply() moves the lettered board to each "
-          "move's target (%u wrong)", name[metric], bad_apply);
+    check(bad == 0, "%s: moves() of %u random states reach the states of "
+          "what the model reaches (%llu moves, %u wrong)", name[metric],
+          layouts, (unsigned long long)total, bad);
+    check(bad_back == 0, "%s: unmoves() lists exactly the states one move "
+          "before (%u wrong)", name[metric], bad_back);
+    check(bad_apply == 0 && flipped > 0, "%s: apply() moves the lettered "
+          "board, and its mirror, by a legal move to each move's state "
+          "(%u moves to a mirror; %u wrong)", name[metric], flipped,
+          bad_apply);
 }
 
 static void goals_are_the_block_at_cell_13(void)
 {
     uint64_t lo = UINT64_MAX, hi = 0, n = 0;
     unsigned bad = 0;
-    for (uint64_t i = 0; i < TOTAL; i += 7919)
+    for (uint64_t i = 0; i < STATES; i += 7919)
         bad += kp->is_goal(ctx[0], 0, i) != (ops_code(0, i) >> 32 == GOAL);
-    for (uint64_t i = 0; i < TOTAL; i++)
+    for (uint64_t i = 0; i < STATES; i++)
         if (kp->is_goal(ctx[0], 0, i)) {
             lo = i < lo ? i : lo;
             hi = i;
@@ -626,6 +888,264 @@ static void answers_of_every_piece_mix(const char *dir)
     free(ref);
 }
 
+/* ==== mirror images ==================================================== */
+
+/* A random layout that is its own mirror image: the 2x2 block in the
+ * middle columns, the left half filled at random and mirrored, a 1x2 piece
+ * across the middle allowed. */
+static int random_symmetric(board *b)
+{
+    for (unsigned tries = 0; tries < 1000; tries++) {
+        unsigned head = 4 * ((unsigned)rand() % 4) + 1, empty = 0;
+        char next = 'B';
+        memset(b->c, '.', CELLS);
+        b->c[CELLS] = '\0';
+        b->c[head] = b->c[head + 1] = b->c[head + 4] = b->c[head + 5] = 'A';
+        for (unsigned i = 0; i < CELLS; i++) {
+            unsigned c = i % 4, m = i - c + 3 - c, k = (unsigned)rand() % 5;
+            if (c > 1 || b->c[i] != '.')
+                continue;
+            if (k == 1) {
+                b->c[i] = next++;
+                b->c[m] = next++;
+            } else if (k == 2 && i + 4 < CELLS && b->c[i + 4] == '.') {
+                b->c[i] = b->c[i + 4] = next++;
+                b->c[m] = b->c[m + 4] = next++;
+            } else if (k == 3 && b->c[i + 1] == '.') {
+                if (c == 1) {
+                    b->c[i] = b->c[i + 1] = next++;
+                } else {
+                    b->c[i] = b->c[i + 1] = next++;
+                    b->c[m] = b->c[m - 1] = next++;
+                }
+            }
+        }
+        for (unsigned i = 0; i < CELLS; i++)
+            empty += b->c[i] == '.';
+        if (empty >= 2)
+            return 1;
+    }
+    return 0;
+}
+
+/* The distance of a board from the table, PTB_UNSOLVABLE, or 1000 on an
+ * error. */
+static unsigned table_distance(const ptb_space *s, const ptb_table *t,
+                               ptb_reader *r, const board *b,
+                               ptb_solution *sol)
+{
+    ptb_position pos[2];
+    unsigned np;
+    if (ptb_parse(s, b->c, NULL, pos, &np, NULL, 0) != PTB_OK)
+        return 1000;
+    int rc = ptb_solve(t, r, pos, np, sol);
+    return rc == PTB_OK ? sol->distance
+         : rc == PTB_NOTFOUND ? PTB_UNSOLVABLE : 1000;
+}
+
+typedef struct pair_tally {
+    unsigned layouts, col[3], symmetric, unequal, bellman, replay;
+} pair_tally;
+
+/* Checks one layout: its mirror is as far; its distance is one more than
+ * its nearest successor's by the model's moves (0 at a goal, none
+ * reachable when unsolvable); both answers replay on the user's board. */
+static void check_pair(const ptb_space *s, const ptb_table *t, ptb_reader *r,
+                       unsigned metric, const board *b, ptb_solution *sol,
+                       pair_tally *pt)
+{
+    static board next[256];
+    board m;
+    mirror(b, &m);
+    unsigned d = table_distance(s, t, r, b, sol);
+    pt->replay += d < PTB_UNSOLVABLE && !replay(s, metric, b, sol);
+    unsigned dm = table_distance(s, t, r, &m, sol);
+    pt->replay += dm < PTB_UNSOLVABLE && !replay(s, metric, &m, sol);
+    pt->layouts++;
+    pt->col[block_col(b) < 3 ? block_col(b) : 0]++;
+    pt->symmetric += encode(b) == encode(&m);
+    if (d != dm || d == 1000)
+        printf("# %s %u %s %u\n", b->c, d, m.c, dm);
+    pt->unequal += d != dm || d == 1000;
+    unsigned n = model_succ(b, metric, next), best = PTB_UNSOLVABLE;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned e = table_distance(s, t, r, &next[i], sol);
+        best = e < best ? e : best;
+    }
+    if (is_goal_board(b))
+        pt->bellman += d != 0;
+    else if (d == PTB_UNSOLVABLE)
+        pt->bellman += best != PTB_UNSOLVABLE;
+    else
+        pt->bellman += best + 1 != d;
+}
+
+static void mirror_images_are_equally_far(void)
+{
+    static const char *const metric[] = { "step", "line", "move" };
+    ptb_solution *sol = malloc(sizeof *sol);
+    for (unsigned m = 0; m < 3; m++) {
+        tables tb;
+        pair_tally pt = { 0 };
+        if (!tables_open("klotski", metric[m], &tb)) {
+            tables_close(&tb);
+            continue;
+        }
+        srand(2000 + m);
+        for (unsigned k = 0; k < 300; k++) {
+            board b;
+            unsigned nh = (unsigned)rand() % 4, nv = (unsigned)rand() % 4;
+            unsigned n1 = (unsigned)rand() % (15 - 2 * (nh + nv));
+            if (k % 5 == 4 ? !random_symmetric(&b)
+                           : !random_layout(nh, nv, n1, &b))
+                continue;
+            check_pair(tb.s, tb.t, tb.r, m, &b, sol, &pt);
+        }
+        check(pt.unequal == 0 && pt.symmetric > 0 && pt.col[0] > 0 &&
+              pt.col[1] > 0 && pt.col[2] > 0, "%s: %u layouts (block in "
+              "columns 1-2, 2-3, 3-4: %u, %u, %u; %u their own mirror): "
+              "each as far as its mirror (%u differ)", metric[m],
+              pt.layouts, pt.col[0], pt.col[1], pt.col[2], pt.symmetric,
+              pt.unequal);
+        check(pt.bellman == 0, "%s: ... each one more than its nearest "
+              "successor by the model's moves, 0 at goals (%u wrong)",
+              metric[m], pt.bellman);
+        check(pt.replay == 0, "%s: ... and the answers for both replay on "
+              "the user's own board, letters kept (%u bad)", metric[m],
+              pt.replay);
+        tables_close(&tb);
+    }
+    free(sol);
+}
+
+/* ==== the model's own BFS ============================================= */
+
+#define SEEN_BITS 21
+#define SEEN_MAX (1u << (SEEN_BITS - 1))
+
+/* A set of CommonCodes (open addressing; 0 is never a layout's code). */
+typedef struct seen_set {
+    uint64_t *slot;
+    unsigned n;
+} seen_set;
+
+static int seen_add(seen_set *h, uint64_t code)
+{
+    uint64_t k = code * 0x9E3779B97F4A7C15ull >> (64 - SEEN_BITS);
+    while (h->slot[k] && h->slot[k] != code)
+        k = (k + 1) & ((1u << SEEN_BITS) - 1);
+    if (h->slot[k])
+        return 0;
+    h->slot[k] = code;
+    h->n++;
+    return 1;
+}
+
+/* The distance from b to the nearest goal by a forward BFS of the model
+ * (layouts up to interchangeable pieces), or PTB_UNSOLVABLE; 1000 when
+ * it gives up past SEEN_MAX layouts. */
+static unsigned model_distance(const board *start, unsigned metric,
+                               seen_set *h, board *layer, board *next_layer)
+{
+    static board succ[256];
+    unsigned n = 1, d = 0;
+    memset(h->slot, 0, sizeof *h->slot << SEEN_BITS);
+    h->n = 0;
+    layer[0] = *start;
+    seen_add(h, encode(start));
+    while (n) {
+        unsigned nn = 0;
+        for (unsigned i = 0; i < n; i++)
+            if (is_goal_board(&layer[i]))
+                return d;
+        for (unsigned i = 0; i < n; i++) {
+            unsigned k = model_succ(&layer[i], metric, succ);
+            for (unsigned j = 0; j < k; j++) {
+                if (!seen_add(h, encode(&succ[j])))
+                    continue;
+                if (h->n >= SEEN_MAX)
+                    return 1000;
+                next_layer[nn++] = succ[j];
+            }
+        }
+        board *t = layer;
+        layer = next_layer;
+        next_layer = t;
+        n = nn;
+        d++;
+    }
+    return PTB_UNSOLVABLE;
+}
+
+/* A random layout with two empty cells (the model's BFS stays small) or,
+ * one time in four, one a few random moves from a random goal. */
+static void bfs_start(unsigned metric, unsigned k, board *b)
+{
+    static board succ[256];
+    if (k % 4) {
+        unsigned nh, nv;
+        do {
+            nh = (unsigned)rand() % 5;
+            nv = (unsigned)rand() % 5;
+        } while (nh + nv > 7 ||
+                 !random_layout(nh, nv, 14 - 2 * (nh + nv), b));
+        return;
+    }
+    do
+        random_layout((unsigned)rand() % 3, (unsigned)rand() % 3,
+                      (unsigned)rand() % 5, b);
+    while (!is_goal_board(b));
+    for (unsigned i = 0, steps = 5 + (unsigned)rand() % 20; i < steps; i++) {
+        unsigned n = model_succ(b, metric, succ);
+        if (n)
+            *b = succ[(unsigned)rand() % n];
+    }
+}
+
+static void the_models_bfs_agrees(void)
+{
+    static const char *const metric[] = { "step", "line", "move" };
+    ptb_solution *sol = malloc(sizeof *sol);
+    seen_set h = { calloc((size_t)1 << SEEN_BITS, sizeof *h.slot), 0 };
+    board *layer = malloc(SEEN_MAX * sizeof *layer);
+    board *next = malloc(SEEN_MAX * sizeof *next);
+    for (unsigned m = 0; m < 3 && h.slot && layer && next; m++) {
+        tables tb;
+        unsigned tried = 0, compared = 0, wrong = 0, far = 0, cols = 0;
+        unsigned unsolvable = 0;
+        if (!tables_open("klotski", metric[m], &tb)) {
+            tables_close(&tb);
+            continue;
+        }
+        srand(3000 + m);
+        for (unsigned k = 0; k < 24; k++) {
+            board b, mb;
+            bfs_start(m, k, &b);
+            mirror(&b, &mb);
+            tried++;
+            unsigned want = model_distance(&b, m, &h, layer, next);
+            if (want == 1000)
+                continue;
+            compared++;
+            unsolvable += want == PTB_UNSOLVABLE;
+            far = want > far && want != PTB_UNSOLVABLE ? want : far;
+            cols |= 1u << block_col(&b);
+            wrong += table_distance(tb.s, tb.t, tb.r, &b, sol) != want;
+            wrong += table_distance(tb.s, tb.t, tb.r, &mb, sol) != want;
+        }
+        check(wrong == 0 && compared >= tried / 2 && cols == 7, "%s: the "
+              "model's own BFS gives the tables' distance for %u of %u "
+              "layouts and their mirrors (the block in every column; up "
+              "to %u moves; %u unsolvable; %u wrong)", metric[m], compared,
+              tried, far, unsolvable, wrong);
+        tables_close(&tb);
+    }
+    free(layer);
+    free(next);
+    free(h.slot);
+    free(sol);
+}
+
 static void bad_queries_get_one_line_messages(void)
 {
     static const char *const bad[] = {
@@ -636,7 +1156,9 @@ static void bad_queries_get_one_line_messages(void)
         "BAAC\nBAAC\nDEEF\nDGHF\nIGKJ\n", "BAAB\nBAAB\nDEEF\nDGHF\nIKKJ\n",
         "B..C\nB..C\nDEEF\nDGHF\nIKKJ\n", "AAB.\nAAB.\nAACC\nAAD.\nEEFF\n",
         "AABC\nAABC\nDDEE\nFFGG\nHH.I\n", "1A9BF0C0F", "FA9BF0C00",
-        "1A9B0", "ZZZZZ", "1A9BF0C00X", "BAAC\nBA#C\nDEEF\nDGHF\n.KKJ"
+        "1A9B0", "ZZZZZ", "1A9BF0C00X", "BAAC\nBA#C\nDEEF\nDGHF\n.KKJ",
+        "1A9B", "short:1A9BF0", "common:", "B A A C\nBAAC\nDEEF\nDGHF\nIKKJ",
+        "BA\xe2\x82\xac\x43 BAAC DEEF DGHF IKKJ"
     };
     unsigned n = sizeof bad / sizeof *bad, wrong = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -673,7 +1195,10 @@ int main(void)
     for (unsigned m = 0; m < 3; m++)
         moves_match_the_model(m);
     enumeration_is_the_index_order();
+    the_notation_has_one_rule();
     answers_of_every_piece_mix(tables_dir());
+    mirror_images_are_equally_far();
+    the_models_bfs_agrees();
     for (unsigned m = 0; m < 3; m++)
         kp->close(ctx[m]);
     return check_done();

@@ -16,8 +16,10 @@ for mc in step:116 line:90 move:81; do
 done
 IN=$CLASSIC run klotski --count
 check "step is the default metric" test "$out" = 116
-for q in 1A9BF0C00 1a9bf0c 4WVE1 4wve1 'BAAC BAAC DEEF DGHF IKKJ' \
-         BAACBAACDEEFDGHFIKKJ 'BAAC BAAC DEEF DGHF I..J'; do
+for q in 1A9BF0C00 1a9bf0c 4WVE1 4wve1 short:4WVE1 common:1A9BF0C \
+         'BAAC BAAC DEEF DGHF IKKJ' BAAC/BAAC/DEEF/DGHF/IKKJ \
+         BAACBAACDEEFDGHFIKKJ 'BAAC BAAC DEEF DGHF I..J' \
+         'CAAB CAAB FEED FHGD JKKI'; do
     run klotski --count "$q"
     check "the query '$q' is the classic start too" test "$out" = 116
 done
@@ -36,6 +38,45 @@ check "... printed as seed 002 does: n, then per move '<i> <letter> <dir>', \
     END { print bad + 0, NR }' "$TMP/out")" = "0 344"
 check "... and ends with the 2x2 block at the bottom middle" \
     test "$(echo "$out" | tail -2 | cut -c2-3 | tr -d '\n')" = AAAA
+IN=$'\xef\xbb\xbfBAAC\r\n\tBAAC\r\nDEEF \r\n\r\nDGHF\r\nIKKJ\r\n' \
+    run klotski --count
+check "a byte-order mark, CRLF, tabs and blank lines are ignored" \
+    test "$out" = 116
+
+# the notation rule: 5 characters a ShortCode, 6-9 hex digits a CommonCode,
+# short: and common: say which; the tables agree with --bfs on each
+for pair in '1A9BF short:1A9BF' 'common:1A9BF 1A9BF0000' \
+            'common:1A9BF 1a9bf0'; do
+    set -- $pair
+    run klotski --count "$1"; a=$out
+    run klotski --count --bfs "$2"; b=$out
+    check "'$1' is '$2'" test -n "$a" -a "$a" = "$b"
+done
+run klotski --count 1A9BF; a=$out
+run klotski --count common:1A9BF
+check "1A9BF is a ShortCode, not the CommonCode 1A9BF0000" \
+    test -n "$a" -a -n "$out" -a "$a" != "$out"
+check "a 4-character word is no code" \
+    expect_error 2 "'1A9B': a word of 4 characters is no position" klotski 1A9B
+check "short: takes exactly 5 characters" \
+    expect_error 2 "ShortCode '4WVE12': 6 characters, expected 5" \
+    klotski short:4WVE12
+# one output notation: a code comes back as the general grid, '.' empty
+for q in 4WVE1 1A9BF0C00 3TTXT; do
+    run klotski --metric move "$q"
+    check "the code $q comes back as a general grid ('.' empty)" \
+        test "$(echo "$out" | sed -n '3,7p' | grep -cE '^[A-Z.]{4}$')" = 5 -a \
+        "$(echo "$out" | sed -n '3,7p' | grep -c '[.]')" -gt 0
+done
+IN=$CLASSIC run klotski --metric move
+check "a board in the A-K notation comes back in it (K empty)" \
+    test "$(echo "$out" | sed -n '3,7p' | grep -cE '^[A-K]{4}$')" = 5
+run klotski 'CAAB CAAB FEED FHGD JKKI'
+check "the classic start's mirror: its own letters, 116 moves ending at \
+the bottom middle" test "$(echo "$out" | head -1)" = 116 -a \
+    "$(echo "$out" | tail -2 | cut -c2-3 | tr -d '\n')" = AAAA -a \
+    "$(echo "$out" | sed -n '3,7p' | grep -cE '^[A-K]{4}$')" = 5
+
 run klotski --metric move 1A9BF0C00
 check "move metric: a move through several cells lists each step" \
     test "$(echo "$out" | grep -cE '^[0-9]+ [A-J] [UDLR]{2,}$')" -gt 0
@@ -99,30 +140,32 @@ IN='' check "empty input" expect_error 2 'empty query' klotski
 IN=$'BAAC\nBAAC\nDEEF\nDGHF\n' \
     check "4 rows" expect_error 2 '4 rows; expected 5 rows' klotski
 IN=$'BAAC\nBAAC\nDEEF\nDGHF\nIKKJ\nIKKJ\n' \
-    check "6 rows" expect_error 2 'line 6: more than 5 rows' klotski
+    check "6 rows" expect_error 2 \
+    '6 rows; expected 5 rows of 4 cells \(row 6 is at line 6, column 1\)' \
+    klotski
 IN=$'BAAC\nBAAC\nDEEF\nDGHFF\nIKKJ\n' \
     check "a row of 5 cells" \
-    expect_error 2 'line 4: 5 cells, expected 4' klotski
+    expect_error 2 'line 4, column 1: 5 cells, expected 4' klotski
 IN=$'BAAC\nBAAC\nDEEF\nDGHF\nIKKZ\n' \
     check "a letter past K in the A-K notation" \
-    expect_error 2 "line 5: unexpected 'Z'" klotski
+    expect_error 2 "line 5, column 4: unexpected 'Z'" klotski
 IN=$'BAAC\nBA#C\nDEEF\nDGHF\n.KKJ\n' \
     check "a stray character in a general grid" \
-    expect_error 2 "line 2: unexpected '#'" klotski
+    expect_error 2 "line 2, column 3: unexpected '#'" klotski
 IN=$'BAAC\nBAAC\nDEEF\nDGGF\nIKKJ\n' \
     check "a soldier letter on a 1x2 piece" \
-    expect_error 2 "line 4: piece 'G' must be a 1x1 piece" klotski
+    expect_error 2 "line 4, column 2: piece 'G' must be a 1x1 piece" klotski
 IN=$'BAAC\nBAAC\nDEEF\nDGHF\nIJKJ\n' \
     check "one letter on two pieces" \
-    expect_error 2 "line 5: piece 'J' is not one solid" klotski
+    expect_error 2 "line 5, column 2: piece 'J' is not one solid" klotski
 IN=$'AAB.\nAAB.\nAACC\nAAD.\nEEFF\n' \
     check "a 2x4 piece" \
-    expect_error 2 "line 1: piece 'A' is not one solid" klotski
+    expect_error 2 "line 1, column 1: piece 'A' is not one solid" klotski
 IN=$'B..C\nB..C\nDEEF\nDGHF\nIAAJ\n' \
     check "no 2x2 block" expect_error 2 'no 2x2 block' klotski
 IN=$'AA..\nAA..\nBBCC\nBBCC\nDDEE\n' \
     check "two 2x2 blocks" \
-    expect_error 2 "line 3: a second 2x2 block 'B'" klotski
+    expect_error 2 "line 3, column 1: a second 2x2 block 'B'" klotski
 IN=$'AABC\nAABC\nDDEE\nFFGG\nHH.I\n' \
     check "one empty cell" \
     expect_error 2 '1 empty cell, at least 2 needed' klotski
@@ -138,7 +181,8 @@ check "a ShortCode with a digit outside the alphabet" \
 check "a ShortCode past the last layout" \
     expect_error 2 "ShortCode 'ZZZZZ' is 33554431, past the last" klotski ZZZZZ
 check "a 10-character word" \
-    expect_error 2 'line 1: 10 cells; expected 5 rows' klotski 1A9BF0C00X
+    expect_error 2 'line 1, column 1: 10 cells; expected 5 rows' \
+    klotski 1A9BF0C00X
 IN=$'4WVE1\nBAAC\nBAAC\nDEEF\nDGHF\nIKKJ\nBAAC BAAC DEEF DGHF IKKJ\nBAAC\n' \
     run klotski --batch --count
 check "batch: codes, 5-line and one-line grids; a bad record: -2, status 2" \
