@@ -57,6 +57,9 @@ static const signed char neighbours[CELLS][4] = {
 
 static const char side_char[2] = { 'B', 'W' };
 
+/* The constant tables: one const object in build/gen/four_tables.h, made at
+ * build time by the PTB_MKTABLES section below; open() hands out its
+ * address. */
 typedef struct four_ctx {
     uint16_t rank14[1u << 14];     /* colex rank of a 7-of-14 mask */
     uint16_t unrank14[BLACK_RANKS];
@@ -73,6 +76,7 @@ static const char *const metrics[] = { "move", NULL };
 
 /* ---- ranking ---------------------------------------------------------- */
 
+#ifdef PTB_MKTABLES
 static int four_open(unsigned metric, void **out)
 {
     if (metric != 0)
@@ -102,6 +106,23 @@ static void four_close(void *ctx)
 {
     free(ctx);
 }
+#else
+#include "four_tables.h"           /* static const four_ctx four_tables */
+
+/* Nothing to build: every process shares the tables in the binary. */
+static int four_open(unsigned metric, void **out)
+{
+    if (metric != 0)
+        return PTB_EINVAL;
+    *out = (void *)&four_tables;
+    return PTB_OK;
+}
+
+static void four_close(void *ctx)
+{
+    (void)ctx;
+}
+#endif
 
 /* Removes bits lo < hi from a 16-bit mask, closing the gaps. */
 static unsigned squeeze(unsigned m, unsigned lo, unsigned hi)
@@ -451,3 +472,36 @@ const ptb_puzzle ptb_puzzle_four = {
     .format_answer = four_format_answer,
     .format_code = four_format_code,
 };
+
+#ifdef PTB_MKTABLES
+/* ---- the generator: prints build/gen/four_tables.h ---- */
+#include <stdio.h>
+
+static void print_array(const char *field, const uint16_t *v16,
+                        const uint8_t *v8, size_t n)
+{
+    printf("    .%s = {", field);
+    for (size_t i = 0; i < n; i++)
+        printf("%s%u,", i % 12 ? " " : "\n        ",
+               v16 ? (unsigned)v16[i] : (unsigned)v8[i]);
+    printf("\n    },\n");
+}
+
+int main(void)
+{
+    four_ctx *c;
+    if (four_open(0, (void **)&c) != PTB_OK) {
+        fprintf(stderr, "mktables_four: out of memory\n");
+        return 1;
+    }
+    printf("/* Made by build/gen/mktables_four from common/puzzle_four.c. */"
+           "\nstatic const four_ctx four_tables = {\n");
+    print_array("rank14", c->rank14, NULL, 1u << 14);
+    print_array("unrank14", c->unrank14, NULL, BLACK_RANKS);
+    print_array("pair_lo", NULL, c->pair_lo, PAIRS);
+    print_array("pair_hi", NULL, c->pair_hi, PAIRS);
+    printf("};\n");
+    four_close(c);
+    return ferror(stdout) ? 1 : 0;
+}
+#endif

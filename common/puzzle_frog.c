@@ -50,6 +50,9 @@ typedef struct frog_sub {
     uint64_t start;                /* index of W..W.B..B */
 } frog_sub;
 
+/* The constant tables: one const object in build/gen/frog_tables.h, made at
+ * build time by the PTB_MKTABLES section below; open() hands out its
+ * address. */
 typedef struct frog_ctx {
     uint16_t rank[1u << MAX_N];    /* colex rank among masks of its popcount */
     uint16_t unrank[1u << MAX_N];  /* masks sorted by popcount, then value */
@@ -66,14 +69,6 @@ typedef struct frog_state {
 static const char *const metrics[] = { "move", NULL };
 
 /* ---- ranking ---------------------------------------------------------- */
-
-static uint64_t binomial(unsigned n, unsigned k)
-{
-    uint64_t r = 1;
-    for (unsigned i = 1; i <= k; i++)
-        r = r * (n - k + i) / i;
-    return r;
-}
 
 static uint64_t encode(const frog_ctx *c, const frog_sub *f,
                        const frog_state *s)
@@ -96,6 +91,15 @@ static void decode(const frog_ctx *c, const frog_sub *f, uint64_t idx,
     s->empty = (unsigned)(idx / f->pieces);
     s->white = c->unrank[c->first[j] + low] |
                (uint32_t)c->unrank[c->first[f->n - j] + high] << f->n;
+}
+
+#ifdef PTB_MKTABLES
+static uint64_t binomial(unsigned n, unsigned k)
+{
+    uint64_t r = 1;
+    for (unsigned i = 1; i <= k; i++)
+        r = r * (n - k + i) / i;
+    return r;
 }
 
 static void init_sub(const frog_ctx *c, frog_sub *f, unsigned n)
@@ -140,6 +144,23 @@ static void frog_close(void *ctx)
 {
     free(ctx);
 }
+#else
+#include "frog_tables.h"           /* static const frog_ctx frog_tables */
+
+/* Nothing to build: every process shares the tables in the binary. */
+static int frog_open(unsigned metric, void **out)
+{
+    if (metric != 0)
+        return PTB_EINVAL;
+    *out = (void *)&frog_tables;
+    return PTB_OK;
+}
+
+static void frog_close(void *ctx)
+{
+    (void)ctx;
+}
+#endif
 
 /* The subtable of sub, or NULL when out of range. */
 static const frog_sub *sub_of(const void *ctx, uint32_t sub)
@@ -507,3 +528,45 @@ const ptb_puzzle ptb_puzzle_frog = {
     .format_answer = frog_format_answer,
     .format_code = frog_format_code,
 };
+
+#ifdef PTB_MKTABLES
+/* ---- the generator: prints build/gen/frog_tables.h ---- */
+#include <stdio.h>
+
+static void print_array(const char *field, const uint16_t *v16,
+                        const uint32_t *v32, size_t n)
+{
+    printf("    .%s = {", field);
+    for (size_t i = 0; i < n; i++)
+        printf("%s%lu,", i % 12 ? " " : "\n        ",
+               v16 ? (unsigned long)v16[i] : (unsigned long)v32[i]);
+    printf("\n    },\n");
+}
+
+int main(void)
+{
+    frog_ctx *c;
+    if (frog_open(0, (void **)&c) != PTB_OK) {
+        fprintf(stderr, "mktables_frog: out of memory\n");
+        return 1;
+    }
+    printf("/* Made by build/gen/mktables_frog from common/puzzle_frog.c. */"
+           "\nstatic const frog_ctx frog_tables = {\n");
+    print_array("rank", c->rank, NULL, 1u << MAX_N);
+    print_array("unrank", c->unrank, NULL, 1u << MAX_N);
+    print_array("first", c->first, NULL, MAX_N + 2);
+    printf("    .sub = {\n");
+    for (unsigned i = 0; i < MAX_N; i++) {
+        const frog_sub *f = &c->sub[i];
+        printf("    {\n    .n = %u,\n    .pieces = %lu,\n", f->n,
+               (unsigned long)f->pieces);
+        print_array("off", NULL, f->off, MAX_N + 2);
+        print_array("choose", NULL, f->choose, MAX_N + 1);
+        printf("    .goal = %llu,\n    .start = %llu,\n    },\n",
+               (unsigned long long)f->goal, (unsigned long long)f->start);
+    }
+    printf("    },\n};\n");
+    frog_close(c);
+    return ferror(stdout) ? 1 : 0;
+}
+#endif
