@@ -98,7 +98,7 @@ build/bench/%: tests/bench/%.c build/libpuzzletb.a
 	@mkdir -p build/bench
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< build/libpuzzletb.a $(LDLIBS)
 
-bench: all build/bench/libbench $(TABLES)/.built
+bench: all build/bench/libbench build/bench/symmetry $(TABLES)/.built
 	scripts/bench
 
 clean:

@@ -15,7 +15,25 @@
  * lo < hi (0..119), and blacks is the colex rank (0..3431) of the black
  * pieces among the 14 cells left once the empty cells are removed.  The side
  * to move flips on every move, so moves are not reversible in this graph and
- * the table keeps exact distances.
+ * the table keeps exact distances.  The rank tables (rank14, unrank14 and
+ * the pairs) are made at build time (PTB_MKTABLES, at the end of this file),
+ * so open() does no work.
+ *
+ * Symmetries, measured and not used.  The square's 8 symmetries, each with
+ * or without swapping the colours and the side to move, keep the rules: the
+ * 823,680 states fall into 51,660 orbits (15.9x fewer; every orbit has a
+ * member with black to move, so these are the boards' orbits under the 8
+ * maps).  tests/bench/symmetry (build/bench/symmetry four) compressed the
+ * values as the tables do (zstd 19, blocks of 16,384): 179,751 bytes for
+ * every state, 11,884 for one value per orbit, so the table (360,448 bytes
+ * on disk) would shrink to some 30 KB and a query would decode at most the
+ * 4 blocks of the whole table instead of the 9 the seed 001 sample touches
+ * today.  It does not pay here: a dense orbit index needs a list of the
+ * orbits' boards (51,660 x 2 bytes with one range per empty pair), about
+ * 100 KB of constant data in every binary and the shared library, which
+ * is as much as the table saves; and values read in place (format 2) make
+ * the 9 blocks free.  Worth revisiting with an orbit index that needs no
+ * list.
  *
  * Native text.  Input: the codevs board, 4 lines of 4 characters B, W or O
  * (or one line with '/' between the rows, as format_code prints it).

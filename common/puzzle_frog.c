@@ -19,7 +19,22 @@
  * with rank() the colex rank of a mask among masks of its popcount.  A step
  * keeps the string and moves the empty cell by one; a jump moves it by two
  * and swaps two adjacent bits, so moves are a few table look-ups.  Moves are
- * not reversible, and the table keeps exact distances.
+ * not reversible, and the table keeps exact distances.  The rank tables and
+ * the per-n numbers are made at build time (PTB_MKTABLES, at the end of this
+ * file), so open() does no work.
+ *
+ * Symmetry, measured and not used yet.  Reversing the row and swapping the
+ * colours (together: either alone changes the direction a colour moves in)
+ * maps moves to moves and the goal and the start to themselves, so a row
+ * and its image are equally far from the goal.  The 88,918,352 states form
+ * 44,463,271 orbits (2.0x fewer).  tests/bench/symmetry (build/bench/symmetry
+ * frog) compressed the values as the tables do (zstd 19, blocks of 16,384):
+ * 399,567 bytes for every state, 187,965 for one value per orbit (2.13x
+ * smaller), so the table (589,824 bytes on disk) would lose some 300 KB and
+ * the BFS half its states.  It pays; what it needs is a dense index: rows
+ * with the empty cell left of the middle keep the formula above, and the
+ * rows with it in the middle need the rank of a string among the strings
+ * that are not above their reversed complement.  Not done yet.
  *
  * Native text.  A row such as "WWW.BBB": W or U+25CB (white circle) for a
  * white piece, B or U+25CF (black circle) for a black one, '.' for the empty
