@@ -7,33 +7,42 @@
  * goal: the game ends there, so a goal has no moves and is never the state
  * before a move.  The distance is the least number of moves (plies).
  *
- * State space.  One subtable of 16!/(7!7!2!) * 2 = 823,680 states:
- *     idx = board * 2 + side        side 0: black to move, 1: white to move
- *     board = pair * 3432 + blacks
+ * Symmetry.  Swapping the colours together with the side to move keeps the
+ * rules and the goals, so a board with white to move is as far from a goal
+ * as the same board with the colours swapped and black to move.  The table
+ * keeps the positions with black to move only: half of the 823,680, with
+ * no constant data for it.  Measured: the table went from 360,448 bytes
+ * (3.50 bits a position) to 253,952 (4.93 bits a board: the values of a
+ * board's two sides, neighbours before, compressed well together).
+ * Position view: aux = 1 when the user's side to move is white, so the
+ * user's board is the table's with the colours swapped (moves keep their
+ * cells; boards and moves print swapped back).
+ *
+ * The square's 8 symmetries keep the rules too, and with them the 411,840
+ * boards fall into 51,660 orbits (7.97x fewer).  tests/bench/symmetry
+ * (build/bench/symmetry four, run on the table of all 823,680 positions)
+ * compressed the values as the tables do (zstd 19, blocks of 16,384):
+ * 179,751 bytes for every position, 11,884 for one value per orbit of all
+ * 16 maps, so the table would shrink to some 30 KB and a query would read
+ * at most the 4 blocks of the whole table.  That part does not pay here: a
+ * dense orbit index needs a list of the orbits' boards (51,660 x 2 bytes
+ * with one range per empty pair), about 100 KB of constant data in every
+ * binary and in the shared library, as much as the table would save; and
+ * values read in place (format 2) make the blocks free.  Worth revisiting
+ * with an orbit index that needs no list.
+ *
+ * State space.  One subtable of 16!/(7!7!2!) = 411,840 states, the boards
+ * with black to move:
+ *     idx = pair * 3432 + blacks
  * where cells are numbered row * 4 + col from the top left (cell i is bit i
  * of a 16-bit mask), pair = hi*(hi-1)/2 + lo ranks the two empty cells
  * lo < hi (0..119), and blacks is the colex rank (0..3431) of the black
- * pieces among the 14 cells left once the empty cells are removed.  The side
- * to move flips on every move, so moves are not reversible in this graph and
- * the table keeps exact distances.  The rank tables (rank14, unrank14 and
- * the pairs) are made at build time (PTB_MKTABLES, at the end of this file),
- * so open() does no work.
- *
- * Symmetries, measured and not used.  The square's 8 symmetries, each with
- * or without swapping the colours and the side to move, keep the rules: the
- * 823,680 states fall into 51,660 orbits (15.9x fewer; every orbit has a
- * member with black to move, so these are the boards' orbits under the 8
- * maps).  tests/bench/symmetry (build/bench/symmetry four) compressed the
- * values as the tables do (zstd 19, blocks of 16,384): 179,751 bytes for
- * every state, 11,884 for one value per orbit, so the table (360,448 bytes
- * on disk) would shrink to some 30 KB and a query would decode at most the
- * 4 blocks of the whole table instead of the 9 the seed 001 sample touches
- * today.  It does not pay here: a dense orbit index needs a list of the
- * orbits' boards (51,660 x 2 bytes with one range per empty pair), about
- * 100 KB of constant data in every binary and the shared library, which
- * is as much as the table saves; and values read in place (format 2) make
- * the 9 blocks free.  Worth revisiting with an orbit index that needs no
- * list.
+ * pieces among the 14 cells left once the empty cells are removed.  A move
+ * by black leads to a board with white to move, stored with the colours
+ * swapped.  Moves are not reversible in this graph, and the table keeps
+ * exact distances.  The rank tables (rank14, unrank14 and the pairs) are
+ * made at build time (PTB_MKTABLES, at the end of this file), so open()
+ * does no work.
  *
  * Native text.  Input: the codevs board, 4 lines of 4 characters B, W or O
  * (or one line with '/' between the rows, as format_code prints it).
@@ -54,7 +63,7 @@
 #define PAIRS 120u            /* C(16, 2) places for the empty cells */
 #define BLACK_RANKS 3432u     /* C(14, 7) places for the black pieces */
 #define BOARDS (PAIRS * BLACK_RANKS)
-#define STATES (BOARDS * 2u)
+#define STATES BOARDS        /* black to move */
 
 /* The ten lines of four: rows, columns, both diagonals. */
 static const uint16_t lines[10] = {
@@ -166,23 +175,24 @@ static unsigned lowest_bit(unsigned m)
     return i;
 }
 
+/* The table index of a position; white to move is stored with the colours
+ * swapped. */
 static uint64_t encode(const four_ctx *c, const four_state *s)
 {
     unsigned empty = ~(s->black | s->white) & BOARD_MASK;
+    unsigned black = s->side ? s->white : s->black;
     unsigned lo = lowest_bit(empty);
     unsigned hi = lowest_bit(empty & (empty - 1));
     unsigned pair = hi * (hi - 1) / 2 + lo;
-    unsigned board = pair * BLACK_RANKS +
-                     c->rank14[squeeze(s->black, lo, hi)];
-    return (uint64_t)board * 2 + s->side;
+    return (uint64_t)pair * BLACK_RANKS + c->rank14[squeeze(black, lo, hi)];
 }
 
 static void decode(const four_ctx *c, uint64_t idx, four_state *s)
 {
-    unsigned board = (unsigned)(idx >> 1);
+    unsigned board = (unsigned)idx;
     unsigned pair = board / BLACK_RANKS;
     unsigned lo = c->pair_lo[pair], hi = c->pair_hi[pair];
-    s->side = (unsigned)(idx & 1);
+    s->side = 0;
     s->black = expand(c->unrank14[board % BLACK_RANKS], lo, hi);
     s->white = ~(s->black | 1u << lo | 1u << hi) & BOARD_MASK;
 }
@@ -399,17 +409,31 @@ static void four_apply(const void *ctx, ptb_position *p, const ptb_move *m)
 {
     (void)ctx;
     p->idx = m->to;
-    p->aux = (uint32_t)(m->to & 1);
+    p->aux ^= 1;            /* the sides alternate */
+}
+
+/* The user's board: the table's, with the colours swapped when white is
+ * to move (aux 1). */
+static void user_board(const void *ctx, uint64_t idx, uint32_t aux,
+                       four_state *s)
+{
+    decode(ctx, idx < STATES ? idx : 0, s);
+    if (aux & 1) {
+        unsigned t = s->black;
+        s->black = s->white;
+        s->white = t;
+        s->side = 1;
+    }
 }
 
 /* Writes the board as rows of B/W/O, 'sep' between rows. */
-static int board_text(const void *ctx, uint64_t idx, char sep, char *buf,
-                      size_t cap)
+static int board_text(const void *ctx, uint64_t idx, uint32_t aux, char sep,
+                      char *buf, size_t cap)
 {
     four_state s;
     char text[CELLS + 4];
     size_t len = 0, n = 0;
-    decode(ctx, idx < STATES ? idx : 0, &s);
+    user_board(ctx, idx, aux, &s);
     for (unsigned i = 0; i < CELLS; i++) {
         if (i > 0 && i % 4 == 0)
             text[n++] = sep;
@@ -423,7 +447,7 @@ static int board_text(const void *ctx, uint64_t idx, char sep, char *buf,
 static int four_format_board(const void *ctx, const ptb_position *p,
                              char *buf, size_t cap)
 {
-    return board_text(ctx, p->idx, '\n', buf, cap);
+    return board_text(ctx, p->idx, p->aux, '\n', buf, cap);
 }
 
 static int four_format_move(const void *ctx, const ptb_position *before,
@@ -432,7 +456,7 @@ static int four_format_move(const void *ctx, const ptb_position *before,
     four_state s;
     size_t len = 0;
     unsigned from = m->code / CELLS % CELLS, to = m->code % CELLS;
-    decode(ctx, before->idx < STATES ? before->idx : 0, &s);
+    user_board(ctx, before->idx, before->aux, &s);
     char colour = s.black >> from & 1 ? 'B' : s.white >> from & 1 ? 'W' : '?';
     ptb_catf(buf, cap, &len, "%c %u%u-%u%u", colour, from / 4 + 1,
              from % 4 + 1, to / 4 + 1, to % 4 + 1);
@@ -453,13 +477,14 @@ static int four_format_answer(const void *ctx, const ptb_solution *s,
     return (int)len;
 }
 
-/* "BWBO/WBWB/BWBW/WBWO B": the rows, then the side to move. */
+/* "BWBO/WBWB/BWBW/WBWO B": the rows, then the side to move (a table state
+ * always has black to move). */
 static int four_format_code(const void *ctx, uint32_t sub, uint64_t idx,
                             char *buf, size_t cap)
 {
-    size_t len = (size_t)board_text(ctx, idx, '/', buf, cap);
+    size_t len = (size_t)board_text(ctx, idx, 0, '/', buf, cap);
     (void)sub;
-    ptb_catf(buf, cap, &len, " %c", side_char[idx & 1]);
+    ptb_catf(buf, cap, &len, " %c", side_char[0]);
     return (int)len;
 }
 
