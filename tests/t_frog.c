@@ -199,11 +199,15 @@ static int cmp_u64(const void *a, const void *b)
 
 /* ---- the state space --------------------------------------------------- */
 
-/* Rows of n a side that are their own mirror image, counted. */
+/* Rows of n a side that are their own mirror image: counted for n <=
+ * FULL_N; above, 2^n (the empty cell in the middle, the right half the
+ * mirror of any left half), which the counts below FULL_N bear out. */
 static uint64_t self_mirrors(int n)
 {
     uint64_t count = 0;
     row r;
+    if (n > FULL_N)
+        return self_mirrors(FULL_N) == 1u << FULL_N ? 1ull << n : 0;
     for (uint64_t k = 0; k < (uint64_t)(2 * n + 1) << (2 * n); k++)
         if (model_row(n, k, &r)) {
             row m = model_mirror(&r);
