@@ -98,7 +98,12 @@ test: all $(TEST_BIN) $(SAN_BIN) build/tests/shim_enospc.so $(TABLES)/.built
 check-tables:
 	cd $(TABLES) && sha256sum --check --strict $(CURDIR)/tables/SHA256SUMS
 
-bench: all $(TABLES)/.built
+# The benchmark (never part of make test): scripts/bench writes BENCHMARKS.md.
+build/bench/%: tests/bench/%.c build/libpuzzletb.a
+	@mkdir -p build/bench
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< build/libpuzzletb.a $(LDLIBS)
+
+bench: all build/bench/libbench build/bench/symmetry $(TABLES)/.built
 	scripts/bench
 
 clean:

@@ -7,15 +7,42 @@
  * goal: the game ends there, so a goal has no moves and is never the state
  * before a move.  The distance is the least number of moves (plies).
  *
- * State space.  One subtable of 16!/(7!7!2!) * 2 = 823,680 states:
- *     idx = board * 2 + side        side 0: black to move, 1: white to move
- *     board = pair * 3432 + blacks
+ * Symmetry.  Swapping the colours together with the side to move keeps the
+ * rules and the goals, so a board with white to move is as far from a goal
+ * as the same board with the colours swapped and black to move.  The table
+ * keeps the positions with black to move only: half of the 823,680, with
+ * no constant data for it.  Measured: the table went from 360,448 bytes
+ * (3.50 bits a position) to 253,952 (4.93 bits a board: the values of a
+ * board's two sides, neighbours before, compressed well together).
+ * Position view: aux = 1 when the user's side to move is white, so the
+ * user's board is the table's with the colours swapped (moves keep their
+ * cells; boards and moves print swapped back).
+ *
+ * The square's 8 symmetries keep the rules too, and with them the 411,840
+ * boards fall into 51,660 orbits (7.97x fewer).  tests/bench/symmetry
+ * (build/bench/symmetry four, run on the table of all 823,680 positions)
+ * compressed the values as the tables do (zstd 19, blocks of 16,384):
+ * 179,751 bytes for every position, 11,884 for one value per orbit of all
+ * 16 maps, so the table would shrink to some 30 KB and a query would read
+ * at most the 4 blocks of the whole table.  That part does not pay here: a
+ * dense orbit index needs a list of the orbits' boards (51,660 x 2 bytes
+ * with one range per empty pair), about 100 KB of constant data in every
+ * binary and in the shared library, as much as the table would save; and
+ * values read in place (format 2) make the blocks free.  Worth revisiting
+ * with an orbit index that needs no list.
+ *
+ * State space.  One subtable of 16!/(7!7!2!) = 411,840 states, the boards
+ * with black to move:
+ *     idx = pair * 3432 + blacks
  * where cells are numbered row * 4 + col from the top left (cell i is bit i
  * of a 16-bit mask), pair = hi*(hi-1)/2 + lo ranks the two empty cells
  * lo < hi (0..119), and blacks is the colex rank (0..3431) of the black
- * pieces among the 14 cells left once the empty cells are removed.  The side
- * to move flips on every move, so moves are not reversible in this graph and
- * the table keeps exact distances.
+ * pieces among the 14 cells left once the empty cells are removed.  A move
+ * by black leads to a board with white to move, stored with the colours
+ * swapped.  Moves are not reversible in this graph, and the table keeps
+ * exact distances.  The rank tables (rank14, unrank14 and the pairs) are
+ * made at build time (PTB_MKTABLES, at the end of this file), so open()
+ * does no work.
  *
  * Native text.  Input: the codevs board, 4 rows of 4 characters B, W or O
  * (either case), read by the shared reader (common/text.c): 4 lines, or one
@@ -37,7 +64,7 @@
 #define PAIRS 120u            /* C(16, 2) places for the empty cells */
 #define BLACK_RANKS 3432u     /* C(14, 7) places for the black pieces */
 #define BOARDS (PAIRS * BLACK_RANKS)
-#define STATES (BOARDS * 2u)
+#define STATES BOARDS        /* black to move */
 
 /* The ten lines of four: rows, columns, both diagonals. */
 static const uint16_t lines[10] = {
@@ -58,6 +85,9 @@ static const signed char neighbours[CELLS][4] = {
 
 static const char side_char[2] = { 'B', 'W' };
 
+/* The constant tables: one const object in build/gen/four_tables.h, made at
+ * build time by the PTB_MKTABLES section below; open() hands out its
+ * address. */
 typedef struct four_ctx {
     uint16_t rank14[1u << 14];     /* colex rank of a 7-of-14 mask */
     uint16_t unrank14[BLACK_RANKS];
@@ -74,6 +104,7 @@ static const char *const metrics[] = { "move", NULL };
 
 /* ---- ranking ---------------------------------------------------------- */
 
+#ifdef PTB_MKTABLES
 static int four_open(unsigned metric, void **out)
 {
     if (metric != 0)
@@ -103,6 +134,23 @@ static void four_close(void *ctx)
 {
     free(ctx);
 }
+#else
+#include "four_tables.h"           /* static const four_ctx four_tables */
+
+/* Nothing to build: every process shares the tables in the binary. */
+static int four_open(unsigned metric, void **out)
+{
+    if (metric != 0)
+        return PTB_EINVAL;
+    *out = (void *)&four_tables;
+    return PTB_OK;
+}
+
+static void four_close(void *ctx)
+{
+    (void)ctx;
+}
+#endif
 
 /* Removes bits lo < hi from a 16-bit mask, closing the gaps. */
 static unsigned squeeze(unsigned m, unsigned lo, unsigned hi)
@@ -128,23 +176,24 @@ static unsigned lowest_bit(unsigned m)
     return i;
 }
 
+/* The table index of a position; white to move is stored with the colours
+ * swapped. */
 static uint64_t encode(const four_ctx *c, const four_state *s)
 {
     unsigned empty = ~(s->black | s->white) & BOARD_MASK;
+    unsigned black = s->side ? s->white : s->black;
     unsigned lo = lowest_bit(empty);
     unsigned hi = lowest_bit(empty & (empty - 1));
     unsigned pair = hi * (hi - 1) / 2 + lo;
-    unsigned board = pair * BLACK_RANKS +
-                     c->rank14[squeeze(s->black, lo, hi)];
-    return (uint64_t)board * 2 + s->side;
+    return (uint64_t)pair * BLACK_RANKS + c->rank14[squeeze(black, lo, hi)];
 }
 
 static void decode(const four_ctx *c, uint64_t idx, four_state *s)
 {
-    unsigned board = (unsigned)(idx >> 1);
+    unsigned board = (unsigned)idx;
     unsigned pair = board / BLACK_RANKS;
     unsigned lo = c->pair_lo[pair], hi = c->pair_hi[pair];
-    s->side = (unsigned)(idx & 1);
+    s->side = 0;
     s->black = expand(c->unrank14[board % BLACK_RANKS], lo, hi);
     s->white = ~(s->black | 1u << lo | 1u << hi) & BOARD_MASK;
 }
@@ -350,17 +399,31 @@ static void four_apply(const void *ctx, ptb_position *p, const ptb_move *m)
 {
     (void)ctx;
     p->idx = m->to;
-    p->aux = (uint32_t)(m->to & 1);
+    p->aux ^= 1;            /* the sides alternate */
+}
+
+/* The user's board: the table's, with the colours swapped when white is
+ * to move (aux 1). */
+static void user_board(const void *ctx, uint64_t idx, uint32_t aux,
+                       four_state *s)
+{
+    decode(ctx, idx < STATES ? idx : 0, s);
+    if (aux & 1) {
+        unsigned t = s->black;
+        s->black = s->white;
+        s->white = t;
+        s->side = 1;
+    }
 }
 
 /* Writes the board as rows of B/W/O, 'sep' between rows. */
-static int board_text(const void *ctx, uint64_t idx, char sep, char *buf,
-                      size_t cap)
+static int board_text(const void *ctx, uint64_t idx, uint32_t aux, char sep,
+                      char *buf, size_t cap)
 {
     four_state s;
     char text[CELLS + 4];
     size_t len = 0, n = 0;
-    decode(ctx, idx < STATES ? idx : 0, &s);
+    user_board(ctx, idx, aux, &s);
     for (unsigned i = 0; i < CELLS; i++) {
         if (i > 0 && i % 4 == 0)
             text[n++] = sep;
@@ -374,7 +437,7 @@ static int board_text(const void *ctx, uint64_t idx, char sep, char *buf,
 static int four_format_board(const void *ctx, const ptb_position *p,
                              char *buf, size_t cap)
 {
-    return board_text(ctx, p->idx, '\n', buf, cap);
+    return board_text(ctx, p->idx, p->aux, '\n', buf, cap);
 }
 
 static int four_format_move(const void *ctx, const ptb_position *before,
@@ -383,7 +446,7 @@ static int four_format_move(const void *ctx, const ptb_position *before,
     four_state s;
     size_t len = 0;
     unsigned from = m->code / CELLS % CELLS, to = m->code % CELLS;
-    decode(ctx, before->idx < STATES ? before->idx : 0, &s);
+    user_board(ctx, before->idx, before->aux, &s);
     char colour = s.black >> from & 1 ? 'B' : s.white >> from & 1 ? 'W' : '?';
     ptb_catf(buf, cap, &len, "%c %u%u-%u%u", colour, from / 4 + 1,
              from % 4 + 1, to / 4 + 1, to % 4 + 1);
@@ -404,13 +467,14 @@ static int four_format_answer(const void *ctx, const ptb_solution *s,
     return (int)len;
 }
 
-/* "BWBO/WBWB/BWBW/WBWO B": the rows, then the side to move. */
+/* "BWBO/WBWB/BWBW/WBWO B": the rows, then the side to move (a table state
+ * always has black to move). */
 static int four_format_code(const void *ctx, uint32_t sub, uint64_t idx,
                             char *buf, size_t cap)
 {
-    size_t len = (size_t)board_text(ctx, idx, '/', buf, cap);
+    size_t len = (size_t)board_text(ctx, idx, 0, '/', buf, cap);
     (void)sub;
-    ptb_catf(buf, cap, &len, " %c", side_char[idx & 1]);
+    ptb_catf(buf, cap, &len, " %c", side_char[0]);
     return (int)len;
 }
 
@@ -441,3 +505,36 @@ const ptb_puzzle ptb_puzzle_four = {
     .format_answer = four_format_answer,
     .format_code = four_format_code,
 };
+
+#ifdef PTB_MKTABLES
+/* ---- the generator: prints build/gen/four_tables.h ---- */
+#include <stdio.h>
+
+static void print_array(const char *field, const uint16_t *v16,
+                        const uint8_t *v8, size_t n)
+{
+    printf("    .%s = {", field);
+    for (size_t i = 0; i < n; i++)
+        printf("%s%u,", i % 12 ? " " : "\n        ",
+               v16 ? (unsigned)v16[i] : (unsigned)v8[i]);
+    printf("\n    },\n");
+}
+
+int main(void)
+{
+    four_ctx *c;
+    if (four_open(0, (void **)&c) != PTB_OK) {
+        fprintf(stderr, "mktables_four: out of memory\n");
+        return 1;
+    }
+    printf("/* Made by build/gen/mktables_four from common/puzzle_four.c. */"
+           "\nstatic const four_ctx four_tables = {\n");
+    print_array("rank14", c->rank14, NULL, 1u << 14);
+    print_array("unrank14", c->unrank14, NULL, BLACK_RANKS);
+    print_array("pair_lo", NULL, c->pair_lo, PAIRS);
+    print_array("pair_hi", NULL, c->pair_hi, PAIRS);
+    printf("};\n");
+    four_close(c);
+    return ferror(stdout) ? 1 : 0;
+}
+#endif

@@ -7,19 +7,47 @@
  * exchanged (n B, the empty cell, n W); the standard start takes n(n+2)
  * moves.  Pieces never move back, so most arrangements are dead ends.
  *
- * State space.  One subtable per n = 1..12 (sub = n - 1) holding every
- * arrangement of n W, n B and one empty cell, (2n+1)!/(n!n!) states:
- *     idx = empty * C(2n, n) + pieces
- * where empty is the empty cell (0..2n, from the left) and pieces ranks the
- * row read without the empty cell, a string of 2n bits (bit k set: the k-th
- * piece from the left is white).  Its low n bits hold j white pieces, its
- * high n bits the other n - j, and
- *     pieces = off[j] + rank(high) * C(n, j) + rank(low),
- *     off[j] = sum of C(n, i)^2 for i < j (Vandermonde: off[n+1] = C(2n, n)),
- * with rank() the colex rank of a mask among masks of its popcount.  A step
- * keeps the string and moves the empty cell by one; a jump moves it by two
- * and swaps two adjacent bits, so moves are a few table look-ups.  Moves are
+ * Symmetry.  Reversing the row and swapping the colours (together: either
+ * alone changes the direction a colour moves in) maps moves to moves and the
+ * goal and the start to themselves, so a row and its mirror image are
+ * equally far from the goal.  The table keeps one row of each such pair:
+ * the 88,918,352 rows of n = 1..12 are 44,463,271 pairs.  Measured before
+ * the change with tests/bench/symmetry (build/bench/symmetry frog, values
+ * compressed as the tables do): 399,567 bytes for every row, 187,965 for
+ * one a pair (2.13x smaller).  After it, side by side on 2 cores: the
+ * table went from 589,824 bytes to 299,008, and tbgen --puzzle frog from
+ * 1.9 s to 1.05 s of CPU time (6.7 s to 3.4 s wall on a loaded machine).
+ *
+ * State space.  One subtable per n = 1..12 (sub = n - 1).  A row is its
+ * empty cell e (0..2n, from the left) and the string of its 2n pieces read
+ * without the empty cell (bit k set: the k-th piece from the left is
+ * white).  The string's low n bits hold j white pieces, its high n bits the
+ * other n - j; a = rank(high), b = rank(low), with rank() the colex rank of
+ * a mask among the masks of its popcount.  The mirror image has the empty
+ * cell at 2n - e and the string reversed and complemented, rc(), which
+ * swaps the halves: (high, low) becomes (rc(low), rc(high)).  So:
+ *   - e < n: every string, P = C(2n, n) of them:
+ *         idx = e * P + off[j] + a * C(n, j) + b,
+ *         off[j] = sum of C(n, i)^2 for i < j (Vandermonde: off[n+1] = P);
+ *   - e > n: the row is stored as its mirror image (which has e < n);
+ *   - e = n: with c = rank(rc(low)) (a mask with n - j bits, like high),
+ *     the mirror image swaps a and c, so the table keeps a >= c:
+ *         idx = n * P + mid[j] + a (a + 1) / 2 + c,
+ *         mid[j] = sum of m(m + 1) / 2 for m = C(n, i), i < j,
+ *     which makes (P + 2^n) / 2 rows (the 2^n with a = c are their own
+ *     mirror image, among them the start and the goal).
+ * A subtable has n * P + (P + 2^n) / 2 states.  A step keeps the string
+ * and moves the empty cell by one; a jump moves it by two and swaps two
+ * adjacent bits; either way the successor is then stored as itself or as
+ * its mirror image, so moves are a few table look-ups.  moves() lists every
+ * move of the row, so a row that is its own mirror image (the start) may
+ * have two moves to one state; unmoves() lists each state once.  Moves are
  * not reversible, and the table keeps exact distances.
+ * The rank and reversal tables and the per-n numbers are made at build
+ * time (PTB_MKTABLES, at the end of this file), so open() does no work.
+ *
+ * Position view: aux = 1 when the user's row is the mirror image of the
+ * table's state (then moves and boards are mirrored when printed), else 0.
  *
  * Native text.  A row such as "WWW.BBB", one line read by the shared
  * reader (common/text.c): W, w or U+25CB (white circle) for a white piece,
@@ -47,14 +75,20 @@ typedef struct frog_sub {
     uint32_t pieces;               /* C(2n, n): strings of the pieces */
     uint32_t off[MAX_N + 2];       /* first rank, j whites in the low half */
     uint32_t choose[MAX_N + 1];    /* C(n, j) */
+    uint32_t mid[MAX_N + 2];       /* first middle rank, j whites low */
+    uint64_t size;                 /* states: n * pieces + middle rows */
     uint64_t goal;                 /* index of B..B.W..W */
     uint64_t start;                /* index of W..W.B..B */
 } frog_sub;
 
+/* The constant tables: one const object in build/gen/frog_tables.h, made at
+ * build time by the PTB_MKTABLES section below; open() hands out its
+ * address. */
 typedef struct frog_ctx {
     uint16_t rank[1u << MAX_N];    /* colex rank among masks of its popcount */
     uint16_t unrank[1u << MAX_N];  /* masks sorted by popcount, then value */
     uint16_t first[MAX_N + 2];     /* where popcount k starts in unrank */
+    uint16_t rev[1u << MAX_N];     /* the 12 low bits reversed */
     frog_sub sub[MAX_N];
 } frog_ctx;
 
@@ -68,6 +102,95 @@ static const char *const metrics[] = { "move", NULL };
 
 /* ---- ranking ---------------------------------------------------------- */
 
+/* rc() of an n-bit mask: reversed and complemented. */
+static uint32_t rc(const frog_ctx *c, unsigned n, uint32_t m)
+{
+    return c->rev[~m & ((1u << n) - 1)] >> (MAX_N - n);
+}
+
+/* The table index of a row; *mirrored = 1 when the table stores it as its
+ * mirror image (a row that is its own image counts as stored as itself). */
+static uint64_t encode_view(const frog_ctx *c, const frog_sub *f,
+                            const frog_state *s, unsigned *mirrored)
+{
+    unsigned n = f->n, e = s->empty;
+    uint32_t low = s->white & ((1u << n) - 1), high = s->white >> n;
+    *mirrored = 0;
+    if (e > n) {
+        uint32_t l = rc(c, n, high);
+        high = rc(c, n, low);
+        low = l;
+        e = 2 * n - e;
+        *mirrored = 1;
+    }
+    unsigned j = ptb_popcount(low);
+    uint32_t a = c->rank[high];
+    if (e < n)
+        return (uint64_t)e * f->pieces + f->off[j] + a * f->choose[j] +
+               c->rank[low];
+    uint32_t cr = c->rank[rc(c, n, low)];
+    if (cr > a) {
+        uint32_t t = a;
+        a = cr;
+        cr = t;
+        *mirrored = 1;
+    }
+    return (uint64_t)n * f->pieces + f->mid[j] + (uint64_t)a * (a + 1) / 2 +
+           cr;
+}
+
+static uint64_t encode(const frog_ctx *c, const frog_sub *f,
+                       const frog_state *s)
+{
+    unsigned mirrored;
+    return encode_view(c, f, s, &mirrored);
+}
+
+/* The row a state stands for, as stored (never with e > n). */
+static void decode(const frog_ctx *c, const frog_sub *f, uint64_t idx,
+                   frog_state *s)
+{
+    unsigned n = f->n, j = 0;
+    uint64_t e = idx / f->pieces;
+    if (e < n) {
+        uint32_t pieces = (uint32_t)(idx % f->pieces);
+        while (pieces >= f->off[j + 1])
+            j++;
+        pieces -= f->off[j];
+        uint32_t high = pieces / f->choose[j], low = pieces % f->choose[j];
+        s->empty = (unsigned)e;
+        s->white = c->unrank[c->first[j] + low] |
+                   (uint32_t)c->unrank[c->first[n - j] + high] << n;
+        return;
+    }
+    uint64_t t = idx - (uint64_t)n * f->pieces;
+    while (j < n && t >= f->mid[j + 1])
+        j++;
+    t -= f->mid[j];
+    uint64_t a = 0, hi = f->choose[j];     /* the largest a with */
+    while (a + 1 < hi) {                    /* a (a + 1) / 2 <= t */
+        uint64_t m = (a + hi) / 2;
+        if (m * (m + 1) / 2 <= t)
+            a = m;
+        else
+            hi = m;
+    }
+    uint32_t cr = (uint32_t)(t - a * (a + 1) / 2);
+    uint32_t high = c->unrank[c->first[n - j] + a];
+    uint32_t low = rc(c, n, c->unrank[c->first[n - j] + cr]);
+    s->empty = n;
+    s->white = low | high << n;
+}
+
+/* The mirror image of a row of n a side. */
+static frog_state mirror(const frog_ctx *c, unsigned n, const frog_state *s)
+{
+    uint32_t low = s->white & ((1u << n) - 1), high = s->white >> n;
+    frog_state m = { 2 * n - s->empty, rc(c, n, high) | rc(c, n, low) << n };
+    return m;
+}
+
+#ifdef PTB_MKTABLES
 static uint64_t binomial(unsigned n, unsigned k)
 {
     uint64_t r = 1;
@@ -76,38 +199,17 @@ static uint64_t binomial(unsigned n, unsigned k)
     return r;
 }
 
-static uint64_t encode(const frog_ctx *c, const frog_sub *f,
-                       const frog_state *s)
-{
-    uint32_t low = s->white & ((1u << f->n) - 1), high = s->white >> f->n;
-    unsigned j = ptb_popcount(low);
-    uint32_t pieces = f->off[j] + c->rank[high] * f->choose[j] + c->rank[low];
-    return (uint64_t)s->empty * f->pieces + pieces;
-}
-
-static void decode(const frog_ctx *c, const frog_sub *f, uint64_t idx,
-                   frog_state *s)
-{
-    uint32_t pieces = (uint32_t)(idx % f->pieces);
-    unsigned j = 0;
-    while (pieces >= f->off[j + 1])
-        j++;
-    pieces -= f->off[j];
-    uint32_t high = pieces / f->choose[j], low = pieces % f->choose[j];
-    s->empty = (unsigned)(idx / f->pieces);
-    s->white = c->unrank[c->first[j] + low] |
-               (uint32_t)c->unrank[c->first[f->n - j] + high] << f->n;
-}
-
 static void init_sub(const frog_ctx *c, frog_sub *f, unsigned n)
 {
     f->n = n;
     f->pieces = (uint32_t)binomial(2 * n, n);
-    f->off[0] = 0;
+    f->off[0] = f->mid[0] = 0;
     for (unsigned j = 0; j <= n; j++) {
-        f->choose[j] = (uint32_t)binomial(n, j);
-        f->off[j + 1] = f->off[j] + f->choose[j] * f->choose[j];
+        uint32_t m = f->choose[j] = (uint32_t)binomial(n, j);
+        f->off[j + 1] = f->off[j] + m * m;
+        f->mid[j + 1] = f->mid[j] + m * (m + 1) / 2;
     }
+    f->size = (uint64_t)n * f->pieces + f->mid[n + 1];
     uint32_t all = (1u << n) - 1;
     frog_state goal = { n, all << n }, start = { n, all };
     f->goal = encode(c, f, &goal);
@@ -131,6 +233,11 @@ static int frog_open(unsigned metric, void **out)
             }
     }
     c->first[MAX_N + 1] = (uint16_t)at;
+    for (uint32_t m = 0; m < (1u << MAX_N); m++) {
+        c->rev[m] = 0;
+        for (unsigned b = 0; b < MAX_N; b++)
+            c->rev[m] |= (uint16_t)((m >> b & 1) << (MAX_N - 1 - b));
+    }
     for (unsigned n = 1; n <= MAX_N; n++)
         init_sub(c, &c->sub[n - 1], n);
     *out = c;
@@ -141,6 +248,23 @@ static void frog_close(void *ctx)
 {
     free(ctx);
 }
+#else
+#include "frog_tables.h"           /* static const frog_ctx frog_tables */
+
+/* Nothing to build: every process shares the tables in the binary. */
+static int frog_open(unsigned metric, void **out)
+{
+    if (metric != 0)
+        return PTB_EINVAL;
+    *out = (void *)&frog_tables;
+    return PTB_OK;
+}
+
+static void frog_close(void *ctx)
+{
+    (void)ctx;
+}
+#endif
 
 /* The subtable of sub, or NULL when out of range. */
 static const frog_sub *sub_of(const void *ctx, uint32_t sub)
@@ -151,7 +275,7 @@ static const frog_sub *sub_of(const void *ctx, uint32_t sub)
 
 static uint64_t sub_size(const frog_sub *f)
 {
-    return (uint64_t)f->pieces * (2 * f->n + 1);
+    return f->size;
 }
 
 /* Colour of a cell: 'W', 'B' or '.'. */
@@ -197,12 +321,18 @@ static uint32_t swap_pair(uint32_t white, unsigned k)
     return white ^ (3u << k);   /* called only when the two bits differ */
 }
 
-/* Adds the state (empty, white) to out. */
+/* Adds the state of the row (empty, white) to out; when unique, not if out
+ * has it already (two rows that are each other's mirror image, one before
+ * a row that is its own, are one state). */
 static void push(const frog_ctx *c, const frog_sub *f, unsigned empty,
-                 uint32_t white, uint64_t *out, unsigned *n)
+                 uint32_t white, uint64_t *out, unsigned *n, int unique)
 {
     frog_state t = { empty, white };
-    out[(*n)++] = encode(c, f, &t);
+    uint64_t idx = encode(c, f, &t);
+    for (unsigned i = 0; unique && i < *n; i++)
+        if (out[i] == idx)
+            return;
+    out[(*n)++] = idx;
 }
 
 static unsigned frog_moves(const void *ctx, uint32_t sub, uint64_t idx,
@@ -222,19 +352,19 @@ static unsigned frog_moves(const void *ctx, uint32_t sub, uint64_t idx,
      * of it; moves in order of the cell they start from. */
     if (e >= 2 && (w >> (e - 2) & 3) == 1) {        /* W jumps over B */
         code[n] = (e - 2) * 32 + e;
-        push(ctx, f, e - 2, swap_pair(w, e - 2), to, &n);
+        push(ctx, f, e - 2, swap_pair(w, e - 2), to, &n, 0);
     }
     if (e >= 1 && (w >> (e - 1) & 1)) {             /* W steps right */
         code[n] = (e - 1) * 32 + e;
-        push(ctx, f, e - 1, w, to, &n);
+        push(ctx, f, e - 1, w, to, &n, 0);
     }
     if (e + 1 <= last && !(w >> e & 1)) {           /* B steps left */
         code[n] = (e + 1) * 32 + e;
-        push(ctx, f, e + 1, w, to, &n);
+        push(ctx, f, e + 1, w, to, &n, 0);
     }
     if (e + 2 <= last && (w >> e & 3) == 1) {       /* B jumps over W */
         code[n] = (e + 2) * 32 + e;
-        push(ctx, f, e + 2, swap_pair(w, e), to, &n);
+        push(ctx, f, e + 2, swap_pair(w, e), to, &n, 0);
     }
     for (unsigned i = 0; i < n; i++) {
         out[i].to = to[i];
@@ -257,13 +387,13 @@ static unsigned frog_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
     /* The piece that moved last now stands next to, or two from, the empty
      * cell, which it came from. */
     if (e >= 2 && (w >> (e - 2) & 3) == 2)          /* B jumped from e */
-        push(ctx, f, e - 2, swap_pair(w, e - 2), out, &n);
+        push(ctx, f, e - 2, swap_pair(w, e - 2), out, &n, 1);
     if (e >= 1 && !(w >> (e - 1) & 1))              /* B stepped from e */
-        push(ctx, f, e - 1, w, out, &n);
+        push(ctx, f, e - 1, w, out, &n, 1);
     if (e + 1 <= last && (w >> e & 1))              /* W stepped from e */
-        push(ctx, f, e + 1, w, out, &n);
+        push(ctx, f, e + 1, w, out, &n, 1);
     if (e + 2 <= last && (w >> e & 3) == 2)         /* W jumped from e */
-        push(ctx, f, e + 2, swap_pair(w, e), out, &n);
+        push(ctx, f, e + 2, swap_pair(w, e), out, &n, 1);
     return n;
 }
 
@@ -393,7 +523,9 @@ static int frog_parse(const void *ctx, const char *text,
         else
             k++;
     }
-    set_position(f, encode(c, f, &s), &out[0]);
+    unsigned mirrored;
+    set_position(f, encode_view(c, f, &s, &mirrored), &out[0]);
+    out[0].aux = mirrored;
     *n = 1;
     return PTB_OK;
 }
@@ -406,25 +538,64 @@ static unsigned frog_record_lines(const void *ctx, const char *first_line)
     return 1;
 }
 
-static void frog_apply(const void *ctx, ptb_position *p, const ptb_move *m)
+/* The user's row: the table's state, or its mirror image (aux 1). */
+static int user_row(const frog_ctx *c, const ptb_position *p, frog_state *s)
 {
-    (void)ctx;
-    p->idx = m->to;
+    const frog_sub *f = sub_of(c, p->sub);
+    if (!f || p->idx >= sub_size(f))
+        return 0;
+    decode(c, f, p->idx, s);
+    if (p->aux & 1)
+        *s = mirror(c, f->n, s);
+    return 1;
 }
 
-/* The row as W/B/. text. */
-static int row_text(const void *ctx, uint32_t sub, uint64_t idx, char *buf,
-                    size_t cap)
+/* The user's cells of a move made from p (codes are in the table's row). */
+static void user_move(const frog_sub *f, const ptb_position *p,
+                      const ptb_move *m, unsigned *from, unsigned *to)
+{
+    *from = m->code / 32 % 32;
+    *to = m->code % 32;
+    if (p->aux & 1) {
+        *from = 2 * f->n - *from;
+        *to = 2 * f->n - *to;
+    }
+}
+
+/* Plays the move on the user's row and notes how the table stores the
+ * result. */
+static void frog_apply(const void *ctx, ptb_position *p, const ptb_move *m)
+{
+    const frog_sub *f = sub_of(ctx, p->sub);
+    frog_state s;
+    unsigned from, to, mirrored = 0;
+    if (user_row(ctx, p, &s)) {
+        user_move(f, p, m, &from, &to);
+        if (from <= 2 * f->n && to <= 2 * f->n && s.empty == to) {
+            unsigned a = from < to ? from : to;   /* a jump swaps pieces */
+            if (from + 2 == to || to + 2 == from)
+                s.white = swap_pair(s.white, a);
+            s.empty = from;
+            encode_view(ctx, f, &s, &mirrored);
+        }
+    }
+    p->idx = m->to;
+    p->aux = mirrored;
+}
+
+/* The row as W/B/. text, in the user's orientation (aux 1: mirrored). */
+static int row_text(const void *ctx, uint32_t sub, uint64_t idx,
+                    uint32_t aux, char *buf, size_t cap)
 {
     const frog_sub *f = sub_of(ctx, sub);
+    ptb_position p = { .sub = sub, .aux = aux, .idx = idx };
     char text[MAX_CELLS + 1];
     size_t len = 0;
     frog_state s;
-    if (!f || idx >= sub_size(f)) {
+    if (!user_row(ctx, &p, &s)) {
         ptb_catf(buf, cap, &len, "?");
         return (int)len;
     }
-    decode(ctx, f, idx, &s);
     for (unsigned i = 0; i <= 2 * f->n; i++)
         text[i] = cell_at(&s, i);
     text[2 * f->n + 1] = 0;
@@ -435,7 +606,7 @@ static int row_text(const void *ctx, uint32_t sub, uint64_t idx, char *buf,
 static int frog_format_board(const void *ctx, const ptb_position *p,
                              char *buf, size_t cap)
 {
-    return row_text(ctx, p->sub, p->idx, buf, cap);
+    return row_text(ctx, p->sub, p->idx, p->aux, buf, cap);
 }
 
 static int frog_format_move(const void *ctx, const ptb_position *before,
@@ -446,9 +617,10 @@ static int frog_format_move(const void *ctx, const ptb_position *before,
     char colour = '?';
     size_t len = 0;
     frog_state s;
-    if (f && before->idx < sub_size(f) && from <= 2 * f->n) {
-        decode(ctx, f, before->idx, &s);
-        colour = cell_at(&s, from);
+    if (user_row(ctx, before, &s)) {
+        user_move(f, before, m, &from, &to);
+        if (from <= 2 * f->n)
+            colour = cell_at(&s, from);
     }
     ptb_catf(buf, cap, &len, "%c %u-%u", colour, from + 1, to + 1);
     return (int)len;
@@ -466,7 +638,7 @@ static int frog_format_answer(const void *ctx, const ptb_solution *s,
     for (unsigned i = 0; s->distance <= PTB_MAX_DISTANCE && i <= s->distance;
          i++) {
         const ptb_position *p = i == 0 ? &s->start : &s->after[i - 1];
-        row_text(ctx, p->sub, p->idx, row, sizeof row);
+        row_text(ctx, p->sub, p->idx, p->aux, row, sizeof row);
         ptb_catf(buf, cap, &len, "No. %2u: %s\n", i, row);
     }
     return (int)len;
@@ -475,7 +647,7 @@ static int frog_format_answer(const void *ctx, const ptb_solution *s,
 static int frog_format_code(const void *ctx, uint32_t sub, uint64_t idx,
                             char *buf, size_t cap)
 {
-    return row_text(ctx, sub, idx, buf, cap);
+    return row_text(ctx, sub, idx, 0, buf, cap);
 }
 
 static const ptb_option frog_options[] = {
@@ -506,3 +678,48 @@ const ptb_puzzle ptb_puzzle_frog = {
     .format_answer = frog_format_answer,
     .format_code = frog_format_code,
 };
+
+#ifdef PTB_MKTABLES
+/* ---- the generator: prints build/gen/frog_tables.h ---- */
+#include <stdio.h>
+
+static void print_array(const char *field, const uint16_t *v16,
+                        const uint32_t *v32, size_t n)
+{
+    printf("    .%s = {", field);
+    for (size_t i = 0; i < n; i++)
+        printf("%s%lu,", i % 12 ? " " : "\n        ",
+               v16 ? (unsigned long)v16[i] : (unsigned long)v32[i]);
+    printf("\n    },\n");
+}
+
+int main(void)
+{
+    frog_ctx *c;
+    if (frog_open(0, (void **)&c) != PTB_OK) {
+        fprintf(stderr, "mktables_frog: out of memory\n");
+        return 1;
+    }
+    printf("/* Made by build/gen/mktables_frog from common/puzzle_frog.c. */"
+           "\nstatic const frog_ctx frog_tables = {\n");
+    print_array("rank", c->rank, NULL, 1u << MAX_N);
+    print_array("unrank", c->unrank, NULL, 1u << MAX_N);
+    print_array("first", c->first, NULL, MAX_N + 2);
+    print_array("rev", c->rev, NULL, 1u << MAX_N);
+    printf("    .sub = {\n");
+    for (unsigned i = 0; i < MAX_N; i++) {
+        const frog_sub *f = &c->sub[i];
+        printf("    {\n    .n = %u,\n    .pieces = %lu,\n", f->n,
+               (unsigned long)f->pieces);
+        print_array("off", NULL, f->off, MAX_N + 2);
+        print_array("choose", NULL, f->choose, MAX_N + 1);
+        print_array("mid", NULL, f->mid, MAX_N + 2);
+        printf("    .size = %llu,\n    .goal = %llu,\n    .start = %llu,\n"
+               "    },\n", (unsigned long long)f->size,
+               (unsigned long long)f->goal, (unsigned long long)f->start);
+    }
+    printf("    },\n};\n");
+    frog_close(c);
+    return ferror(stdout) ? 1 : 0;
+}
+#endif

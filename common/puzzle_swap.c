@@ -17,6 +17,11 @@
  * Position view: cell[0..15] the user's current board, cell[16..31] the
  * user's target, aux = symmetry | 8 when the colours were swapped.
  * Move code: the index of the swapped edge in canonical coordinates.
+ *
+ * Every table here (ranks, boards by popcount, the 4,324 canonical targets,
+ * the symmetries' cell maps) is constant: the PTB_MKTABLES section at the
+ * end of this file computes them at build time into build/gen/swap_tables.h,
+ * so open() does no work (it cost 77% of a one-query process before).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,34 +42,22 @@ static const unsigned char edge[EDGES][2] = {
     { 10, 11 }, { 10, 14 }, { 11, 15 }, { 12, 13 }, { 13, 14 }, { 14, 15 }
 };
 
+#define TARGETS 4324            /* canonical targets: 8 of 8 ... 1 of 0 */
+
+/* The puzzle's constant tables.  build/gen/swap_tables.h holds them as one
+ * const object (made at build time by the PTB_MKTABLES section below), so
+ * open() only hands out its address. */
 typedef struct swap_ctx {
     uint16_t rank[1 << CELLS];     /* rank of a board among its popcount */
     uint16_t board[1 << CELLS];    /* boards by popcount, then value */
     uint32_t first[CELLS + 2];     /* board[first[k]] is the first with k */
     uint32_t nsub;
-    uint16_t target[1 << CELLS];   /* canonical targets, subtable order */
+    uint16_t target[TARGETS];      /* canonical targets, subtable order */
     uint32_t sub_first[CELLS / 2 + 2]; /* first subtable with k black */
     unsigned char perm[SYMS][CELLS];   /* cell c goes to perm[g][c] */
     unsigned char inv[SYMS][CELLS];
     uint16_t nib[SYMS][4][16];     /* image of row r's 4 bits under g */
 } swap_ctx;
-
-/* The 8 symmetries of the square as maps of (row, col). */
-static unsigned sym_cell(unsigned g, unsigned c)
-{
-    unsigned r = c / 4, k = c % 4, nr, nk;
-    switch (g) {
-    case 0: nr = r;     nk = k;     break;
-    case 1: nr = k;     nk = 3 - r; break;  /* rotate 90 */
-    case 2: nr = 3 - r; nk = 3 - k; break;  /* rotate 180 */
-    case 3: nr = 3 - k; nk = r;     break;  /* rotate 270 */
-    case 4: nr = r;     nk = 3 - k; break;  /* mirror left-right */
-    case 5: nr = 3 - r; nk = k;     break;  /* mirror top-bottom */
-    case 6: nr = k;     nk = r;     break;  /* transpose */
-    default: nr = 3 - k; nk = 3 - r; break; /* anti-transpose */
-    }
-    return 4 * nr + nk;
-}
 
 static unsigned transform(const swap_ctx *c, unsigned g, int comp,
                           unsigned mask)
@@ -92,6 +85,26 @@ static unsigned canonical(const swap_ctx *c, unsigned mask, unsigned *g_out,
         }
     }
     return best;
+}
+
+#ifdef PTB_MKTABLES
+/* ---- the generator's half: computing the constant tables ---- */
+
+/* The 8 symmetries of the square as maps of (row, col). */
+static unsigned sym_cell(unsigned g, unsigned c)
+{
+    unsigned r = c / 4, k = c % 4, nr, nk;
+    switch (g) {
+    case 0: nr = r;     nk = k;     break;
+    case 1: nr = k;     nk = 3 - r; break;  /* rotate 90 */
+    case 2: nr = 3 - r; nk = 3 - k; break;  /* rotate 180 */
+    case 3: nr = 3 - k; nk = r;     break;  /* rotate 270 */
+    case 4: nr = r;     nk = 3 - k; break;  /* mirror left-right */
+    case 5: nr = 3 - r; nk = k;     break;  /* mirror top-bottom */
+    case 6: nr = k;     nk = r;     break;  /* transpose */
+    default: nr = 3 - k; nk = 3 - r; break; /* anti-transpose */
+    }
+    return 4 * nr + nk;
 }
 
 /* Cell maps of the symmetries and their row tables. */
@@ -140,6 +153,21 @@ static int is_canonical(const swap_ctx *c, unsigned mask)
     return 1;
 }
 
+/* Computes every table; 0 when the number of targets is not TARGETS. */
+static int swap_build(swap_ctx *c)
+{
+    init_symmetries(c);
+    init_ranks(c);
+    for (unsigned k = 0; k <= CELLS / 2; k++) {
+        c->sub_first[k] = c->nsub;
+        for (uint32_t i = c->first[k]; i < c->first[k + 1]; i++)
+            if (is_canonical(c, c->board[i]) && c->nsub++ < TARGETS)
+                c->target[c->nsub - 1] = c->board[i];
+    }
+    c->sub_first[CELLS / 2 + 1] = c->nsub;
+    return c->nsub == TARGETS;
+}
+
 static int swap_open(unsigned metric, void **out)
 {
     swap_ctx *c = calloc(1, sizeof *c);
@@ -147,19 +175,23 @@ static int swap_open(unsigned metric, void **out)
     *out = c;
     if (!c)
         return PTB_ENOMEM;
-    init_symmetries(c);
-    init_ranks(c);
-    for (unsigned k = 0; k <= CELLS / 2; k++) {
-        c->sub_first[k] = c->nsub;
-        for (uint32_t i = c->first[k]; i < c->first[k + 1]; i++)
-            if (is_canonical(c, c->board[i]))
-                c->target[c->nsub++] = c->board[i];
-    }
-    c->sub_first[CELLS / 2 + 1] = c->nsub;
-    return PTB_OK;
+    return swap_build(c) ? PTB_OK : PTB_EINVAL;
 }
 
 static void swap_close(void *ctx) { free(ctx); }
+#else
+#include "swap_tables.h"           /* static const swap_ctx swap_tables */
+
+/* Nothing to build: every process shares the tables in the binary. */
+static int swap_open(unsigned metric, void **out)
+{
+    (void)metric;
+    *out = (void *)&swap_tables;
+    return PTB_OK;
+}
+
+static void swap_close(void *ctx) { (void)ctx; }
+#endif
 
 static uint32_t swap_subtables(const void *ctx)
 {
@@ -391,3 +423,69 @@ const ptb_puzzle ptb_puzzle_swap = {
     .format_answer = swap_format_answer,
     .format_code = NULL,
 };
+
+#ifdef PTB_MKTABLES
+/* ---- the generator: prints build/gen/swap_tables.h ---- */
+#include <stdio.h>
+
+static void print_u16(const char *field, const uint16_t *v, size_t n)
+{
+    printf("    .%s = {", field);
+    for (size_t i = 0; i < n; i++)
+        printf("%s%u,", i % 12 ? " " : "\n        ", v[i]);
+    printf("\n    },\n");
+}
+
+static void print_u32(const char *field, const uint32_t *v, size_t n)
+{
+    printf("    .%s = {", field);
+    for (size_t i = 0; i < n; i++)
+        printf(" %lu,", (unsigned long)v[i]);
+    printf(" },\n");
+}
+
+static void print_cells(const char *field, unsigned char v[SYMS][CELLS])
+{
+    printf("    .%s = {\n", field);
+    for (unsigned g = 0; g < SYMS; g++) {
+        printf("        {");
+        for (unsigned i = 0; i < CELLS; i++)
+            printf(" %u,", v[g][i]);
+        printf(" },\n");
+    }
+    printf("    },\n");
+}
+
+int main(void)
+{
+    swap_ctx *c;
+    if (swap_open(0, (void **)&c) != PTB_OK) {
+        fprintf(stderr, "mktables_swap: out of memory or TARGETS wrong\n");
+        return 1;
+    }
+    printf("/* Made by build/gen/mktables_swap from common/puzzle_swap.c. */"
+           "\nstatic const swap_ctx swap_tables = {\n");
+    print_u16("rank", c->rank, 1u << CELLS);
+    print_u16("board", c->board, 1u << CELLS);
+    print_u32("first", c->first, CELLS + 2);
+    printf("    .nsub = %lu,\n", (unsigned long)c->nsub);
+    print_u16("target", c->target, TARGETS);
+    print_u32("sub_first", c->sub_first, CELLS / 2 + 2);
+    print_cells("perm", c->perm);
+    print_cells("inv", c->inv);
+    printf("    .nib = {\n");
+    for (unsigned g = 0; g < SYMS; g++) {
+        printf("        {\n");
+        for (unsigned r = 0; r < 4; r++) {
+            printf("            {");
+            for (unsigned v = 0; v < 16; v++)
+                printf(" %u,", c->nib[g][r][v]);
+            printf(" },\n");
+        }
+        printf("        },\n");
+    }
+    printf("    },\n};\n");
+    swap_close(c);
+    return ferror(stdout) ? 1 : 0;
+}
+#endif

@@ -2,10 +2,13 @@
  * written here from the statement: a char board, its own move generator and
  * a plain forward BFS per query.
  *
- * Covers: the ranking is a bijection; moves(), unmoves(), is_goal() and
+ * Covers: the table keeps the positions with black to move, a position
+ * with white to move being the same board with the colours swapped; the
+ * ranking is a bijection; moves(), unmoves(), is_goal() and
  * goals() agree with the model on every state; the table (tables/four.mdb)
  * and ptb_search() agree with the model's BFS on a sample of states; the
- * optimal lines replay legally, alternate colours and end on a goal; boards
+ * optimal lines replay legally on the user's board (either side to move),
+ * alternate colours and end on a goal; boards
  * where the side to move is stuck are unsolvable; bad input is refused.
  * The table part reports one skip when the table is missing.
  */
@@ -19,7 +22,7 @@
 
 static const ptb_puzzle *const P = &ptb_puzzle_four;
 
-#define STATES 823680u
+#define STATES 411840u     /* 16!/(7!7!2!) boards, black to move */
 #define SAMPLE 400
 
 /* ---- the model: a board is 16 chars B/W/O, row by row ------------------ */
@@ -168,9 +171,41 @@ static uint64_t index_of(const board *b, char who)
     return out[0].idx;
 }
 
-static char side_of(uint64_t idx)
+/* The board as the user sees it in a position (either side to move). */
+static board board_at(const ptb_position *p)
 {
-    return idx & 1 ? 'W' : 'B';
+    char text[32];
+    board b;
+    P->format_board(ctx, p, text, sizeof text);
+    for (int i = 0; i < 16; i++)
+        b.c[i] = text[i / 4 * 5 + i % 4];
+    return b;
+}
+
+/* The position of (board, side to move) through parse(). */
+static ptb_position position_of(const board *b, char who)
+{
+    char text[32], err[128], first[8];
+    const char *opt[2] = { first, NULL };
+    ptb_position out[2] = { { .sub = UINT32_MAX, .idx = UINT64_MAX } };
+    unsigned n = 0;
+    snprintf(first, sizeof first, "%c", who);
+    for (int i = 0; i < 16; i++) {
+        text[i / 4 * 5 + i % 4] = b->c[i];
+        if (i % 4 == 3)
+            text[i / 4 * 5 + 4] = '\n';
+    }
+    text[20] = 0;
+    P->parse(ctx, text, opt, out, &n, err, sizeof err);
+    return out[0];
+}
+
+static board colours_swapped(const board *b)
+{
+    board s = *b;
+    for (int i = 0; i < 16; i++)
+        s.c[i] = b->c[i] == 'B' ? 'W' : b->c[i] == 'W' ? 'B' : 'O';
+    return s;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -183,16 +218,21 @@ static int cmp_u64(const void *a, const void *b)
 
 static void ranking_is_a_bijection(void)
 {
-    uint64_t bad = 0;
+    uint64_t bad = 0, swapped = 0;
     for (uint64_t idx = 0; idx < STATES; idx++) {
-        board b = board_of(idx);
-        if (index_of(&b, side_of(idx)) != idx)
+        board b = board_of(idx), w = colours_swapped(&b);
+        if (index_of(&b, 'B') != idx)
             bad++;
+        if (index_of(&w, 'W') != idx)
+            swapped++;
     }
     check(P->subtables(ctx) == 1 && P->size(ctx, 0) == STATES,
-          "one subtable of 16!/(7!7!2!) * 2 = 823680 states");
+          "one subtable of 16!/(7!7!2!) = 411840 states, black to move");
     check(bad == 0, "every index survives format_board and parse "
           "(%llu do not)", (unsigned long long)bad);
+    check(swapped == 0, "a board with white to move is stored as the same "
+          "board with the colours swapped and black to move (%llu not)",
+          (unsigned long long)swapped);
 }
 
 static void moves_agree_with_the_model(void)
@@ -201,7 +241,7 @@ static void moves_agree_with_the_model(void)
     ptb_move m[PTB_MAX_MOVES];
     for (uint64_t idx = 0; idx < STATES; idx++) {
         board b = board_of(idx), next[8];
-        char who = side_of(idx);
+        char who = 'B';
         int n = model_moves(&b, who, next);
         unsigned k = P->moves(ctx, 0, idx, m);
         uint64_t want[8], got[8];
@@ -310,15 +350,21 @@ static void parse_offers_both_first_movers(void)
     char err[128];
     const char *sample = "BWBO\nWBWB\nBWBW\nWBWO\n";
     int rc = parse_text(sample, 0, out, &n, err, sizeof err);
-    check(rc == PTB_OK && n == 2 && side_of(out[0].idx) == 'B' &&
-          side_of(out[1].idx) == 'W' && out[0].idx / 2 == out[1].idx / 2,
-          "the sample gives two candidates, black first then white");
+    board b = { "BWBOWBWBBWBWWBWO" }, w = colours_swapped(&b);
+    ptb_position ps[2] = { position_of(&b, 'B'), position_of(&w, 'B') };
+    board shown[2] = { board_at(&out[0]), board_at(&out[1]) };
+    check(rc == PTB_OK && n == 2 && out[0].idx == ps[0].idx &&
+          out[1].idx == ps[1].idx &&
+          memcmp(&shown[0], &b, sizeof b) == 0 &&
+          memcmp(&shown[1], &b, sizeof b) == 0,
+          "the sample gives two candidates, black first then white (the "
+          "board with the colours swapped), both shown as given");
     rc = parse_text(sample, 'W', out, &n, err, sizeof err);
-    check(rc == PTB_OK && n == 1 && side_of(out[0].idx) == 'W',
+    check(rc == PTB_OK && n == 1 && out[0].idx == ps[1].idx,
           "--first W keeps only the white candidate");
     rc = parse_text("BWBO\r\nWBWB\r\nBWBW\r\nWBWO", 'B', out, &n, err,
                     sizeof err);
-    check(rc == PTB_OK && n == 1 && side_of(out[0].idx) == 'B',
+    check(rc == PTB_OK && n == 1 && out[0].idx == ps[0].idx,
           "CRLF lines and a missing final newline are accepted");
 }
 
@@ -382,12 +428,18 @@ static void formatters_follow_the_codevs_notation(void)
 
 static ptb_solution sol;
 
-/* The table's distance from one candidate, or -1 when unsolvable. */
+/* The table's distance from one position, or -1 when unsolvable. */
+static int position_distance(const tables *tb, const ptb_position *p)
+{
+    int rc = ptb_solve(tb->t, tb->r, p, 1, &sol);
+    return rc == PTB_OK ? (int)sol.distance : rc == PTB_NOTFOUND ? -1 : -2;
+}
+
+/* The same from a table state (black to move). */
 static int table_distance(const tables *tb, uint64_t idx)
 {
     ptb_position p = { .sub = 0, .idx = idx };
-    int rc = ptb_solve(tb->t, tb->r, &p, 1, &sol);
-    return rc == PTB_OK ? (int)sol.distance : rc == PTB_NOTFOUND ? -1 : -2;
+    return position_distance(tb, &p);
 }
 
 static void sample_takes_five_moves(const tables *tb)
@@ -406,18 +458,19 @@ static void sample_takes_five_moves(const tables *tb)
     check(rc == PTB_OK && sol.distance == 5,
           "the codevs sample takes 5 moves by ptb_search");
     for (int side = 0; side < 2; side++)
-        check(table_distance(tb, start[side].idx) == 5 &&
+        check(position_distance(tb, &start[side]) == 5 &&
               model_bfs(&(board){ "BWBOWBWBBWBWWBWO" }, "BW"[side]) == 5,
               "the sample takes 5 moves with %s first", side ? "white"
                                                               : "black");
 }
 
-/* Replays a solution on the model board; 1 when it is a legal line of
- * alternating moves that ends on its first goal. */
-static int line_is_legal(const ptb_solution *s)
+/* Replays a solution on the model board, as the user gave it with 'who' to
+ * move; 1 when it is a legal line of alternating moves, each board as
+ * shown, that ends on its first goal. */
+static int line_is_legal(const ptb_solution *s, char who)
 {
-    board b = board_of(s->start.idx);
-    char who = side_of(s->start.idx), text[32];
+    board b = board_at(&s->start);
+    char text[32];
     for (unsigned i = 0; i < s->distance; i++) {
         const ptb_position *before = i ? &s->after[i - 1] : &s->start;
         unsigned r1, c1, r2, c2;
@@ -436,8 +489,8 @@ static int line_is_legal(const ptb_solution *s)
         b.c[to] = who;
         b.c[from] = 'O';
         who = who == 'B' ? 'W' : 'B';
-        board a = board_of(s->after[i].idx);
-        if (memcmp(&a, &b, sizeof b) != 0 || side_of(s->after[i].idx) != who)
+        board a = board_at(&s->after[i]);
+        if (memcmp(&a, &b, sizeof b) != 0)
             return 0;
     }
     return model_goal(&b);
@@ -451,22 +504,24 @@ static void sample_agrees_with_the_model(const tables *tb)
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         uint64_t idx = (x >> 20) % STATES;
         board b = board_of(idx);
-        int want = model_bfs(&b, side_of(idx));
-        ptb_position p = { .sub = 0, .idx = idx };
+        char who = x >> 63 ? 'W' : 'B';   /* either side to move */
+        int want = model_bfs(&b, who);
+        ptb_position p = position_of(&b, who);
         int rc = ptb_solve(tb->t, tb->r, &p, 1, &sol);
-        bad_table += table_distance(tb, idx) != want;
+        bad_table += position_distance(tb, &p) != want;
         if (want >= 0) {
             solvable++;
             bad_line += rc != PTB_OK || (int)sol.distance != want ||
-                        !line_is_legal(&sol);
+                        !line_is_legal(&sol, who);
         }
         rc = ptb_search(tb->s, &p, 1, &sol);
         bad_search += want >= 0 ? rc != PTB_OK || (int)sol.distance != want ||
-                                  !line_is_legal(&sol)
+                                  !line_is_legal(&sol, who)
                                 : rc != PTB_NOTFOUND;
     }
     check(bad_table == 0, "the table agrees with the model's BFS on %d "
-          "random states (%d solvable, %d differ)", SAMPLE, solvable,
+          "random boards, either side to move (%d solvable, %d differ)",
+          SAMPLE, solvable,
           bad_table);
     check(bad_search == 0, "ptb_search agrees with the model's BFS on the "
           "same states (%d differ)", bad_search);
@@ -480,21 +535,20 @@ static void both_candidates_take_the_nearer(const tables *tb)
     int bad = 0;
     for (int i = 0; i < SAMPLE / 4; i++) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t board_idx = (x >> 20) % (STATES / 2);
-        ptb_position p[2] = { { .sub = 0, .idx = board_idx * 2 },
-                              { .sub = 0, .idx = board_idx * 2 + 1 } };
-        int d0 = table_distance(tb, p[0].idx);
-        int d1 = table_distance(tb, p[1].idx);
+        board b = board_of((x >> 20) % STATES);
+        ptb_position p[2] = { position_of(&b, 'B'), position_of(&b, 'W') };
+        int d0 = model_bfs(&b, 'B'), d1 = model_bfs(&b, 'W');
         int want = d0 < 0 ? d1 : d1 < 0 ? d0 : d0 < d1 ? d0 : d1;
         int rc = ptb_solve(tb->t, tb->r, p, 2, &sol);
+        char who = memcmp(&sol.start, &p[1], sizeof p[1]) == 0 ? 'W' : 'B';
         if (want < 0)
             bad += rc != PTB_NOTFOUND;
         else
             bad += rc != PTB_OK || (int)sol.distance != want ||
-                   !line_is_legal(&sol);
+                   !line_is_legal(&sol, who);
     }
     check(bad == 0, "with either side first, the answer is the nearer "
-          "candidate and its line replays");
+          "candidate by the model's BFS and its line replays");
 }
 
 /* Values are 0 at a goal, else one more than the best successor's (Bellman),
@@ -532,7 +586,7 @@ static void stuck_sides_cannot_win(const tables *tb)
     char text[64];
     for (uint64_t idx = 0; idx < STATES; idx++) {
         board b = board_of(idx);
-        if (model_goal(&b) || model_moves(&b, side_of(idx), next) > 0)
+        if (model_goal(&b) || model_moves(&b, 'B', next) > 0)
             continue;
         stuck++;
         bad += P->moves(ctx, 0, idx, m) != 0 || table_distance(tb, idx) != -1;
@@ -551,7 +605,8 @@ static void stuck_sides_cannot_win(const tables *tb)
     rc = ptb_parse(tb->s, "WOOW\nBWWB\nWBWB\nBBWB", NULL, p, &n, text,
                    sizeof text);
     rc = rc == PTB_OK ? ptb_solve(tb->t, tb->r, p, n, &sol) : rc;
-    check(rc == PTB_OK && sol.start.idx == p[1].idx && line_is_legal(&sol),
+    check(rc == PTB_OK && sol.start.idx == p[1].idx &&
+          line_is_legal(&sol, 'W'),
           "with either side first, white starts and wins in %u",
           sol.distance);
 }
@@ -566,8 +621,8 @@ static void goal_boards_take_no_move(const tables *tb)
     rc = rc == PTB_OK ? ptb_solve(tb->t, tb->r, p, n, &sol) : rc;
     ptb_format_native(tb->s, &sol, text, sizeof text);
     check(rc == PTB_OK && sol.distance == 0 && strcmp(text, "0\n") == 0 &&
-          table_distance(tb, p[0].idx) == 0 &&
-          table_distance(tb, p[1].idx) == 0,
+          position_distance(tb, &p[0]) == 0 &&
+          position_distance(tb, &p[1]) == 0,
           "a goal board takes 0 moves whoever is to move, and prints 0");
 }
 

@@ -2,15 +2,18 @@
  * from the statement: a row of W/B/. chars, its own move generator, and a
  * brute-force search of every arrangement for small n.
  *
- * Covers: the ranking is a bijection; moves(), unmoves(), goals() agree with
- * the model; parse() reads W/B/. rows and the classic circles, and refuses
- * bad input with one line.  Through the table (tables/frog.mdb): every
- * standard start takes n(n+2) moves along a legal line; every value for
- * n <= 7 is the brute force's; every solvable value for n <= 9 obeys the
- * closed form (displacement minus crossings); for every n the solvable
- * states are those of the model's own backward BFS, sampled distances agree;
- * dead ends are unsolvable.  The table part reports one skip when the table
- * is missing.
+ * Covers: the table keeps one state for each row and its mirror image (the
+ * row reversed with the colours swapped), and the ranking is a bijection
+ * onto those pairs; moves(), unmoves(), goals() agree with the model;
+ * parse() reads W/B/. rows and the classic circles, and refuses bad input
+ * with one line.  Through the table (tables/frog.mdb): every standard start
+ * takes n(n+2) moves along a legal line; every value for n <= 7 is the
+ * brute force's; every solvable value for n <= 9 obeys the closed form
+ * (displacement minus crossings); for every n the solvable states are those
+ * of the model's own backward BFS, sampled distances agree; dead ends are
+ * unsolvable; a row and its mirror image are equally far and each answer
+ * replays on the row as the user typed it.  The table part reports one skip
+ * when the table is missing.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -73,6 +76,32 @@ static int model_is_goal(const row *r)
     for (int i = 0; i < r->len; i++)
         if (r->c[i] != (i < n ? 'B' : i == n ? '.' : 'W'))
             return 0;
+    return 1;
+}
+
+/* The row reversed, with the colours swapped. */
+static row model_mirror(const row *r)
+{
+    row m = *r;
+    for (int i = 0; i < r->len; i++) {
+        char ch = r->c[r->len - 1 - i];
+        m.c[i] = ch == 'W' ? 'B' : ch == 'B' ? 'W' : '.';
+    }
+    return m;
+}
+
+/* The k-th row of n a side in the model's own order (empty cell e, then
+ * the pieces as the bits of a 2n-bit counter); 0 past the last, or when
+ * the counter has not n whites. */
+static int model_row(int n, uint64_t k, row *r)
+{
+    uint64_t strings = 1ull << (2 * n), e = k / strings, w = k % strings;
+    if (e > (uint64_t)(2 * n) || __builtin_popcountll(w) != n)
+        return 0;
+    r->len = 2 * n + 1;
+    for (int i = 0, b = 0; i < r->len; i++)
+        r->c[i] = (uint64_t)i == e ? '.' : w >> b++ & 1 ? 'W' : 'B';
+    r->c[r->len] = 0;
     return 1;
 }
 
@@ -170,13 +199,64 @@ static int cmp_u64(const void *a, const void *b)
 
 /* ---- the state space --------------------------------------------------- */
 
-static void sizes_are_multinomials(void)
+/* Rows of n a side that are their own mirror image: counted for n <=
+ * FULL_N; above, 2^n (the empty cell in the middle, the right half the
+ * mirror of any left half), which the counts below FULL_N bear out. */
+static uint64_t self_mirrors(int n)
+{
+    uint64_t count = 0;
+    row r;
+    if (n > FULL_N)
+        return self_mirrors(FULL_N) == 1u << FULL_N ? 1ull << n : 0;
+    for (uint64_t k = 0; k < (uint64_t)(2 * n + 1) << (2 * n); k++)
+        if (model_row(n, k, &r)) {
+            row m = model_mirror(&r);
+            count += strcmp(m.c, r.c) == 0;
+        }
+    return count;
+}
+
+static void sizes_count_mirror_pairs(void)
 {
     int ok = P->subtables(ctx) == MAX_N;
     for (int n = 1; n <= MAX_N; n++)
-        ok &= P->size(ctx, (uint32_t)n - 1) == multinomial(n);
-    check(ok, "12 subtables, n = sub + 1, of (2n+1)!/(n!n!) states "
+        ok &= P->size(ctx, (uint32_t)n - 1) ==
+              (multinomial(n) + self_mirrors(n)) / 2;
+    check(ok, "12 subtables, n = sub + 1, of one state for each row and "
+          "its mirror image: ((2n+1)!/(n!n!) + self-mirrored rows) / 2 "
           "(n = 12: %llu)", (unsigned long long)P->size(ctx, 11));
+}
+
+/* Every row of the model, n <= MODEL_N, parses to a state whose row is it
+ * or its mirror image, and the states cover the subtable exactly. */
+static void rows_map_onto_mirror_pairs(void)
+{
+    uint64_t bad = 0, rows = 0;
+    for (int n = 1; n <= MODEL_N; n++) {
+        uint32_t sub = (uint32_t)n - 1;
+        uint64_t size = P->size(ctx, sub);
+        unsigned char *hit = calloc(size, 1);
+        row r;
+        for (uint64_t k = 0; k < (uint64_t)(2 * n + 1) << (2 * n); k++) {
+            if (!model_row(n, k, &r))
+                continue;
+            rows++;
+            ptb_position p = position_of(&r);
+            if (p.sub != sub || p.idx >= size) {
+                bad++;
+                continue;
+            }
+            row t = row_of(sub, p.idx), m = model_mirror(&r);
+            bad += strcmp(t.c, r.c) != 0 && strcmp(t.c, m.c) != 0;
+            hit[p.idx] = 1;
+        }
+        for (uint64_t i = 0; i < size; i++)
+            bad += !hit[i];
+        free(hit);
+    }
+    check(bad == 0, "each of the %llu rows for n <= %d is stored as itself "
+          "or its mirror image, and every state stands for some row",
+          (unsigned long long)rows, MODEL_N);
 }
 
 /* Checks idx -> row -> idx for one state; 1 when it fails. */
@@ -241,13 +321,21 @@ static int has_move_to(uint32_t sub, uint64_t from, uint64_t to)
 }
 
 /* unmoves() of one state: each is one move before idx, none twice.  Adds
- * the number of moves and of unmoves to the counts; 1 when wrong. */
+ * the number of states moves() reaches (two moves may reach one state: a
+ * row and its mirror image are one) and of unmoves to the counts; 1 when
+ * wrong. */
 static int unmoves_wrong(uint32_t sub, uint64_t idx, uint64_t count[2])
 {
     ptb_move m[PTB_MAX_MOVES];
     uint64_t pred[PTB_MAX_MOVES];
     unsigned n = P->unmoves(ctx, sub, idx, pred);
-    count[0] += P->moves(ctx, sub, idx, m);
+    unsigned k = P->moves(ctx, sub, idx, m);
+    for (unsigned i = 0; i < k; i++) {
+        unsigned j = 0;
+        while (j < i && m[j].to != m[i].to)
+            j++;
+        count[0] += j == i;
+    }
     count[1] += n;
     qsort(pred, n, sizeof pred[0], cmp_u64);
     for (unsigned i = 0; i < n; i++)
@@ -314,10 +402,11 @@ static void model_counts_solvable(void)
         uint32_t sub = (uint32_t)n - 1;
         unsigned solvable = 0;
         memset(memo, -2, 14348907);
-        for (uint64_t idx = 0; idx < P->size(ctx, sub); idx++) {
-            row r = row_of(sub, idx);
-            solvable += model_distance(&r, memo) >= 0;
-        }
+        row r;
+        (void)sub;
+        for (uint64_t k = 0; k < (uint64_t)(2 * n + 1) << (2 * n); k++)
+            if (model_row(n, k, &r))
+                solvable += model_distance(&r, memo) >= 0;
         ok &= solvable == known[n];
     }
     free(memo);
@@ -437,7 +526,8 @@ static int table_distance(const tables *tb, uint32_t sub, uint64_t idx)
  * board is the one reported, and the line ends on the goal. */
 static int line_is_legal(const ptb_solution *s)
 {
-    row r = row_of(s->start.sub, s->start.idx);
+    row r;
+    r.len = P->format_board(ctx, &s->start, r.c, sizeof r.c);
     for (unsigned i = 0; i < s->distance; i++) {
         const ptb_position *before = i ? &s->after[i - 1] : &s->start;
         char text[32], colour;
@@ -453,7 +543,8 @@ static int line_is_legal(const ptb_solution *s)
             return 0;
         r.c[to] = colour;
         r.c[from] = '.';
-        row a = row_of(s->after[i].sub, s->after[i].idx);
+        row a;
+        a.len = P->format_board(ctx, &s->after[i], a.c, sizeof a.c);
         if (strcmp(a.c, r.c) != 0)
             return 0;
     }
@@ -646,7 +737,12 @@ static void large_n_match_the_backward_search(const tables *tb)
     ptb_table_info info;
     for (int n = 1; n <= MAX_N; n++) {
         uint64_t count = model_backward(n, &s, queue), x = (uint64_t)n, bad = 0;
-        total += count;
+        uint64_t self = 0;       /* one state for a row and its mirror */
+        for (uint64_t i = 0; i < count; i++) {
+            row r = model_unkey64(queue[i], 2 * n + 1), m = model_mirror(&r);
+            self += strcmp(r.c, m.c) == 0;
+        }
+        total += (count + self) / 2;
         if (n <= FULL_N)
             continue;
         for (int i = 0; i < 100; i++) {
@@ -664,10 +760,44 @@ static void large_n_match_the_backward_search(const tables *tb)
     }
     check(ptb_table_get_info(tb->t, &info) == PTB_OK &&
           info.solvable == total, "the table's %llu solvable states are "
-          "the model's, over n = 1..12", (unsigned long long)total);
+          "the model's solvable rows, a row and its mirror image counted "
+          "once, over n = 1..12", (unsigned long long)total);
     free(queue);
     free(s.key);
     free(s.dist);
+}
+
+/* Random rows of every n and their mirror images: the same distance, the
+ * closed form's, and each answer starts from the row as typed and replays
+ * legally on it. */
+static void mirror_images_answer_alike(const tables *tb)
+{
+    unsigned bad = 0, solvable = 0;
+    for (int i = 0; i < 2000; i++) {
+        int n = 1 + (int)(rng() % MAX_N);
+        row r, m;
+        while (!model_row(n, rng() % ((uint64_t)(2 * n + 1) << (2 * n)), &r))
+            ;
+        m = model_mirror(&r);
+        ptb_position p = position_of(&r), q = position_of(&m);
+        int d = ptb_solve(tb->t, tb->r, &p, 1, &sol);
+        char first[32];
+        P->format_board(ctx, &sol.start, first, sizeof first);
+        int ok = d == PTB_NOTFOUND ||
+                 (d == PTB_OK && line_is_legal(&sol) &&
+                  (int)sol.distance == closed_form(&r) &&
+                  strcmp(first, r.c) == 0);
+        unsigned dist = sol.distance;
+        int e = ptb_solve(tb->t, tb->r, &q, 1, &sol);
+        P->format_board(ctx, &sol.start, first, sizeof first);
+        ok &= e == d && (e == PTB_NOTFOUND ||
+                         (line_is_legal(&sol) && sol.distance == dist &&
+                          strcmp(first, m.c) == 0));
+        bad += !ok;
+        solvable += d == PTB_OK;
+    }
+    check(bad == 0, "2000 random rows (%u solvable) and their mirror images: "
+          "the same distance, each line legal from the row as typed", solvable);
 }
 
 static void dead_ends_are_unsolvable(const tables *tb)
@@ -698,6 +828,7 @@ static void table_part(void)
         small_tables_match_the_model(&tb);
         solvable_values_obey_the_closed_form(&tb);
         large_n_match_the_backward_search(&tb);
+        mirror_images_answer_alike(&tb);
         dead_ends_are_unsolvable(&tb);
     }
     tables_close(&tb);
@@ -707,7 +838,8 @@ int main(void)
 {
     if (!check(P->open(0, &ctx) == PTB_OK, "the frog puzzle opens"))
         return check_done();
-    sizes_are_multinomials();
+    sizes_count_mirror_pairs();
+    rows_map_onto_mirror_pairs();
     ranking_is_a_bijection();
     moves_agree_with_the_model();
     one_goal_per_n();
