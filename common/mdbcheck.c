@@ -379,14 +379,20 @@ int ptb_mdb_check_fd(int fd, uint64_t file_size, const char **what)
 
 int ptb_mdb_check(const char *path, uint64_t file_size, const char **what)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         int e = errno;
         if (what)
             *what = "cannot open the file";
         return e == ENOENT ? PTB_ENOTABLE : e ? e : PTB_EIO;
     }
-    int rc = ptb_mdb_check_fd(fd, file_size, what);
+    int rc = fstat(fd, &st) != 0 ? errno ? errno : PTB_EIO
+             : !S_ISREG(st.st_mode) ? PTB_EFORMAT : PTB_OK;
+    if (rc != PTB_OK && what)
+        *what = "not a regular file";
+    if (rc == PTB_OK)
+        rc = ptb_mdb_check_fd(fd, file_size, what);
     close(fd);
     return rc;
 }

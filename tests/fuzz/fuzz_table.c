@@ -83,10 +83,10 @@ static void probe(ptb_table *t, const uint8_t *data, size_t size)
         return;
     uint64_t pick[4] = { 0, 1, tail64(data, size, 0),
                          tail64(data, size, 8) % (info.states + 1) };
-    for (unsigned i = 0; i < 4; i++) {
-        ptb_table_value(t, r, 0, pick[i], &v);
-        ptb_table_value(t, NULL, (uint32_t)(pick[i] >> 40), pick[i], &v);
-    }
+    for (unsigned i = 0; i < 4; i++)
+        ptb_table_value(t, r, (uint32_t)(i & 1 ? pick[i] >> 40 : 0), pick[i],
+                        &v);
+    ptb_table_value(t, NULL, 0, pick[3], &v);   /* a temporary reader */
     ptb_solve(t, r, query, nquery, &sol);
     ptb_successors(t, r, &query[0], &d, next, &n);
     ptb_reader_free(r);
