@@ -164,9 +164,11 @@ typedef struct plan {
     const uint8_t *dist;       /* one byte per state, global order */
     uint64_t total;
     int exact, encoding;
+    int forced;                /* the build options chose the encoding */
     uint64_t nblocks;
     unsigned char *dict;       /* zstd: the trained dictionary, or NULL */
     size_t dict_len;
+    ZSTD_CDict *cdict;         /* made from it */
     unsigned char *values;     /* the "values" record */
     size_t values_len;
     unsigned char *index;      /* zstd: the "index" record */
@@ -288,13 +290,15 @@ static void *compress_worker(void *arg)
 }
 
 /* Compresses blocks 0, step, 2 * step, ... on the build's threads. */
-static int compress_blocks(const plan *pl, const ZSTD_CDict *cdict,
-                           uint64_t step, frame **out, uint64_t *count)
+static int compress_blocks(const plan *pl, uint64_t step, frame **out,
+                           uint64_t *count)
 {
-    compress_job j = { .pl = pl, .cdict = cdict, .step = step,
+    compress_job j = { .pl = pl, .cdict = pl->cdict, .step = step,
                        .caller = pthread_self(), .rc = PTB_OK };
     j.count = (pl->nblocks + step - 1) / step;
     j.frames = calloc(j.count + 1, sizeof *j.frames);
+    *out = j.frames;
+    *count = 0;
     if (!j.frames)
         return PTB_ENOMEM;
     ptb_run_threads(compress_worker, &j, pl->o->threads);
@@ -365,69 +369,87 @@ static void digest_values(plan *pl)
     ptb_sha256_hex(&c, pl->digest);
 }
 
-/* Chooses the encoding and fills the records.  Exact tables are zstd; a
- * mod-3 table is packed3 unless zstd, estimated from one block in
- * ESTIMATE_EVERY (then measured in full), is more than 10 % smaller; the
- * build options may force either. */
-static int plan_and_compress(plan *pl)
+/* ---- the plan: the encoding, and for zstd the dictionary ---- */
+
+static int make_dictionary(plan *pl)
 {
-    const char *force = pl->o->encoding;
-    if (force && !strcmp(force, "packed3")) {
-        if (pl->exact)
-            return PTB_EINVAL;
-        pl->encoding = ENC_PACKED3;
-        int rc = pack3_all(pl);
-        if (rc == PTB_OK)
-            digest_values(pl);
-        return rc;
-    }
-    size_t packed3 = (size_t)((pl->total + 4) / 5);
-    ZSTD_CDict *cdict = NULL;
-    frame *fr = NULL;
-    uint64_t n = 0;
-    int rc = PTB_OK;
-    pl->nblocks = block_count(pl->total, BLOCK_VALUES);
-    pl->encoding = ENC_ZSTD;
     pl->dict = malloc(DICT_BYTES);
     if (!pl->dict)
         return PTB_ENOMEM;
     pl->dict_len = train_dictionary(pl->dist, pl->total, pl->exact, pl->dict);
-    if (pl->dict_len) {
-        cdict = ZSTD_createCDict(pl->dict, pl->dict_len, pl->o->zstd_level);
-        rc = cdict ? PTB_OK : PTB_ECOMPRESS;
-    }
-    if (rc == PTB_OK && !pl->exact && !force &&
-        pl->nblocks >= 2 * ESTIMATE_EVERY) {
-        rc = compress_blocks(pl, cdict, ESTIMATE_EVERY, &fr, &n);
-        uint64_t sample = 0;
-        for (uint64_t i = 0; i < n; i++)
-            sample += fr[i].len;
-        uint64_t est = pl->dict_len + 8 * (pl->nblocks + 1) +
-                       sample * pl->nblocks / n;
-        if (100 * (uint64_t)packed3 <= PACKED3_SLACK * est)
-            pl->encoding = ENC_PACKED3;
+    if (!pl->dict_len)
+        return PTB_OK;
+    pl->cdict = ZSTD_createCDict(pl->dict, pl->dict_len, pl->o->zstd_level);
+    return pl->cdict ? PTB_OK : PTB_ECOMPRESS;
+}
+
+/* True when packed3 is within PACKED3_SLACK of a zstd size. */
+static int packed3_wins(const plan *pl, uint64_t zstd_bytes)
+{
+    return 100 * ((pl->total + 4) / 5) <= PACKED3_SLACK * zstd_bytes;
+}
+
+/* Estimates the zstd size from one block in ESTIMATE_EVERY. */
+static int estimate(plan *pl)
+{
+    frame *fr;
+    uint64_t n, sample = 0;
+    int rc = compress_blocks(pl, ESTIMATE_EVERY, &fr, &n);
+    for (uint64_t i = 0; rc == PTB_OK && i < n; i++)
+        sample += fr[i].len;
+    if (rc == PTB_OK && n &&
+        packed3_wins(pl, pl->dict_len + 8 * (pl->nblocks + 1) +
+                             sample * pl->nblocks / n))
+        pl->encoding = ENC_PACKED3;
+    free_frames(fr, n);
+    return rc;
+}
+
+/* Exact values are zstd; a mod-3 table is packed3 unless zstd, estimated
+ * from a sample, is more than 10 % smaller; the build options may force
+ * either. */
+static int plan_table(plan *pl)
+{
+    const char *force = pl->o->encoding;
+    pl->forced = force != NULL;
+    pl->nblocks = block_count(pl->total, BLOCK_VALUES);
+    pl->encoding = force && !strcmp(force, "packed3") ? ENC_PACKED3
+                                                      : ENC_ZSTD;
+    if (pl->encoding == ENC_PACKED3)
+        return pl->exact ? PTB_EINVAL : PTB_OK;
+    int rc = make_dictionary(pl);
+    if (rc == PTB_OK && !pl->exact && !pl->forced &&
+        pl->nblocks >= 2 * ESTIMATE_EVERY)
+        rc = estimate(pl);
+    return rc;
+}
+
+/* ---- compression: the "values" and "index" records, and the digest ---- */
+
+static int compress_table(plan *pl)
+{
+    frame *fr = NULL;
+    uint64_t n = 0;
+    int rc = PTB_OK;
+    if (pl->encoding == ENC_ZSTD) {
+        rc = compress_blocks(pl, 1, &fr, &n);
+        if (rc == PTB_OK)
+            rc = lay_out_frames(pl, fr);
         free_frames(fr, n);
-        fr = NULL;
-    }
-    if (rc == PTB_OK && pl->encoding == ENC_ZSTD)
-        rc = compress_blocks(pl, cdict, 1, &fr, &n);
-    if (rc == PTB_OK && pl->encoding == ENC_ZSTD)
-        rc = lay_out_frames(pl, fr);
-    if (rc == PTB_OK && !pl->exact && !force && pl->encoding == ENC_ZSTD &&
-        100 * (uint64_t)packed3 <= PACKED3_SLACK *
-            (pl->values_len + 8 * (pl->nblocks + 1) + pl->dict_len)) {
-        pl->encoding = ENC_PACKED3;        /* the estimate was off */
-        free(pl->values);
-        free(pl->index);
-        pl->values = pl->index = NULL;
+        if (rc == PTB_OK && !pl->exact && !pl->forced &&
+            packed3_wins(pl, pl->values_len + 8 * (pl->nblocks + 1) +
+                                 pl->dict_len)) {
+            pl->encoding = ENC_PACKED3;        /* the estimate was off */
+            free(pl->values);
+            free(pl->index);
+            pl->values = pl->index = NULL;
+        }
     }
     if (rc == PTB_OK && pl->encoding == ENC_PACKED3) {
         pl->dict_len = 0;
         pl->nblocks = 0;
         rc = pack3_all(pl);
     }
-    free_frames(fr, n);
-    ZSTD_freeCDict(cdict);
     if (rc == PTB_OK)
         digest_values(pl);
     return rc;
@@ -609,7 +631,9 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
     plan pl = { .s = s, .o = o, .dist = dist };
     pl.total = s->offset[s->subtables];
     pl.exact = !s->p->reversible;
-    int rc = plan_and_compress(&pl);
+    int rc = plan_table(&pl);
+    if (rc == PTB_OK)
+        rc = compress_table(&pl);
     info->exact = pl.exact;
     info->block_values = pl.encoding == ENC_ZSTD ? BLOCK_VALUES : 0;
     snprintf(info->encoding, sizeof info->encoding, "%s",
@@ -620,6 +644,7 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
         o->progress(o->progress_ctx, "encode", pl.total, pl.total);
     if (rc == PTB_OK)
         rc = commit(&pl, dir, info);
+    ZSTD_freeCDict(pl.cdict);
     free(pl.dict);
     free(pl.values);
     free(pl.index);
@@ -770,6 +795,20 @@ static int read_header(ptb_table *t)
     if (v.mv_size > HEADER_MAX || v.mv_size < 15 ||
         memcmp(v.mv_data, "magic " MAGIC "\n", 15) != 0)
         return PTB_EFORMAT;
+    /* the version first: another version may checksum differently */
+    const char *h = v.mv_data;
+    char ver[12];
+    size_t k = 0;
+    uint64_t version;
+    if (v.mv_size < 24 || memcmp(h + 15, "format ", 7))
+        return PTB_EFORMAT;
+    for (; 22 + k < v.mv_size && k < sizeof ver - 1 && h[22 + k] != '\n'; k++)
+        ver[k] = h[22 + k];
+    ver[k] = '\0';
+    if (parse_u64(ver, UINT32_MAX, &version) != PTB_OK)
+        return PTB_EFORMAT;
+    if (version != PTB_FORMAT_VERSION)
+        return PTB_EVERSION;
     if ((rc = check_meta_digest(&v)) != PTB_OK)
         return rc;
     memcpy(text, v.mv_data, v.mv_size);
@@ -789,7 +828,7 @@ static int read_header(ptb_table *t)
     const ptb_table_info *in = &t->info;
     if (rc == PTB_OK &&
         (in->subtables != t->s->subtables || !in->encoding[0] ||
-         in->exact < 0 || !t->digest[0] ||
+         in->exact < 0 || !t->digest[0] || in->solvable > in->states ||
          in->states != t->s->offset[t->s->subtables]))
         rc = PTB_EFORMAT;
     return rc;

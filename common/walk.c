@@ -135,7 +135,9 @@ int ptb_solve(const ptb_table *t, ptb_reader *reader,
         if (!in_range(s, &starts[i]))
             return PTB_EINVAL;
     int rc = take_reader(t, reader, &r);
-    for (unsigned i = 0; rc == PTB_OK && i < n; i++) {
+    if (n == 1)
+        best = 0;            /* one candidate: walk it once, no comparison */
+    for (unsigned i = 0; rc == PTB_OK && n > 1 && i < n; i++) {
         rc = distance_of(r, t, &starts[i], &d);
         if (rc == PTB_NOTFOUND)
             rc = PTB_OK;
