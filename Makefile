@@ -239,3 +239,62 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man3/puzzletb.3 $(DESTDIR)$(TABLESDIR)/*.mdb \
 	    $(DESTDIR)$(BASHCOMPDIR)/tblookup $(DESTDIR)$(BASHCOMPDIR)/tbgen
 	rmdir $(DESTDIR)$(TABLESDIR) $(dir $(DESTDIR)$(TABLESDIR)) 2>/dev/null || true
+
+# ==== fuzzing and ThreadSanitizer (tests/fuzz/README) ====
+# libFuzzer harnesses, built with clang: each puzzle's parser, the table
+# reader fed whole files (the small tables), and the LMDB page check alone.
+# `make fuzz FUZZ_SECONDS=N` runs each for N seconds; `make test` replays
+# tests/fuzz/regress/ and runs each briefly (tests/t_fuzz.sh).  The thread
+# test also runs built with -fsanitize=thread (build/tests/t_threads.tsan).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+               -fno-sanitize-recover=undefined
+FUZZ_PUZZLES := $(shell sed -n 's/^PTB_PUZZLE(\(.*\))/\1/p' common/puzzles.def)
+FUZZ_TABLES  = four frog
+FUZZ_BIN = $(FUZZ_PUZZLES:%=build/fuzz/parse_%) \
+           $(FUZZ_TABLES:%=build/fuzz/table_%) build/fuzz/mdbcheck
+FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
+TSAN_OBJ = $(LIB_SRC:%.c=build/tsan/%.o)
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_BIN)
+fuzz: $(FUZZ_BIN) $(TABLES)/.built
+	tests/fuzz/run -t $(FUZZ_SECONDS)
+test: $(FUZZ_BIN) build/tests/t_threads.tsan
+
+$(FUZZ_OBJ) $(TSAN_OBJ): $(GEN_HDR)
+build/fuzz/%.o: %.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) \
+	    -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build/fuzz/libpuzzletb.a: $(FUZZ_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+build/fuzz/parse_%: tests/fuzz/fuzz_parse.c build/fuzz/libpuzzletb.a
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+	    -DFUZZ_PUZZLE='"$*"' -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
+
+build/fuzz/table_%: tests/fuzz/fuzz_table.c build/fuzz/libpuzzletb.a
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+	    -DFUZZ_PUZZLE='"$*"' -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
+
+build/fuzz/mdbcheck: tests/fuzz/fuzz_mdbcheck.c build/fuzz/libpuzzletb.a
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
+
+build/tsan/%.o: %.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) -O1 -g -fsanitize=thread -c -o $@ $<
+
+build/tsan/libpuzzletb.a: $(TSAN_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+build/tests/t_threads.tsan: tests/t_threads.c tests/check.h tests/tables.h \
+                            build/tsan/libpuzzletb.a
+	@mkdir -p build/tests
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) -O1 -g -fsanitize=thread -o $@ $< \
+	    build/tsan/libpuzzletb.a $(LDLIBS)

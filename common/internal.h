@@ -63,6 +63,22 @@ int ptb_table_needs_reader(const ptb_table *t);
 const ptb_space *ptb_table_space(const ptb_table *t);
 int ptb_table_exact(const ptb_table *t);
 
+/* ---- mdbcheck.c ----------------------------------------------------- */
+
+/* Checks, with pread()s only, every part of the LMDB file at path (or open
+ * as fd) that liblmdb reads when the file is opened read-only and keys are
+ * fetched from its main database, before liblmdb maps it: both meta pages,
+ * the main database's record, its single root leaf page and every node's
+ * overflow run (the format-2 layout, one leaf of plain or big-data nodes).
+ * file_size bounds every page; ptb_mdb_check() refuses anything but a
+ * regular file (PTB_EFORMAT), without blocking on a FIFO.  Returns PTB_OK;
+ * PTB_ETRUNC (a page past the end), PTB_EFORMAT (not LMDB 0.9 in this byte order and word size, or
+ * another layout), PTB_ECORRUPT (anything else out of place), PTB_ENOMEM,
+ * PTB_ENOTABLE or a positive errno when the file cannot be opened or read;
+ * *what (may be NULL) names the first failure. */
+int ptb_mdb_check(const char *path, uint64_t file_size, const char **what);
+int ptb_mdb_check_fd(int fd, uint64_t file_size, const char **what);
+
 /* ---- sha256.c ------------------------------------------------------- */
 
 typedef struct ptb_sha256 {

@@ -903,25 +903,36 @@ static int check_length(ptb_table *t, uint64_t size)
 
 static int open_env(ptb_table *t)
 {
-    struct stat st;
-    if (stat(t->path, &st) != 0)
+    struct stat st, mapped;
+    mdb_filehandle_t mfd;
+    const char *what;
+    int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
         return errno == ENOENT ? PTB_ENOTABLE : errno;
-    if (st.st_size < 2 * 4096)
-        return PTB_ETRUNC;
-    /* ==== HOSTILE FILE CHECK (issue 10) ====
-     * Here, before LMDB reads any page, goes the check of the file's meta
-     * pages, the main database's root leaf and the overflow runs of its
-     * records (another engineer's function, for example
-     *     rc = ptb_lmdb_check(t->path, (uint64_t)st.st_size);
-     *     if (rc != PTB_OK) return rc;
-     * ).  Format 2 keeps it to those pages: see tables/FORMAT.md. */
-    int rc = mdb_env_create(&t->env);
+    int rc = fstat(fd, &st) != 0 ? errno
+             : !S_ISREG(st.st_mode) ? PTB_EFORMAT
+             : st.st_size < 2 * 4096 ? PTB_ETRUNC : PTB_OK;
+    /* issue 10: every page LMDB reads here is checked before it maps the
+     * file (common/mdbcheck.c) */
+    if (rc == PTB_OK)
+        rc = ptb_mdb_check_fd(fd, (uint64_t)st.st_size, &what);
+    close(fd);
+    if (rc != PTB_OK)
+        return rc;
+    rc = mdb_env_create(&t->env);
     if (!rc) rc = mdb_env_open(t->env, t->path,
                                MDB_RDONLY | MDB_NOSUBDIR | MDB_NOLOCK |
                                MDB_NOTLS | MDB_NORDAHEAD, 0444);
     if (rc == ENOENT)
         return PTB_ENOTABLE;
     rc = db_err(rc);
+    /* LMDB must have opened the file checked: one replaced by rename in
+     * between is opened again (EAGAIN, see ptb_table_open) */
+    if (rc == PTB_OK && (mdb_env_get_fd(t->env, &mfd) != 0 ||
+                         fstat(mfd, &mapped) != 0 ||
+                         mapped.st_ino != st.st_ino ||
+                         mapped.st_dev != st.st_dev))
+        rc = EAGAIN;
     return rc == PTB_OK ? check_length(t, (uint64_t)st.st_size) : rc;
 }
 
@@ -934,6 +945,11 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
     t->s = s;
     t->path = table_path(s, dir, "");
     int rc = t->path ? open_env(t) : PTB_ENOMEM;
+    for (int again = 0; rc == EAGAIN && again < 8; again++) {
+        mdb_env_close(t->env);
+        t->env = NULL;
+        rc = open_env(t);
+    }
     if (rc == PTB_OK)
         rc = db_err(mdb_txn_begin(t->env, NULL, MDB_RDONLY, &t->txn));
     if (rc == PTB_OK)
