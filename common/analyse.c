@@ -26,8 +26,9 @@
  * states.  Mod-3 tables: a search outward from the goals through the
  * residues, layer k + 1 being the neighbours of layer k with residue
  * (k + 1) mod 3, collects the states at exactly the distance, then a partial
- * Fisher-Yates shuffle draws them.  A bitmap of one bit per state of the
- * subtable marks the states seen.  Random numbers: splitmix64 from the seed,
+ * Fisher-Yates shuffle draws them.  The subtable's values are first read in
+ * index order into 2 bits per state (random reads would decode a block per
+ * read), and a bitmap of one bit per state marks the states seen.  Random numbers: splitmix64 from the seed,
  * in a local state.
  *
  * May touch: its arguments only.  No I/O.
@@ -522,28 +523,55 @@ static void add_goal(void *arg, uint64_t idx)
     }
 }
 
+/* The stored values of a subtable, 2 bits each (residue, or 3), read in
+ * index order so that every block is decoded once. */
+static int read_residues(const ptb_table *t, ptb_reader *r, uint32_t sub,
+                         uint64_t size, uint8_t **out)
+{
+    uint8_t *res = calloc(size / 4 + 1, 1);
+    if (!res)
+        return PTB_ENOMEM;
+    for (uint64_t i = 0; i < size; i++) {
+        unsigned v;
+        int rc = ptb_table_value(t, r, sub, i, &v);
+        if (rc != PTB_OK) {
+            free(res);
+            return rc;
+        }
+        res[i / 4] |= (uint8_t)((v < 3 ? v : 3) << 2 * (i % 4));
+    }
+    *out = res;
+    return PTB_OK;
+}
+
+static unsigned residue(const uint8_t *res, uint64_t i)
+{
+    return res[i / 4] >> 2 * (i % 4) & 3;
+}
+
 static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
                     unsigned d, found *f)
 {
     const ptb_space *s = ptb_table_space(t);
     uint64_t size = s->p->size(s->ctx, sub);
     uint64_t *seen = calloc(size / 64 + 1, sizeof *seen);
+    uint8_t *res = NULL;
     frontier a = { 0 }, b = { 0 };
     ptb_move mv[PTB_MAX_MOVES];
     goal_sink gs = { &a, seen, seen ? PTB_OK : PTB_ENOMEM };
     if (seen)
+        gs.rc = read_residues(t, r, sub, size, &res);
+    if (gs.rc == PTB_OK)
         s->p->goals(s->ctx, sub, add_goal, &gs);
     int rc = gs.rc;
     for (unsigned k = 0; rc == PTB_OK && k < d && a.n; k++) {
         b.n = 0;
         for (size_t i = 0; rc == PTB_OK && i < a.n; i++) {
-            unsigned m = s->p->moves(s->ctx, sub, a.idx[i], mv), v;
+            unsigned m = s->p->moves(s->ctx, sub, a.idx[i], mv);
             for (unsigned j = 0; rc == PTB_OK && j < m; j++) {
                 uint64_t x = mv[j].to;
-                if (seen[x / 64] >> x % 64 & 1)
-                    continue;
-                rc = ptb_table_value(t, r, sub, x, &v);
-                if (rc != PTB_OK || v != (k + 1) % 3)
+                if (seen[x / 64] >> x % 64 & 1 ||
+                    residue(res, x) != (k + 1) % 3)
                     continue;
                 seen[x / 64] |= 1ULL << x % 64;
                 rc = frontier_add(&b, x);
@@ -558,6 +586,7 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     free(a.idx);
     free(b.idx);
     free(seen);
+    free(res);
     return rc;
 }
 
