@@ -34,6 +34,7 @@
  * May touch: its arguments only.  No I/O.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -663,4 +664,119 @@ int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
     free(f.sub);
     free(f.idx);
     return rc;
+}
+
+/* ==== histogram picture =============================================== */
+
+/* n with thousands separated by commas. */
+static void cat_count(char *buf, size_t cap, size_t *len, uint64_t n)
+{
+    char d[32];
+    int k = snprintf(d, sizeof d, "%" PRIu64, n);
+    for (int i = 0; i < k; i++)
+        ptb_catf(buf, cap, len, "%s%c", i && (k - i) % 3 == 0 ? "," : "",
+                 d[i]);
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten giving at most 8 ticks. */
+static uint64_t tick_step(uint64_t top)
+{
+    static const unsigned mult[3] = { 1, 2, 5 };
+    for (uint64_t p = 1;; p *= 10)
+        for (unsigned i = 0; i < 3; i++)
+            if (top / (p * mult[i]) < 8)
+                return p * mult[i];
+}
+
+enum { SVG_W = 860, SVG_H = 420, LEFT = 100, RIGHT = 130, TOP = 60,
+       BOTTOM = 70 };
+
+int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
+                             char *buf, size_t cap)
+{
+    size_t len = 0;
+    unsigned dmax = in->max_distance <= PTB_MAX_DISTANCE ? in->max_distance
+                                                         : 0;
+    uint64_t top = 1, unsolvable = in->states - in->solvable;
+    for (unsigned d = 0; d <= dmax; d++)
+        top = in->histogram[d] > top ? in->histogram[d] : top;
+    uint64_t step = tick_step(top);
+    top = (top + step - 1) / step * step;
+    const double plot_w = SVG_W - LEFT - RIGHT, plot_h = SVG_H - TOP - BOTTOM;
+    const double bar_w = plot_w / (dmax + 1);
+    if (cap)
+        buf[0] = '\0';
+    ptb_catf(buf, cap, &len, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+             "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+             "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+             "fill=\"white\"/>\n<text class=\"title\" x=\"%d\" y=\"24\" "
+             "text-anchor=\"middle\" font-size=\"15\">%s, metric %s: ",
+             SVG_W, SVG_H, SVG_W, SVG_H, SVG_W / 2, s->p->name,
+             s->p->metrics[s->metric]);
+    cat_count(buf, cap, &len, in->states);
+    ptb_catf(buf, cap, &len, " positions, ");
+    cat_count(buf, cap, &len, in->solvable);
+    ptb_catf(buf, cap, &len, " solvable, max distance %u</text>\n", dmax);
+    /* axes, ticks and labels */
+    ptb_catf(buf, cap, &len, "<g class=\"axes\" stroke=\"black\">"
+             "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+             "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/></g>\n",
+             LEFT, TOP, LEFT, SVG_H - BOTTOM, LEFT, SVG_H - BOTTOM,
+             LEFT + plot_w, SVG_H - BOTTOM);
+    for (uint64_t y = 0; y <= top; y += step) {
+        double py = SVG_H - BOTTOM - plot_h * (double)y / (double)top;
+        ptb_catf(buf, cap, &len, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" "
+                 "y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" "
+                 "text-anchor=\"end\">", LEFT, py, LEFT + plot_w, py,
+                 LEFT - 6, py + 4);
+        cat_count(buf, cap, &len, y);
+        ptb_catf(buf, cap, &len, "</text>\n");
+    }
+    static const unsigned steps[] = { 1, 2, 5, 10, 20, 50 };
+    unsigned every = 100;
+    for (unsigned i = 6; i-- > 0;)
+        if ((dmax + 1) / steps[i] <= 20)
+            every = steps[i];
+    for (unsigned d = 0; d <= dmax; d += every)
+        ptb_catf(buf, cap, &len, "<text x=\"%.1f\" y=\"%d\" text-anchor="
+                 "\"middle\">%u</text>\n", LEFT + bar_w * (d + 0.5),
+                 SVG_H - BOTTOM + 16, d);
+    ptb_catf(buf, cap, &len, "<text class=\"xlabel\" x=\"%.1f\" y=\"%d\" "
+             "text-anchor=\"middle\">distance to the goal (moves, metric %s)"
+             "</text>\n"
+             "<text class=\"ylabel\" transform=\"translate(24 %.1f) "
+             "rotate(-90)\" text-anchor=\"middle\">positions</text>\n",
+             LEFT + plot_w / 2, SVG_H - BOTTOM + 40, s->p->metrics[s->metric],
+             TOP + plot_h / 2);
+    /* one bar per distance */
+    for (unsigned d = 0; d <= dmax; d++) {
+        double h = plot_h * (double)in->histogram[d] / (double)top;
+        ptb_catf(buf, cap, &len, "<rect class=\"bar\" data-distance=\"%u\" "
+                 "data-count=\"%" PRIu64 "\" x=\"%.2f\" y=\"%.2f\" "
+                 "width=\"%.2f\" height=\"%.2f\" fill=\"#3465a4\"><title>"
+                 "distance %u: ", d, in->histogram[d], LEFT + bar_w * d,
+                 SVG_H - BOTTOM - h, bar_w > 2 ? bar_w - 1 : bar_w, h, d);
+        cat_count(buf, cap, &len, in->histogram[d]);
+        ptb_catf(buf, cap, &len, " positions</title></rect>\n");
+    }
+    /* unsolvable apart, as a share of all positions */
+    double share = in->states ? (double)unsolvable / (double)in->states : 0;
+    double ux = SVG_W - RIGHT + 40;
+    ptb_catf(buf, cap, &len, "<rect class=\"frame\" x=\"%.1f\" y=\"%d\" "
+             "width=\"40\" height=\"%.1f\" fill=\"none\" stroke=\"#999\"/>\n"
+             "<rect class=\"unsolvable\" data-count=\"%" PRIu64 "\" "
+             "x=\"%.1f\" y=\"%.2f\" width=\"40\" height=\"%.2f\" "
+             "fill=\"#cc0000\"><title>unsolvable: ", ux, TOP, plot_h,
+             unsolvable, ux, TOP + plot_h * (1 - share), plot_h * share);
+    cat_count(buf, cap, &len, unsolvable);
+    ptb_catf(buf, cap, &len, " positions</title></rect>\n<text x=\"%.1f\" "
+             "y=\"%d\" text-anchor=\"middle\">unsolvable</text>\n<text "
+             "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", ux + 20,
+             SVG_H - BOTTOM + 16, ux + 20, SVG_H - BOTTOM + 32);
+    cat_count(buf, cap, &len, unsolvable);
+    ptb_catf(buf, cap, &len, "</text>\n<text x=\"%.1f\" y=\"%d\" "
+             "text-anchor=\"middle\">(%.1f%% of all)</text>\n</svg>\n",
+             ux + 20, SVG_H - BOTTOM + 48, 100 * share);
+    return (int)len;
 }

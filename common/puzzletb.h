@@ -366,6 +366,15 @@ int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
                   uint64_t seed, unsigned n, uint32_t *sub_out,
                   uint64_t *idx_out, unsigned *got);
 
+/* The distance histogram of a table (from ptb_table_get_info()) as an SVG
+ * bar chart: one bar per distance 0..max_distance (<rect class="bar">,
+ * with data-distance and data-count), axes labelled, the puzzle, metric
+ * and totals in the title, and the unsolvable positions apart on the right
+ * (<rect class="unsolvable">, its height their share of all positions).
+ * snprintf conventions; 256 kB always suffice. */
+int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *info,
+                             char *buf, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif
