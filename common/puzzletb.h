@@ -140,7 +140,12 @@ int ptb_space_file(const ptb_space *s, char *buf, size_t cap);
  * starts; the answer is the nearest of them.  Returns PTB_OK; PTB_EINVAL for
  * an option the puzzle does not take, a repeated one, or text given with a
  * PTB_OPT_POSITION option; PTB_EPARSE for a malformed position or option
- * value.  Either way err gets a one-line message. */
+ * value.  Either way err gets a one-line message saying where and what
+ * ("line 3, column 2: unexpected 'X' (expected B, W or O)"); a message
+ * about an option's value starts with "NAME: ".  Every puzzle reads text by
+ * the same rules: a UTF-8 byte-order mark, CRLF, tabs, leading and trailing
+ * blanks and blank lines are ignored, and the rows of a grid may be
+ * separated by line ends, '/' or blanks. */
 int ptb_parse(const ptb_space *s, const char *text,
               const char *const *options, ptb_position out[2], unsigned *n,
               char *err, size_t errcap);
