@@ -24,9 +24,12 @@
  * counted (the header's histogram, or a scan of one subtable), distinct
  * ranks among them are drawn (Floyd's algorithm), and one scan maps ranks to
  * states.  Mod-3 tables: a search outward from the goals through the
- * residues, layer k + 1 being the neighbours of layer k with residue
+ * residues, layer k + 1 being the predecessors of layer k with residue
  * (k + 1) mod 3, collects the states at exactly the distance, then a partial
- * Fisher-Yates shuffle draws them.  The subtable's values are first read in
+ * Fisher-Yates shuffle draws them.  Layer k + 1 comes from the states one
+ * move before layer k (unmoves), as the build's BFS does: in a state space
+ * that keeps one of some mirror pairs, moves() from a state need not lead
+ * back to every state that moves to it.  The subtable's values are first read in
  * index order into 2 bits per state (random reads would decode a block per
  * read), and a bitmap of one bit per state marks the states seen.  Random numbers: splitmix64 from the seed,
  * in a local state.
@@ -558,7 +561,7 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     uint64_t *seen = calloc(size / 64 + 1, sizeof *seen);
     uint8_t *res = NULL;
     frontier a = { 0 }, b = { 0 };
-    ptb_move mv[PTB_MAX_MOVES];
+    uint64_t pre[PTB_MAX_MOVES];
     goal_sink gs = { &a, seen, seen ? PTB_OK : PTB_ENOMEM };
     if (seen)
         gs.rc = read_residues(t, r, sub, size, &res);
@@ -568,9 +571,9 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     for (unsigned k = 0; rc == PTB_OK && k < d && a.n; k++) {
         b.n = 0;
         for (size_t i = 0; rc == PTB_OK && i < a.n; i++) {
-            unsigned m = s->p->moves(s->ctx, sub, a.idx[i], mv);
+            unsigned m = s->p->unmoves(s->ctx, sub, a.idx[i], pre);
             for (unsigned j = 0; rc == PTB_OK && j < m; j++) {
-                uint64_t x = mv[j].to;
+                uint64_t x = pre[j];
                 if (seen[x / 64] >> x % 64 & 1 ||
                     residue(res, x) != (k + 1) % 3)
                     continue;

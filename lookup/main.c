@@ -923,8 +923,8 @@ static int parse_option(options *o, int c, const char **qname,
         if (!strcmp(optarg_, "svg"))
             return set_output(o, OUT_SVG, "--format svg");
         if (strcmp(optarg_, "json") && strcmp(optarg_, "native"))
-            return usage_error("--format takes native, json or svg, got "
-                               "'%s'", optarg_);
+            return usage_error("--format takes native or json, got '%s' "
+                               "(and svg with --stats)", optarg_);
         return set_output(o, strcmp(optarg_, "json") ? OUT_NATIVE : OUT_JSON,
                           strcmp(optarg_, "json") ? "--format native"
                                                   : "--format json");
