@@ -85,26 +85,8 @@ tables: deps
 	$(MAKE) all
 	$(MAKE) $(TABLES)/.built
 
-test: all $(TEST_BIN) $(SAN_BIN) $(TOY_BIN) $(TABLES)/.built
+test: all $(TEST_BIN) $(SAN_BIN) $(TABLES)/.built
 	tests/run
-
-# The toy puzzle (tests/t_toy.sh): the library built again with one more
-# puzzle, tests/toy/puzzle_toy.c, listed in tests/toy/puzzles.def and added
-# by -DPTB_TEST_PUZZLES, then linked with the unchanged programs: a puzzle
-# with its own options takes one file and one registry line, nothing else.
-TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
-TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) build/toy/tests/toy/puzzle_toy.o
-TOY_BIN = build/toy/tblookup build/toy/tbgen
-
-build/toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def $(GEN_HDR)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) -c -o $@ $<
-
-build/toy/tblookup: build/toy/lookup/main.o $(TOY_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/toy/tbgen: build/toy/gen/main.o $(TOY_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The tables are reproducible byte for byte: compare them with the sums
 # recorded for this format version (tables/SHA256SUMS).
@@ -133,6 +115,25 @@ svg: bin/tblookup $(TABLES)/.built
 	    echo "$$f"; \
 	  done; \
 	done
+
+# The toy puzzle (tests/t_toy.sh): the library built again with one more
+# puzzle, tests/toy/puzzle_toy.c, listed in tests/toy/puzzles.def and added
+# by -DPTB_TEST_PUZZLES, then linked with the unchanged programs: a puzzle
+# with its own options takes one file and one registry line, nothing else.
+TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
+TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) build/toy/tests/toy/puzzle_toy.o
+TOY_BIN = build/toy/tblookup build/toy/tbgen
+test: $(TOY_BIN)
+
+build/toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) -c -o $@ $<
+
+build/toy/tblookup: build/toy/lookup/main.o $(TOY_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/toy/tbgen: build/toy/gen/main.o $(TOY_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # ==== shared library and installation ====
 # build/libpuzzletb.so exports only the functions declared in puzzletb.h (a

@@ -31,6 +31,7 @@
 #define OUT_CAP (1u << 20)
 #define MAX_QOPT 16              /* query options on one command line */
 #define MAX_DRAW 100000u         /* --limit and --farthest: at most */
+#define MAX_QNAMES 64            /* distinct query option names, +1 */
 
 enum { OUT_NATIVE, OUT_COUNT, OUT_MOVES, OUT_JSON, OUT_SVG };
 enum { EXIT_NOSOLUTION = 1, EXIT_USAGE = 2, EXIT_TABLE = 3, EXIT_WRITE = 4 };
@@ -849,8 +850,8 @@ static struct option *long_options(const char **qname, unsigned *nq,
             unsigned j = 0;
             while (j < n && strcmp(lo[j].name, name))
                 j++;
-            if (j < n)
-                continue;
+            if (j < n || *nq + 1 >= MAX_QNAMES)
+                continue;                  /* the rest: with -o only */
             qname[*nq] = name;
             lo[n].name = name;
             lo[n].has_arg = required_argument;
@@ -1106,7 +1107,7 @@ static int join_args(options *o)
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    const char *qname[64] = { NULL };
+    const char *qname[MAX_QNAMES] = { NULL };
     unsigned nq;
     char shorts[64];
     struct option *lo = long_options(qname, &nq, shorts, sizeof shorts);
