@@ -100,7 +100,8 @@ check "klotski --solutions 横刀立马: a number, exactly" \
     test "$rc" = 0 -a -n "$(echo "$out" | grep -xE '[1-9][0-9]*')"
 run four --solutions --format json "$FOUR"
 check "--solutions --format json: {\"solutions\": N} by python3's json" \
-    $PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["schema"]==1 and d["solutions"]>=1' "$out"
+    $PY -c 'import json,sys; d=json.loads(sys.argv[1])
+assert d["schema"] == 1 and d["solutions"] >= 1' "$out"
 check "--solutions of an unsolvable row: status 1, one line, no stdout" \
     expect_error 1 'no solution' frog --solutions WB.WB
 
