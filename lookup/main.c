@@ -30,15 +30,18 @@
 #define RECORD_LINES 64u         /* --batch: most lines in a record */
 #define OUT_CAP (1u << 20)
 #define MAX_QOPT 16              /* query options on one command line */
+#define MAX_DRAW 100000u         /* --limit and --farthest: at most */
 #define MAX_QNAMES 64            /* distinct query option names, +1 */
 
-enum { OUT_NATIVE, OUT_COUNT, OUT_MOVES, OUT_JSON };
+enum { OUT_NATIVE, OUT_COUNT, OUT_MOVES, OUT_JSON, OUT_SVG };
 enum { EXIT_NOSOLUTION = 1, EXIT_USAGE = 2, EXIT_TABLE = 3, EXIT_WRITE = 4 };
 
 /* Long options with a short form or no query meaning; query options (the
  * puzzles') get codes from OPT_QUERY on. */
 enum {
-    OPT_MOVES = 256, OPT_BFS, OPT_STATS, OPT_VERIFY, OPT_LIST, OPT_QUERY
+    OPT_MOVES = 256, OPT_BFS, OPT_STATS, OPT_VERIFY, OPT_LIST,
+    OPT_ANALYSE, OPT_SOLUTIONS, OPT_RANDOM_AT, OPT_SEED, OPT_LIMIT,
+    OPT_FARTHEST, OPT_QUERY
 };
 
 typedef struct options {
@@ -51,6 +54,12 @@ typedef struct options {
     const char *qflag[MAX_QOPT];    /* how each was spelled: "--first" */
     unsigned nqopt;
     char *text;                /* the arguments joined by newlines */
+    /* analysis: --analyse, --solutions, --random-at D (--seed, --limit),
+     * --stats --farthest N; 0 when not given */
+    int analyse, solutions, random_at, farthest;
+    unsigned at, limit;
+    uint64_t seed;
+    const char *seed_flag, *limit_flag;
 } options;
 
 typedef struct session {
@@ -126,14 +135,20 @@ static int help(void)
         "first)\n"
         "  -c, --count        print only the number of moves\n"
         "      --moves        print each move and the board after it\n"
-        "  -f, --format F     native (default) or json\n"
+        "  -f, --format F     native (default), json, or svg (--stats)\n"
         "  -i, --input FILE   read the position(s) from FILE ('-': standard "
         "input)\n"
         "  -b, --batch        answer records one after another to the end\n"
         "      --bfs          solve by search from scratch, without tables\n"
         "  -o, --option NAME=VALUE  a query option of the puzzle (below);\n"
         "                     --NAME VALUE is the same\n"
+        "      --analyse      every legal move, best first, with the distance\n"
+        "                     after it (or --analyze; --moves: the boards)\n"
+        "      --solutions    the exact number of distinct optimal lines\n"
+        "      --random-at D  positions at exactly distance D, drawn at random\n"
+        "                     (--seed S, default 0; --limit N, default 1)\n"
         "      --stats        distance histogram and farthest positions\n"
+        "                     (--farthest N of them; --format svg: a chart)\n"
         "      --verify       prove tables: checksums, digest, and every\n"
         "                     value against its neighbours (default: all)\n"
         "  -t, --tables DIR   tables directory (default $PUZZLETB_TABLES or "
@@ -293,6 +308,187 @@ static void say_record(const session *ss, unsigned record, unsigned first,
                 ss->source, record, first, msg);
 }
 
+/* ==== analysis ========================================================= */
+
+static const char no_solution[] = "no solution: the goal cannot be reached "
+                                  "from this position";
+
+/* --solutions: the count, alone or in a JSON object. */
+static int print_solutions(session *ss, const ptb_position *start,
+                           unsigned n)
+{
+    char count[PTB_COUNT_DIGITS];
+    int rc = ptb_count_solutions(ss->t, ss->r, start, n, count, sizeof count);
+    if (rc == PTB_OK && ss->o->out == OUT_JSON)
+        printf("{\"schema\":%d,\"puzzle\":\"%s\",\"metric\":\"%s\","
+               "\"solutions\":%s}\n", PTB_JSON_SCHEMA, ss->o->puzzle,
+               ptb_space_metric(ss->s), count);
+    else if (rc == PTB_OK)
+        printf("%s\n", count);
+    return rc;
+}
+
+/* --analyse: the ranked moves as text, or the JSON answer with them.  An
+ * unsolvable position is printed too, and returns PTB_NOTFOUND. */
+static int print_analysis(session *ss, const ptb_position *start,
+                          unsigned n)
+{
+    ptb_analysis *a = malloc(sizeof *a);
+    int rc = a ? ptb_analyse(ss->t, ss->r, start, n, a) : PTB_ENOMEM;
+    if (rc == PTB_OK && ss->o->out == OUT_JSON) {
+        int solved = ptb_solve(ss->t, ss->r, &a->position, 1, ss->sol);
+        if (solved != PTB_OK && solved != PTB_NOTFOUND)
+            rc = solved;
+        else
+            ptb_format_analysis_json(ss->s, a, solved == PTB_OK ? ss->sol
+                                     : NULL, ss->buf, OUT_CAP);
+    } else if (rc == PTB_OK) {
+        ptb_format_analysis(ss->s, a, ss->o->out == OUT_MOVES, ss->buf,
+                            OUT_CAP);
+    }
+    if (rc == PTB_OK) {
+        fputs(ss->buf, stdout);
+        if (ss->o->out == OUT_JSON)
+            putchar('\n');
+        if (a->category == PTB_CAT_UNSOLVABLE)
+            rc = PTB_NOTFOUND;
+    }
+    free(a);
+    return rc;
+}
+
+/* --analyse or --solutions for one record; its exit status. */
+static int analysis_answer(session *ss, const ptb_position *start,
+                           unsigned n, unsigned record, unsigned line)
+{
+    int rc = ss->o->solutions ? print_solutions(ss, start, n)
+                              : print_analysis(ss, start, n);
+    if (rc == PTB_OK)
+        return 0;
+    if (rc == PTB_ECORRUPT || rc == PTB_EINVAL)
+        return table_error(ss, rc);
+    if (rc == PTB_NOTFOUND) {
+        if (record)
+            say_record(ss, record, line, no_solution);
+        else
+            fprintf(stderr, "tblookup: %s\n", no_solution);
+        return EXIT_NOSOLUTION;
+    }
+    fprintf(stderr, "tblookup: %s\n", ptb_strerror(rc));
+    return 1;
+}
+
+/* Whether a query option standing for the position was given. */
+static int position_option(const options *o, const ptb_puzzle *p)
+{
+    for (unsigned i = 0; i < o->nqopt; i++)
+        for (unsigned k = 0; ptb_puzzle_option(p, k); k++) {
+            const ptb_option *q = ptb_puzzle_option(p, k);
+            size_t len = strcspn(o->qopt[i], "=");
+            if ((q->flags & PTB_OPT_POSITION) && strlen(q->name) == len &&
+                !strncmp(q->name, o->qopt[i], len))
+                return 1;
+        }
+    return 0;
+}
+
+/* --random-at D: codes of positions at distance D, one a line (or a JSON
+ * object); a position given restricts the draw to its subtable. */
+static int print_random(session *ss)
+{
+    const options *o = ss->o;
+    uint32_t sub = PTB_ANY_SUBTABLE, *subs;
+    uint64_t *idxs;
+    unsigned limit = o->limit ? o->limit : 1, got = 0, n;
+    ptb_position start[2];
+    char err[256], code[256];
+    int rc = open_table(ss);
+    if (rc)
+        return rc;
+    if (o->text || position_option(o, ptb_space_puzzle(ss->s))) {
+        if (ptb_parse(ss->s, o->text, o->qopt, start, &n, err, sizeof err)) {
+            fprintf(stderr, "tblookup: %s\n", err);
+            return EXIT_USAGE;
+        }
+        sub = start[0].sub;
+    }
+    subs = malloc(limit * sizeof *subs);
+    idxs = malloc(limit * sizeof *idxs);
+    rc = subs && idxs ? ptb_random_at(ss->t, o->at, sub, o->seed, limit,
+                                      subs, idxs, &got) : PTB_ENOMEM;
+    if (rc == PTB_OK && o->out == OUT_JSON)
+        printf("{\"schema\":%d,\"puzzle\":\"%s\",\"metric\":\"%s\","
+               "\"distance\":%u,\"seed\":%" PRIu64 ",\"positions\":[",
+               PTB_JSON_SCHEMA, o->puzzle, ptb_space_metric(ss->s), o->at,
+               o->seed);
+    for (unsigned i = 0; rc == PTB_OK && i < got; i++) {
+        ptb_format_code(ss->s, subs[i], idxs[i], code, sizeof code);
+        printf(o->out == OUT_JSON ? "%s\"%s\"" : "%.0s%s\n", i ? "," : "",
+               code);
+    }
+    if (rc == PTB_OK && o->out == OUT_JSON)
+        printf("]}\n");
+    free(subs);
+    free(idxs);
+    if (rc == PTB_NOTFOUND) {
+        ptb_table_info in;
+        ptb_table_get_info(ss->t, &in);
+        fprintf(stderr, "tblookup: no position %sis at distance %u (the "
+                "farthest are at %u; --stats shows how many are at each)\n",
+                sub == PTB_ANY_SUBTABLE ? "" : "of this kind (the "
+                "position's subtable) ", o->at, in.max_distance);
+        return EXIT_NOSOLUTION;
+    }
+    if (rc == PTB_ECORRUPT || rc == PTB_EINVAL)
+        return table_error(ss, rc);
+    if (rc != PTB_OK) {
+        fprintf(stderr, "tblookup: %s\n", ptb_strerror(rc));
+        return 1;
+    }
+    return 0;
+}
+
+/* The farthest positions for --stats: the table header's (up to 8), or
+ * with --farthest N the N farthest, drawn layer by layer from the largest
+ * distance down.  Native: a comment line per distance, then one code a
+ * line (each one an input); JSON: the codes as a list. */
+static int print_farthest(session *ss, const ptb_table_info *in,
+                          unsigned maxd, int json)
+{
+    unsigned want = ss->o->farthest, nfar = in->n_farthest <= 8
+                  ? in->n_farthest : 8, done = 0, got = 0;
+    uint32_t *subs = malloc((want ? want : 8) * sizeof *subs);
+    uint64_t *idxs = malloc((want ? want : 8) * sizeof *idxs);
+    char code[256];
+    int rc = subs && idxs ? PTB_OK : PTB_ENOMEM;
+    printf(json ? ",\"farthest\":[" : "");
+    for (unsigned d = maxd + 1; rc == PTB_OK && d-- > 0 && done <
+         (want ? want : nfar);) {
+        if (!want || want <= nfar) {
+            got = want ? want : nfar;
+            memcpy(subs, in->far_sub, got * sizeof *subs);
+            memcpy(idxs, in->far_idx, got * sizeof *idxs);
+        } else {
+            rc = ptb_random_at(ss->t, d, PTB_ANY_SUBTABLE, 0, want - done,
+                               subs, idxs, &got);
+            rc = rc == PTB_NOTFOUND ? PTB_OK : rc;
+        }
+        if (!json && got)
+            printf("# farthest: %u at distance %u\n", got, d);
+        for (unsigned i = 0; rc == PTB_OK && i < got; i++) {
+            code[0] = '\0';
+            ptb_format_code(ss->s, subs[i], idxs[i], code, sizeof code);
+            printf(json ? "%s\"%s\"" : "%.0s%s\n", done + i ? "," : "",
+                   code);
+        }
+        done += got;
+    }
+    printf(json ? "]}\n" : "");
+    free(subs);
+    free(idxs);
+    return rc == PTB_OK ? 0 : table_error(ss, rc);
+}
+
 /* Answers one record; returns the exit status it deserves.  record is 0
  * for a single query, else its number in a batch (from line 'line'). */
 static int answer(session *ss, const char *text, unsigned record,
@@ -321,6 +517,8 @@ static int answer(session *ss, const char *text, unsigned record,
     }
     if (!ss->o->bfs && (rc = open_table(ss)) != 0)
         return rc;
+    if (ss->o->analyse || ss->o->solutions)
+        return analysis_answer(ss, start, n, record, line);
     rc = ss->o->bfs ? ptb_search(ss->s, start, n, ss->sol)
                     : ptb_solve(ss->t, ss->r, start, n, ss->sol);
     if (rc == PTB_ECORRUPT || rc == PTB_EINVAL)
@@ -524,14 +722,17 @@ static int answer_batch(session *ss, FILE *f)
 static int print_stats(session *ss)
 {
     ptb_table_info in;
-    char code[128];
     int rc = open_table(ss), json = ss->o->out == OUT_JSON;
     if (rc)
         return rc;
     ptb_table_get_info(ss->t, &in);
+    if (ss->o->out == OUT_SVG) {
+        ptb_format_histogram_svg(ss->s, &in, ss->buf, OUT_CAP);
+        fputs(ss->buf, stdout);
+        return 0;
+    }
     unsigned maxd = in.max_distance <= PTB_MAX_DISTANCE ? in.max_distance
                                                         : PTB_MAX_DISTANCE;
-    unsigned nfar = in.n_farthest <= 8 ? in.n_farthest : 8;
     if (json)
         printf("{\"puzzle\":\"%s\",\"metric\":\"%s\",\"states\":%" PRIu64
                ",\"solvable\":%" PRIu64 ",\"unsolvable\":%" PRIu64
@@ -549,16 +750,8 @@ static int print_stats(session *ss)
         else
             printf("%u %" PRIu64 "\n", d, in.histogram[d]);
     }
-    printf(json ? "],\"farthest\":[" : "farthest");
-    for (unsigned i = 0; i < nfar; i++) {
-        code[0] = '\0';
-        ptb_format_code(ss->s, in.far_sub[i], in.far_idx[i], code,
-                        sizeof code);
-        printf(json ? "%s\"%s\"" : "%s%s", json && !i ? "" : json ? "," : " ",
-               code);
-    }
-    printf(json ? "]}\n" : "\n");
-    return 0;
+    printf(json ? "]" : "");
+    return print_farthest(ss, &in, maxd, json);
 }
 
 static int run(session *ss)
@@ -567,6 +760,8 @@ static int run(session *ss)
     char *input = NULL;
     if (o->stats)
         return print_stats(ss);
+    if (o->random_at)
+        return print_random(ss);
     if (o->text)
         return answer(ss, o->text, 0, 0);
     if (!o->input) {
@@ -624,6 +819,13 @@ static struct option *long_options(const char **qname, unsigned *nq,
         { "stats",   no_argument,       NULL, OPT_STATS },
         { "verify",  no_argument,       NULL, OPT_VERIFY },
         { "list",    required_argument, NULL, OPT_LIST },
+        { "analyse", no_argument,       NULL, OPT_ANALYSE },
+        { "analyze", no_argument,       NULL, OPT_ANALYSE },
+        { "solutions", no_argument,     NULL, OPT_SOLUTIONS },
+        { "random-at", required_argument, NULL, OPT_RANDOM_AT },
+        { "seed",    required_argument, NULL, OPT_SEED },
+        { "limit",   required_argument, NULL, OPT_LIMIT },
+        { "farthest", required_argument, NULL, OPT_FARTHEST },
         { "tables",  required_argument, NULL, 't' },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
@@ -686,6 +888,20 @@ static int add_qopt(options *o, const char *name, const char *value,
     return 0;
 }
 
+/* A whole number from 0 to max, for flag. */
+static int number_arg(const char *flag, const char *text, unsigned max,
+                      unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(text, &end, 10);
+    if (!*text || *end || *text == '-' || *text == '+' || errno || v > max)
+        return usage_error("%s takes a number from 0 to %u, got '%s'", flag,
+                           max, text);
+    *out = (unsigned)v;
+    return 0;
+}
+
 /* --count, --moves and --format each choose the output: one at most. */
 static int set_output(options *o, int out, const char *flag)
 {
@@ -705,9 +921,11 @@ static int parse_option(options *o, int c, const char **qname,
     case 'c': return set_output(o, OUT_COUNT, "--count");
     case OPT_MOVES: return set_output(o, OUT_MOVES, "--moves");
     case 'f':
+        if (!strcmp(optarg_, "svg"))
+            return set_output(o, OUT_SVG, "--format svg");
         if (strcmp(optarg_, "json") && strcmp(optarg_, "native"))
-            return usage_error("--format takes native or json, got '%s'",
-                               optarg_);
+            return usage_error("--format takes native or json, got '%s' "
+                               "(and svg with --stats)", optarg_);
         return set_output(o, strcmp(optarg_, "json") ? OUT_NATIVE : OUT_JSON,
                           strcmp(optarg_, "json") ? "--format native"
                                                   : "--format json");
@@ -725,6 +943,30 @@ static int parse_option(options *o, int c, const char **qname,
     case OPT_STATS: o->stats = 1; return 0;
     case OPT_VERIFY: o->verify = 1; return 0;
     case OPT_LIST: o->list = optarg_; return 0;
+    case OPT_ANALYSE: o->analyse = 1; return 0;
+    case OPT_SOLUTIONS: o->solutions = 1; return 0;
+    case OPT_RANDOM_AT:
+        o->random_at = 1;
+        return number_arg("--random-at", optarg_, PTB_MAX_DISTANCE, &o->at);
+    case OPT_SEED: {
+        char *end;
+        errno = 0;
+        o->seed = strtoull(optarg_, &end, 10);
+        o->seed_flag = "--seed";
+        if (!*optarg_ || *end || *optarg_ == '-' || errno)
+            return usage_error("--seed takes a number from 0 to "
+                               "18446744073709551615, got '%s'", optarg_);
+        return 0;
+    }
+    case OPT_LIMIT:
+        o->limit_flag = "--limit";
+        return number_arg("--limit", optarg_, MAX_DRAW, &o->limit) ? EXIT_USAGE
+               : o->limit ? 0 : usage_error("--limit takes 1 or more");
+    case OPT_FARTHEST:
+        if (number_arg("--farthest", optarg_, MAX_DRAW,
+                       (unsigned *)&o->farthest))
+            return EXIT_USAGE;
+        return o->farthest ? 0 : usage_error("--farthest takes 1 or more");
     case 't': o->tables = optarg_; return 0;
     case 'h': return help() ? EXIT_WRITE : -1;
     case 'V':
@@ -782,9 +1024,37 @@ static int check_query_options(const options *o, const ptb_puzzle *p)
     return 0;
 }
 
+/* The analysis options against each other and the rest. */
+static int check_analysis(const options *o)
+{
+    const char *mode = o->analyse ? "--analyse" : o->solutions
+                     ? "--solutions" : o->random_at ? "--random-at" : NULL;
+    if (o->analyse + o->solutions + o->random_at > 1)
+        return usage_error("--analyse, --solutions and --random-at cannot "
+                           "be combined");
+    if (!o->random_at && (o->seed_flag || o->limit_flag))
+        return usage_error("%s goes with --random-at", o->seed_flag
+                           ? o->seed_flag : o->limit_flag);
+    if (o->farthest && !o->stats)
+        return usage_error("--farthest goes with --stats");
+    if (o->out == OUT_SVG && !o->stats)
+        return usage_error("--format svg goes with --stats");
+    if (!mode)
+        return 0;
+    const char *x = o->stats ? "--stats" : o->verify ? "--verify"
+                  : o->bfs ? "--bfs" : o->out == OUT_COUNT ? "--count"
+                  : o->out == OUT_MOVES && !o->analyse ? "--moves"
+                  : o->random_at && o->batch ? "--batch"
+                  : o->random_at && o->input ? "-i" : NULL;
+    return x ? usage_error("%s and %s cannot be combined", mode, x) : 0;
+}
+
 /* Options that make no sense together are usage errors. */
 static int check_combinations(const options *o)
 {
+    int rc = check_analysis(o);
+    if (rc)
+        return rc;
     if (o->verify) {
         const char *x = o->stats ? "--stats" : o->batch ? "--batch"
                       : o->bfs ? "--bfs" : o->input ? "-i"
