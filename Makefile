@@ -198,3 +198,53 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man1/tblookup.1 \
 	    $(DESTDIR)$(MANDIR)/man3/puzzletb.3 $(DESTDIR)$(TABLESDIR)/*.mdb
 	rmdir $(DESTDIR)$(TABLESDIR) $(dir $(DESTDIR)$(TABLESDIR)) 2>/dev/null || true
+
+# ==== the Python module (python/, issue 12) ====
+# build/python/puzzletb is the package as built for the source tree
+# (PYTHONPATH=build/python; default tables $PUZZLETB_TABLES or ./tables);
+# build/install/python/puzzletb is the installed one, whose default is
+# $(TABLESDIR).  Both link build/libpuzzletb.a, so no libpuzzletb.so needs
+# to be on the loader's path.  PYTHONDIR is where Debian's /usr/bin/python3
+# looks under PREFIX (python/sitedir.py asks it).
+PYTHON    ?= /usr/bin/python3
+PY_CFLAGS  = $(shell $(PYTHON) -c 'import sysconfig as s; \
+               print("-I" + s.get_paths()["include"])')
+PY_EXT    := $(shell $(PYTHON) -c 'import sysconfig as s; \
+               print(s.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+PYTHONDIR ?= $(shell $(PYTHON) python/sitedir.py $(PREFIX))
+PY_PKG     = $(wildcard python/puzzletb/*.py)
+PY_MOD     = puzzletb/_puzzletb$(PY_EXT)
+
+.PHONY: python install-python uninstall-python
+python: build/python/$(PY_MOD) $(PY_PKG:python/%=build/python/%)
+
+build/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
+                        build/libpuzzletb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared -o $@ $< \
+	    build/libpuzzletb.a $(LDLIBS)
+
+build/install/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
+                                build/libpuzzletb.a build/install/dirs
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
+	    -DPTB_TABLES_DIR='"$(TABLESDIR)"' -shared -o $@ $< \
+	    build/libpuzzletb.a $(LDLIBS)
+
+build/python/puzzletb/%.py: python/puzzletb/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+test: python
+install: install-python
+uninstall: uninstall-python
+
+install-python: build/install/python/$(PY_MOD)
+	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/puzzletb
+	$(INSTALL) -m 644 $(PY_PKG) $(DESTDIR)$(PYTHONDIR)/puzzletb/
+	$(INSTALL) -m 644 build/install/python/$(PY_MOD) \
+	    $(DESTDIR)$(PYTHONDIR)/puzzletb/
+
+uninstall-python:
+	rm -rf $(DESTDIR)$(PYTHONDIR)/puzzletb
+	rmdir -p $(DESTDIR)$(PYTHONDIR) 2>/dev/null || true

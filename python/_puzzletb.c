@@ -1,0 +1,986 @@
+/* python/_puzzletb.c: puzzletb._puzzletb, the CPython extension module under
+ * `import puzzletb` (python/puzzletb/__init__.py is the documented layer).
+ *
+ * It wraps libpuzzletb, linked statically (build/libpuzzletb.a), so the
+ * module needs no libpuzzletb.so on the loader's path: `pip install .` and a
+ * staged `make install` work before, or without, the shared library being
+ * installed and registered with ldconfig; only liblmdb and libzstd, Debian
+ * packages, are shared.  The library's structs never cross into Python: the
+ * module turns them into tuples, so no other language mirrors their sizes.
+ *
+ * Objects:
+ *   Space     a puzzle with one metric (ptb_space): parses queries
+ *   Table     a table opened for reading (ptb_table), bound to a Space; solves
+ *   Position, Move, Successor   named tuples (struct sequences) of answers
+ *
+ * Threads: the GIL is released while a query is parsed, walked and read
+ * (the work of a call, everything but building the Python objects), so
+ * threads sharing one Table answer in parallel.  A ptb_reader must not be
+ * shared, so a Table keeps a small pool of "slots" (a reader, a solution and
+ * a successor buffer each) behind a mutex held only to pop and push: a call
+ * takes a slot, works on it without the GIL, and returns it; a reader's
+ * block cache thus survives from call to call.  Compiled with
+ * -DPTB_PY_HOLD_GIL the module keeps the GIL instead, to show that the
+ * thread test notices.
+ *
+ * Errors: the module's own exceptions (Error, ParseError, TableError,
+ * Unsolvable) live in the module's state, as do the struct sequence types;
+ * there is no global mutable state.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "puzzletb.h"
+
+/* The installed tables directory, compiled in by `make install`'s build;
+ * "" when there is none (the module built for the source tree). */
+#ifndef PTB_TABLES_DIR
+#define PTB_TABLES_DIR ""
+#endif
+
+#ifdef PTB_PY_HOLD_GIL
+#define NOGIL_BEGIN {
+#define NOGIL_END }
+#else
+#define NOGIL_BEGIN Py_BEGIN_ALLOW_THREADS
+#define NOGIL_END Py_END_ALLOW_THREADS
+#endif
+
+#define MAX_OPTIONS 32       /* "NAME=VALUE" strings one query may pass */
+#define POOL_MAX 16          /* idle slots a table keeps */
+#define TEXT_CAP 4096        /* formatted text that fits on the stack */
+
+typedef struct modstate {
+    PyObject *Error, *ParseError, *TableError, *Unsolvable;
+    PyTypeObject *Space, *Table, *Position, *Move, *Successor;
+} modstate;
+
+static struct PyModuleDef module_def;
+
+static modstate *state_of_type(PyTypeObject *type)
+{
+    PyObject *m = PyType_GetModuleByDef(type, &module_def);
+    return m ? PyModule_GetState(m) : NULL;
+}
+
+/* ==== text helpers ==================================================== */
+
+/* A UTF-8 view of a str argument; NULL with ParseError when it holds a NUL
+ * (the library reads C strings), TypeError when it is no str. */
+static const char *c_text(modstate *st, PyObject *o, const char *what)
+{
+    Py_ssize_t len;
+    if (!PyUnicode_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected str, got %.80s", what,
+                     Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    const char *s = PyUnicode_AsUTF8AndSize(o, &len);
+    if (s && strlen(s) != (size_t)len) {
+        PyErr_Format(st->ParseError, "%s: contains a NUL character", what);
+        return NULL;
+    }
+    return s;
+}
+
+/* The options tuple as a NULL-terminated array of C strings (valid while
+ * the tuple lives).  Returns 0, or -1 with an exception set. */
+static int c_options(modstate *st, PyObject *opts, const char **out)
+{
+    if (opts == Py_None) {
+        out[0] = NULL;
+        return 0;
+    }
+    if (!PyTuple_Check(opts)) {
+        PyErr_SetString(PyExc_TypeError, "options: expected a tuple");
+        return -1;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(opts);
+    if (n > MAX_OPTIONS) {
+        PyErr_Format(st->ParseError, "too many options (%zd, at most %d)", n,
+                     MAX_OPTIONS);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!(out[i] = c_text(st, PyTuple_GET_ITEM(opts, i), "option")))
+            return -1;
+    out[n] = NULL;
+    return 0;
+}
+
+typedef int (*board_fn)(const ptb_space *, const ptb_position *, char *,
+                        size_t);
+
+/* A str from a snprintf-style formatter: fmt(a, b, buf, cap).  Small texts
+ * use the stack, longer ones the heap. */
+#define FORMAT_STR(result, call_with)                                      \
+    do {                                                                   \
+        char stack_[TEXT_CAP], *buf_ = stack_;                             \
+        int n_ = call_with(buf_, sizeof stack_);                           \
+        if (n_ >= (int)sizeof stack_) {                                    \
+            buf_ = malloc((size_t)n_ + 1);                                 \
+            if (!buf_) {                                                   \
+                (result) = PyErr_NoMemory();                               \
+                break;                                                     \
+            }                                                              \
+            call_with(buf_, (size_t)n_ + 1);                               \
+        }                                                                  \
+        (result) = n_ < 0 ? PyUnicode_FromString("")                       \
+                          : PyUnicode_DecodeUTF8(buf_, n_, "replace");      \
+        if (buf_ != stack_)                                                \
+            free(buf_);                                                    \
+    } while (0)
+
+static PyObject *board_str(const ptb_space *s, const ptb_position *p)
+{
+    PyObject *r;
+#define CALL(b, c) ptb_format_board(s, p, b, c)
+    FORMAT_STR(r, CALL);
+#undef CALL
+    return r;
+}
+
+static PyObject *move_str(const ptb_space *s, const ptb_position *before,
+                          const ptb_move *m)
+{
+    PyObject *r;
+#define CALL(b, c) ptb_format_move(s, before, m, b, c)
+    FORMAT_STR(r, CALL);
+#undef CALL
+    return r;
+}
+
+static PyObject *code_str(const ptb_space *s, const ptb_position *p)
+{
+    PyObject *r;
+#define CALL(b, c) ptb_format_code(s, p->sub, p->idx, b, c)
+    FORMAT_STR(r, CALL);
+#undef CALL
+    return r;
+}
+
+static PyObject *native_str(const ptb_space *s, const ptb_solution *sol)
+{
+    PyObject *r;
+#define CALL(b, c) ptb_format_native(s, sol, b, c)
+    FORMAT_STR(r, CALL);
+#undef CALL
+    return r;
+}
+
+/* ==== struct sequences ================================================ */
+
+static PyStructSequence_Field position_fields[] = {
+    { "subtable", "the position's subtable in the table" },
+    { "index", "its index in that subtable (Klotski: the ShortCode)" },
+    { "code", "the state's code (Klotski: its CommonCode; else the index "
+              "or the puzzle's one-line form)" },
+    { "board", "the board in the puzzle's notation, rows split by '\\n'" },
+    { NULL, NULL }
+};
+static PyStructSequence_Desc position_desc = {
+    "puzzletb.Position",
+    "A parsed position: its place in the table and its board.",
+    position_fields, 4
+};
+
+static PyStructSequence_Field move_fields[] = {
+    { "text", "the move in the puzzle's notation ('3242', 'G D', "
+              "'B 24-14')" },
+    { "board", "the board after the move (the same as position.board)" },
+    { "code", "the library's number for the move (puzzle-defined)" },
+    { "position", "the Position after the move" },
+    { NULL, NULL }
+};
+static PyStructSequence_Desc move_desc = {
+    "puzzletb.Move",
+    "One move of a solution, and the position it leads to.",
+    move_fields, 4
+};
+
+static PyStructSequence_Field successor_fields[] = {
+    { "text", "the move in the puzzle's notation" },
+    { "board", "the board after the move" },
+    { "distance", "moves from there to the goal, or None when the goal "
+                  "cannot be reached from there" },
+    { "code", "the library's number for the move (puzzle-defined)" },
+    { "position", "the Position after the move" },
+    { NULL, NULL }
+};
+static PyStructSequence_Desc successor_desc = {
+    "puzzletb.Successor",
+    "A legal move out of a position with the distance after it.",
+    successor_fields, 5
+};
+
+static PyObject *position_obj(modstate *st, const ptb_space *s,
+                              const ptb_position *p, PyObject *board)
+{
+    PyObject *o = PyStructSequence_New(st->Position);
+    if (!o)
+        return NULL;
+    PyObject *b = board ? Py_NewRef(board) : board_str(s, p);
+    PyObject *v[4] = { PyLong_FromUnsignedLong(p->sub),
+                       PyLong_FromUnsignedLongLong(p->idx), code_str(s, p),
+                       b };
+    int bad = 0;
+    for (int i = 0; i < 4; i++) {
+        bad |= !v[i];
+        PyStructSequence_SET_ITEM(o, i, v[i] ? v[i] : Py_NewRef(Py_None));
+    }
+    if (bad)
+        Py_CLEAR(o);
+    return o;
+}
+
+static PyObject *distance_obj(unsigned d)
+{
+    return d == PTB_UNSOLVABLE ? Py_NewRef(Py_None)
+                               : PyLong_FromUnsignedLong(d);
+}
+
+/* ==== Space =========================================================== */
+
+typedef struct {
+    PyObject_HEAD
+    ptb_space *s;
+} SpaceObject;
+
+static PyObject *Space_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "puzzle", "metric", NULL };
+    const char *puzzle, *metric = NULL;
+    modstate *st = state_of_type(type);
+    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "s|z:Space", kwlist,
+                                            &puzzle, &metric))
+        return NULL;
+    SpaceObject *self = (SpaceObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    int rc = ptb_space_open(puzzle, metric, &self->s);
+    if (rc == PTB_OK)
+        return (PyObject *)self;
+    Py_DECREF(self);
+    if (rc == PTB_ENOMEM)
+        return PyErr_NoMemory();
+    /* tblookup's words */
+    if (!ptb_puzzle_find(puzzle))
+        PyErr_Format(st->ParseError, "unknown puzzle '%s'", puzzle);
+    else
+        PyErr_Format(st->ParseError, "unknown metric '%s'", metric);
+    return NULL;
+}
+
+static void Space_dealloc(SpaceObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    ptb_space_close(self->s);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+/* Parses text and options into starts[]; 0, or -1 with ParseError set.
+ * The GIL is released around the library's parse. */
+static int parse_query(modstate *st, const ptb_space *s, PyObject *text,
+                       PyObject *opts, ptb_position starts[2], unsigned *n)
+{
+    const char *copt[MAX_OPTIONS + 1], *ctext = NULL;
+    char err[512];
+    int rc;
+    if (text != Py_None && !(ctext = c_text(st, text, "position")))
+        return -1;
+    if (c_options(st, opts, copt) != 0)
+        return -1;
+    NOGIL_BEGIN
+    rc = ptb_parse(s, ctext, copt, starts, n, err, sizeof err);
+    NOGIL_END
+    if (rc == PTB_OK)
+        return 0;
+    if (rc == PTB_ENOMEM)
+        PyErr_NoMemory();
+    else
+        PyErr_SetString(st->ParseError, err);
+    return -1;
+}
+
+PyDoc_STRVAR(Space_parse_doc,
+"parse(text, options) -> list of Position\n\n"
+"The candidate starts of one query (1, or 2 when the query leaves a choice\n"
+"open, such as who moves first).  text is a str or None, options a tuple\n"
+"of 'NAME=VALUE' strings.  Raises ParseError with the library's message.");
+
+static PyObject *Space_parse(SpaceObject *self, PyObject *args)
+{
+    PyObject *text, *opts;
+    ptb_position starts[2];
+    unsigned n;
+    modstate *st = state_of_type(Py_TYPE(self));
+    if (!st || !PyArg_ParseTuple(args, "OO:parse", &text, &opts) ||
+        parse_query(st, self->s, text, opts, starts, &n) != 0)
+        return NULL;
+    PyObject *list = PyList_New(n);
+    for (unsigned i = 0; list && i < n; i++) {
+        PyObject *p = position_obj(st, self->s, &starts[i], NULL);
+        if (!p)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, p);
+    }
+    return list;
+}
+
+static PyObject *Space_get_puzzle(SpaceObject *self, void *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(ptb_puzzle_name(ptb_space_puzzle(self->s)));
+}
+
+static PyObject *Space_get_metric(SpaceObject *self, void *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(ptb_space_metric(self->s));
+}
+
+static PyObject *Space_get_file(SpaceObject *self, void *unused)
+{
+    char file[256];
+    (void)unused;
+    ptb_space_file(self->s, file, sizeof file);
+    return PyUnicode_FromString(file);
+}
+
+static PyMethodDef Space_methods[] = {
+    { "parse", (PyCFunction)Space_parse, METH_VARARGS, Space_parse_doc },
+    { NULL, NULL, 0, NULL }
+};
+
+static PyGetSetDef Space_getset[] = {
+    { "puzzle", (getter)Space_get_puzzle, NULL, "the puzzle's name", NULL },
+    { "metric", (getter)Space_get_metric, NULL, "the metric's name", NULL },
+    { "file", (getter)Space_get_file, NULL,
+      "the table's file name ('klotski-step.mdb')", NULL },
+    { NULL, NULL, NULL, NULL, NULL }
+};
+
+/* CPython's slot tables keep functions in void * (as dlsym() returns
+ * them); ISO C does not promise the conversion, POSIX and CPython do. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+static PyType_Slot Space_slots[] = {
+    { Py_tp_doc, "Space(puzzle, metric=None): a puzzle with one metric "
+                 "(None: the default), ready to parse queries." },
+    { Py_tp_new, Space_new },
+    { Py_tp_dealloc, Space_dealloc },
+    { Py_tp_methods, Space_methods },
+    { Py_tp_getset, Space_getset },
+    { 0, NULL }
+};
+#pragma GCC diagnostic pop
+
+static PyType_Spec Space_spec = {
+    "puzzletb._puzzletb.Space", sizeof(SpaceObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Space_slots
+};
+
+/* ==== Table =========================================================== */
+
+/* What one call works on, without the GIL; never shared between calls. */
+typedef struct slot {
+    ptb_reader *r;
+    ptb_solution *sol;
+    ptb_successor *succ;          /* PTB_MAX_SUCCESSORS */
+    struct slot *next;
+} slot;
+
+typedef struct {
+    PyObject_HEAD
+    SpaceObject *space;
+    ptb_table *t;
+    PyObject *path;               /* str: DIR/FILE */
+    pthread_mutex_t lock;         /* guards idle and nidle */
+    slot *idle;
+    unsigned nidle;
+} TableObject;
+
+static void slot_free(slot *sl)
+{
+    if (!sl)
+        return;
+    ptb_reader_free(sl->r);
+    free(sl->sol);
+    free(sl->succ);
+    free(sl);
+}
+
+/* Pops an idle slot or makes one; NULL when out of memory.  No GIL. */
+static slot *slot_get(TableObject *self)
+{
+    pthread_mutex_lock(&self->lock);
+    slot *sl = self->idle;
+    if (sl) {
+        self->idle = sl->next;
+        self->nidle--;
+    }
+    pthread_mutex_unlock(&self->lock);
+    if (sl)
+        return sl;
+    sl = calloc(1, sizeof *sl);
+    if (!sl)
+        return NULL;
+    sl->sol = malloc(sizeof *sl->sol);
+    sl->succ = malloc(PTB_MAX_SUCCESSORS * sizeof *sl->succ);
+    if (!sl->sol || !sl->succ || ptb_reader_new(self->t, &sl->r) != PTB_OK) {
+        slot_free(sl);
+        return NULL;
+    }
+    return sl;
+}
+
+/* Returns a slot to the pool, or frees it when the pool is full. */
+static void slot_put(TableObject *self, slot *sl)
+{
+    pthread_mutex_lock(&self->lock);
+    int keep = self->nidle < POOL_MAX;
+    if (keep) {
+        sl->next = self->idle;
+        self->idle = sl;
+        self->nidle++;
+    }
+    pthread_mutex_unlock(&self->lock);
+    if (!keep)
+        slot_free(sl);
+}
+
+/* A failed read: TableError with tblookup's words, naming the file. */
+static PyObject *table_error(modstate *st, const ptb_space *s,
+                             const char *dir, int rc)
+{
+    char file[256];
+    ptb_space_file(s, file, sizeof file);
+    PyObject *path = PyUnicode_FromFormat("%s/%s", dir, file);
+    if (!path)
+        return NULL;
+    PyObject *msg = PyUnicode_FromFormat(
+        "%U: %s; rebuild it with 'make tables' or 'tbgen --puzzle %s "
+        "--out %s'", path, ptb_strerror(rc),
+        ptb_puzzle_name(ptb_space_puzzle(s)), dir);
+    PyObject *e = msg ? PyObject_CallOneArg(st->TableError, msg) : NULL;
+    if (e && PyObject_SetAttrString(e, "path", path) == 0) {
+        PyObject *code = PyLong_FromLong(rc);
+        if (code && PyObject_SetAttrString(e, "code", code) == 0)
+            PyErr_SetObject(st->TableError, e);
+        Py_XDECREF(code);
+    }
+    Py_XDECREF(e);
+    Py_XDECREF(msg);
+    Py_DECREF(path);
+    return NULL;
+}
+
+static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "space", "directory", NULL };
+    PyObject *space;
+    const char *dir;
+    modstate *st = state_of_type(type);
+    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "O!s:Table", kwlist,
+                                            st->Space, &space, &dir))
+        return NULL;
+    TableObject *self = (TableObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->space = (SpaceObject *)Py_NewRef(space);
+    pthread_mutex_init(&self->lock, NULL);
+    const ptb_space *s = self->space->s;
+    int rc;
+    NOGIL_BEGIN
+    rc = ptb_table_open(s, dir, &self->t);
+    NOGIL_END
+    if (rc != PTB_OK) {
+        Py_DECREF(self);
+        return rc == PTB_ENOMEM ? PyErr_NoMemory()
+                                : table_error(st, s, dir, rc);
+    }
+    self->path = PyUnicode_FromString(ptb_table_path(self->t));
+    if (!self->path) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static void Table_dealloc(TableObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    while (self->idle) {
+        slot *next = self->idle->next;
+        slot_free(self->idle);
+        self->idle = next;
+    }
+    ptb_table_close(self->t);
+    pthread_mutex_destroy(&self->lock);
+    Py_XDECREF(self->path);
+    Py_XDECREF(self->space);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+/* The directory the table was opened from (its path less the file). */
+static PyObject *read_error(modstate *st, TableObject *self, int rc)
+{
+    if (rc == PTB_ENOMEM)
+        return PyErr_NoMemory();
+    const char *path = ptb_table_path(self->t), *slash = strrchr(path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
+             slash ? path : ".");
+    return table_error(st, self->space->s, dir, rc);
+}
+
+/* Parses a query and walks the table; on success *out holds a slot with
+ * the solution (rc PTB_OK or PTB_NOTFOUND), to be given back by the caller.
+ * Returns 0, or -1 with an exception set. */
+static int solve_query(modstate *st, TableObject *self, PyObject *args,
+                       slot **out, int *rc_out)
+{
+    PyObject *text, *opts;
+    ptb_position starts[2];
+    unsigned n;
+    int rc = PTB_ENOMEM;
+    if (!PyArg_ParseTuple(args, "OO", &text, &opts) ||
+        parse_query(st, self->space->s, text, opts, starts, &n) != 0)
+        return -1;
+    slot *sl;
+    NOGIL_BEGIN
+    sl = slot_get(self);
+    if (sl)
+        rc = ptb_solve(self->t, sl->r, starts, n, sl->sol);
+    NOGIL_END
+    if (rc != PTB_OK && rc != PTB_NOTFOUND) {
+        if (sl)
+            slot_put(self, sl);
+        read_error(st, self, rc);
+        return -1;
+    }
+    *out = sl;
+    *rc_out = rc;
+    return 0;
+}
+
+PyDoc_STRVAR(Table_distance_doc,
+"distance(text, options) -> int or None\n\n"
+"The least number of moves from the query's position (the nearest of its\n"
+"candidates) to the goal; None when the goal cannot be reached.");
+
+static PyObject *Table_distance(TableObject *self, PyObject *args)
+{
+    modstate *st = state_of_type(Py_TYPE(self));
+    slot *sl;
+    int rc;
+    if (!st || solve_query(st, self, args, &sl, &rc) != 0)
+        return NULL;
+    unsigned d = rc == PTB_OK ? sl->sol->distance : PTB_UNSOLVABLE;
+    slot_put(self, sl);
+    return distance_obj(d);
+}
+
+/* The moves of a solution as a list of Move. */
+static PyObject *moves_list(modstate *st, const ptb_space *s,
+                            const ptb_solution *sol)
+{
+    PyObject *list = PyList_New(sol->distance);
+    for (unsigned i = 0; list && i < sol->distance; i++) {
+        const ptb_position *before = i ? &sol->after[i - 1] : &sol->start;
+        PyObject *m = PyStructSequence_New(st->Move);
+        PyObject *board = board_str(s, &sol->after[i]);
+        PyObject *pos = board ? position_obj(st, s, &sol->after[i], board)
+                              : NULL;
+        PyObject *v[4] = { move_str(s, before, &sol->move[i]), board,
+                           PyLong_FromUnsignedLong(sol->move[i].code), pos };
+        int bad = !m;
+        for (int k = 0; k < 4; k++) {
+            bad |= !v[k];
+            if (m)
+                PyStructSequence_SET_ITEM(m, k,
+                                          v[k] ? v[k] : Py_NewRef(Py_None));
+            else
+                Py_XDECREF(v[k]);
+        }
+        if (bad) {
+            Py_XDECREF(m);
+            Py_CLEAR(list);
+        } else {
+            PyList_SET_ITEM(list, i, m);
+        }
+    }
+    return list;
+}
+
+PyDoc_STRVAR(Table_solve_doc,
+"solve(text, options) -> (distance, start, moves, text)\n\n"
+"distance: int or None; start: the Position walked from (the nearest\n"
+"candidate; the first when none reaches the goal); moves: a list of Move;\n"
+"text: the puzzle's native answer (the contest's output), '' when\n"
+"unsolvable.");
+
+static PyObject *Table_solve(TableObject *self, PyObject *args)
+{
+    modstate *st = state_of_type(Py_TYPE(self));
+    const ptb_space *s = self->space->s;
+    slot *sl;
+    int rc;
+    if (!st || solve_query(st, self, args, &sl, &rc) != 0)
+        return NULL;
+    const ptb_solution *sol = sl->sol;
+    int ok = rc == PTB_OK;
+    PyObject *r = Py_BuildValue("(NNNN)",
+        distance_obj(ok ? sol->distance : PTB_UNSOLVABLE),
+        position_obj(st, s, &sol->start, NULL),
+        ok ? moves_list(st, s, sol) : PyList_New(0),
+        ok ? native_str(s, sol) : PyUnicode_FromString(""));
+    slot_put(self, sl);
+    return r;
+}
+
+/* Successor i of list a (with index k) before b: by distance, unsolvable
+ * last, then in the library's order. */
+typedef struct ranked {
+    const ptb_successor *sc;
+    const ptb_position *from;
+    unsigned order;
+} ranked;
+
+static int ranked_cmp(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->sc->distance != y->sc->distance)
+        return x->sc->distance < y->sc->distance ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static PyObject *successor_obj(modstate *st, const ptb_space *s,
+                               const ranked *rk)
+{
+    PyObject *o = PyStructSequence_New(st->Successor);
+    if (!o)
+        return NULL;
+    PyObject *board = board_str(s, &rk->sc->after);
+    PyObject *pos = board ? position_obj(st, s, &rk->sc->after, board)
+                          : NULL;
+    PyObject *v[5] = { move_str(s, rk->from, &rk->sc->move), board,
+                       distance_obj(rk->sc->distance),
+                       PyLong_FromUnsignedLong(rk->sc->move.code), pos };
+    int bad = 0;
+    for (int k = 0; k < 5; k++) {
+        bad |= !v[k];
+        PyStructSequence_SET_ITEM(o, k, v[k] ? v[k] : Py_NewRef(Py_None));
+    }
+    if (bad)
+        Py_CLEAR(o);
+    return o;
+}
+
+PyDoc_STRVAR(Table_successors_doc,
+"successors(text, options) -> (distance, list of Successor)\n\n"
+"Every legal move out of the query's position with the distance after it,\n"
+"best first (nearest, then unsolvable last; ties in the puzzle's move\n"
+"order), and the position's own distance (int or None).  A query with two\n"
+"candidate starts (four-in-a-row without first=) lists the moves of both.\n"
+"Uses ptb_successors() and sorts here; the library has no ranked call yet.");
+
+static PyObject *Table_successors(TableObject *self, PyObject *args)
+{
+    modstate *st = state_of_type(Py_TYPE(self));
+    const ptb_space *s = self->space->s;
+    PyObject *text, *opts;
+    ptb_position starts[2];
+    unsigned n, count[2] = { 0, 0 }, dist = PTB_UNSOLVABLE, d;
+    int rc = PTB_ENOMEM;
+    if (!st || !PyArg_ParseTuple(args, "OO:successors", &text, &opts) ||
+        parse_query(st, s, text, opts, starts, &n) != 0)
+        return NULL;
+    slot *sl[2] = { NULL, NULL };
+    ranked rk[2 * PTB_MAX_SUCCESSORS];
+    unsigned total = 0;
+    NOGIL_BEGIN
+    for (unsigned c = 0; c < n; c++) {
+        rc = PTB_ENOMEM;
+        if (!(sl[c] = slot_get(self)))
+            break;
+        rc = ptb_successors(self->t, sl[c]->r, &starts[c], &d, sl[c]->succ,
+                            &count[c]);
+        if (rc != PTB_OK)
+            break;
+        if (d < dist)
+            dist = d;
+        for (unsigned i = 0; i < count[c]; i++, total++)
+            rk[total] = (ranked){ &sl[c]->succ[i], &starts[c], total };
+    }
+    if (rc == PTB_OK)
+        qsort(rk, total, sizeof *rk, ranked_cmp);
+    NOGIL_END
+    PyObject *list = NULL;
+    if (rc == PTB_OK)
+        list = PyList_New(total);
+    else
+        read_error(st, self, rc);
+    for (unsigned i = 0; list && i < total; i++) {
+        PyObject *o = successor_obj(st, s, &rk[i]);
+        if (!o)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, o);
+    }
+    for (unsigned c = 0; c < 2; c++)
+        if (sl[c])
+            slot_put(self, sl[c]);
+    return list ? Py_BuildValue("(NN)", distance_obj(dist), list) : NULL;
+}
+
+PyDoc_STRVAR(Table_info_doc,
+"info() -> dict\n\n"
+"What the build found: states, solvable, max_distance, histogram (a list\n"
+"indexed by distance), bytes, subtables, exact (False for mod-3 tables).");
+
+static PyObject *Table_info(TableObject *self, PyObject *unused)
+{
+    ptb_table_info in;
+    (void)unused;
+    ptb_table_get_info(self->t, &in);
+    PyObject *h = PyList_New(in.max_distance + 1);
+    for (unsigned d = 0; h && d <= in.max_distance; d++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(in.histogram[d]);
+        if (!v)
+            Py_CLEAR(h);
+        else
+            PyList_SET_ITEM(h, d, v);
+    }
+    if (!h)
+        return NULL;
+    return Py_BuildValue("{sKsKsIsNsKsIsO}", "states",
+                         (unsigned long long)in.states, "solvable",
+                         (unsigned long long)in.solvable, "max_distance",
+                         in.max_distance, "histogram", h, "bytes",
+                         (unsigned long long)in.bytes, "subtables",
+                         (unsigned)in.subtables, "exact",
+                         in.exact ? Py_True : Py_False);
+}
+
+static PyMethodDef Table_methods[] = {
+    { "distance", (PyCFunction)Table_distance, METH_VARARGS,
+      Table_distance_doc },
+    { "solve", (PyCFunction)Table_solve, METH_VARARGS, Table_solve_doc },
+    { "successors", (PyCFunction)Table_successors, METH_VARARGS,
+      Table_successors_doc },
+    { "info", (PyCFunction)Table_info, METH_NOARGS, Table_info_doc },
+    { NULL, NULL, 0, NULL }
+};
+
+static PyMemberDef Table_members[] = {
+    { "path", T_OBJECT, offsetof(TableObject, path), READONLY,
+      "the file the table was opened from" },
+    { "space", T_OBJECT, offsetof(TableObject, space), READONLY,
+      "the Space the table answers for" },
+    { NULL, 0, 0, 0, NULL }
+};
+
+/* CPython's slot tables keep functions in void * (as dlsym() returns
+ * them); ISO C does not promise the conversion, POSIX and CPython do. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+static PyType_Slot Table_slots[] = {
+    { Py_tp_doc, "Table(space, directory): the table of a Space opened from "
+                 "a directory; raises TableError naming the file when it is "
+                 "missing, of another format version or damaged.  Safe to "
+                 "share between threads." },
+    { Py_tp_new, Table_new },
+    { Py_tp_dealloc, Table_dealloc },
+    { Py_tp_methods, Table_methods },
+    { Py_tp_members, Table_members },
+    { 0, NULL }
+};
+#pragma GCC diagnostic pop
+
+static PyType_Spec Table_spec = {
+    "puzzletb._puzzletb.Table", sizeof(TableObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Table_slots
+};
+
+/* ==== module ========================================================== */
+
+PyDoc_STRVAR(puzzles_doc,
+"puzzles() -> list of (name, summary, metrics, options)\n\n"
+"The library's registry, in its fixed order; options are tuples\n"
+"(name, value syntax, help, stands for the whole position).");
+
+static PyObject *mod_puzzles(PyObject *m, PyObject *unused)
+{
+    (void)m, (void)unused;
+    PyObject *list = PyList_New(0);
+    for (unsigned i = 0; list && i < ptb_puzzle_count(); i++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        PyObject *metrics = PyList_New(0), *options = PyList_New(0), *t;
+        for (unsigned k = 0; metrics && ptb_puzzle_metric(p, k); k++) {
+            t = PyUnicode_FromString(ptb_puzzle_metric(p, k));
+            if (!t || PyList_Append(metrics, t) != 0)
+                Py_CLEAR(metrics);
+            Py_XDECREF(t);
+        }
+        for (unsigned k = 0; options && ptb_puzzle_option(p, k); k++) {
+            const ptb_option *o = ptb_puzzle_option(p, k);
+            t = Py_BuildValue("(sssO)", o->name, o->value, o->help,
+                              o->flags & PTB_OPT_POSITION ? Py_True
+                                                          : Py_False);
+            if (!t || PyList_Append(options, t) != 0)
+                Py_CLEAR(options);
+            Py_XDECREF(t);
+        }
+        t = metrics && options
+            ? Py_BuildValue("(ssNN)", ptb_puzzle_name(p),
+                            ptb_puzzle_summary(p), PyList_AsTuple(metrics),
+                            PyList_AsTuple(options))
+            : NULL;
+        Py_XDECREF(metrics);
+        Py_XDECREF(options);
+        if (!t || PyList_Append(list, t) != 0)
+            Py_CLEAR(list);
+        Py_XDECREF(t);
+    }
+    return list;
+}
+
+static PyObject *mod_version(PyObject *m, PyObject *unused)
+{
+    (void)m, (void)unused;
+    return PyUnicode_FromString(ptb_version());
+}
+
+static PyMethodDef module_methods[] = {
+    { "puzzles", mod_puzzles, METH_NOARGS, puzzles_doc },
+    { "version", mod_version, METH_NOARGS,
+      "version() -> str: the version of the library linked in." },
+    { NULL, NULL, 0, NULL }
+};
+
+static int add_exceptions(PyObject *m, modstate *st)
+{
+    st->Error = PyErr_NewExceptionWithDoc("puzzletb.Error",
+        "Base class of puzzletb's exceptions.", NULL, NULL);
+    if (!st->Error)
+        return -1;
+    PyObject *b = PyTuple_Pack(2, st->Error, PyExc_ValueError);
+    st->ParseError = b ? PyErr_NewExceptionWithDoc("puzzletb.ParseError",
+        "Bad input: a malformed position or option value, an option the "
+        "puzzle does not take, an unknown puzzle or metric.  The message is "
+        "the library's one line, as tblookup prints it.", b, NULL) : NULL;
+    Py_XDECREF(b);
+    st->TableError = PyErr_NewExceptionWithDoc("puzzletb.TableError",
+        "A table is missing, of another format version, truncated or "
+        "corrupt.  The message names the file; attributes: path (the "
+        "file), code (the library's PTB_E* number).", st->Error, NULL);
+    b = PyTuple_Pack(2, st->Error, PyExc_LookupError);
+    st->Unsolvable = b ? PyErr_NewExceptionWithDoc("puzzletb.Unsolvable",
+        "Raised by the probe_* calls when the goal cannot be reached from "
+        "the position (the get_* calls return None instead).", b, NULL)
+        : NULL;
+    Py_XDECREF(b);
+    if (!st->ParseError || !st->TableError || !st->Unsolvable)
+        return -1;
+    return PyModule_AddObjectRef(m, "Error", st->Error) ||
+           PyModule_AddObjectRef(m, "ParseError", st->ParseError) ||
+           PyModule_AddObjectRef(m, "TableError", st->TableError) ||
+           PyModule_AddObjectRef(m, "Unsolvable", st->Unsolvable) ? -1 : 0;
+}
+
+static int add_types(PyObject *m, modstate *st)
+{
+    st->Space = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Space_spec,
+                                                         NULL);
+    st->Table = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Table_spec,
+                                                         NULL);
+    st->Position = PyStructSequence_NewType(&position_desc);
+    st->Move = PyStructSequence_NewType(&move_desc);
+    st->Successor = PyStructSequence_NewType(&successor_desc);
+    if (!st->Space || !st->Table || !st->Position || !st->Move ||
+        !st->Successor)
+        return -1;
+    return PyModule_AddType(m, st->Space) || PyModule_AddType(m, st->Table) ||
+           PyModule_AddObjectRef(m, "Position", (PyObject *)st->Position) ||
+           PyModule_AddObjectRef(m, "Move", (PyObject *)st->Move) ||
+           PyModule_AddObjectRef(m, "Successor", (PyObject *)st->Successor)
+           ? -1 : 0;
+}
+
+static int module_exec(PyObject *m)
+{
+    modstate *st = PyModule_GetState(m);
+    if (add_exceptions(m, st) || add_types(m, st))
+        return -1;
+    return PyModule_AddStringConstant(m, "TABLES_DIR", PTB_TABLES_DIR) ||
+           PyModule_AddIntConstant(m, "FORMAT_VERSION", PTB_FORMAT_VERSION) ||
+           PyModule_AddIntConstant(m, "MAX_DISTANCE", PTB_MAX_DISTANCE)
+           ? -1 : 0;
+}
+
+static int module_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    modstate *st = PyModule_GetState(m);
+    Py_VISIT(st->Error);
+    Py_VISIT(st->ParseError);
+    Py_VISIT(st->TableError);
+    Py_VISIT(st->Unsolvable);
+    Py_VISIT(st->Space);
+    Py_VISIT(st->Table);
+    Py_VISIT(st->Position);
+    Py_VISIT(st->Move);
+    Py_VISIT(st->Successor);
+    return 0;
+}
+
+static int module_clear(PyObject *m)
+{
+    modstate *st = PyModule_GetState(m);
+    Py_CLEAR(st->Error);
+    Py_CLEAR(st->ParseError);
+    Py_CLEAR(st->TableError);
+    Py_CLEAR(st->Unsolvable);
+    Py_CLEAR(st->Space);
+    Py_CLEAR(st->Table);
+    Py_CLEAR(st->Position);
+    Py_CLEAR(st->Move);
+    Py_CLEAR(st->Successor);
+    return 0;
+}
+
+static void module_free(void *m)
+{
+    module_clear(m);
+}
+
+/* CPython's slot tables keep functions in void * (as dlsym() returns
+ * them); ISO C does not promise the conversion, POSIX and CPython do. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+static PyModuleDef_Slot module_slots[] = {
+    { Py_mod_exec, module_exec },
+    { 0, NULL }
+};
+#pragma GCC diagnostic pop
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "puzzletb._puzzletb",
+    "The C half of puzzletb: libpuzzletb's registry, parser, tables and "
+    "walk.\nUse the documented layer, `import puzzletb`.",
+    sizeof(modstate), module_methods, module_slots, module_traverse,
+    module_clear, module_free
+};
+
+PyMODINIT_FUNC PyInit__puzzletb(void)
+{
+    return PyModuleDef_Init(&module_def);
+}
