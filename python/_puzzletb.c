@@ -284,27 +284,40 @@ static void Space_dealloc(SpaceObject *self)
     Py_DECREF(type);
 }
 
-/* Parses text and options into starts[]; 0, or -1 with ParseError set.
- * The GIL is released around the library's parse. */
-static int parse_query(modstate *st, const ptb_space *s, PyObject *text,
-                       PyObject *opts, ptb_position starts[2], unsigned *n)
-{
-    const char *copt[MAX_OPTIONS + 1], *ctext = NULL;
+/* One query's arguments as C strings (valid while the Python arguments
+ * live) and what the library's parse makes of them. */
+typedef struct query {
+    const char *text;
+    const char *opts[MAX_OPTIONS + 1];
+    ptb_position starts[2];
+    unsigned n;
     char err[512];
-    int rc;
-    if (text != Py_None && !(ctext = c_text(st, text, "position")))
+} query;
+
+/* Reads the Python arguments of a query; 0, or -1 with an exception. */
+static int query_args(modstate *st, PyObject *text, PyObject *opts,
+                      query *q)
+{
+    q->text = NULL;
+    if (text != Py_None && !(q->text = c_text(st, text, "position")))
         return -1;
-    if (c_options(st, opts, copt) != 0)
-        return -1;
-    NOGIL_BEGIN
-    rc = ptb_parse(s, ctext, copt, starts, n, err, sizeof err);
-    NOGIL_END
-    if (rc == PTB_OK)
-        return 0;
+    return c_options(st, opts, q->opts);
+}
+
+/* Parses a query; needs no GIL. */
+static int query_parse(const ptb_space *s, query *q)
+{
+    return ptb_parse(s, q->text, q->opts, q->starts, &q->n, q->err,
+                     sizeof q->err);
+}
+
+/* A failed parse as a Python exception; returns -1. */
+static int parse_error(modstate *st, const query *q, int rc)
+{
     if (rc == PTB_ENOMEM)
         PyErr_NoMemory();
     else
-        PyErr_SetString(st->ParseError, err);
+        PyErr_SetString(st->ParseError, q->err);
     return -1;
 }
 
@@ -317,15 +330,20 @@ PyDoc_STRVAR(Space_parse_doc,
 static PyObject *Space_parse(SpaceObject *self, PyObject *args)
 {
     PyObject *text, *opts;
-    ptb_position starts[2];
-    unsigned n;
+    query q;
+    int rc;
     modstate *st = state_of_type(Py_TYPE(self));
     if (!st || !PyArg_ParseTuple(args, "OO:parse", &text, &opts) ||
-        parse_query(st, self->s, text, opts, starts, &n) != 0)
+        query_args(st, text, opts, &q) != 0)
         return NULL;
-    PyObject *list = PyList_New(n);
-    for (unsigned i = 0; list && i < n; i++) {
-        PyObject *p = position_obj(st, self->s, &starts[i], NULL);
+    NOGIL_BEGIN
+    rc = query_parse(self->s, &q);
+    NOGIL_END
+    if (rc != PTB_OK)
+        return parse_error(st, &q, rc), NULL;
+    PyObject *list = PyList_New(q.n);
+    for (unsigned i = 0; list && i < q.n; i++) {
+        PyObject *p = position_obj(st, self->s, &q.starts[i], NULL);
         if (!p)
             Py_CLEAR(list);
         else
@@ -542,25 +560,26 @@ static PyObject *read_error(modstate *st, TableObject *self, int rc)
     return table_error(st, self->space->s, dir, rc);
 }
 
-/* Parses a query and walks the table; on success *out holds a slot with
- * the solution (rc PTB_OK or PTB_NOTFOUND), to be given back by the caller.
- * Returns 0, or -1 with an exception set. */
+/* Parses a query and walks the table, in one stretch without the GIL; on
+ * success *out holds a slot with the solution (rc PTB_OK or PTB_NOTFOUND),
+ * to be given back by the caller.  Returns 0, or -1 with an exception. */
 static int solve_query(modstate *st, TableObject *self, PyObject *args,
                        slot **out, int *rc_out)
 {
     PyObject *text, *opts;
-    ptb_position starts[2];
-    unsigned n;
-    int rc = PTB_ENOMEM;
+    query q;
+    int prc, rc = PTB_ENOMEM;
+    slot *sl = NULL;
     if (!PyArg_ParseTuple(args, "OO", &text, &opts) ||
-        parse_query(st, self->space->s, text, opts, starts, &n) != 0)
+        query_args(st, text, opts, &q) != 0)
         return -1;
-    slot *sl;
     NOGIL_BEGIN
-    sl = slot_get(self);
-    if (sl)
-        rc = ptb_solve(self->t, sl->r, starts, n, sl->sol);
+    prc = query_parse(self->space->s, &q);
+    if (prc == PTB_OK && (sl = slot_get(self)))
+        rc = ptb_solve(self->t, sl->r, q.starts, q.n, sl->sol);
     NOGIL_END
+    if (prc != PTB_OK)
+        return parse_error(st, &q, prc);
     if (rc != PTB_OK && rc != PTB_NOTFOUND) {
         if (sl)
             slot_put(self, sl);
@@ -647,8 +666,8 @@ static PyObject *Table_solve(TableObject *self, PyObject *args)
     return r;
 }
 
-/* Successor i of list a (with index k) before b: by distance, unsolvable
- * last, then in the library's order. */
+/* A successor in the order analyse() gives: by distance, unsolvable last
+ * (PTB_UNSOLVABLE is the largest value), then in the library's order. */
 typedef struct ranked {
     const ptb_successor *sc;
     const ptb_position *from;
@@ -698,17 +717,18 @@ static PyObject *Table_successors(TableObject *self, PyObject *args)
     modstate *st = state_of_type(Py_TYPE(self));
     const ptb_space *s = self->space->s;
     PyObject *text, *opts;
-    ptb_position starts[2];
-    unsigned n, count[2] = { 0, 0 }, dist = PTB_UNSOLVABLE, d;
-    int rc = PTB_ENOMEM;
+    query q;
+    unsigned count[2] = { 0, 0 }, dist = PTB_UNSOLVABLE, d, total = 0;
+    int prc, rc = PTB_ENOMEM;
     if (!st || !PyArg_ParseTuple(args, "OO:successors", &text, &opts) ||
-        parse_query(st, s, text, opts, starts, &n) != 0)
+        query_args(st, text, opts, &q) != 0)
         return NULL;
     slot *sl[2] = { NULL, NULL };
     ranked rk[2 * PTB_MAX_SUCCESSORS];
-    unsigned total = 0;
+    const ptb_position *starts = q.starts;
     NOGIL_BEGIN
-    for (unsigned c = 0; c < n; c++) {
+    prc = query_parse(s, &q);
+    for (unsigned c = 0; prc == PTB_OK && c < q.n; c++) {
         rc = PTB_ENOMEM;
         if (!(sl[c] = slot_get(self)))
             break;
@@ -724,6 +744,8 @@ static PyObject *Table_successors(TableObject *self, PyObject *args)
     if (rc == PTB_OK)
         qsort(rk, total, sizeof *rk, ranked_cmp);
     NOGIL_END
+    if (prc != PTB_OK)
+        return parse_error(st, &q, prc), NULL;
     PyObject *list = NULL;
     if (rc == PTB_OK)
         list = PyList_New(total);
