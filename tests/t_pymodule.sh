@@ -4,7 +4,8 @@
 # it as installed: `make install DESTDIR=... PREFIX=/usr` puts it where
 # Debian's python3 looks, and it imports from the staged tree with
 # PYTHONPATH, its default tables directory compiled in; PREFIX=/usr/local
-# uses /usr/local/lib/python3.X/dist-packages; uninstall removes it.
+# uses /usr/local/lib/python3.X/dist-packages; uninstall removes it; and
+# `pip install .` (Debian's pip and setuptools, no network) builds it too.
 set -u
 cd "$(dirname "$0")/.." && . tests/lib.sh
 PY=/usr/bin/python3
@@ -74,4 +75,18 @@ check "make install DESTDIR=<stage> PREFIX=/usr/local succeeds" \
 check "... the module goes to $want" \
     test -f "$L$want/puzzletb/__init__.py"
 inst uninstall DESTDIR="$L" PREFIX=/usr/local
+
+# ---- pip install . from the checkout, without network ----
+"$PY" -m pip install --no-build-isolation --no-index --no-deps \
+    --root-user-action=ignore --target "$TMP/pip" . >"$TMP/pip.log" 2>&1
+r=$?
+[ $r = 0 ] || sed 's/^/# /' "$TMP/pip.log"
+check "pip install --no-build-isolation --no-index . succeeds" test $r = 0
+out=$(imported "$TMP/pip" "$(cd "$TABLES" && pwd)" "$P1225" 2>&1)
+echo "$out" | sed 's/^/# /'
+check "... the pip-installed module imports and answers: 4" \
+    test "$(echo "$out" | sed -n 1p)" = "$TMP/pip/puzzletb/__init__.py" \
+    -a "$(echo "$out" | sed -n 3p)" = 4
+check "... its default tables directory is /usr/local/share/puzzletb/tables" \
+    test "$(echo "$out" | sed -n 2p)" = /usr/local/share/puzzletb/tables
 echo "1..$n"
