@@ -215,7 +215,7 @@ PYTHONDIR ?= $(shell $(PYTHON) python/sitedir.py $(PREFIX))
 PY_PKG     = $(wildcard python/puzzletb/*.py)
 PY_MOD     = puzzletb/_puzzletb$(PY_EXT)
 
-.PHONY: python install-python uninstall-python
+.PHONY: python install-python uninstall-python bench-python
 python: build/python/$(PY_MOD) $(PY_PKG:python/%=build/python/%)
 
 build/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
@@ -236,6 +236,9 @@ build/python/puzzletb/%.py: python/puzzletb/%.py
 	cp $< $@
 
 test: python
+
+bench-python: python $(TABLES)/.built
+	PUZZLETB_TABLES=$(TABLES) $(PYTHON) python/bench.py
 install: install-python
 uninstall: uninstall-python
 

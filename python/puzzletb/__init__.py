@@ -15,8 +15,9 @@ with `make tables` (or `tbgen`); `make install` installs them.
     ['W 2-3', 'B 4-2', 'B 5-4']
 
 Positions are strings in any notation tblookup accepts (several lines, or
-rows on one line split by spaces or '/', Klotski Short- and CommonCodes,
-...) or a list of rows (strings, or sequences of one-character cells).
+rows on one line split by spaces, or by '/' for four-in-a-row; Klotski
+ShortCodes and CommonCodes; ...) or a list of rows (strings, or sequences
+of one-character cells).
 A puzzle's query options are keyword arguments: first='B' (four), n=12
 (frog, standing for the whole position).
 
@@ -36,46 +37,54 @@ import os as _os
 import threading as _threading
 from typing import NamedTuple as _NamedTuple, Optional as _Optional
 
-from . import _puzzletb as _c
 from ._puzzletb import (Error, ParseError, TableError, Unsolvable,
                         Position, Move, Successor, TABLES_DIR)
+from ._puzzletb import (Space as _Space, Table as _Table,
+                        puzzles as _puzzles, version as _version)
 
 __all__ = ["open", "puzzles", "default_tables", "Tablebase", "Solution",
            "Puzzle", "Option", "Position", "Move", "Successor", "Error",
            "ParseError", "TableError", "Unsolvable", "TABLES_DIR",
            "__version__"]
 
-__version__ = _c.version()
+__version__ = _version()
 
 
 class Option(_NamedTuple):
     """A query option a puzzle takes besides its position: pass it as a
     keyword argument, name=value."""
     name: str
-    """the keyword: 'first', 'n'"""
     value: str
-    """the value's syntax: 'B|W', '1..12'"""
     help: str
-    """one line"""
     position: bool
-    """True when the option stands for the whole position (no text then)"""
 
 
 class Puzzle(_NamedTuple):
     """A puzzle of the library's registry."""
     name: str
-    """the name queries use: 'klotski'"""
     summary: str
-    """one line"""
     metrics: tuple
-    """its metrics' names; the first is the default"""
     options: tuple
-    """its query options, a tuple of Option"""
+
+
+def _field_docs(cls, **docs):
+    for field, doc in docs.items():
+        getattr(cls, field).__doc__ = doc
+
+
+_field_docs(Option, name="the keyword: 'first', 'n'",
+            value="the value's syntax: 'B|W', 'N'",
+            help="what it does, one line",
+            position="True when it stands for the whole position (no text "
+                     "is given with it)")
+_field_docs(Puzzle, name="the name queries use: 'klotski'",
+            summary="one line", metrics="its metrics; the first is the "
+            "default", options="its query options, a tuple of Option")
 
 
 _PUZZLES = tuple(Puzzle(name, summary, metrics,
                         tuple(Option(*o) for o in options))
-                 for name, summary, metrics, options in _c.puzzles())
+                 for name, summary, metrics, options in _puzzles())
 _DEFAULT_METRIC = {p.name: p.metrics[0] for p in _PUZZLES}
 
 
@@ -167,7 +176,7 @@ def _space(puzzle, metric):
         with _spaces_lock:
             s = _spaces.get(key)
             if s is None:
-                s = _spaces[key] = _c.Space(puzzle, metric)
+                s = _spaces[key] = _Space(puzzle, metric)
     return s
 
 
@@ -216,7 +225,7 @@ class Tablebase:
             if t is None:
                 s = _space(puzzle, metric)
                 try:
-                    t = _c.Table(s, self.directory)
+                    t = _Table(s, self.directory)
                 except TableError:
                     s.parse(text, opts)   # bad input first, as tblookup
                     raise

@@ -546,6 +546,50 @@ class TestHandle(Base):
         self.assertEqual(info["states"], 823680)
 
 
+class TestDocs(unittest.TestCase):
+    def test_docstrings(self):
+        """help(puzzletb): every public name, method and field has a
+        docstring"""
+        missing = []
+        for name in puzzletb.__all__:
+            obj = getattr(puzzletb, name)
+            if callable(obj) and not (obj.__doc__ or "").strip():
+                missing.append(name)
+            if isinstance(obj, type):
+                for attr, v in vars(obj).items():
+                    if not attr.startswith("_") and callable(v) and \
+                       not (v.__doc__ or "").strip():
+                        missing.append(name + "." + attr)
+        for t in (puzzletb.Position, puzzletb.Move, puzzletb.Successor,
+                  puzzletb.Option, puzzletb.Puzzle):
+            fields = getattr(t, "_fields", None) or [
+                k for k, v in vars(t).items()
+                if type(v).__name__ == "member_descriptor"]
+            for f in fields:
+                doc = getattr(t, f).__doc__ or ""
+                if not doc.strip() or doc.startswith("Alias for field"):
+                    missing.append(t.__name__ + "." + f)
+        self.assertEqual(missing, [])
+        import pydoc
+        text = pydoc.render_doc(puzzletb, renderer=pydoc.plaintext)
+        for word in ("probe_distance", "ParseError", "Successor", "analyse"):
+            self.assertIn(word, text)
+
+    def test_example(self):
+        """the module docstring's example runs as shown"""
+        import doctest
+        old = os.environ.get("PUZZLETB_TABLES")
+        os.environ["PUZZLETB_TABLES"] = TABLES
+        try:
+            r = doctest.testmod(puzzletb)
+        finally:
+            if old is None:
+                del os.environ["PUZZLETB_TABLES"]
+            else:
+                os.environ["PUZZLETB_TABLES"] = old
+        self.assertEqual((r.failed, r.attempted > 0), (0, True))
+
+
 class TestThreads(Base):
     def workload(self):
         rng = random.Random(SEED + 1)
