@@ -215,7 +215,7 @@ PYTHONDIR ?= $(shell $(PYTHON) python/sitedir.py $(PREFIX))
 PY_PKG     = $(wildcard python/puzzletb/*.py)
 PY_MOD     = puzzletb/_puzzletb$(PY_EXT)
 
-.PHONY: python install-python uninstall-python bench-python
+.PHONY: python python-san install-python uninstall-python bench-python
 python: build/python/$(PY_MOD) $(PY_PKG:python/%=build/python/%)
 
 build/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
@@ -235,7 +235,20 @@ build/python/puzzletb/%.py: python/puzzletb/%.py
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-test: python
+# The same under AddressSanitizer and UBSan, which the tests run too.
+python-san: build/san/python/$(PY_MOD) $(PY_PKG:python/%=build/san/python/%)
+
+build/san/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
+                            build/san/libpuzzletb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -shared -o $@ $< \
+	    build/san/libpuzzletb.a $(LDLIBS)
+
+build/san/python/puzzletb/%.py: python/puzzletb/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+test: python python-san
 
 bench-python: python $(TABLES)/.built
 	PUZZLETB_TABLES=$(TABLES) $(PYTHON) python/bench.py
