@@ -93,6 +93,21 @@ struct ptb_puzzle {
      * may be NULL, then the index is shown. */
     int (*format_code)(const void *ctx, uint32_t sub, uint64_t idx, char *buf,
                        size_t cap);
+
+    /* ---- JSON (common/json.c; schema in README.md) ---- */
+
+    /* The query's own fields, as JSON members without braces
+     * ("\"target\":\"...\",\"code\":\"...\""): at least "code", one line
+     * that parse() reads back as this position, in the user's terms.
+     * snprintf conventions. */
+    int (*format_query_json)(const void *ctx, const ptb_position *p,
+                             char *buf, size_t cap);
+    /* A move made from 'before' as a JSON object in the puzzle's terms:
+     * "piece" (its letter), "from" and "to" (cells: [row, column] from 1,
+     * or a number from 1 for one-row boards), then "direction" or "path"
+     * as it applies.  snprintf conventions. */
+    int (*format_move_json)(const void *ctx, const ptb_position *before,
+                            const ptb_move *m, char *buf, size_t cap);
 };
 
 /* Every registered puzzle, declared from the registry. */

@@ -424,6 +424,67 @@ static int four_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     return (int)len;
 }
 
+/* A query may end with the side to move, as format_code prints it
+ * ("BWBO/WBWB/BWBW/WBWO B"): a last word of one letter B or W (either case)
+ * after a blank.  It is the 'first' option said in the text; giving both
+ * is fine when they agree. */
+static int four_parse_code(const void *ctx, const char *text,
+                           const char *const *opt, ptb_position out[2],
+                           unsigned *n, char *err, size_t errcap)
+{
+    size_t len = strlen(text);
+    while (len > 0 && strchr(" \t\r\n", text[len - 1]))
+        len--;
+    char side = len >= 2 ? text[len - 1] : 0;
+    side = side == 'b' || side == 'w' ? (char)(side - 'a' + 'A') : side;
+    if ((side != 'B' && side != 'W') || !strchr(" \t", text[len - 2]))
+        return four_parse(ctx, text, opt, out, n, err, errcap);
+    char given = opt[0] && (opt[0][0] == 'b' || opt[0][0] == 'w')
+               ? (char)(opt[0][0] - 'a' + 'A') : opt[0] ? opt[0][0] : 0;
+    if (given && (given != side || opt[0][1]))
+        return ptb_errf(err, errcap, "the position says %c moves, but "
+                        "first is '%s'", side, opt[0]);
+    char *board = malloc(len);
+    char first[2] = { side, 0 };
+    const char *o[PTB_MAX_OPTIONS + 1] = { first, NULL };
+    if (!board)
+        return ptb_errf(err, errcap, "out of memory");
+    for (len -= 2; len > 0 && strchr(" \t", text[len - 1]);)
+        len--;
+    memcpy(board, text, len);
+    board[len] = '\0';
+    int rc = four_parse(ctx, board, o, out, n, err, errcap);
+    free(board);
+    return rc;
+}
+
+/* "side" (the side to move) and "code" (the board's rows and the side). */
+static int four_format_query_json(const void *ctx, const ptb_position *p,
+                                  char *buf, size_t cap)
+{
+    char code[32];
+    size_t len = 0;
+    four_format_code(ctx, p->sub, p->idx, code, sizeof code);
+    ptb_catf(buf, cap, &len, "\"to_move\":\"%c\",\"code\":\"%s\"",
+             side_char[p->idx & 1], code);
+    return (int)len;
+}
+
+static int four_format_move_json(const void *ctx, const ptb_position *before,
+                                 const ptb_move *m, char *buf, size_t cap)
+{
+    char text[16];
+    size_t len = 0;
+    unsigned from = m->code / CELLS % CELLS, to = m->code % CELLS;
+    four_format_move(ctx, before, m, text, sizeof text);
+    const char *dir = to == from + 1 ? "right" : to + 1 == from ? "left"
+                    : to > from ? "down" : "up";
+    ptb_catf(buf, cap, &len, "{\"piece\":\"%c\",\"from\":[%u,%u],\"to\":"
+             "[%u,%u],\"direction\":\"%s\"}", text[0], from / 4 + 1,
+             from % 4 + 1, to / 4 + 1, to % 4 + 1, dir);
+    return (int)len;
+}
+
 static const ptb_option four_options[] = {
     { "first", "B|W", "the side that moves first (default: either)", 0 },
     { NULL, NULL, NULL, 0 }
@@ -443,11 +504,13 @@ const ptb_puzzle ptb_puzzle_four = {
     .is_goal = four_is_goal,
     .moves = four_moves,
     .unmoves = four_unmoves,
-    .parse = four_parse,
+    .parse = four_parse_code,
     .record_lines = four_record_lines,
     .apply = four_apply,
     .format_board = four_format_board,
     .format_move = four_format_move,
     .format_answer = four_format_answer,
     .format_code = four_format_code,
+    .format_query_json = four_format_query_json,
+    .format_move_json = four_format_move_json,
 };

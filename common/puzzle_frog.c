@@ -479,6 +479,32 @@ static int frog_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     return row_text(ctx, sub, idx, buf, cap);
 }
 
+/* "n" and "code" (the row, as the input reads it back). */
+static int frog_format_query_json(const void *ctx, const ptb_position *p,
+                                  char *buf, size_t cap)
+{
+    char row[MAX_CELLS + 2];
+    size_t len = 0;
+    row_text(ctx, p->sub, p->idx, row, sizeof row);
+    ptb_catf(buf, cap, &len, "\"n\":%u,\"code\":\"%s\"", p->sub + 1, row);
+    return (int)len;
+}
+
+/* Cells are numbered from 1 on the left; a jump passes over one piece. */
+static int frog_format_move_json(const void *ctx, const ptb_position *before,
+                                 const ptb_move *m, char *buf, size_t cap)
+{
+    char text[32];
+    size_t len = 0;
+    unsigned from = m->code / 32 % 32, to = m->code % 32;
+    frog_format_move(ctx, before, m, text, sizeof text);
+    ptb_catf(buf, cap, &len, "{\"piece\":\"%c\",\"from\":%u,\"to\":%u,"
+             "\"direction\":\"%s\",\"jump\":%s}", text[0], from + 1, to + 1,
+             to > from ? "right" : "left",
+             to + 2 == from || from + 2 == to ? "true" : "false");
+    return (int)len;
+}
+
 static const ptb_option frog_options[] = {
     { "n", "N", "solve the standard start with N frogs a side (1..12)",
       PTB_OPT_POSITION },
@@ -506,4 +532,6 @@ const ptb_puzzle ptb_puzzle_frog = {
     .format_move = frog_format_move,
     .format_answer = frog_format_answer,
     .format_code = frog_format_code,
+    .format_query_json = frog_format_query_json,
+    .format_move_json = frog_format_move_json,
 };

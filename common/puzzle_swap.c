@@ -372,6 +372,84 @@ static int swap_format_answer(const void *ctx, const ptb_solution *s,
     return (int)len;
 }
 
+/* ---- codes and JSON ---- */
+
+/* The rows of a 16-bit board (bit 4r+c) joined by '/'. */
+static void cat_rows(char *buf, size_t cap, size_t *len, unsigned mask)
+{
+    for (unsigned i = 0; i < CELLS; i++)
+        ptb_catf(buf, cap, len, "%s%u", i && i % 4 == 0 ? "/" : "",
+                 mask >> i & 1);
+}
+
+/* A table state as an input: "start/target", 8 rows joined by '/' (the
+ * canonical target of the subtable, the start in its coordinates). */
+static int swap_format_code(const void *ctx, uint32_t sub, uint64_t idx,
+                            char *buf, size_t cap)
+{
+    const swap_ctx *c = ctx;
+    size_t len = 0;
+    if (cap)
+        buf[0] = '\0';
+    if (sub >= c->nsub || idx >= swap_size(ctx, sub))
+        return 0;
+    cat_rows(buf, cap, &len, board_of(c, sub, idx));
+    ptb_catf(buf, cap, &len, "/");
+    cat_rows(buf, cap, &len, c->target[sub]);
+    return (int)len;
+}
+
+/* The user's board (cells from 'at') as a mask. */
+static unsigned view_mask(const ptb_position *p, unsigned at)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < CELLS; i++)
+        m |= (unsigned)(p->cell[at + i] & 1) << i;
+    return m;
+}
+
+/* "start" and "target" (4 rows, '\n' between them) and "code". */
+static int swap_format_query_json(const void *ctx, const ptb_position *p,
+                                  char *buf, size_t cap)
+{
+    unsigned start = view_mask(p, 0), target = view_mask(p, CELLS);
+    size_t len = 0;
+    (void)ctx;
+    if (cap)
+        buf[0] = '\0';
+    const char *key[2] = { "start", "target" };
+    for (unsigned b = 0; b < 2; b++) {
+        ptb_catf(buf, cap, &len, "%s\"%s\":\"", b ? "," : "", key[b]);
+        for (unsigned i = 0; i < CELLS; i++)
+            ptb_catf(buf, cap, &len, "%s%u", i && i % 4 == 0 ? "\\n" : "",
+                     (b ? target : start) >> i & 1);
+        ptb_catf(buf, cap, &len, "\"");
+    }
+    ptb_catf(buf, cap, &len, ",\"code\":\"");
+    cat_rows(buf, cap, &len, start);
+    ptb_catf(buf, cap, &len, "/");
+    cat_rows(buf, cap, &len, target);
+    ptb_catf(buf, cap, &len, "\"");
+    return (int)len;
+}
+
+/* The black piece (1) moves from its cell to the white (0) one. */
+static int swap_format_move_json(const void *ctx, const ptb_position *before,
+                                 const ptb_move *m, char *buf, size_t cap)
+{
+    unsigned a, b;
+    size_t len = 0;
+    user_cells(ctx, before, m->code, &a, &b);
+    unsigned from = before->cell[a] ? a : b, to = from == a ? b : a;
+    const char *dir = to == from + 1 ? "right" : to + 1 == from ? "left"
+                    : to > from ? "down" : "up";
+    ptb_catf(buf, cap, &len, "{\"piece\":\"1\",\"from\":[%u,%u],\"to\":"
+             "[%u,%u],\"direction\":\"%s\",\"cells\":[[%u,%u],[%u,%u]]}",
+             from / 4 + 1, from % 4 + 1, to / 4 + 1, to % 4 + 1, dir,
+             a / 4 + 1, a % 4 + 1, b / 4 + 1, b % 4 + 1);
+    return (int)len;
+}
+
 const ptb_puzzle ptb_puzzle_swap = {
     .name = "swap",
     .summary = "4x4 swap puzzle (P1225 黑白棋游戏): swap adjacent cells "
@@ -392,5 +470,7 @@ const ptb_puzzle ptb_puzzle_swap = {
     .format_board = swap_format_board,
     .format_move = swap_format_move,
     .format_answer = swap_format_answer,
-    .format_code = NULL,
+    .format_code = swap_format_code,
+    .format_query_json = swap_format_query_json,
+    .format_move_json = swap_format_move_json,
 };
