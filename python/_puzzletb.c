@@ -11,6 +11,8 @@
  * Objects:
  *   Space     a puzzle with one metric (ptb_space): parses queries
  *   Table     a table opened for reading (ptb_table), bound to a Space; solves
+ *             (ptb_solve) and analyses (ptb_analyse)
+ *   Answer    a copy of one solution or analysis, for its JSON on demand
  *   Position, Move, Successor   named tuples (struct sequences) of answers
  *
  * Threads: the GIL is released while a query is parsed, walked and read
@@ -57,7 +59,7 @@
 
 typedef struct modstate {
     PyObject *Error, *ParseError, *TableError, *Unsolvable;
-    PyTypeObject *Space, *Table, *Position, *Move, *Successor;
+    PyTypeObject *Space, *Table, *Answer, *Position, *Move, *Successor;
 } modstate;
 
 static struct PyModuleDef module_def;
@@ -405,13 +407,104 @@ static PyType_Spec Space_spec = {
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Space_slots
 };
 
+/* ==== Answer: a solution or analysis kept for its JSON ================= */
+
+/* A copy of what the library answered, so that the JSON text (longer to
+ * make than the objects) is made only when asked for. */
+typedef struct {
+    PyObject_HEAD
+    SpaceObject *space;
+    ptb_solution *sol;            /* one of the two */
+    ptb_analysis *an;
+} AnswerObject;
+
+static PyObject *answer_new(modstate *st, SpaceObject *space,
+                            const ptb_solution *sol, const ptb_analysis *an)
+{
+    AnswerObject *a = PyObject_New(AnswerObject, st->Answer);
+    if (!a)
+        return NULL;
+    a->space = (SpaceObject *)Py_NewRef(space);
+    a->sol = NULL;
+    a->an = NULL;
+    if (sol && (a->sol = malloc(sizeof *sol)))
+        *a->sol = *sol;
+    /* the moves past n are never read */
+    size_t used = an ? offsetof(ptb_analysis, move) +
+                       an->n * sizeof an->move[0] : 0;
+    if (an && (a->an = malloc(sizeof *an)))
+        memcpy(a->an, an, used);
+    if (!a->sol && !a->an) {
+        Py_DECREF(a);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)a;
+}
+
+static void Answer_dealloc(AnswerObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    free(self->sol);
+    free(self->an);
+    Py_XDECREF(self->space);
+    PyObject_Free(self);
+    Py_DECREF(type);
+}
+
+PyDoc_STRVAR(Answer_json_doc,
+"json() -> str\n\n"
+"The library's JSON answer (schema PTB_JSON_SCHEMA, see README.md):\n"
+"ptb_format_json() for a solution, ptb_format_analysis_json() for an\n"
+"analysis; each move with its structured form, \"detail\".");
+
+static PyObject *Answer_json(AnswerObject *self, PyObject *unused)
+{
+    const ptb_space *s = self->space->s;
+    PyObject *r;
+    (void)unused;
+    if (self->sol) {
+#define CALL(b, c) ptb_format_json(s, self->sol, b, c)
+        FORMAT_STR(r, CALL);
+#undef CALL
+    } else {
+#define CALL(b, c) ptb_format_analysis_json(s, self->an, NULL, b, c)
+        FORMAT_STR(r, CALL);
+#undef CALL
+    }
+    return r;
+}
+
+static PyMethodDef Answer_methods[] = {
+    { "json", (PyCFunction)Answer_json, METH_NOARGS, Answer_json_doc },
+    { NULL, NULL, 0, NULL }
+};
+
+/* CPython's slot tables keep functions in void * (as dlsym() returns
+ * them); ISO C does not promise the conversion, POSIX and CPython do. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+static PyType_Slot Answer_slots[] = {
+    { Py_tp_doc, "What the library answered to one query, kept for its "
+                 "JSON; made by Table.solve() and Table.analyse()." },
+    { Py_tp_dealloc, Answer_dealloc },
+    { Py_tp_methods, Answer_methods },
+    { 0, NULL }
+};
+#pragma GCC diagnostic pop
+
+static PyType_Spec Answer_spec = {
+    "puzzletb._puzzletb.Answer", sizeof(AnswerObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE |
+    Py_TPFLAGS_DISALLOW_INSTANTIATION, Answer_slots
+};
+
 /* ==== Table =========================================================== */
 
 /* What one call works on, without the GIL; never shared between calls. */
 typedef struct slot {
     ptb_reader *r;
     ptb_solution *sol;
-    ptb_successor *succ;          /* PTB_MAX_SUCCESSORS */
+    ptb_analysis *an;
     struct slot *next;
 } slot;
 
@@ -431,7 +524,7 @@ static void slot_free(slot *sl)
         return;
     ptb_reader_free(sl->r);
     free(sl->sol);
-    free(sl->succ);
+    free(sl->an);
     free(sl);
 }
 
@@ -451,8 +544,8 @@ static slot *slot_get(TableObject *self)
     if (!sl)
         return NULL;
     sl->sol = malloc(sizeof *sl->sol);
-    sl->succ = malloc(PTB_MAX_SUCCESSORS * sizeof *sl->succ);
-    if (!sl->sol || !sl->succ || ptb_reader_new(self->t, &sl->r) != PTB_OK) {
+    sl->an = malloc(sizeof *sl->an);
+    if (!sl->sol || !sl->an || ptb_reader_new(self->t, &sl->r) != PTB_OK) {
         slot_free(sl);
         return NULL;
     }
@@ -641,11 +734,11 @@ static PyObject *moves_list(modstate *st, const ptb_space *s,
 }
 
 PyDoc_STRVAR(Table_solve_doc,
-"solve(text, options) -> (distance, start, moves, text)\n\n"
+"solve(text, options) -> (distance, start, moves, text, answer)\n\n"
 "distance: int or None; start: the Position walked from (the nearest\n"
 "candidate; the first when none reaches the goal); moves: a list of Move;\n"
 "text: the puzzle's native answer (the contest's output), '' when\n"
-"unsolvable.");
+"unsolvable; answer: an Answer for the library's JSON.");
 
 static PyObject *Table_solve(TableObject *self, PyObject *args)
 {
@@ -657,43 +750,28 @@ static PyObject *Table_solve(TableObject *self, PyObject *args)
         return NULL;
     const ptb_solution *sol = sl->sol;
     int ok = rc == PTB_OK;
-    PyObject *r = Py_BuildValue("(NNNN)",
+    PyObject *r = Py_BuildValue("(NNNNN)",
         distance_obj(ok ? sol->distance : PTB_UNSOLVABLE),
         position_obj(st, s, &sol->start, NULL),
         ok ? moves_list(st, s, sol) : PyList_New(0),
-        ok ? native_str(s, sol) : PyUnicode_FromString(""));
+        ok ? native_str(s, sol) : PyUnicode_FromString(""),
+        answer_new(st, self->space, sol, NULL));
     slot_put(self, sl);
     return r;
 }
 
-/* A successor in the order analyse() gives: by distance, unsolvable last
- * (PTB_UNSOLVABLE is the largest value), then in the library's order. */
-typedef struct ranked {
-    const ptb_successor *sc;
-    const ptb_position *from;
-    unsigned order;
-} ranked;
-
-static int ranked_cmp(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    if (x->sc->distance != y->sc->distance)
-        return x->sc->distance < y->sc->distance ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
 static PyObject *successor_obj(modstate *st, const ptb_space *s,
-                               const ranked *rk)
+                               const ptb_position *from,
+                               const ptb_successor *sc)
 {
     PyObject *o = PyStructSequence_New(st->Successor);
     if (!o)
         return NULL;
-    PyObject *board = board_str(s, &rk->sc->after);
-    PyObject *pos = board ? position_obj(st, s, &rk->sc->after, board)
-                          : NULL;
-    PyObject *v[5] = { move_str(s, rk->from, &rk->sc->move), board,
-                       distance_obj(rk->sc->distance),
-                       PyLong_FromUnsignedLong(rk->sc->move.code), pos };
+    PyObject *board = board_str(s, &sc->after);
+    PyObject *pos = board ? position_obj(st, s, &sc->after, board) : NULL;
+    PyObject *v[5] = { move_str(s, from, &sc->move), board,
+                       distance_obj(sc->distance),
+                       PyLong_FromUnsignedLong(sc->move.code), pos };
     int bad = 0;
     for (int k = 0; k < 5; k++) {
         bad |= !v[k];
@@ -704,64 +782,55 @@ static PyObject *successor_obj(modstate *st, const ptb_space *s,
     return o;
 }
 
-PyDoc_STRVAR(Table_successors_doc,
-"successors(text, options) -> (distance, list of Successor)\n\n"
-"Every legal move out of the query's position with the distance after it,\n"
-"best first (nearest, then unsolvable last; ties in the puzzle's move\n"
-"order), and the position's own distance (int or None).  A query with two\n"
-"candidate starts (four-in-a-row without first=) lists the moves of both.\n"
-"Uses ptb_successors() and sorts here; the library has no ranked call yet.");
+PyDoc_STRVAR(Table_analyse_doc,
+"analyse(text, options) -> (distance, category, start, moves, answer)\n\n"
+"ptb_analyse(): the nearest candidate (start), its distance (int or None)\n"
+"and category ('goal', 'solvable', 'unsolvable'), and every legal move\n"
+"out of it as a list of Successor, ranked by the library: by the distance\n"
+"after the move, unsolvable last, ties in the puzzle's move order.\n"
+"answer is an Answer for the library's JSON.");
 
-static PyObject *Table_successors(TableObject *self, PyObject *args)
+static PyObject *Table_analyse(TableObject *self, PyObject *args)
 {
     modstate *st = state_of_type(Py_TYPE(self));
     const ptb_space *s = self->space->s;
     PyObject *text, *opts;
     query q;
-    unsigned count[2] = { 0, 0 }, dist = PTB_UNSOLVABLE, d, total = 0;
     int prc, rc = PTB_ENOMEM;
-    if (!st || !PyArg_ParseTuple(args, "OO:successors", &text, &opts) ||
+    slot *sl = NULL;
+    if (!st || !PyArg_ParseTuple(args, "OO:analyse", &text, &opts) ||
         query_args(st, text, opts, &q) != 0)
         return NULL;
-    slot *sl[2] = { NULL, NULL };
-    ranked rk[2 * PTB_MAX_SUCCESSORS];
-    const ptb_position *starts = q.starts;
     NOGIL_BEGIN
     prc = query_parse(s, &q);
-    for (unsigned c = 0; prc == PTB_OK && c < q.n; c++) {
-        rc = PTB_ENOMEM;
-        if (!(sl[c] = slot_get(self)))
-            break;
-        rc = ptb_successors(self->t, sl[c]->r, &starts[c], &d, sl[c]->succ,
-                            &count[c]);
-        if (rc != PTB_OK)
-            break;
-        if (d < dist)
-            dist = d;
-        for (unsigned i = 0; i < count[c]; i++, total++)
-            rk[total] = (ranked){ &sl[c]->succ[i], &starts[c], total };
-    }
-    if (rc == PTB_OK)
-        qsort(rk, total, sizeof *rk, ranked_cmp);
+    if (prc == PTB_OK && (sl = slot_get(self)))
+        rc = ptb_analyse(self->t, sl->r, q.starts, q.n, sl->an);
     NOGIL_END
     if (prc != PTB_OK)
         return parse_error(st, &q, prc), NULL;
-    PyObject *list = NULL;
-    if (rc == PTB_OK)
-        list = PyList_New(total);
-    else
-        read_error(st, self, rc);
-    for (unsigned i = 0; list && i < total; i++) {
-        PyObject *o = successor_obj(st, s, &rk[i]);
+    if (rc != PTB_OK) {
+        if (sl)
+            slot_put(self, sl);
+        return read_error(st, self, rc);
+    }
+    const ptb_analysis *an = sl->an;
+    PyObject *list = PyList_New(an->n);
+    for (unsigned i = 0; list && i < an->n; i++) {
+        PyObject *o = successor_obj(st, s, &an->position, &an->move[i]);
         if (!o)
             Py_CLEAR(list);
         else
             PyList_SET_ITEM(list, i, o);
     }
-    for (unsigned c = 0; c < 2; c++)
-        if (sl[c])
-            slot_put(self, sl[c]);
-    return list ? Py_BuildValue("(NN)", distance_obj(dist), list) : NULL;
+    PyObject *r = list ? Py_BuildValue("(NsNNN)", distance_obj(an->distance),
+                                       ptb_category_name(an->category),
+                                       position_obj(st, s, &an->position,
+                                                    NULL),
+                                       list, answer_new(st, self->space,
+                                                        NULL, an))
+                       : NULL;
+    slot_put(self, sl);
+    return r;
 }
 
 PyDoc_STRVAR(Table_info_doc,
@@ -797,8 +866,8 @@ static PyMethodDef Table_methods[] = {
     { "distance", (PyCFunction)Table_distance, METH_VARARGS,
       Table_distance_doc },
     { "solve", (PyCFunction)Table_solve, METH_VARARGS, Table_solve_doc },
-    { "successors", (PyCFunction)Table_successors, METH_VARARGS,
-      Table_successors_doc },
+    { "analyse", (PyCFunction)Table_analyse, METH_VARARGS,
+      Table_analyse_doc },
     { "info", (PyCFunction)Table_info, METH_NOARGS, Table_info_doc },
     { NULL, NULL, 0, NULL }
 };
@@ -925,11 +994,13 @@ static int add_types(PyObject *m, modstate *st)
                                                          NULL);
     st->Table = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Table_spec,
                                                          NULL);
+    st->Answer = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Answer_spec,
+                                                          NULL);
     st->Position = PyStructSequence_NewType(&position_desc);
     st->Move = PyStructSequence_NewType(&move_desc);
     st->Successor = PyStructSequence_NewType(&successor_desc);
-    if (!st->Space || !st->Table || !st->Position || !st->Move ||
-        !st->Successor)
+    if (!st->Space || !st->Table || !st->Answer || !st->Position ||
+        !st->Move || !st->Successor)
         return -1;
     return PyModule_AddType(m, st->Space) || PyModule_AddType(m, st->Table) ||
            PyModule_AddObjectRef(m, "Position", (PyObject *)st->Position) ||
@@ -958,6 +1029,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->Unsolvable);
     Py_VISIT(st->Space);
     Py_VISIT(st->Table);
+    Py_VISIT(st->Answer);
     Py_VISIT(st->Position);
     Py_VISIT(st->Move);
     Py_VISIT(st->Successor);
@@ -973,6 +1045,7 @@ static int module_clear(PyObject *m)
     Py_CLEAR(st->Unsolvable);
     Py_CLEAR(st->Space);
     Py_CLEAR(st->Table);
+    Py_CLEAR(st->Answer);
     Py_CLEAR(st->Position);
     Py_CLEAR(st->Move);
     Py_CLEAR(st->Successor);

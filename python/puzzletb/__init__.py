@@ -22,8 +22,9 @@ A puzzle's query options are keyword arguments: first='B' (four), n=12
 (frog, standing for the whole position).
 
 Answers: solve() gives a Solution (distance, moves, start position, the
-contest's answer text); distance() an int or None; analyse() every legal
-move with the distance after it, best first.  As in python-chess's
+contest's answer text, the library's JSON with each move's structured
+form); distance() an int or None; analyse() every legal move with the
+distance after it, best first.  As in python-chess's
 syzygy module, probe_distance() and probe_solve() raise Unsolvable where
 get_distance() returns None.  Errors: ParseError (a ValueError) with the
 library's one-line message for bad input; TableError, naming the file, for
@@ -33,6 +34,7 @@ A Tablebase may be shared by any number of threads: the tables are read
 and walked without the GIL, each call on a reader of its own.
 """
 
+import json as _json
 import os as _os
 import threading as _threading
 from typing import NamedTuple as _NamedTuple, Optional as _Optional
@@ -43,7 +45,7 @@ from ._puzzletb import (Space as _Space, Table as _Table,
                         puzzles as _puzzles, version as _version)
 
 __all__ = ["open", "puzzles", "default_tables", "Tablebase", "Solution",
-           "Puzzle", "Option", "Position", "Move", "Successor", "Error",
+           "Puzzle", "Option", "Position", "Move", "Successor", "Analysis", "Error",
            "ParseError", "TableError", "Unsolvable", "TABLES_DIR",
            "__version__"]
 
@@ -125,17 +127,38 @@ class Solution:
               without first=), the nearer one
     text      the puzzle's native answer, the contest's output format
               ('' when unsolvable); str(solution) is the same
+    json      the library's JSON answer (made when first asked for)
+    details   each move's structured form, from the JSON: a list of dicts
+              ("piece", "from", "to", "direction", ... as the puzzle has)
     puzzle, metric   what was asked
     """
-    __slots__ = ("puzzle", "metric", "distance", "start", "moves", "text")
+    __slots__ = ("puzzle", "metric", "distance", "start", "moves", "text",
+                 "_answer", "_json")
 
-    def __init__(self, puzzle, metric, distance, start, moves, text):
+    def __init__(self, puzzle, metric, distance, start, moves, text,
+                 answer):
         self.puzzle = puzzle
         self.metric = metric
         self.distance = distance
         self.start = start
         self.moves = moves
         self.text = text
+        self._answer = answer
+        self._json = None
+
+    @property
+    def json(self):
+        """The library's JSON answer (ptb_format_json(): schema 1, with
+        each move's structured "detail"), as text."""
+        if self._json is None:
+            self._json = self._answer.json()
+        return self._json
+
+    @property
+    def details(self):
+        """The structured form of each move (the JSON's "detail"), in the
+        order of moves."""
+        return [m["detail"] for m in _json.loads(self.json)["moves"]]
 
     def __str__(self):
         return self.text
@@ -143,6 +166,47 @@ class Solution:
     def __repr__(self):
         return ("<Solution %s/%s distance=%r start=%s>"
                 % (self.puzzle, self.metric, self.distance, self.start.code))
+
+
+class Analysis(list):
+    """Every legal move out of a position, best first: a list of Successor
+    (text, board, distance after the move or None, code, position after
+    it), ranked by the library (ptb_analyse): by the distance after the
+    move, unsolvable last, ties in the puzzle's move order.
+
+    distance  the position's own distance, or None
+    category  'goal', 'solvable' or 'unsolvable'
+    start     the Position analysed: for a query with two candidates
+              (four-in-a-row without first=), the nearer one
+    json      the library's JSON analysis (ptb_format_analysis_json())
+    details   each move's structured form, in the list's order
+    """
+    __slots__ = ("distance", "category", "start", "_answer", "_json")
+
+    def __init__(self, distance, category, start, moves, answer):
+        super().__init__(moves)
+        self.distance = distance
+        self.category = category
+        self.start = start
+        self._answer = answer
+        self._json = None
+
+    @property
+    def json(self):
+        """The library's JSON analysis, as text."""
+        if self._json is None:
+            self._json = self._answer.json()
+        return self._json
+
+    @property
+    def details(self):
+        """The structured form of each move (the JSON's "detail")."""
+        return [m["detail"] for m in _json.loads(self.json)["analysis"]]
+
+    def __repr__(self):
+        return "<Analysis %s distance=%r: %s>" % (
+            self.category, self.distance,
+            ", ".join("%s %s" % (m.text, m.distance) for m in self))
 
 
 def _text(position):
@@ -287,14 +351,13 @@ class Tablebase:
         return s
 
     def analyse(self, puzzle, position=None, metric=None, **options):
-        """Every legal move out of the position, best first: a list of
-        Successor (text, board, distance after the move or None, code,
-        position after it), sorted by distance with unsolvable ones last
-        and ties in the puzzle's move order.  A four-in-a-row query
-        without first= lists the moves of both sides.  Empty when no
-        move is legal (a finished four-in-a-row game)."""
+        """Every legal move out of the position with the distance after
+        it, best first: an Analysis (a list of Successor, with the
+        position's distance and category).  Empty when no move is legal
+        (a finished four-in-a-row game).  Raises ParseError for bad
+        input, TableError for a missing or damaged table."""
         text, opts = _text(position), _options(options)
-        return self._table(puzzle, metric, text,
-                           opts).successors(text, opts)[1]
+        return Analysis(*self._table(puzzle, metric, text,
+                                     opts).analyse(text, opts))
 
     analyze = analyse

@@ -238,16 +238,21 @@ class TestAgainstTblookup(Base):
                    "moves": [{"move": m.text, "board": m.board}
                              for m in s.moves]}
             exp = {k: w[k] for k in got}
+            exp["moves"] = [{"move": m["move"], "board": m["board"]}
+                            for m in w["moves"]]
             if got != exp or d != w["distance"] or \
-               len(s.moves) != (s.distance or 0):
+               len(s.moves) != (s.distance or 0) or \
+               json.loads(s.json) != w or \
+               s.details != [m["detail"] for m in w["moves"]]:
                 bad.append((text, got, exp, d))
         self.assertEqual(bad[:2], [], "%d of %d differ" %
                          (len(bad), len(records)))
         return want
 
     def test_every_puzzle_and_metric(self):
-        """every puzzle and metric: distances, starts and move lists equal
-        tblookup's for the seeds' samples and random positions"""
+        """every puzzle and metric: distances, starts, move lists (text,
+        board, structured detail) and the JSON equal tblookup's for the
+        seeds' samples and random positions"""
         for puzzle, metric in metrics():
             with self.subTest(puzzle=puzzle, metric=metric):
                 n = 40 if puzzle == "klotski" else 150
@@ -375,12 +380,34 @@ class TestAnalyse(Base):
                 got = [sc.distance for _, sc in items]
                 self.assertEqual(got, counts, (puzzle, metric, args))
 
-    def test_four_both_sides(self):
-        """four without first= lists the moves of both sides"""
-        both = self.tb.analyse("four", FOUR001)
-        b = self.tb.analyse("four", FOUR001, first="B")
-        w = self.tb.analyse("four", FOUR001, first="W")
-        self.assertEqual(sorted(both), sorted(b + w))
+    def test_four_nearer_side(self):
+        """four without first= analyses the nearer side to move (the first
+        candidate on a tie), with the position's distance and category"""
+        rng = random.Random(SEED + 2)
+        for text in ["\n".join(FOUR001)] + [rand_four(rng)
+                                             for _ in range(60)]:
+            cands = self.tb.parse("four", text)
+            sides = {a.start: a for a in (
+                self.tb.analyse("four", text, first=c) for c in "BW")}
+            best = min((sides[c] for c in cands),
+                       key=lambda a: 255 if a.distance is None
+                       else a.distance)
+            a = self.tb.analyse("four", text)
+            self.assertEqual((a.start, a.distance, list(a)),
+                             (best.start, best.distance, list(best)), text)
+            d = self.tb.distance("four", text)
+            self.assertEqual(a.distance, d)
+            self.assertEqual(a.category, "unsolvable" if d is None else
+                             "goal" if d == 0 else "solvable")
+
+    def test_details(self):
+        """analyse(): each move's structured form names the piece moved,
+        in the order of the list"""
+        a = self.tb.analyse("klotski", HENG)
+        self.assertEqual(len(a.details), len(a))
+        for m, det in zip(a, a.details):
+            self.assertEqual(m.text.split()[0], det["piece"])
+        self.assertEqual(json.loads(a.json)["distance"], 116)
 
 
 class TestErrors(Base):
