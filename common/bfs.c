@@ -210,14 +210,12 @@ static void summarize(const ptb_space *s, const uint8_t *dist,
         if (info->histogram[d])
             info->max_distance = d;
     }
-    uint32_t sub = 0;
     for (uint64_t g = 0; g < total && info->n_farthest < 8; g++) {
         if (dist[g] != info->max_distance || !info->solvable)
             continue;
-        while (g >= s->offset[sub + 1])
-            sub++;
-        info->far_sub[info->n_farthest] = sub;
-        info->far_idx[info->n_farthest++] = g - s->offset[sub];
+        ptb_locate(s, g, &info->far_sub[info->n_farthest],
+                   &info->far_idx[info->n_farthest]);
+        info->n_farthest++;
     }
 }
 
@@ -232,7 +230,9 @@ void ptb_build_opts_init(ptb_build_opts *o)
 static int check_opts(const ptb_build_opts *o)
 {
     return o->threads < 1 || o->threads > 256 || o->zstd_level < 1 ||
-           o->zstd_level > 19 ? PTB_EINVAL : PTB_OK;
+           o->zstd_level > 19 ||
+           (o->encoding && strcmp(o->encoding, "packed3") &&
+            strcmp(o->encoding, "zstd")) ? PTB_EINVAL : PTB_OK;
 }
 
 int ptb_distances(const ptb_space *s, const ptb_build_opts *o, uint8_t **out)

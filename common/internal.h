@@ -24,9 +24,15 @@ static inline uint64_t ptb_global(const ptb_space *s, uint32_t sub,
     return s->offset[sub] + idx;
 }
 
+/* The subtable and index of a global index g < offset[subtables], by a
+ * binary search over the offsets (space.c). */
+void ptb_locate(const ptb_space *s, uint64_t g, uint32_t *sub, uint64_t *idx);
+
 /* ---- bfs.c ---------------------------------------------------------- */
 
-/* Runs fn(job) on 'threads' threads (1..256), the calling one included. */
+/* The library's one thread fan-out: runs fn(job) on 'threads' threads
+ * (1..256), the calling one included, and returns when all have.  fn takes
+ * its share of the work from the job itself (an atomic counter). */
 void ptb_run_threads(void *(*fn)(void *), void *job, unsigned threads);
 /* The exact distance of every state (global index order), by the BFS;
  * PTB_UNSOLVABLE where the goal cannot be reached.  *out is malloc'd. */
@@ -37,17 +43,23 @@ int ptb_distances(const ptb_space *s, const ptb_build_opts *o, uint8_t **out);
 /* Writes a complete table from one byte per state (exact distance or
  * PTB_UNSOLVABLE, in global index order) to DIR/<file>, via a temporary file
  * renamed into place.  info gets everything but the histogram, which the
- * caller fills beforehand. */
+ * caller fills beforehand.  OS errors come back as positive errno values,
+ * a zstd failure as PTB_ECOMPRESS; on failure no file is left behind. */
 int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
                     const ptb_build_opts *o, ptb_table_info *info);
 
-/* Decodes every block: values[g] gets the stored value of every state
- * (exact, mod 3, or PTB_UNSOLVABLE); checks each frame's checksum and the
- * table's digest.  PTB_ECORRUPT names the failure in *what. */
+/* Decodes every value: values[g] gets the stored value of every state
+ * (exact or PTB_UNSOLVABLE; or mod 3, 0 for unsolvable); checks every
+ * frame's checksum and the table's digest.  PTB_ECORRUPT names the failure
+ * in *what. */
 int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
                          const char **what);
-/* Stored value (exact, mod 3, or PTB_UNSOLVABLE) of a global index. */
-int ptb_reader_get(ptb_reader *r, uint64_t g, unsigned *value);
+/* The one way to read a stored value (as above) by global index g: r may
+ * be NULL only when ptb_table_needs_reader(t) is 0 (packed3).  PTB_EINVAL
+ * for g out of range, PTB_ECORRUPT for a bad frame or byte. */
+int ptb_table_get(const ptb_table *t, ptb_reader *r, uint64_t g,
+                  unsigned *value);
+int ptb_table_needs_reader(const ptb_table *t);
 const ptb_space *ptb_table_space(const ptb_table *t);
 int ptb_table_exact(const ptb_table *t);
 

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define PTB_VERSION_STRING "0.2.0"
-#define PTB_FORMAT_VERSION 1   /* on-disk table format, see tables/FORMAT.md */
+#define PTB_FORMAT_VERSION 2   /* on-disk table format, see tables/FORMAT.md */
 
 /* Error codes.  Their values never change once released.  As in LMDB, a
  * positive code is an errno value from the operating system (EACCES, ENOSPC,
@@ -175,6 +175,9 @@ int ptb_format_move(const ptb_space *s, const ptb_position *before,
 typedef struct ptb_build_opts {
     unsigned threads;      /* worker threads, 1..256; default: the cores */
     int zstd_level;        /* 1..19; default 19 */
+    /* NULL (the default): chosen by size (see ptb_build); "packed3" or
+     * "zstd" forces one (packed3 holds mod-3 tables only: PTB_EINVAL) */
+    const char *encoding;
     /* called from the calling thread as work advances, may be NULL.
      * phase is "search" (done and total count states, between BFS layers)
      * or "encode" (done and total count the table's values as they are
@@ -194,8 +197,9 @@ typedef struct ptb_table_info {
     uint64_t histogram[PTB_MAX_DISTANCE + 1]; /* states at each distance */
     uint64_t bytes;                /* size of the file */
     uint32_t subtables;
-    uint32_t block_values;         /* values per compressed block */
+    uint32_t block_values;         /* values per zstd block; 0: packed3 */
     int exact;                     /* 1: exact distances; 0: distance mod 3 */
+    char encoding[12];             /* "packed3" or "zstd" (FORMAT.md) */
     /* a few farthest states: subtable and index */
     unsigned n_farthest;
     uint32_t far_sub[8];
@@ -203,8 +207,14 @@ typedef struct ptb_table_info {
 } ptb_table_info;
 
 /* Runs the BFS and writes DIR/<file> through a temporary file renamed into
- * place at the end, so an interrupted build leaves the old table intact.
- * The output is byte-for-byte the same whatever the thread count. */
+ * place at the end (the file and then the directory synced to disk), so an
+ * interrupted build or a crash leaves the old table intact.  The encoding
+ * is chosen by measuring: a mod-3 table is "packed3" unless zstd is more
+ * than 10 % smaller.  The output is byte-for-byte the same whatever the
+ * thread count.  Returns PTB_OK, PTB_EINVAL, PTB_ENOMEM, PTB_ERANGE,
+ * PTB_ECOMPRESS, PTB_EDB, or an errno value (EACCES, ENOSPC, ...) from
+ * creating, writing, syncing or renaming the file; on failure no
+ * temporary file is left. */
 int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
               ptb_table_info *info);
 
@@ -213,30 +223,49 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 typedef struct ptb_table ptb_table;
 
 /* Opens DIR/<file> read-only (no lock file; read-only media are fine) and
- * checks its meta record.  PTB_ENOTABLE, PTB_EFORMAT, PTB_EVERSION,
- * PTB_ETRUNC, PTB_EDB, PTB_ENOMEM. */
+ * checks its header (its checksum, the puzzle, every size it gives against
+ * the records it describes).  The work does not grow with the table.
+ * PTB_ENOTABLE, PTB_EFORMAT, PTB_EVERSION (another format version, such as
+ * a format-1 table: rebuild it), PTB_ETRUNC, PTB_ECORRUPT, PTB_EDB,
+ * PTB_ENOMEM, or an errno value (EACCES, ...). */
 int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out);
 void ptb_table_close(ptb_table *t);         /* NULL is fine */
 /* The path the table was opened from, for messages. */
 const char *ptb_table_path(const ptb_table *t);
 int ptb_table_get_info(const ptb_table *t, ptb_table_info *info);
 
-/* A reader: a small cache of decoded blocks for one caller.  Create one per
- * thread and reuse it across queries (batch answering); never share one
- * between threads.  PTB_ENOMEM. */
+/* A reader: the decoded zstd blocks of one caller, each decoded at most once
+ * and kept until the reader is freed (memory grows with the blocks touched,
+ * up to the table's decoded size).  Creating one costs nothing; packed3
+ * tables are read in place and use none.  Create one per thread and reuse
+ * it across queries (batch answering); never share one between threads.
+ * PTB_ENOMEM. */
 typedef struct ptb_reader ptb_reader;
 int ptb_reader_new(const ptb_table *t, ptb_reader **out);
 void ptb_reader_free(ptb_reader *r);        /* NULL is fine */
 
-/* The stored value of one state: a distance (exact tables), the distance
- * mod 3 (mod-3 tables), or PTB_UNSOLVABLE.  r may be NULL (a temporary
- * reader is used).  PTB_EINVAL for a bad position, PTB_ECORRUPT when its
- * block fails its checksum. */
+/* The stored value of one state.  Exact tables: the distance, or
+ * PTB_UNSOLVABLE.  Mod-3 tables (info.exact == 0): the distance mod 3 for
+ * a solvable state, and 0 for an unsolvable one (its neighbours are all
+ * unsolvable and stored 0 too), so the value alone does not tell whether a
+ * state is solvable: ask ptb_distance().  r may be NULL (a temporary reader
+ * is used when one is needed).  PTB_EINVAL for a bad position, PTB_ECORRUPT
+ * when its block fails its checksum or its byte is out of range.  A packed3
+ * value is read in place without a checksum; ptb_verify() checks them all. */
 int ptb_table_value(const ptb_table *t, ptb_reader *r, uint32_t sub,
                     uint64_t idx, unsigned *value);
 
-/* Walks the table from the nearest candidate to a goal: O(distance) block
- * reads.  Moves are tried in the puzzle's fixed order, so answers are
+/* The exact distance of p: read (exact tables) or walked (mod-3 tables,
+ * O(distance) reads).  r may be NULL.  Returns PTB_OK; PTB_NOTFOUND when
+ * the goal cannot be reached from p (*distance = PTB_UNSOLVABLE);
+ * PTB_EINVAL; PTB_ECORRUPT (see ptb_solve); PTB_ENOMEM. */
+int ptb_distance(const ptb_table *t, ptb_reader *r, const ptb_position *p,
+                 unsigned *distance);
+
+/* Walks the table from the nearest candidate to a goal: O(distance) value
+ * reads.  In a mod-3 table a start with no successor one closer at the
+ * first step is unsolvable (PTB_NOTFOUND); a walk that fails to descend
+ * after the first step is corruption.  Moves are tried in the puzzle's fixed order, so answers are
  * deterministic.  r may be NULL (a temporary reader is used).  Returns
  * PTB_OK; PTB_NOTFOUND (no candidate can reach the goal; out->start is the
  * first candidate and out->distance PTB_UNSOLVABLE); PTB_EINVAL (a position
@@ -272,12 +301,14 @@ typedef struct ptb_verify_result {
     char what[96];           /* the failure, in words; "" when PTB_OK */
 } ptb_verify_result;
 
-/* Proves a table: decodes every block (checksums) and checks the digest;
- * then checks every value against its one-move neighbours: a goal is at 0,
- * every other solvable state has a successor one closer and none closer, an
- * unsolvable state has no solvable successor.  Mod-3 tables are checked by
- * recomputing exact distances (a BFS), proving those the same way, and
- * comparing residues.  threads: 1..256.  Memory: 1 byte per state (2 for
+/* Proves a table: decodes every value (frame checksums, packed3 bytes in
+ * range) and checks the digest; then checks every value against its
+ * one-move neighbours: a goal is at 0, every other solvable state has a
+ * successor one closer and none closer, an unsolvable state has no solvable
+ * successor.  Mod-3 tables are checked by recomputing exact distances (a
+ * BFS), proving those the same way, comparing residues (0 for unsolvable),
+ * and proving that the states a walk finds dead (stored 0, no goal, no
+ * successor stored 2) are exactly the unsolvable ones.  threads: 1..256.  Memory: 1 byte per state (2 for
  * mod-3 tables).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
  * state in global order, or the failing block/digest), PTB_ENOMEM,
  * PTB_EINVAL. */

@@ -1,21 +1,31 @@
-/* common/table.c: the on-disk table format (tables/FORMAT.md), the only file
- * that talks to LMDB and zstd.
+/* common/table.c: the on-disk table format, version 2 (tables/FORMAT.md),
+ * the only file that talks to LMDB and zstd.
  *
- * A table is one LMDB file with two named databases: "meta" (a text header,
- * the subtable sizes, a zstd dictionary trained on the table's own blocks)
- * and "blocks" (the values of all subtables laid end to
- * end in global index order, cut into blocks of block_values values, each a
- * zstd frame with its content checksum, keyed by the 8-byte big-endian block
- * number).  Values are one byte each (exact tables) or 2 bits each (mod-3
- * tables of reversible puzzles).
+ * A table is one LMDB file whose main (unnamed) database holds five records
+ * and nothing else: "header" (key-value text, with its own SHA-256),
+ * "sizes" (the subtable sizes), "dictionary" (optional zstd dictionary),
+ * "index" (zstd only: where each block's frame starts in "values") and
+ * "values".  The stored value of a state is its exact distance (byte per
+ * value, PTB_UNSOLVABLE for no path: puzzles with irreversible moves) or its
+ * distance mod 3 (reversible puzzles), with every unsolvable state stored
+ * as 0, like all of its neighbours.  Values are encoded one of two ways:
+ *   packed3  five base-3 digits per byte, value g at digit g % 5 of byte
+ *            g / 5: read in place from the map, no decoding, no copy;
+ *   zstd     blocks of block_values values (2 bits or a byte each), each a
+ *            zstd frame with its content size and checksum, compressed
+ *            with a dictionary trained on the table's own blocks.
+ * tbgen picks packed3 for a mod-3 table unless zstd is clearly smaller.
  *
- * Writing compresses every block in memory, then puts them in one
- * transaction in key order into DIR/<file>.tmp and renames it into place.
- * Reading maps the file read-only without a lock file, indexes the blocks
- * once at open, and decodes blocks into per-caller caches (ptb_reader), so a
- * handle is shared by threads without locks.
+ * Writing: plan (choose the encoding, train the dictionary), compress (the
+ * blocks, on ptb_run_threads), commit (one transaction into DIR/<file>.tmp,
+ * fsync, rename, fsync the directory).
+ * Reading: open maps the file read-only without a lock file and does O(1)
+ * work: a few mdb_get calls and the header's checks.  A reader (one per
+ * thread) decodes a zstd block the first time it is touched and keeps it;
+ * its dictionary and decoder are made on the first decode.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <lmdb.h>
 #include <pthread.h>
@@ -30,35 +40,55 @@
 #include "internal.h"
 
 #define MAGIC "puzzletb"
-#define BLOCK_VALUES 16384u      /* values per block; a multiple of 4 */
+#define BLOCK_VALUES 16384u      /* values per zstd block; a multiple of 4 */
+#define MAX_BLOCK_VALUES (1u << 20)  /* a reader refuses more */
 #define DICT_BYTES (128u << 10)  /* trained dictionary, at most */
 #define SAMPLE_BYTES (16u << 20) /* blocks handed to the trainer, at most */
-#define READER_SLOTS 64          /* decoded blocks a reader keeps, at most */
+#define HEADER_MAX 16384u        /* bytes of the header record, at most */
+#define ESTIMATE_EVERY 8u        /* zstd size estimated from 1 block in 8 */
+#define PACKED3_SLACK 110u       /* packed3 unless zstd is 10 % smaller */
+
+enum { ENC_PACKED3, ENC_ZSTD };
+static const char *const enc_name[] = { "packed3", "zstd" };
+static const unsigned pow3[5] = { 1, 3, 9, 27, 81 };
 
 struct ptb_table {
     const ptb_space *s;
     char *path;
     MDB_env *env;
     MDB_txn *txn;              /* read-only, open for the handle's life */
-    int exact;
-    uint32_t block_values;
-    uint64_t nblocks;
-    const unsigned char **blk; /* into the map: frame of block b */
-    size_t *blen;
-    ZSTD_DDict *ddict;         /* NULL when the table has no dictionary */
+    MDB_dbi dbi;               /* the main database */
+    int exact;                 /* 1: byte per value; 0: residues mod 3 */
+    int encoding;              /* ENC_* */
+    uint32_t block_values;     /* zstd */
+    uint64_t nblocks;          /* zstd */
+    const unsigned char *values;  /* into the map */
+    size_t values_len;
+    const unsigned char *index;   /* zstd: nblocks + 1 big-endian offsets */
+    const unsigned char *dict;    /* NULL when none */
+    size_t dict_len;
     char digest[72];           /* the header's "digest" value */
     ptb_table_info info;
 };
 
-/* ==== values and blocks ==== */
+/* ==== values ==== */
+
+/* The value stored for a distance: itself (exact), or the residue mod 3
+ * with 0 for an unsolvable state. */
+static unsigned stored_value(int exact, unsigned d)
+{
+    if (exact)
+        return d;
+    return d == PTB_UNSOLVABLE ? 0 : d % 3u;
+}
 
 static size_t packed_size(int exact, uint64_t nvalues)
 {
     return exact ? (size_t)nvalues : (size_t)((nvalues + 3) / 4);
 }
 
-/* Packs n values starting at dist[0]: bytes as they are, or 2 bits each
- * (distance mod 3, 3 for unsolvable), value i at bits 2*(i%4) of byte i/4. */
+/* Packs n distances into a zstd block's bytes: stored values one byte each,
+ * or 2 bits each, value i at bits 2*(i%4) of byte i/4. */
 static size_t pack_block(int exact, const uint8_t *dist, size_t n,
                          unsigned char *out)
 {
@@ -68,19 +98,31 @@ static size_t pack_block(int exact, const uint8_t *dist, size_t n,
     }
     size_t bytes = (n + 3) / 4;
     memset(out, 0, bytes);
-    for (size_t i = 0; i < n; i++) {
-        unsigned v = dist[i] == PTB_UNSOLVABLE ? 3u : dist[i] % 3u;
-        out[i / 4] |= (unsigned char)(v << (2 * (i % 4)));
-    }
+    for (size_t i = 0; i < n; i++)
+        out[i / 4] |= (unsigned char)(stored_value(0, dist[i])
+                                      << (2 * (i % 4)));
     return bytes;
 }
 
-static unsigned unpack_value(int exact, const unsigned char *block, size_t i)
+/* Item i of a decoded block; PTB_ECORRUPT for a 2-bit item of 3. */
+static int unpack_value(int exact, const unsigned char *block, size_t i,
+                        unsigned *v)
 {
-    if (exact)
-        return block[i];
-    unsigned v = (block[i / 4] >> (2 * (i % 4))) & 3u;
-    return v == 3 ? PTB_UNSOLVABLE : v;
+    if (exact) {
+        *v = block[i];
+        return PTB_OK;
+    }
+    *v = (block[i / 4] >> (2 * (i % 4))) & 3u;
+    return *v == 3 ? PTB_ECORRUPT : PTB_OK;
+}
+
+/* Digit g % 5 of a packed3 byte; PTB_ECORRUPT for a byte over 242. */
+static int packed3_digit(unsigned byte, unsigned digit, unsigned *v)
+{
+    if (byte >= 243)
+        return PTB_ECORRUPT;
+    *v = byte / pow3[digit] % 3u;
+    return PTB_OK;
 }
 
 static uint64_t block_count(uint64_t total, uint32_t bv)
@@ -108,88 +150,28 @@ static uint64_t get_be64(const unsigned char *p)
     return v;
 }
 
-/* ==== writing ==== */
+/* ==== writing: the plan ==== */
 
 typedef struct frame {
     void *data;
     size_t len;
 } frame;
 
-typedef struct compress_job {
-    const uint8_t *dist;
+/* Everything a table file will hold, made before anything is written. */
+typedef struct plan {
+    const ptb_space *s;
+    const ptb_build_opts *o;
+    const uint8_t *dist;       /* one byte per state, global order */
     uint64_t total;
-    int exact, level;
-    const ZSTD_CDict *cdict;    /* or NULL */
-    frame *frames;
+    int exact, encoding;
     uint64_t nblocks;
-    uint64_t next;              /* next block to take, under lock */
-    pthread_mutex_t lock;
-    int rc;
-} compress_job;
-
-static int compress_one(compress_job *j, ZSTD_CCtx *cc, unsigned char *tmp,
-                        uint64_t b)
-{
-    uint64_t n = block_len(j->total, BLOCK_VALUES, b);
-    size_t raw = pack_block(j->exact, j->dist + b * BLOCK_VALUES, n, tmp);
-    size_t cap = ZSTD_compressBound(raw);
-    void *out = malloc(cap);
-    if (!out)
-        return PTB_ENOMEM;
-    size_t len = ZSTD_compress2(cc, out, cap, tmp, raw);
-    if (ZSTD_isError(len)) {
-        free(out);
-        return PTB_ECORRUPT;
-    }
-    j->frames[b].data = out;
-    j->frames[b].len = len;
-    return PTB_OK;
-}
-
-static void *compress_worker(void *arg)
-{
-    compress_job *j = arg;
-    ZSTD_CCtx *cc = ZSTD_createCCtx();
-    unsigned char *tmp = malloc(BLOCK_VALUES);
-    int rc = cc && tmp ? PTB_OK : PTB_ENOMEM;
-    if (rc == PTB_OK) {
-        ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, j->level);
-        ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
-        ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 1);
-        if (j->cdict)
-            ZSTD_CCtx_refCDict(cc, j->cdict);
-    }
-    for (;;) {
-        pthread_mutex_lock(&j->lock);
-        uint64_t b = j->next++;
-        if (rc != PTB_OK && j->rc == PTB_OK)
-            j->rc = rc;
-        int stop = j->rc != PTB_OK || b >= j->nblocks;
-        pthread_mutex_unlock(&j->lock);
-        if (stop)
-            break;
-        rc = compress_one(j, cc, tmp, b);
-    }
-    free(tmp);
-    ZSTD_freeCCtx(cc);
-    return NULL;
-}
-
-/* Compresses every block with o->threads workers. */
-static int compress_all(compress_job *j, unsigned threads)
-{
-    pthread_t tid[256];
-    unsigned started = 0;
-    pthread_mutex_init(&j->lock, NULL);
-    for (unsigned i = 1; i < threads; i++)
-        if (pthread_create(&tid[started], NULL, compress_worker, j) == 0)
-            started++;
-    compress_worker(j);
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    pthread_mutex_destroy(&j->lock);
-    return j->rc;
-}
+    unsigned char *dict;       /* zstd: the trained dictionary, or NULL */
+    size_t dict_len;
+    unsigned char *values;     /* the "values" record */
+    size_t values_len;
+    unsigned char *index;      /* zstd: the "index" record */
+    char digest[65];
+} plan;
 
 /* Trains a dictionary on evenly spaced blocks of the table itself.  Returns
  * its size, 0 when the table is too small or training fails (the table is
@@ -202,11 +184,12 @@ static size_t train_dictionary(const uint8_t *dist, uint64_t total, int exact,
     if (nblocks < 16)
         return 0;
     uint64_t step = (nblocks * raw + SAMPLE_BYTES - 1) / SAMPLE_BYTES;
-    unsigned n = 0, cap = (unsigned)(nblocks / (step ? step : 1) + 1);
+    step = step ? step : 1;
+    unsigned n = 0, cap = (unsigned)(nblocks / step + 1);
     unsigned char *samples = malloc((size_t)cap * raw);
     size_t *sizes = malloc(cap * sizeof *sizes);
     for (uint64_t b = 0; samples && sizes && b < nblocks && n < cap;
-         b += step ? step : 1) {
+         b += step) {
         uint64_t len = block_len(total, BLOCK_VALUES, b);
         sizes[n] = pack_block(exact, dist + b * BLOCK_VALUES, len,
                               samples + got);
@@ -220,40 +203,255 @@ static size_t train_dictionary(const uint8_t *dist, uint64_t total, int exact,
     return ZDICT_isError(r) ? 0 : r;
 }
 
-static void digest_values(const ptb_space *s, const uint8_t *dist, int exact,
-                          char hex[65])
+/* ==== writing: compression ==== */
+
+typedef struct compress_job {
+    const plan *pl;
+    const ZSTD_CDict *cdict;   /* or NULL */
+    uint64_t step;             /* compress blocks 0, step, 2*step, ... */
+    uint64_t count;            /* how many */
+    frame *frames;             /* count entries */
+    uint64_t next;             /* next to take (atomic) */
+    uint64_t done;             /* finished (atomic), for progress */
+    pthread_t caller;          /* the thread that reports progress */
+    int rc;                    /* first failure (atomic) */
+} compress_job;
+
+static int compress_one(compress_job *j, ZSTD_CCtx *cc, unsigned char *tmp,
+                        uint64_t i)
 {
-    uint64_t total = s->offset[s->subtables];
-    unsigned char *tmp = exact ? NULL : malloc(BLOCK_VALUES);
-    ptb_sha256 c;
-    ptb_sha256_init(&c);
-    if (exact)                /* blocks are the bytes themselves */
-        ptb_sha256_update(&c, dist, total);
-    for (uint64_t b = 0; tmp && b < block_count(total, BLOCK_VALUES); b++) {
-        uint64_t n = block_len(total, BLOCK_VALUES, b);
-        size_t raw = pack_block(exact, dist + b * BLOCK_VALUES, n, tmp);
-        ptb_sha256_update(&c, tmp, raw);
+    const plan *pl = j->pl;
+    uint64_t b = i * j->step, n = block_len(pl->total, BLOCK_VALUES, b);
+    size_t raw = pack_block(pl->exact, pl->dist + b * BLOCK_VALUES, n, tmp);
+    size_t cap = ZSTD_compressBound(raw);
+    void *out = malloc(cap);
+    if (!out)
+        return PTB_ENOMEM;
+    size_t len = ZSTD_compress2(cc, out, cap, tmp, raw);
+    if (ZSTD_isError(len)) {
+        free(out);
+        return PTB_ECOMPRESS;
     }
-    free(tmp);
-    ptb_sha256_hex(&c, hex);
+    j->frames[i].data = out;
+    j->frames[i].len = len;
+    return PTB_OK;
 }
 
-/* The meta "header" record: key-value text lines, documented in FORMAT.md. */
-static char *header_text(const ptb_space *s, const ptb_table_info *in,
-                         const char *digest, size_t dict_bytes)
+static ZSTD_CCtx *new_cctx(const compress_job *j)
 {
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    if (cc && (ZSTD_isError(ZSTD_CCtx_setParameter(
+                   cc, ZSTD_c_compressionLevel, j->pl->o->zstd_level)) ||
+               ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag,
+                                                   1)) ||
+               ZSTD_isError(ZSTD_CCtx_setParameter(
+                   cc, ZSTD_c_contentSizeFlag, 1)) ||
+               (j->cdict &&
+                ZSTD_isError(ZSTD_CCtx_refCDict(cc, j->cdict))))) {
+        ZSTD_freeCCtx(cc);
+        return NULL;
+    }
+    return cc;
+}
+
+static void fail(int *rc, int code)
+{
+    int ok = PTB_OK;
+    __atomic_compare_exchange_n(rc, &ok, code, 0, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
+}
+
+static void *compress_worker(void *arg)
+{
+    compress_job *j = arg;
+    const ptb_build_opts *o = j->pl->o;
+    ZSTD_CCtx *cc = new_cctx(j);
+    unsigned char *tmp = malloc(BLOCK_VALUES);
+    int caller = pthread_equal(pthread_self(), j->caller);
+    if (!cc || !tmp)
+        fail(&j->rc, cc ? PTB_ENOMEM : PTB_ECOMPRESS);
+    while (__atomic_load_n(&j->rc, __ATOMIC_RELAXED) == PTB_OK) {
+        uint64_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (i >= j->count)
+            break;
+        int rc = compress_one(j, cc, tmp, i);
+        if (rc != PTB_OK)
+            fail(&j->rc, rc);
+        uint64_t done = __atomic_add_fetch(&j->done, 1, __ATOMIC_RELAXED);
+        if (caller && o->progress && j->step == 1 && done < j->count)
+            o->progress(o->progress_ctx, "encode", done * BLOCK_VALUES,
+                        j->pl->total);
+    }
+    free(tmp);
+    ZSTD_freeCCtx(cc);
+    return NULL;
+}
+
+/* Compresses blocks 0, step, 2 * step, ... on the build's threads. */
+static int compress_blocks(const plan *pl, const ZSTD_CDict *cdict,
+                           uint64_t step, frame **out, uint64_t *count)
+{
+    compress_job j = { .pl = pl, .cdict = cdict, .step = step,
+                       .caller = pthread_self(), .rc = PTB_OK };
+    j.count = (pl->nblocks + step - 1) / step;
+    j.frames = calloc(j.count + 1, sizeof *j.frames);
+    if (!j.frames)
+        return PTB_ENOMEM;
+    ptb_run_threads(compress_worker, &j, pl->o->threads);
+    *out = j.frames;
+    *count = j.count;
+    return j.rc;
+}
+
+static void free_frames(frame *f, uint64_t n)
+{
+    for (uint64_t i = 0; f && i < n; i++)
+        free(f[i].data);
+    free(f);
+}
+
+/* Lays the frames end to end ("values") and records where each starts
+ * ("index": nblocks + 1 offsets, the last the total length). */
+static int lay_out_frames(plan *pl, const frame *fr)
+{
+    size_t len = 0;
+    for (uint64_t b = 0; b < pl->nblocks; b++)
+        len += fr[b].len;
+    pl->values = malloc(len ? len : 1);
+    pl->index = malloc(8 * (pl->nblocks + 1));
+    if (!pl->values || !pl->index)
+        return PTB_ENOMEM;
+    pl->values_len = 0;
+    for (uint64_t b = 0; b < pl->nblocks; b++) {
+        put_be64(pl->index + 8 * b, pl->values_len);
+        memcpy(pl->values + pl->values_len, fr[b].data, fr[b].len);
+        pl->values_len += fr[b].len;
+    }
+    put_be64(pl->index + 8 * pl->nblocks, pl->values_len);
+    return PTB_OK;
+}
+
+/* The "values" record of packed3: five stored values per byte. */
+static int pack3_all(plan *pl)
+{
+    pl->values_len = (size_t)((pl->total + 4) / 5);
+    pl->values = calloc(pl->values_len ? pl->values_len : 1, 1);
+    if (!pl->values)
+        return PTB_ENOMEM;
+    for (uint64_t g = 0; g < pl->total; g++)
+        pl->values[g / 5] += (unsigned char)(stored_value(0, pl->dist[g]) *
+                                             pow3[g % 5]);
+    return PTB_OK;
+}
+
+/* The digest: SHA-256 of the values as they are before compression (the
+ * packed3 record itself, or every zstd block's bytes in block order). */
+static void digest_values(plan *pl)
+{
+    ptb_sha256 c;
+    ptb_sha256_init(&c);
+    if (pl->encoding == ENC_PACKED3) {
+        ptb_sha256_update(&c, pl->values, pl->values_len);
+    } else if (pl->exact) {          /* the blocks are the bytes themselves */
+        ptb_sha256_update(&c, pl->dist, pl->total);
+    } else {
+        unsigned char tmp[BLOCK_VALUES / 4];
+        for (uint64_t b = 0; b < pl->nblocks; b++) {
+            uint64_t n = block_len(pl->total, BLOCK_VALUES, b);
+            size_t raw = pack_block(0, pl->dist + b * BLOCK_VALUES, n, tmp);
+            ptb_sha256_update(&c, tmp, raw);
+        }
+    }
+    ptb_sha256_hex(&c, pl->digest);
+}
+
+/* Chooses the encoding and fills the records.  Exact tables are zstd; a
+ * mod-3 table is packed3 unless zstd, estimated from one block in
+ * ESTIMATE_EVERY (then measured in full), is more than 10 % smaller; the
+ * build options may force either. */
+static int plan_and_compress(plan *pl)
+{
+    const char *force = pl->o->encoding;
+    if (force && !strcmp(force, "packed3")) {
+        if (pl->exact)
+            return PTB_EINVAL;
+        pl->encoding = ENC_PACKED3;
+        int rc = pack3_all(pl);
+        if (rc == PTB_OK)
+            digest_values(pl);
+        return rc;
+    }
+    size_t packed3 = (size_t)((pl->total + 4) / 5);
+    ZSTD_CDict *cdict = NULL;
+    frame *fr = NULL;
+    uint64_t n = 0;
+    int rc = PTB_OK;
+    pl->nblocks = block_count(pl->total, BLOCK_VALUES);
+    pl->encoding = ENC_ZSTD;
+    pl->dict = malloc(DICT_BYTES);
+    if (!pl->dict)
+        return PTB_ENOMEM;
+    pl->dict_len = train_dictionary(pl->dist, pl->total, pl->exact, pl->dict);
+    if (pl->dict_len) {
+        cdict = ZSTD_createCDict(pl->dict, pl->dict_len, pl->o->zstd_level);
+        rc = cdict ? PTB_OK : PTB_ECOMPRESS;
+    }
+    if (rc == PTB_OK && !pl->exact && !force &&
+        pl->nblocks >= 2 * ESTIMATE_EVERY) {
+        rc = compress_blocks(pl, cdict, ESTIMATE_EVERY, &fr, &n);
+        uint64_t sample = 0;
+        for (uint64_t i = 0; i < n; i++)
+            sample += fr[i].len;
+        uint64_t est = pl->dict_len + 8 * (pl->nblocks + 1) +
+                       sample * pl->nblocks / n;
+        if (100 * (uint64_t)packed3 <= PACKED3_SLACK * est)
+            pl->encoding = ENC_PACKED3;
+        free_frames(fr, n);
+        fr = NULL;
+    }
+    if (rc == PTB_OK && pl->encoding == ENC_ZSTD)
+        rc = compress_blocks(pl, cdict, 1, &fr, &n);
+    if (rc == PTB_OK && pl->encoding == ENC_ZSTD)
+        rc = lay_out_frames(pl, fr);
+    if (rc == PTB_OK && !pl->exact && !force && pl->encoding == ENC_ZSTD &&
+        100 * (uint64_t)packed3 <= PACKED3_SLACK *
+            (pl->values_len + 8 * (pl->nblocks + 1) + pl->dict_len)) {
+        pl->encoding = ENC_PACKED3;        /* the estimate was off */
+        free(pl->values);
+        free(pl->index);
+        pl->values = pl->index = NULL;
+    }
+    if (rc == PTB_OK && pl->encoding == ENC_PACKED3) {
+        pl->dict_len = 0;
+        pl->nblocks = 0;
+        rc = pack3_all(pl);
+    }
+    free_frames(fr, n);
+    ZSTD_freeCDict(cdict);
+    if (rc == PTB_OK)
+        digest_values(pl);
+    return rc;
+}
+
+/* ==== writing: the commit ==== */
+
+/* The "header" record without its last line, documented in FORMAT.md. */
+static char *header_text(const plan *pl, const ptb_table_info *in)
+{
+    const ptb_space *s = pl->s;
     size_t cap = 4096 + 48 * (PTB_MAX_DISTANCE + 1 + 8), len = 0;
     char *buf = malloc(cap);
     if (!buf)
         return NULL;
     ptb_catf(buf, cap, &len,
-             "magic %s\nformat %d\npuzzle %s\nmetric %s\nencoding %s\n"
-             "block_values %" PRIu32 "\nsubtables %" PRIu32 "\n"
+             "magic %s\nformat %d\npuzzle %s\nmetric %s\nvalues %s\n"
+             "encoding %s\nblock_values %" PRIu32 "\nsubtables %" PRIu32 "\n"
              "states %" PRIu64 "\nsolvable %" PRIu64 "\nmax_distance %u\n"
-             "dictionary %zu\ndigest sha256:%s\n",
+             "dictionary %zu\nvalues_bytes %zu\ndigest sha256:%s\n",
              MAGIC, PTB_FORMAT_VERSION, s->p->name, s->p->metrics[s->metric],
-             in->exact ? "exact" : "mod3", in->block_values, in->subtables,
-             in->states, in->solvable, in->max_distance, dict_bytes, digest);
+             pl->exact ? "exact" : "mod3", enc_name[pl->encoding],
+             in->block_values, in->subtables, in->states, in->solvable,
+             in->max_distance, pl->dict_len, pl->values_len, pl->digest);
     for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
         if (in->histogram[d])
             ptb_catf(buf, cap, &len, "distance %u %" PRIu64 "\n", d,
@@ -264,9 +462,7 @@ static char *header_text(const ptb_space *s, const ptb_table_info *in,
     return buf;
 }
 
-/* The header's checksum: SHA-256 of its text before the last line.  (The
- * sizes record is checked against the puzzle itself; a damaged dictionary
- * fails the checksums of the frames it decodes.) */
+/* The header's checksum: SHA-256 of its text before the last line. */
 static void meta_digest(const char *text, size_t len, char hex[65])
 {
     ptb_sha256 c;
@@ -283,70 +479,61 @@ static unsigned char *sizes_record(const ptb_space *s)
     return sizes;
 }
 
+/* An LMDB code as a library code: errno values pass through. */
 static int db_err(int rc)
 {
     if (rc == MDB_SUCCESS)
         return PTB_OK;
-    if (rc == ENOENT)
-        return PTB_ENOTABLE;
     if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH)
         return PTB_EFORMAT;
     if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND)
         return PTB_ECORRUPT;
     if (rc == ENOMEM)
         return PTB_ENOMEM;
-    return rc > 0 ? PTB_EIO : PTB_EDB;
+    return rc > 0 ? rc : PTB_EDB;
 }
 
-static int put(MDB_txn *txn, MDB_dbi dbi, const void *k, size_t klen,
-               const void *v, size_t vlen, unsigned flags)
+/* Into the main (unnamed) database, the only one a table has. */
+static int put(MDB_txn *txn, MDB_dbi dbi, const char *k, const void *v,
+               size_t vlen)
 {
-    MDB_val key = { klen, (void *)k }, val = { vlen, (void *)v };
-    return mdb_put(txn, dbi, &key, &val, flags);
+    MDB_val key = { strlen(k), (void *)k }, val = { vlen, (void *)v };
+    return mdb_put(txn, dbi, &key, &val, MDB_APPEND);
 }
 
-/* Puts header, sizes and frames into a new LMDB file at path. */
-static int write_env(const char *path, const ptb_space *s, const char *header,
-                     const frame *dict, const frame *fr, uint64_t nblocks)
+/* Puts the five records, in key order, into a new LMDB file at path, and
+ * syncs it to disk. */
+static int write_env(const char *path, const plan *pl, const char *header)
 {
-    size_t payload = strlen(header) + 80 + 8 * (size_t)s->subtables +
-                     dict->len;
-    for (uint64_t b = 0; b < nblocks; b++)
-        payload += fr[b].len + 64;
+    const ptb_space *s = pl->s;
+    size_t hlen = strlen(header), sizes_len = 8 * (size_t)s->subtables;
+    size_t index_len = pl->index ? 8 * (pl->nblocks + 1) : 0;
+    size_t payload = hlen + 80 + sizes_len + pl->dict_len + index_len +
+                     pl->values_len;
     /* deterministic: depends only on the content */
     size_t mapsize = ((payload * 2 + (4u << 20)) >> 20) << 20;
     MDB_env *env = NULL;
     MDB_txn *txn = NULL;
-    MDB_dbi meta, blocks;
-    unsigned char key[8];
-    int rc = mdb_env_create(&env);
-    if (!rc) rc = mdb_env_set_maxdbs(env, 2);
+    MDB_dbi dbi;
+    unsigned char *sizes = sizes_record(s);
+    char *text = malloc(hlen + 80), sum[65];
+    int rc = sizes && text ? mdb_env_create(&env) : ENOMEM;
     if (!rc) rc = mdb_env_set_mapsize(env, mapsize);
     if (!rc) rc = mdb_env_open(env, path,
                                MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOSYNC, 0644);
     if (!rc) rc = mdb_txn_begin(env, NULL, 0, &txn);
-    if (!rc) rc = mdb_dbi_open(txn, "meta", MDB_CREATE, &meta);
-    if (!rc) rc = mdb_dbi_open(txn, "blocks", MDB_CREATE, &blocks);
-    unsigned char *sizes = sizes_record(s);
-    size_t sizes_len = 8 * (size_t)s->subtables, hlen = strlen(header);
-    char *text = malloc(hlen + 80), sum[65];
-    if (!rc && (!sizes || !text))
-        rc = ENOMEM;
+    if (!rc) rc = mdb_dbi_open(txn, NULL, 0, &dbi);
     if (!rc) {
         meta_digest(header, hlen, sum);
         snprintf(text, hlen + 80, "%smeta_sha256 %s\n", header, sum);
-        rc = put(txn, meta, "header", 6, text, strlen(text), 0);
     }
-    if (!rc && dict->len)
-        rc = put(txn, meta, "dictionary", 10, dict->data, dict->len, 0);
-    if (!rc)
-        rc = put(txn, meta, "sizes", 5, sizes, sizes_len, 0);
-    free(sizes);
-    free(text);
-    for (uint64_t b = 0; !rc && b < nblocks; b++) {
-        put_be64(key, b);
-        rc = put(txn, blocks, key, 8, fr[b].data, fr[b].len, MDB_APPEND);
-    }
+    if (!rc && pl->dict_len)
+        rc = put(txn, dbi, "dictionary", pl->dict, pl->dict_len);
+    if (!rc) rc = put(txn, dbi, "header", text, strlen(text));
+    if (!rc && pl->index)
+        rc = put(txn, dbi, "index", pl->index, index_len);
+    if (!rc) rc = put(txn, dbi, "sizes", sizes, sizes_len);
+    if (!rc) rc = put(txn, dbi, "values", pl->values, pl->values_len);
     if (!rc) {
         rc = mdb_txn_commit(txn);
         txn = NULL;
@@ -356,6 +543,8 @@ static int write_env(const char *path, const ptb_space *s, const char *header,
         mdb_txn_abort(txn);
     if (env)
         mdb_env_close(env);
+    free(sizes);
+    free(text);
     return db_err(rc);
 }
 
@@ -376,164 +565,240 @@ static char *table_path(const ptb_space *s, const char *dir,
     return join_path(dir, file, suffix);
 }
 
-int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
-                    const ptb_build_opts *o, ptb_table_info *info)
+/* Makes a rename in dir durable.  errno on failure. */
+static int sync_dir(const char *dir)
 {
-    compress_job j = { 0 };
-    frame dict = { NULL, 0 };
-    ZSTD_CDict *cdict = NULL;
-    char digest[65];
-    char *final = table_path(s, dir, ""), *tmp = table_path(s, dir, ".tmp");
-    char *header = NULL;
-    int rc = final && tmp ? PTB_OK : PTB_ENOMEM;
-    struct stat st;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return errno;
+    int rc = fsync(fd) == 0 ? PTB_OK : errno;
+    close(fd);
+    return rc;
+}
 
-    info->exact = !s->p->reversible;
-    info->block_values = BLOCK_VALUES;
-    info->subtables = s->subtables;
-    info->states = s->offset[s->subtables];
-    j.dist = dist;
-    j.total = info->states;
-    j.exact = info->exact;
-    j.level = o->zstd_level;
-    j.nblocks = block_count(j.total, BLOCK_VALUES);
-    j.frames = calloc(j.nblocks + 1, sizeof *j.frames);
-    dict.data = malloc(DICT_BYTES);
-    if (!j.frames || !dict.data)
-        rc = PTB_ENOMEM;
+/* Writes the planned table to DIR/<file>.tmp, then renames it into place:
+ * the old table stays intact until the new one is complete on disk. */
+static int commit(const plan *pl, const char *dir, ptb_table_info *info)
+{
+    const ptb_space *s = pl->s;
+    char *final = table_path(s, dir, ""), *tmp = table_path(s, dir, ".tmp");
+    char *header = header_text(pl, info);
+    int rc = final && tmp && header ? PTB_OK : PTB_ENOMEM;
+    struct stat st;
+    if (rc == PTB_OK && unlink(tmp) != 0 && errno != ENOENT)
+        rc = errno;
     if (rc == PTB_OK)
-        dict.len = train_dictionary(dist, j.total, j.exact, dict.data);
-    if (rc == PTB_OK && dict.len) {
-        j.cdict = cdict = ZSTD_createCDict(dict.data, dict.len, j.level);
-        if (!cdict)
-            rc = PTB_ENOMEM;
-    }
-    if (rc == PTB_OK)
-        rc = compress_all(&j, o->threads);
-    if (rc == PTB_OK) {
-        digest_values(s, dist, info->exact, digest);
-        header = header_text(s, info, digest, dict.len);
-        if (!header)
-            rc = PTB_ENOMEM;
-    }
-    if (rc == PTB_OK) {
-        unlink(tmp);
-        rc = write_env(tmp, s, header, &dict, j.frames, j.nblocks);
-    }
+        rc = write_env(tmp, pl, header);
     if (rc == PTB_OK && rename(tmp, final) != 0)
-        rc = PTB_EIO;
+        rc = errno;
+    if (rc == PTB_OK)
+        rc = sync_dir(dir);
     if (rc != PTB_OK && tmp)
         unlink(tmp);
     if (rc == PTB_OK && stat(final, &st) == 0)
         info->bytes = (uint64_t)st.st_size;
-    for (uint64_t b = 0; j.frames && b < j.nblocks; b++)
-        free(j.frames[b].data);
-    free(j.frames);
-    ZSTD_freeCDict(cdict);
-    free(dict.data);
     free(header);
     free(final);
     free(tmp);
     return rc;
 }
 
-/* ==== reading ==== */
+int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
+                    const ptb_build_opts *o, ptb_table_info *info)
+{
+    plan pl = { .s = s, .o = o, .dist = dist };
+    pl.total = s->offset[s->subtables];
+    pl.exact = !s->p->reversible;
+    int rc = plan_and_compress(&pl);
+    info->exact = pl.exact;
+    info->block_values = pl.encoding == ENC_ZSTD ? BLOCK_VALUES : 0;
+    snprintf(info->encoding, sizeof info->encoding, "%s",
+             enc_name[pl.encoding]);
+    info->subtables = s->subtables;
+    info->states = pl.total;
+    if (rc == PTB_OK && o->progress)
+        o->progress(o->progress_ctx, "encode", pl.total, pl.total);
+    if (rc == PTB_OK)
+        rc = commit(&pl, dir, info);
+    free(pl.dict);
+    free(pl.values);
+    free(pl.index);
+    return rc;
+}
 
-static int get_record(const ptb_table *t, MDB_dbi dbi, const char *name,
-                      MDB_val *val)
+/* ==== reading: open ==== */
+
+/* A record of the main database; PTB_EFORMAT when absent. */
+static int get_record(const ptb_table *t, const char *name, MDB_val *val)
 {
     MDB_val key = { strlen(name), (void *)name };
-    int rc = mdb_get(t->txn, dbi, &key, val);
+    int rc = mdb_get(t->txn, t->dbi, &key, val);
     return rc == MDB_NOTFOUND ? PTB_EFORMAT : db_err(rc);
 }
 
-/* Checks one header line against the space and fills t->info from it. */
+static int parse_u64(const char *val, uint64_t max, uint64_t *out)
+{
+    char *end;
+    if (*val < '0' || *val > '9')
+        return PTB_EFORMAT;
+    errno = 0;
+    unsigned long long a = strtoull(val, &end, 10);
+    if (errno || *end || a > max)
+        return PTB_EFORMAT;
+    *out = a;
+    return PTB_OK;
+}
+
+static int parse_pair(const char *val, uint64_t max1, uint64_t *a,
+                      uint64_t *b)
+{
+    char first[24];
+    const char *sp = strchr(val, ' ');
+    if (!sp || (size_t)(sp - val) >= sizeof first)
+        return PTB_EFORMAT;
+    memcpy(first, val, (size_t)(sp - val));
+    first[sp - val] = '\0';
+    int rc = parse_u64(first, max1, a);
+    return rc == PTB_OK ? parse_u64(sp + 1, UINT64_MAX, b) : rc;
+}
+
+/* Checks one header line against the space and fills the table from it.
+ * Every number is range-checked before it is used. */
 static int header_line(ptb_table *t, const char *key, const char *val)
 {
     const ptb_space *s = t->s;
     ptb_table_info *in = &t->info;
-    unsigned long long a = 0, b = 0;
+    uint64_t a = 0, b = 0;
+    int rc = PTB_OK;
     if (!strcmp(key, "magic"))
         return strcmp(val, MAGIC) ? PTB_EFORMAT : PTB_OK;
     if (!strcmp(key, "format"))
-        return atoi(val) != PTB_FORMAT_VERSION ? PTB_EVERSION : PTB_OK;
+        return parse_u64(val, UINT32_MAX, &a) != PTB_OK ? PTB_EFORMAT
+               : a != PTB_FORMAT_VERSION                ? PTB_EVERSION
+                                                        : PTB_OK;
     if (!strcmp(key, "puzzle"))
         return strcmp(val, s->p->name) ? PTB_EFORMAT : PTB_OK;
     if (!strcmp(key, "metric"))
         return strcmp(val, s->p->metrics[s->metric]) ? PTB_EFORMAT : PTB_OK;
-    if (!strcmp(key, "encoding")) {
+    if (!strcmp(key, "values")) {
         in->exact = !strcmp(val, "exact");
+        if (!in->exact && strcmp(val, "mod3"))
+            return PTB_EFORMAT;
         return in->exact == !s->p->reversible ? PTB_OK : PTB_EFORMAT;
     }
-    if (!strcmp(key, "distance") && sscanf(val, "%llu %llu", &a, &b) == 2) {
-        if (a > PTB_MAX_DISTANCE)
-            return PTB_EFORMAT;
-        in->histogram[a] = b;
-        return PTB_OK;
+    if (!strcmp(key, "encoding")) {
+        t->encoding = !strcmp(val, "zstd") ? ENC_ZSTD : ENC_PACKED3;
+        snprintf(in->encoding, sizeof in->encoding, "%s",
+                 enc_name[t->encoding]);
+        return strcmp(val, enc_name[t->encoding]) ? PTB_EFORMAT : PTB_OK;
     }
-    if (!strcmp(key, "farthest") && sscanf(val, "%llu %llu", &a, &b) == 2) {
-        if (in->n_farthest < 8) {
+    if (!strcmp(key, "distance")) {
+        rc = parse_pair(val, PTB_MAX_DISTANCE, &a, &b);
+        if (rc == PTB_OK)
+            in->histogram[a] = b;
+        return rc;
+    }
+    if (!strcmp(key, "farthest")) {
+        rc = parse_pair(val, s->subtables ? s->subtables - 1 : 0, &a, &b);
+        if (rc == PTB_OK && (in->n_farthest >= 8 ||
+                             b >= s->offset[a + 1] - s->offset[a]))
+            rc = PTB_EFORMAT;
+        if (rc == PTB_OK) {
             in->far_sub[in->n_farthest] = (uint32_t)a;
             in->far_idx[in->n_farthest++] = b;
         }
-        return PTB_OK;
+        return rc;
     }
     if (!strcmp(key, "digest")) {
         snprintf(t->digest, sizeof t->digest, "%s", val);
-        return PTB_OK;
+        return strlen(val) == 7 + 64 ? PTB_OK : PTB_EFORMAT;
     }
-    a = strtoull(val, NULL, 10);
-    if (!strcmp(key, "block_values"))
+    if (!strcmp(key, "block_values")) {
+        rc = parse_u64(val, MAX_BLOCK_VALUES, &a);
         in->block_values = (uint32_t)a;
-    else if (!strcmp(key, "subtables"))
+    } else if (!strcmp(key, "subtables")) {
+        rc = parse_u64(val, UINT32_MAX, &a);
         in->subtables = (uint32_t)a;
-    else if (!strcmp(key, "states"))
-        in->states = a;
-    else if (!strcmp(key, "solvable"))
-        in->solvable = a;
-    else if (!strcmp(key, "max_distance"))
+    } else if (!strcmp(key, "states")) {
+        rc = parse_u64(val, UINT64_MAX, &in->states);
+    } else if (!strcmp(key, "solvable")) {
+        rc = parse_u64(val, UINT64_MAX, &in->solvable);
+    } else if (!strcmp(key, "max_distance")) {
+        rc = parse_u64(val, PTB_MAX_DISTANCE, &a);
         in->max_distance = (unsigned)a;
-    return PTB_OK;   /* unknown keys are for newer minor additions */
+    } else if (!strcmp(key, "dictionary")) {
+        rc = parse_u64(val, DICT_BYTES, &a);
+        t->dict_len = (size_t)a;
+    } else if (!strcmp(key, "values_bytes")) {
+        rc = parse_u64(val, SIZE_MAX / 2, &a);
+        t->values_len = (size_t)a;
+    }
+    return rc;   /* unknown keys are for newer minor additions */
 }
 
-static int read_header(ptb_table *t, MDB_dbi meta)
+/* Recomputes meta_sha256, the header's last line. */
+static int check_meta_digest(const MDB_val *h)
+{
+    char sum[65];
+    const char *text = h->mv_data;
+    size_t line = 12 + 64 + 1;                /* "meta_sha256 " hex "\n" */
+    if (h->mv_size < line ||
+        memcmp(text + h->mv_size - line, "meta_sha256 ", 12) != 0)
+        return PTB_ECORRUPT;
+    meta_digest(text, h->mv_size - line, sum);
+    return memcmp(sum, text + h->mv_size - line + 12, 64) ? PTB_ECORRUPT
+                                                         : PTB_OK;
+}
+
+/* A file whose main database holds "meta" and no "header" is format 1. */
+static int missing_header(const ptb_table *t)
 {
     MDB_val v;
-    int rc = get_record(t, meta, "header", &v);
+    return get_record(t, "meta", &v) == PTB_EFORMAT ? PTB_EFORMAT
+                                                   : PTB_EVERSION;
+}
+
+static int read_header(ptb_table *t)
+{
+    MDB_val v;
+    char text[HEADER_MAX + 1];
+    int rc = get_record(t, "header", &v);
+    if (rc == PTB_EFORMAT)
+        return missing_header(t);
     if (rc != PTB_OK)
         return rc;
-    char *text = malloc(v.mv_size + 1);
-    if (!text)
-        return PTB_ENOMEM;
+    if (v.mv_size > HEADER_MAX || v.mv_size < 15 ||
+        memcmp(v.mv_data, "magic " MAGIC "\n", 15) != 0)
+        return PTB_EFORMAT;
+    if ((rc = check_meta_digest(&v)) != PTB_OK)
+        return rc;
     memcpy(text, v.mv_data, v.mv_size);
     text[v.mv_size] = '\0';
-    if (strncmp(text, "magic " MAGIC "\n", 15) != 0)
-        rc = PTB_EFORMAT;
+    t->info.exact = -1;                   /* "values" must be there */
+    if (strlen(text) != v.mv_size)
+        return PTB_EFORMAT;
     for (char *line = text, *next; rc == PTB_OK && *line; line = next) {
         next = strchr(line, '\n');
         next = next ? (*next = '\0', next + 1) : line + strlen(line);
         char *sp = strchr(line, ' ');
-        if (!sp) {
-            rc = PTB_EFORMAT;
-            break;
-        }
+        if (!sp)
+            return PTB_EFORMAT;
         *sp = '\0';
         rc = header_line(t, line, sp + 1);
     }
-    free(text);
     const ptb_table_info *in = &t->info;
     if (rc == PTB_OK &&
-        (in->subtables != t->s->subtables ||
-         in->states != t->s->offset[t->s->subtables] ||
-         in->block_values == 0 || in->block_values % 4 != 0))
+        (in->subtables != t->s->subtables || !in->encoding[0] ||
+         in->exact < 0 || !t->digest[0] ||
+         in->states != t->s->offset[t->s->subtables]))
         rc = PTB_EFORMAT;
     return rc;
 }
 
-static int check_sizes(ptb_table *t, MDB_dbi meta)
+static int check_sizes(ptb_table *t)
 {
     MDB_val v;
-    int rc = get_record(t, meta, "sizes", &v);
+    int rc = get_record(t, "sizes", &v);
     if (rc != PTB_OK)
         return rc;
     if (v.mv_size != 8 * (size_t)t->s->subtables)
@@ -545,99 +810,81 @@ static int check_sizes(ptb_table *t, MDB_dbi meta)
     return PTB_OK;
 }
 
-/* Recomputes meta_sha256, the header's last line. */
-static int check_meta_digest(ptb_table *t, MDB_dbi meta)
-{
-    MDB_val h;
-    char sum[65];
-    int rc = get_record(t, meta, "header", &h);
-    if (rc != PTB_OK)
-        return rc;
-    const char *text = h.mv_data;
-    size_t line = 12 + 64 + 1;                /* "meta_sha256 " hex "\n" */
-    if (h.mv_size < line ||
-        memcmp(text + h.mv_size - line, "meta_sha256 ", 12) != 0)
-        return PTB_ECORRUPT;
-    meta_digest(text, h.mv_size - line, sum);
-    return memcmp(sum, text + h.mv_size - line + 12, 64) ? PTB_ECORRUPT
-                                                         : PTB_OK;
-}
-
-/* The optional "dictionary" record, digested once for all readers. */
-static int load_dictionary(ptb_table *t, MDB_dbi meta)
+/* "values", "index" and "dictionary": present as the header says, every
+ * length checked, so that no later read leaves a record. */
+static int find_values(ptb_table *t)
 {
     MDB_val v;
-    int rc = get_record(t, meta, "dictionary", &v);
-    if (rc == PTB_EFORMAT)
-        return PTB_OK;           /* absent: blocks are plain frames */
+    uint64_t states = t->info.states;
+    int rc = get_record(t, "values", &v);
     if (rc != PTB_OK)
         return rc;
-    t->ddict = ZSTD_createDDict(v.mv_data, v.mv_size);
-    return t->ddict ? PTB_OK : PTB_ECORRUPT;
-}
-
-/* Records where every block's frame lies in the map; all must be present. */
-static int index_blocks(ptb_table *t, MDB_dbi blocks)
-{
-    MDB_cursor *cur;
-    MDB_val k, v;
-    uint64_t expect = 0;
-    t->nblocks = block_count(t->info.states, t->info.block_values);
-    t->blk = calloc(t->nblocks + 1, sizeof *t->blk);
-    t->blen = calloc(t->nblocks + 1, sizeof *t->blen);
-    if (!t->blk || !t->blen)
-        return PTB_ENOMEM;
-    int rc = mdb_cursor_open(t->txn, blocks, &cur);
-    if (rc)
-        return db_err(rc);
-    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-        if (k.mv_size != 8 || get_be64(k.mv_data) != expect ||
-            expect >= t->nblocks)
-            break;
-        t->blk[expect] = v.mv_data;
-        t->blen[expect++] = v.mv_size;
-    }
-    mdb_cursor_close(cur);
-    if (rc != 0 && rc != MDB_NOTFOUND)
-        return db_err(rc);
-    return expect == t->nblocks && rc == MDB_NOTFOUND ? PTB_OK : PTB_ECORRUPT;
+    if (v.mv_size != t->values_len)
+        return PTB_ECORRUPT;
+    t->values = v.mv_data;
+    if (t->encoding == ENC_PACKED3)
+        return t->exact || t->dict_len || t->info.block_values ||
+               t->values_len != (states + 4) / 5 ? PTB_EFORMAT : PTB_OK;
+    uint32_t bv = t->info.block_values;
+    if (bv == 0 || bv % 4 != 0)
+        return PTB_EFORMAT;
+    t->block_values = bv;
+    t->nblocks = block_count(states, bv);
+    if ((rc = get_record(t, "index", &v)) != PTB_OK)
+        return rc;
+    if (v.mv_size != 8 * (t->nblocks + 1))
+        return PTB_ECORRUPT;
+    t->index = v.mv_data;
+    if (get_be64(t->index) != 0 ||
+        get_be64(t->index + 8 * t->nblocks) != t->values_len)
+        return PTB_ECORRUPT;
+    if (!t->dict_len)
+        return PTB_OK;
+    if ((rc = get_record(t, "dictionary", &v)) != PTB_OK)
+        return rc == PTB_EFORMAT ? PTB_ECORRUPT : rc;
+    t->dict = v.mv_data;
+    return v.mv_size == t->dict_len ? PTB_OK : PTB_ECORRUPT;
 }
 
 /* A file shorter than LMDB's last page would fault when read: refuse it. */
-static int check_length(ptb_table *t)
+static int check_length(ptb_table *t, uint64_t size)
 {
     MDB_envinfo ei;
     MDB_stat ms;
-    struct stat st;
-    if (stat(t->path, &st) != 0)
-        return PTB_EIO;
     if (mdb_env_info(t->env, &ei) || mdb_env_stat(t->env, &ms))
         return PTB_EDB;
-    t->info.bytes = (uint64_t)st.st_size;
-    return (uint64_t)st.st_size < ((uint64_t)ei.me_last_pgno + 1) * ms.ms_psize
-               ? PTB_ETRUNC : PTB_OK;
+    t->info.bytes = size;
+    return size < ((uint64_t)ei.me_last_pgno + 1) * ms.ms_psize ? PTB_ETRUNC
+                                                               : PTB_OK;
 }
 
 static int open_env(ptb_table *t)
 {
     struct stat st;
     if (stat(t->path, &st) != 0)
-        return errno == ENOENT ? PTB_ENOTABLE : PTB_EIO;
+        return errno == ENOENT ? PTB_ENOTABLE : errno;
     if (st.st_size < 2 * 4096)
         return PTB_ETRUNC;
+    /* ==== HOSTILE FILE CHECK (issue 10) ====
+     * Here, before LMDB reads any page, goes the check of the file's meta
+     * pages, the main database's root leaf and the overflow runs of its
+     * records (another engineer's function, for example
+     *     rc = ptb_lmdb_check(t->path, (uint64_t)st.st_size);
+     *     if (rc != PTB_OK) return rc;
+     * ).  Format 2 keeps it to those pages: see tables/FORMAT.md. */
     int rc = mdb_env_create(&t->env);
-    if (!rc) rc = mdb_env_set_maxdbs(t->env, 2);
     if (!rc) rc = mdb_env_open(t->env, t->path,
                                MDB_RDONLY | MDB_NOSUBDIR | MDB_NOLOCK |
                                MDB_NOTLS | MDB_NORDAHEAD, 0444);
-    return db_err(rc);
+    if (rc == ENOENT)
+        return PTB_ENOTABLE;
+    rc = db_err(rc);
+    return rc == PTB_OK ? check_length(t, (uint64_t)st.st_size) : rc;
 }
 
 int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
 {
     ptb_table *t = calloc(1, sizeof *t);
-    MDB_dbi meta, blocks;
     *out = NULL;
     if (!t)
         return PTB_ENOMEM;
@@ -645,31 +892,20 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
     t->path = table_path(s, dir, "");
     int rc = t->path ? open_env(t) : PTB_ENOMEM;
     if (rc == PTB_OK)
-        rc = check_length(t);
-    if (rc == PTB_OK)
         rc = db_err(mdb_txn_begin(t->env, NULL, MDB_RDONLY, &t->txn));
-    if (rc == PTB_OK) {
-        int r1 = mdb_dbi_open(t->txn, "meta", 0, &meta);
-        int r2 = mdb_dbi_open(t->txn, "blocks", 0, &blocks);
-        rc = r1 == MDB_NOTFOUND || r2 == MDB_NOTFOUND ? PTB_EFORMAT
-                                                       : db_err(r1 ? r1 : r2);
-    }
     if (rc == PTB_OK)
-        rc = read_header(t, meta);
+        rc = db_err(mdb_dbi_open(t->txn, NULL, 0, &t->dbi));
     if (rc == PTB_OK)
-        rc = check_sizes(t, meta);
+        rc = read_header(t);
     if (rc == PTB_OK)
-        rc = check_meta_digest(t, meta);
+        rc = check_sizes(t);
     if (rc == PTB_OK)
-        rc = load_dictionary(t, meta);
-    if (rc == PTB_OK)
-        rc = index_blocks(t, blocks);
+        rc = find_values(t);
     if (rc != PTB_OK) {
         ptb_table_close(t);
         return rc;
     }
     t->exact = t->info.exact;
-    t->block_values = t->info.block_values;
     *out = t;
     return PTB_OK;
 }
@@ -682,9 +918,6 @@ void ptb_table_close(ptb_table *t)
         mdb_txn_abort(t->txn);
     if (t->env)
         mdb_env_close(t->env);
-    ZSTD_freeDDict(t->ddict);
-    free(t->blk);
-    free(t->blen);
     free(t->path);
     free(t);
 }
@@ -699,33 +932,25 @@ int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
     return PTB_OK;
 }
 
-/* ---- readers: decoded-block caches, one per caller ---- */
+/* ==== reading: readers ==== */
 
+/* A reader keeps every zstd block it decodes (block b in blk[b], both
+ * allocated on first use) and makes its decoder and dictionary on the first
+ * decode; packed3 tables need nothing of it. */
 struct ptb_reader {
     const ptb_table *t;
     ZSTD_DCtx *dctx;
-    size_t cap;                       /* bytes of one decoded block */
-    /* direct-mapped: block b lives in slot b % READER_SLOTS; buffers are
-     * allocated on first use */
-    uint64_t block[READER_SLOTS];     /* which block a slot holds, or ~0 */
-    unsigned char *buf[READER_SLOTS];
+    ZSTD_DDict *ddict;
+    unsigned char **blk;
 };
 
 int ptb_reader_new(const ptb_table *t, ptb_reader **out)
 {
     ptb_reader *r = calloc(1, sizeof *r);
-    *out = NULL;
+    *out = r;
     if (!r)
         return PTB_ENOMEM;
     r->t = t;
-    r->cap = packed_size(t->exact, t->block_values);
-    for (unsigned i = 0; i < READER_SLOTS; i++)
-        r->block[i] = UINT64_MAX;
-    if (!(r->dctx = ZSTD_createDCtx())) {
-        free(r);
-        return PTB_ENOMEM;
-    }
-    *out = r;
     return PTB_OK;
 }
 
@@ -733,55 +958,95 @@ void ptb_reader_free(ptb_reader *r)
 {
     if (!r)
         return;
-    for (unsigned i = 0; i < READER_SLOTS; i++)
-        free(r->buf[i]);
+    for (uint64_t b = 0; r->blk && b < r->t->nblocks; b++)
+        free(r->blk[b]);
+    free(r->blk);
+    ZSTD_freeDDict(r->ddict);
     ZSTD_freeDCtx(r->dctx);
     free(r);
 }
 
-/* Decodes block b into its slot; the frame must carry and pass its checksum
- * and decode to exactly the block's size. */
-static int decode_block(ptb_reader *r, uint64_t b, unsigned char **out)
+static int reader_setup(ptb_reader *r)
 {
     const ptb_table *t = r->t;
-    unsigned slot = (unsigned)(b % READER_SLOTS);
-    size_t want = packed_size(t->exact,
-                              block_len(t->info.states, t->block_values, b));
-    r->block[slot] = UINT64_MAX;
-    if (!r->buf[slot] && !(r->buf[slot] = malloc(r->cap)))
+    if (!r->blk && !(r->blk = calloc(t->nblocks, sizeof *r->blk)))
         return PTB_ENOMEM;
-    /* RFC 8878: byte 4 is the frame header descriptor, bit 2 the
-     * content checksum flag */
-    if (t->blen[b] < 6 || !(t->blk[b][4] & 4) ||
-        ZSTD_getFrameContentSize(t->blk[b], t->blen[b]) != want)
+    if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
+        return PTB_ENOMEM;
+    if (t->dict && !r->ddict &&
+        !(r->ddict = ZSTD_createDDict(t->dict, t->dict_len)))
         return PTB_ECORRUPT;
-    size_t n = t->ddict
-        ? ZSTD_decompress_usingDDict(r->dctx, r->buf[slot], r->cap, t->blk[b],
-                                     t->blen[b], t->ddict)
-        : ZSTD_decompressDCtx(r->dctx, r->buf[slot], r->cap, t->blk[b],
-                              t->blen[b]);
-    if (ZSTD_isError(n) || n != want)
-        return PTB_ECORRUPT;
-    r->block[slot] = b;
-    *out = r->buf[slot];
     return PTB_OK;
 }
 
-int ptb_reader_get(ptb_reader *r, uint64_t g, unsigned *value)
+/* Decodes block b into buf (its exact size): the frame must lie within
+ * "values", carry a checksum, and decode to exactly the block's bytes. */
+static int decode_into(ptb_reader *r, uint64_t b, unsigned char *buf,
+                       size_t want)
 {
     const ptb_table *t = r->t;
+    uint64_t from = get_be64(t->index + 8 * b);
+    uint64_t to = get_be64(t->index + 8 * (b + 1));
+    if (from > to || to > t->values_len || to - from < 6)
+        return PTB_ECORRUPT;
+    const unsigned char *f = t->values + from;
+    size_t flen = (size_t)(to - from);
+    /* RFC 8878: byte 4 is the frame header descriptor, bit 2 the content
+     * checksum flag */
+    if (!(f[4] & 4) || ZSTD_getFrameContentSize(f, flen) != want ||
+        ZSTD_findFrameCompressedSize(f, flen) != flen)
+        return PTB_ECORRUPT;
+    size_t n = r->ddict
+        ? ZSTD_decompress_usingDDict(r->dctx, buf, want, f, flen, r->ddict)
+        : ZSTD_decompressDCtx(r->dctx, buf, want, f, flen);
+    return ZSTD_isError(n) || n != want ? PTB_ECORRUPT : PTB_OK;
+}
+
+static size_t block_bytes(const ptb_table *t, uint64_t b)
+{
+    return packed_size(t->exact, block_len(t->info.states, t->block_values,
+                                           b));
+}
+
+/* Block b, decoded once per reader. */
+static int block_of(ptb_reader *r, uint64_t b, const unsigned char **out)
+{
+    int rc = reader_setup(r);
+    if (rc != PTB_OK)
+        return rc;
+    if (!r->blk[b]) {
+        size_t want = block_bytes(r->t, b);
+        unsigned char *buf = malloc(want);
+        if (!buf)
+            return PTB_ENOMEM;
+        if ((rc = decode_into(r, b, buf, want)) != PTB_OK) {
+            free(buf);
+            return rc;
+        }
+        r->blk[b] = buf;
+    }
+    *out = r->blk[b];
+    return PTB_OK;
+}
+
+int ptb_table_get(const ptb_table *t, ptb_reader *r, uint64_t g,
+                  unsigned *value)
+{
     if (g >= t->info.states)
         return PTB_EINVAL;
+    if (t->encoding == ENC_PACKED3)
+        return packed3_digit(t->values[g / 5], (unsigned)(g % 5), value);
+    const unsigned char *data;
     uint64_t b = g / t->block_values;
-    unsigned slot = (unsigned)(b % READER_SLOTS);
-    unsigned char *data = r->block[slot] == b ? r->buf[slot] : NULL;
-    if (!data) {
-        int rc = decode_block(r, b, &data);
-        if (rc != PTB_OK)
-            return rc;
-    }
-    *value = unpack_value(t->exact, data, g % t->block_values);
-    return PTB_OK;
+    int rc = block_of(r, b, &data);
+    return rc == PTB_OK ? unpack_value(t->exact, data, g % t->block_values,
+                                       value)
+                        : rc;
+}
+
+int ptb_table_needs_reader(const ptb_table *t)
+{
+    return t->encoding != ENC_PACKED3;
 }
 
 int ptb_table_value(const ptb_table *t, ptb_reader *reader, uint32_t sub,
@@ -791,37 +1056,71 @@ int ptb_table_value(const ptb_table *t, ptb_reader *reader, uint32_t sub,
     if (sub >= t->s->subtables ||
         idx >= t->s->offset[sub + 1] - t->s->offset[sub])
         return PTB_EINVAL;
-    int rc = r ? PTB_OK : ptb_reader_new(t, &r);
+    int rc = r || !ptb_table_needs_reader(t) ? PTB_OK : ptb_reader_new(t, &r);
     if (rc == PTB_OK)
-        rc = ptb_reader_get(r, ptb_global(t->s, sub, idx), value);
+        rc = ptb_table_get(t, r, ptb_global(t->s, sub, idx), value);
     if (r != reader)
         ptb_reader_free(r);
+    return rc;
+}
+
+/* ==== reading everything: for ptb_verify ==== */
+
+static int decode_packed3(const ptb_table *t, uint8_t *values,
+                          ptb_sha256 *c, const char **what)
+{
+    ptb_sha256_update(c, t->values, t->values_len);
+    for (uint64_t g = 0; g < t->info.states; g++) {
+        unsigned v;
+        if (packed3_digit(t->values[g / 5], (unsigned)(g % 5), &v)) {
+            *what = "a packed3 byte is over 242";
+            return PTB_ECORRUPT;
+        }
+        values[g] = (uint8_t)v;
+    }
+    return PTB_OK;
+}
+
+static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
+                         const char **what)
+{
+    ptb_reader *r;
+    unsigned char *buf = malloc(packed_size(t->exact, t->block_values));
+    int rc = ptb_reader_new(t, &r);
+    if (rc == PTB_OK && !buf)
+        rc = PTB_ENOMEM;
+    if (rc == PTB_OK)
+        rc = reader_setup(r);
+    for (uint64_t b = 0; rc == PTB_OK && b < t->nblocks; b++) {
+        uint64_t first = b * t->block_values;
+        uint64_t n = block_len(t->info.states, t->block_values, b);
+        size_t want = packed_size(t->exact, n);
+        if ((rc = decode_into(r, b, buf, want)) != PTB_OK) {
+            *what = "a block fails its checksum";
+            break;
+        }
+        ptb_sha256_update(c, buf, want);
+        for (uint64_t i = 0; rc == PTB_OK && i < n; i++) {
+            unsigned v;
+            if ((rc = unpack_value(t->exact, buf, i, &v)) != PTB_OK)
+                *what = "a 2-bit value of 3";
+            values[first + i] = (uint8_t)v;
+        }
+    }
+    free(buf);
+    ptb_reader_free(r);
     return rc;
 }
 
 int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
                          const char **what)
 {
-    ptb_reader *r;
     ptb_sha256 c;
     char hex[65];
-    int rc = ptb_reader_new(t, &r);
     *what = "out of memory";
     ptb_sha256_init(&c);
-    for (uint64_t b = 0; rc == PTB_OK && b < t->nblocks; b++) {
-        unsigned char *data;
-        uint64_t first = b * t->block_values;
-        uint64_t n = block_len(t->info.states, t->block_values, b);
-        rc = decode_block(r, b, &data);
-        if (rc != PTB_OK) {
-            *what = "a block fails its checksum";
-            break;
-        }
-        ptb_sha256_update(&c, data, packed_size(t->exact, n));
-        for (uint64_t i = 0; i < n; i++)
-            values[first + i] = (uint8_t)unpack_value(t->exact, data, i);
-    }
-    ptb_reader_free(r);
+    int rc = t->encoding == ENC_PACKED3 ? decode_packed3(t, values, &c, what)
+                                        : decode_blocks(t, values, &c, what);
     if (rc != PTB_OK)
         return rc;
     ptb_sha256_hex(&c, hex);

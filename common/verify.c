@@ -11,7 +11,10 @@
  * For exact tables E is the stored values themselves; a mod-3 table cannot
  * be checked that way (a cycle of residues 0, 2, 1 looks locally fine), so E
  * comes from a fresh BFS, passes the same checks, and every stored value
- * must then equal E mod 3.
+ * must then equal E mod 3 (0 where E is unsolvable).  A last pass proves
+ * what the walk relies on to report "no solution": the states stored 0
+ * that are no goal and have no successor stored 2 are exactly the states E
+ * finds unsolvable.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,21 +24,31 @@
 
 #define CHUNK 65536u
 
-typedef struct check_job {
+typedef struct check_job check_job;
+typedef const char *(*check_fn)(const check_job *j, uint32_t sub,
+                                uint64_t idx);
+
+struct check_job {
     const ptb_space *s;
-    const uint8_t *dist;
+    const uint8_t *dist;      /* E: exact distances */
+    const uint8_t *stored;    /* mod-3 tables: the stored values; or NULL */
+    check_fn check;
     uint64_t total;
     uint64_t next;            /* next chunk (atomic) */
     uint64_t bad;             /* smallest failing state, or UINT64_MAX */
     const char *what;         /* its failure, under the same CAS */
-} check_job;
+};
 
-static const char *check_state(const ptb_space *s, const uint8_t *dist,
-                               uint32_t sub, uint64_t idx)
+/* E is the true distance: checked against the forward moves. */
+static const char *check_exact(const check_job *j, uint32_t sub,
+                               uint64_t idx)
 {
+    const ptb_space *s = j->s;
+    const uint8_t *dist = j->dist;
     ptb_move mv[PTB_MAX_MOVES];
     const ptb_puzzle *p = s->p;
-    unsigned v = dist[ptb_global(s, sub, idx)], best = PTB_UNSOLVABLE;
+    uint64_t g = ptb_global(s, sub, idx);
+    unsigned v = dist[g], best = PTB_UNSOLVABLE;
     int goal = p->is_goal(s->ctx, sub, idx);
     if (goal)
         return v == 0 ? NULL : "a goal without distance 0";
@@ -48,12 +61,30 @@ static const char *check_state(const ptb_space *s, const uint8_t *dist,
     }
     if (v == PTB_UNSOLVABLE && best != PTB_UNSOLVABLE)
         return "unsolvable, but a successor is solvable";
-    if (v == PTB_UNSOLVABLE)
-        return NULL;
-    if (best == PTB_UNSOLVABLE || best > v - 1)
+    if (v != PTB_UNSOLVABLE && (best == PTB_UNSOLVABLE || best > v - 1))
         return "no successor one move closer";
-    if (best < v - 1)
+    if (v != PTB_UNSOLVABLE && best < v - 1)
         return "a successor more than one move closer";
+    if (j->stored && j->stored[g] != (v == PTB_UNSOLVABLE ? 0 : v % 3u))
+        return "stored value is not the distance mod 3";
+    return NULL;
+}
+
+/* Mod-3 tables: the walk's test for "no solution" picks out exactly the
+ * unsolvable states. */
+static const char *check_dead(const check_job *j, uint32_t sub, uint64_t idx)
+{
+    const ptb_space *s = j->s;
+    ptb_move mv[PTB_MAX_MOVES];
+    uint64_t g = ptb_global(s, sub, idx);
+    int dead = j->stored[g] == 0 && !s->p->is_goal(s->ctx, sub, idx);
+    unsigned n = dead ? s->p->moves(s->ctx, sub, idx, mv) : 0;
+    for (unsigned i = 0; i < n && dead; i++)
+        dead = j->stored[ptb_global(s, sub, mv[i].to)] != 2;
+    if (dead && j->dist[g] != PTB_UNSOLVABLE)
+        return "a walk would call it unsolvable, but it is solvable";
+    if (!dead && j->dist[g] == PTB_UNSOLVABLE)
+        return "unsolvable, but a walk would not say so";
     return NULL;
 }
 
@@ -79,14 +110,13 @@ static void *check_worker(void *arg)
                                                        __ATOMIC_RELAXED))
             break;
         uint64_t to = from + CHUNK < j->total ? from + CHUNK : j->total;
-        uint32_t sub = 0;
-        while (s->offset[sub + 1] <= from)
-            sub++;
+        uint32_t sub;
+        uint64_t idx;
+        ptb_locate(s, from, &sub, &idx);
         for (uint64_t g = from; g < to; g++) {
             while (s->offset[sub + 1] <= g)
                 sub++;
-            const char *what = check_state(s, j->dist, sub,
-                                           g - s->offset[sub]);
+            const char *what = j->check(j, sub, g - s->offset[sub]);
             if (what) {
                 record_failure(j, g, what);
                 break;
@@ -96,28 +126,20 @@ static void *check_worker(void *arg)
     return NULL;
 }
 
-static void name_state(const ptb_space *s, uint64_t g, ptb_verify_result *res)
+/* Runs one check over every state; PTB_ECORRUPT names the first failure. */
+static int check_all(const ptb_space *s, const uint8_t *dist,
+                     const uint8_t *stored, check_fn fn, unsigned threads,
+                     ptb_verify_result *res, const char **what)
 {
-    uint32_t sub = 0;
-    while (s->offset[sub + 1] <= g)
-        sub++;
+    check_job j = { s, dist, stored, fn, s->offset[s->subtables], 0,
+                    UINT64_MAX, NULL };
+    ptb_run_threads(check_worker, &j, threads);
+    if (j.bad == UINT64_MAX)
+        return PTB_OK;
+    *what = j.what;
     res->bad_state = 1;
-    res->sub = sub;
-    res->idx = g - s->offset[sub];
-}
-
-/* Stored mod-3 values against exact distances; the first mismatch or
- * UINT64_MAX. */
-static uint64_t compare_residues(const uint8_t *stored, const uint8_t *exact,
-                                 uint64_t total)
-{
-    for (uint64_t g = 0; g < total; g++) {
-        unsigned want = exact[g] == PTB_UNSOLVABLE ? PTB_UNSOLVABLE
-                                                   : exact[g] % 3u;
-        if (stored[g] != want)
-            return g;
-    }
-    return UINT64_MAX;
+    ptb_locate(s, j.bad, &res->sub, &res->idx);
+    return PTB_ECORRUPT;
 }
 
 int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
@@ -138,25 +160,12 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
         o.threads = threads;
         rc = ptb_distances(s, &o, &exact);
     }
-    const uint8_t *dist = exact ? exact : stored;
-    check_job j = { s, dist, total, 0, UINT64_MAX, NULL };
-    if (rc == PTB_OK) {
-        ptb_run_threads(check_worker, &j, threads);
-        if (j.bad != UINT64_MAX) {
-            what = j.what;
-            name_state(s, j.bad, res);
-            rc = PTB_ECORRUPT;
-        }
-    }
-    if (rc == PTB_OK && exact) {
-        uint64_t g = compare_residues(stored, exact, total);
-        if (g != UINT64_MAX) {
-            what = "stored value is not the distance mod 3";
-            name_state(s, g, res);
-            rc = PTB_ECORRUPT;
-        }
-    }
-    if (what)
+    if (rc == PTB_OK)
+        rc = check_all(s, exact ? exact : stored, exact ? stored : NULL,
+                       check_exact, threads, res, &what);
+    if (rc == PTB_OK && exact)
+        rc = check_all(s, exact, stored, check_dead, threads, res, &what);
+    if (what && rc != PTB_OK)
         snprintf(res->what, sizeof res->what, "%s", what);
     res->checked = rc == PTB_OK ? total : 0;
     free(stored);

@@ -4,8 +4,11 @@
  * (in the puzzle's fixed order) whose successor is one closer: a stored
  * value of d - 1 in exact tables, (v + 2) mod 3 in mod-3 tables, where every
  * neighbour of a state at distance d is at d - 1, d or d + 1, so the
- * residue picks out d - 1.  O(distance) block reads; a walk that cannot
+ * residue picks out d - 1.  O(distance) value reads; a walk that cannot
  * descend, or that reaches a goal at the wrong value, reports corruption.
+ * Mod-3 tables store unsolvable states as 0 like all their neighbours: a
+ * start stored 0 that is no goal and has no successor stored 2 is
+ * unsolvable, found at the first step.
  *
  * ptb_search() answers the same query with no table, by a forward BFS from
  * the candidates until the first goal: the independent check and baseline.
@@ -21,10 +24,25 @@ static int in_range(const ptb_space *s, const ptb_position *p)
            p->idx < s->offset[p->sub + 1] - s->offset[p->sub];
 }
 
-static int value_of(ptb_reader *r, const ptb_space *s, uint32_t sub,
+/* The one way this file reads a value. */
+static int value_of(ptb_reader *r, const ptb_table *t, uint32_t sub,
                     uint64_t idx, unsigned *v)
 {
-    return ptb_reader_get(r, ptb_global(s, sub, idx), v);
+    return ptb_table_get(t, r, ptb_global(ptb_table_space(t), sub, idx), v);
+}
+
+/* A reader for the caller's r, or a temporary one when a table needs it:
+ * free it with drop_reader(). */
+static int take_reader(const ptb_table *t, ptb_reader *r, ptb_reader **out)
+{
+    *out = r;
+    return r || !ptb_table_needs_reader(t) ? PTB_OK : ptb_reader_new(t, out);
+}
+
+static void drop_reader(ptb_reader *r, ptb_reader *given)
+{
+    if (r != given)
+        ptb_reader_free(r);
 }
 
 /* Walks from start to a goal; records the line in out when out != NULL.
@@ -38,10 +56,10 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
     ptb_position pos = *start;
     ptb_move mv[PTB_MAX_MOVES];
     unsigned v, steps = 0;
-    int rc = value_of(r, s, pos.sub, pos.idx, &v);
+    int rc = value_of(r, t, pos.sub, pos.idx, &v);
     if (rc != PTB_OK)
         return rc;
-    if (v == PTB_UNSOLVABLE)
+    if (exact && v == PTB_UNSOLVABLE)
         return PTB_NOTFOUND;
     for (;;) {
         int goal = p->is_goal(s->ctx, pos.sub, pos.idx);
@@ -54,11 +72,13 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
         unsigned want = exact ? v - 1 : (v + 2) % 3, n, i, w = 0;
         n = p->moves(s->ctx, pos.sub, pos.idx, mv);
         for (i = 0; i < n; i++) {
-            if ((rc = value_of(r, s, pos.sub, mv[i].to, &w)) != PTB_OK)
+            if ((rc = value_of(r, t, pos.sub, mv[i].to, &w)) != PTB_OK)
                 return rc;
             if (w == want)
                 break;
         }
+        if (i == n && !exact && steps == 0 && v == 0)
+            return PTB_NOTFOUND;   /* stored 0 like all its neighbours */
         if (i == n)
             return PTB_ECORRUPT;   /* no successor one closer */
         p->apply(s->ctx, &pos, &mv[i]);
@@ -79,14 +99,27 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
 static int distance_of(ptb_reader *r, const ptb_table *t,
                        const ptb_position *start, unsigned *dist)
 {
-    unsigned v;
-    const ptb_space *s = ptb_table_space(t);
-    if (!ptb_table_exact(t))
-        return walk(r, t, start, NULL, dist);
-    int rc = value_of(r, s, start->sub, start->idx, &v);
+    unsigned v = PTB_UNSOLVABLE;
+    int rc = ptb_table_exact(t)
+                 ? value_of(r, t, start->sub, start->idx, &v)
+                 : walk(r, t, start, NULL, &v);
     if (rc == PTB_OK && v == PTB_UNSOLVABLE)
         rc = PTB_NOTFOUND;
-    *dist = v;
+    *dist = rc == PTB_OK ? v : PTB_UNSOLVABLE;
+    return rc;
+}
+
+int ptb_distance(const ptb_table *t, ptb_reader *reader, const ptb_position *p,
+                 unsigned *distance)
+{
+    ptb_reader *r;
+    *distance = PTB_UNSOLVABLE;
+    if (!in_range(ptb_table_space(t), p))
+        return PTB_EINVAL;
+    int rc = take_reader(t, reader, &r);
+    if (rc == PTB_OK)
+        rc = distance_of(r, t, p, distance);
+    drop_reader(r, reader);
     return rc;
 }
 
@@ -101,7 +134,7 @@ int ptb_solve(const ptb_table *t, ptb_reader *reader,
     for (unsigned i = 0; i < n; i++)
         if (!in_range(s, &starts[i]))
             return PTB_EINVAL;
-    int rc = r ? PTB_OK : ptb_reader_new(t, &r);
+    int rc = take_reader(t, reader, &r);
     for (unsigned i = 0; rc == PTB_OK && i < n; i++) {
         rc = distance_of(r, t, &starts[i], &d);
         if (rc == PTB_NOTFOUND)
@@ -115,8 +148,7 @@ int ptb_solve(const ptb_table *t, ptb_reader *reader,
         rc = PTB_NOTFOUND;
     if (rc == PTB_OK)
         rc = walk(r, t, &starts[best], out, &out->distance);
-    if (r != reader)
-        ptb_reader_free(r);
+    drop_reader(r, reader);
     return rc;
 }
 
@@ -146,7 +178,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
     *n = 0;
     if (!in_range(s, p))
         return PTB_EINVAL;
-    int rc = r ? PTB_OK : ptb_reader_new(t, &r);
+    int rc = take_reader(t, reader, &r);
     if (rc == PTB_OK) {
         rc = distance_of(r, t, p, &d);
         if (rc == PTB_NOTFOUND) {
@@ -156,7 +188,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
     }
     unsigned k = rc == PTB_OK ? s->p->moves(s->ctx, p->sub, p->idx, mv) : 0;
     for (unsigned i = 0; rc == PTB_OK && i < k; i++) {
-        rc = value_of(r, s, p->sub, mv[i].to, &v);
+        rc = value_of(r, t, p->sub, mv[i].to, &v);
         out[i].move = mv[i];
         out[i].after = *p;
         s->p->apply(s->ctx, &out[i].after, &mv[i]);
@@ -166,8 +198,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
         *distance = d;
         *n = k;
     }
-    if (r != reader)
-        ptb_reader_free(r);
+    drop_reader(r, reader);
     return rc;
 }
 

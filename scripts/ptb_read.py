@@ -8,16 +8,19 @@ with tblookup's.
 
   ptb_read.py TABLE                     print the meta record (header text)
   ptb_read.py TABLE --value SUB INDEX   print the stored value of one state:
-                                        the distance (exact tables), the
-                                        distance mod 3 (mod3 tables), or
-                                        "unsolvable"
+                                        the distance or "unsolvable" (exact
+                                        tables), the distance mod 3 (mod3
+                                        tables, 0 for unsolvable states)
   ptb_read.py TABLE --histogram         print "distance count" lines, 0 to
                                         max_distance: counted from the values
                                         (exact tables) or taken from the header
                                         and checked against the residues
                                         (mod3); checks the digest either way
-  ptb_read.py TABLE --verify-digest     decode every block, recompute the
+  ptb_read.py TABLE --verify-digest     decode every value, recompute the
                                         digest and meta_sha256
+
+Both encodings of format 2 are read: packed3 (five base-3 digits a byte)
+and zstd (frames laid end to end in "values", located by "index").
 
 Every use checks meta_sha256 (the header's own hash) first.  Exit status: 0
 done, 1 the table is unreadable or fails a check (one line on stderr says
@@ -32,16 +35,13 @@ import sys
 import lmdb
 import zstandard
 
-FORMAT = 1
+FORMAT = 2
+RECORDS = {b'dictionary', b'header', b'index', b'sizes', b'values'}
 MAGIC = 'puzzletb'
 
 
 class TableError(Exception):
     """The table is missing, damaged or not a puzzletb table."""
-
-
-def be64(n):
-    return struct.pack('>Q', n)
 
 
 class Table:
@@ -52,7 +52,7 @@ class Table:
         try:
             size = os.path.getsize(path)
             self.env = lmdb.open(path, subdir=False, readonly=True,
-                                 lock=False, max_dbs=2)
+                                 lock=False, max_dbs=0)
         except (OSError, lmdb.Error) as e:
             raise TableError('cannot open: %s' % e)
         # refuse a truncated file before reading any page past the meta pages
@@ -61,17 +61,19 @@ class Table:
             raise TableError('truncated: %d bytes, LMDB needs %d'
                              % (size, (info['last_pgno'] + 1) * stat['psize']))
         try:
-            self.txn = self.env.begin()
-            self.meta = self.env.open_db(b'meta', txn=self.txn, create=False)
-            self.blocks = self.env.open_db(b'blocks', txn=self.txn,
-                                           create=False)
-            self.raw_header = self.txn.get(b'header', db=self.meta)
-            sizes = self.txn.get(b'sizes', db=self.meta)
-            self.dictionary = self.txn.get(b'dictionary', db=self.meta)
+            self.txn = self.env.begin(buffers=False)
+            rec = dict(self.txn.cursor())   # the main database: five keys
         except lmdb.Error as e:
             raise TableError('not a puzzletb table: %s' % e)
-        if self.raw_header is None or sizes is None:
-            raise TableError('not a puzzletb table: no header or sizes record')
+        if b'header' not in rec and b'meta' in rec:
+            raise TableError('format 1 (an older format): rebuild it')
+        if set(rec) - RECORDS:
+            raise TableError('unexpected keys %s' % sorted(set(rec) - RECORDS))
+        self.raw_header = rec.get(b'header')
+        sizes = rec.get(b'sizes')
+        if self.raw_header is None or sizes is None or b'values' not in rec:
+            raise TableError('not a puzzletb table: no header, sizes or '
+                             'values record')
         self._parse_header()
         if len(sizes) != 8 * self.subtables:
             raise TableError('sizes record has %d bytes for %d subtables'
@@ -80,16 +82,35 @@ class Table:
         if sum(self.sizes) != self.states:
             raise TableError('subtable sizes add up to %d, header says %d '
                              'states' % (sum(self.sizes), self.states))
+        self.values = rec[b'values']
+        if len(self.values) != self.number('values_bytes'):
+            raise TableError('values record has %d bytes, header says %d'
+                             % (len(self.values), self.number('values_bytes')))
+        self.dictionary = rec.get(b'dictionary')
         if len(self.dictionary or b'') != self.number('dictionary'):
             raise TableError('dictionary record has %d bytes, header says %d'
                              % (len(self.dictionary or b''),
                                 self.number('dictionary')))
+        if self.packed3:
+            if len(self.values) != -(-self.states // 5):
+                raise TableError('packed3 values: %d bytes for %d states'
+                                 % (len(self.values), self.states))
+            return
+        self.nblocks = -(-self.states // self.block_values)
+        index = rec.get(b'index') or b''
+        if len(index) != 8 * (self.nblocks + 1):
+            raise TableError('index record has %d bytes for %d blocks'
+                             % (len(index), self.nblocks))
+        self.index = struct.unpack('>%dQ' % (self.nblocks + 1), index)
+        if self.index[0] != 0 or self.index[-1] != len(self.values):
+            raise TableError('index runs from %d to %d, values has %d bytes'
+                             % (self.index[0], self.index[-1],
+                                len(self.values)))
         if self.dictionary:
             d = zstandard.ZstdCompressionDict(self.dictionary)
             self.dctx = zstandard.ZstdDecompressor(dict_data=d)
         else:
             self.dctx = zstandard.ZstdDecompressor()
-        self.nblocks = -(-self.states // self.block_values)
 
     def _parse_header(self):
         try:
@@ -122,12 +143,21 @@ class Table:
         if recorded != computed:
             raise TableError('meta_sha256 mismatch: header %s, text %s'
                              % (recorded, computed))
+        kind = self.fields.get('values')
+        if kind not in ('exact', 'mod3'):
+            raise TableError('unknown values %r' % kind)
+        self.exact = kind == 'exact'
         self.encoding = self.fields.get('encoding')
-        if self.encoding not in ('exact', 'mod3'):
-            raise TableError('unknown encoding %r' % self.encoding)
-        self.exact = self.encoding == 'exact'
+        if self.encoding not in ('packed3', 'zstd') or \
+                (self.exact and self.encoding == 'packed3'):
+            raise TableError('unknown encoding %r for %s values'
+                             % (self.encoding, kind))
+        self.packed3 = self.encoding == 'packed3'
         self.block_values = self.number('block_values')
-        if self.block_values <= 0 or (not self.exact and self.block_values % 4):
+        if self.packed3 and self.block_values != 0:
+            raise TableError('packed3 with block_values %d' % self.block_values)
+        if not self.packed3 and (self.block_values <= 0 or
+                                 self.block_values % 4):
             raise TableError('bad block_values %d' % self.block_values)
         self.subtables = self.number('subtables')
         self.states = self.number('states')
@@ -150,12 +180,20 @@ class Table:
         n = self.block_len(b)
         return n if self.exact else (n + 3) // 4
 
+    def frame(self, b):
+        """The zstd frame of block b, where the index puts it."""
+        start, end = self.index[b], self.index[b + 1]
+        if not start <= end <= len(self.values):
+            raise TableError('block %d: index %d..%d outside values'
+                             % (b, start, end))
+        return self.values[start:end]
+
     def decode(self, b, frame):
         """The uncompressed bytes of block b; zstd checks the frame's
         content checksum."""
         want = self.packed_len(b)
-        if frame is None:
-            raise TableError('block %d is missing' % b)
+        if len(frame) < 6 or not frame[4] & 4:
+            raise TableError('block %d: frame without a checksum' % b)
         try:
             size = zstandard.frame_content_size(frame)
             if size != want:
@@ -170,17 +208,9 @@ class Table:
         return raw
 
     def each_block(self):
-        """Yields (block number, uncompressed bytes), in order; every key
-        from 0 to nblocks - 1 must be there, and nothing else."""
-        b = 0
-        for key, frame in self.txn.cursor(db=self.blocks):
-            if key != be64(b) or b >= self.nblocks:
-                raise TableError('unexpected block key %s (expected block %d)'
-                                 % (key.hex(), b))
-            yield b, self.decode(b, frame)
-            b += 1
-        if b != self.nblocks:
-            raise TableError('%d blocks, expected %d' % (b, self.nblocks))
+        """Yields (block number, uncompressed bytes), in order."""
+        for b in range(self.nblocks):
+            yield b, self.decode(b, self.frame(b))
 
     def value(self, sub, index):
         """The stored value of state index of subtable sub: a distance, a
@@ -192,13 +222,20 @@ class Table:
             raise ValueError('index %d out of range 0..%d'
                              % (index, self.sizes[sub] - 1))
         g = sum(self.sizes[:sub]) + index
+        if self.packed3:
+            byte = self.values[g // 5]
+            if byte > 242:
+                raise TableError('packed3 byte %d is %d' % (g // 5, byte))
+            return byte // 3 ** (g % 5) % 3
         b, i = divmod(g, self.block_values)
-        raw = self.decode(b, self.txn.get(be64(b), db=self.blocks))
+        raw = self.decode(b, self.frame(b))
         if self.exact:
             v = raw[i]
             return None if v == 255 else v
         v = raw[i // 4] >> (2 * (i % 4)) & 3
-        return None if v == 3 else v
+        if v == 3:
+            raise TableError('block %d: a 2-bit value of 3' % b)
+        return v
 
     # ---- checks -------------------------------------------------------
 
@@ -216,6 +253,16 @@ class Table:
         (0..255 for exact tables, 0..3 for mod3)."""
         h = hashlib.sha256()
         counts = [0] * (256 if self.exact else 4)
+        if self.packed3:
+            h.update(self.values)
+            for byte in set(self.values):
+                if byte > 242:
+                    raise TableError('a packed3 byte is %d' % byte)
+                k = self.values.count(byte)
+                for j in range(5):
+                    counts[byte // 3 ** j % 3] += k
+            counts[0] -= 5 * len(self.values) - self.states   # the padding
+            return 'sha256:' + h.hexdigest(), counts
         for b, raw in self.each_block():
             h.update(raw)
             n = self.block_len(b)
@@ -259,12 +306,14 @@ def histogram(t):
                              % (top, t.max_distance))
     else:
         hist = [t.histogram.get(d, 0) for d in range(t.max_distance + 1)]
-        unsolvable = counts[3]
+        unsolvable = t.states - t.solvable      # stored 0, like distance 0
+        if counts[3]:
+            raise TableError('%d 2-bit values of 3' % counts[3])
         for r in range(3):
-            if sum(hist[r::3]) != counts[r]:
+            want = sum(hist[r::3]) + (unsolvable if r == 0 else 0)
+            if want != counts[r]:
                 raise TableError('%d values are %d mod 3, the header\'s '
-                                 'distances give %d'
-                                 % (counts[r], r, sum(hist[r::3])))
+                                 'distances give %d' % (counts[r], r, want))
     if sum(hist) != t.solvable or unsolvable != t.states - t.solvable:
         raise TableError('%d solvable and %d unsolvable values, header says '
                          '%d of %d states solvable'
@@ -307,8 +356,8 @@ def main():
         elif args.verify_digest:      # meta_sha256 was checked at open
             digest, _ = t.scan()
             check_digest(t, digest)
-            print('%s: meta_sha256 and digest %s match (%d blocks)'
-                  % (args.table, digest, t.nblocks))
+            print('%s: meta_sha256 and digest %s match (%s)'
+                  % (args.table, digest, t.encoding))
         else:
             sys.stdout.write(t.text)
     except TableError as e:

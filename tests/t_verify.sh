@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/t_verify.sh: tables are provable and reproducible.  --verify proves
 # every generated table; it fails, naming the state, on a table with one
-# value changed and its checksums recomputed; tbgen writes the same bytes
-# with 1 and 2 threads; make check-tables catches a changed byte.
+# value changed and its checksums recomputed (mod-3 and exact values, an
+# unsolvable Klotski layout no longer stored 0); tbgen writes the same
+# bytes with 1 and 2 threads; make check-tables catches a changed byte.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 need "$LOOKUP" bin/tbgen "$TABLES/swap.mdb"
 
@@ -14,12 +15,30 @@ for f in "$TABLES"/*.mdb; do
         test "$rc" = 0 -a -n "$(echo "$out" | grep ': ok: ')"
 done
 
+# one value changed in each kind of table (the packed3 case is in
+# t_format.sh); tamper.py recomputes frames, index, digest and meta_sha256
 mkdir -p "$TMP/tam"
-cp "$TABLES/swap.mdb" "$TMP/tam/"
+cp "$TABLES/swap.mdb" "$TABLES/four.mdb" "$TABLES/klotski-step.mdb" "$TMP/tam/"
+enc() { /usr/bin/python3 scripts/ptb_read.py "$TMP/tam/$1.mdb" |
+        sed -n 's/^encoding //p'; }
 /usr/bin/python3 tests/tamper.py "$TMP/tam/swap.mdb" 4317 7000 >/dev/null
-check "one value changed, checksums recomputed: --verify names the state" \
+check "one value changed, checksums recomputed ($(enc swap) mod3): --verify names the state" \
     expect_error 3 'inconsistent at subtable 4317 index 7000 .*: stored value is not the distance mod 3' \
     --verify swap --tables "$TMP/tam"
+/usr/bin/python3 tests/tamper.py "$TMP/tam/four.mdb" 0 5000 >/dev/null
+check "one value changed, checksums recomputed ($(enc four) exact): --verify names the state" \
+    expect_error 3 'inconsistent at subtable 0 index 5000 ' \
+    --verify four --tables "$TMP/tam"
+# the boxed-in Klotski layout (README: unsolvable) is stored 0; stored 1 it
+# would no longer be found unsolvable
+run klotski --format json 'AAB. AAB. CCDD EEFF GGHH'
+kidx=$(printf '%s' "$out" | sed -n 's/.*"index":\([0-9]*\).*/\1/p')
+/usr/bin/python3 tests/tamper.py "$TMP/tam/klotski-step.mdb" 0 "$kidx" >"$TMP/tv"
+check "an unsolvable layout is stored 0 ($(cat "$TMP/tv"))" \
+    test -n "$(grep -- ': 0 -> 1$' "$TMP/tv")"
+check "... changed to 1 ($(enc klotski-step)): --verify names it" \
+    expect_error 3 "inconsistent at subtable 0 index $kidx .*: stored value is not the distance mod 3" \
+    --verify klotski --tables "$TMP/tam"
 
 mkdir -p "$TMP/j1" "$TMP/j2"
 bin/tbgen -q --puzzle swap --threads 1 --out "$TMP/j1"

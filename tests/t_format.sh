@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# tests/t_format.sh: table format 2 from the outside.  A format-1 table is
+# refused (status 3, the file named); a truncated table is refused; a
+# packed3 table (built with the encoding forced) answers the P1225 sample
+# (4 moves, the published answer), is read alike by scripts/ptb_read.py,
+# is proven by --verify, fails --verify naming the state when one value is
+# changed with its digest recomputed, and is refused when a byte of its
+# values is out of range.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+need "$LOOKUP" build/tests/t_format "$TABLES/swap.mdb"
+PY=/usr/bin/python3
+SAMPLE=$'1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n'
+
+# a format-1 table: named databases "meta" and "blocks" (FORMAT.md, v1)
+mkdir -p "$TMP/f1"
+"$PY" - "$TMP/f1/swap.mdb" <<'PYEOF'
+import hashlib, sys, lmdb
+env = lmdb.open(sys.argv[1], subdir=False, lock=False, max_dbs=2)
+with env.begin(write=True) as txn:
+    meta = env.open_db(b'meta', txn=txn)
+    blocks = env.open_db(b'blocks', txn=txn)
+    body = 'magic puzzletb\nformat 1\npuzzle swap\nmetric swap\n'
+    txn.put(b'header', (body + 'meta_sha256 ' +
+                        hashlib.sha256(body.encode()).hexdigest() +
+                        '\n').encode(), db=meta)
+    txn.put(b'\0' * 8, b'x', db=blocks)
+env.close()
+PYEOF
+IN=$SAMPLE run swap --tables "$TMP/f1"
+check "a format-1 table: status 3, one line naming the file" \
+    test "$rc" = 3 -a -z "$out" -a "$(printf '%s\n' "$err" | wc -l)" = 1 -a \
+    -n "$(printf '%s' "$err" | grep -F "$TMP/f1/swap.mdb")"
+"$PY" scripts/ptb_read.py "$TMP/f1/swap.mdb" >/dev/null 2>"$TMP/e"; r=$?
+check "... and ptb_read.py calls it format 1" \
+    test $r = 1 -a -n "$(grep 'format 1' "$TMP/e")"
+
+mkdir -p "$TMP/tr"
+head -c 20000 "$TABLES/swap.mdb" >"$TMP/tr/swap.mdb"
+IN=$SAMPLE run swap --tables "$TMP/tr"
+check "a truncated table: status 3" test "$rc" = 3 -a -z "$out"
+
+# a packed3 swap table
+mkdir -p "$TMP/p3"
+build/tests/t_format --build swap "$TMP/p3" packed3
+check "a packed3 swap table is built" test -f "$TMP/p3/swap.mdb"
+hdr=$("$PY" scripts/ptb_read.py "$TMP/p3/swap.mdb")
+check "its header says encoding packed3, values mod3" \
+    test -n "$(echo "$hdr" | grep -x 'encoding packed3')" -a \
+    -n "$(echo "$hdr" | grep -x 'values mod3')"
+IN=$SAMPLE run swap --tables "$TMP/p3" --format json
+sub=$(printf '%s' "$out" | sed -n 's/.*"subtable":\([0-9]*\).*/\1/p')
+idx=$(printf '%s' "$out" | sed -n 's/.*"index":\([0-9]*\).*/\1/p')
+check "the P1225 sample from it: 4 moves" \
+    test "$rc" = 0 -a -n "$(printf '%s' "$out" | grep '"distance":4')"
+v=$("$PY" scripts/ptb_read.py "$TMP/p3/swap.mdb" --value "$sub" "$idx")
+check "ptb_read.py reads its start as 1 (4 mod 3)" test "$v" = 1
+"$PY" scripts/ptb_read.py "$TMP/p3/swap.mdb" --histogram >"$TMP/h3"; r1=$?
+"$PY" scripts/ptb_read.py "$TABLES/swap.mdb" --histogram >"$TMP/hz"; r2=$?
+check "ptb_read.py --histogram: the same for packed3 and zstd" \
+    test $r1 = 0 -a $r2 = 0 -a -n "$(cat "$TMP/h3")" && cmp -s "$TMP/h3" "$TMP/hz"
+run --verify swap --tables "$TMP/p3"
+check "--verify proves the packed3 table" test "$rc" = 0
+
+cp "$TMP/p3/swap.mdb" "$TMP/p3/orig.mdb"
+"$PY" tests/tamper.py "$TMP/p3/swap.mdb" 4317 7000 >/dev/null
+check "packed3, one value changed, digest recomputed: --verify names the state" \
+    expect_error 3 'inconsistent at subtable 4317 index 7000 .*: stored value is not the distance mod 3' \
+    --verify swap --tables "$TMP/p3"
+cp "$TMP/p3/orig.mdb" "$TMP/p3/swap.mdb"
+"$PY" tests/corrupt.py "$TMP/p3/swap.mdb" "$sub" "$idx" >/dev/null
+IN=$SAMPLE run swap --tables "$TMP/p3"
+check "packed3, the start's byte out of range: the query is refused (3)" \
+    test "$rc" = 3 -a -z "$out"
+run --verify swap --tables "$TMP/p3"
+check "... and --verify refuses it" test "$rc" = 3
+echo "1..$n"
