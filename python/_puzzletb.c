@@ -429,7 +429,7 @@ static PyObject *answer_new(modstate *st, SpaceObject *space,
     a->an = NULL;
     if (sol && (a->sol = malloc(sizeof *sol)))
         *a->sol = *sol;
-    /* the moves past n are never read */
+    /* an analysis's moves past n are never read */
     size_t used = an ? offsetof(ptb_analysis, move) +
                        an->n * sizeof an->move[0] : 0;
     if (an && (a->an = malloc(sizeof *an)))
@@ -474,8 +474,23 @@ static PyObject *Answer_json(AnswerObject *self, PyObject *unused)
     return r;
 }
 
+PyDoc_STRVAR(Answer_native_doc,
+"native() -> str\n\n"
+"The puzzle's native answer to a solution (ptb_format_native(): the\n"
+"contest's output format), '' when unsolvable or for an analysis.");
+
+static PyObject *Answer_native(AnswerObject *self, PyObject *unused)
+{
+    const ptb_space *s = self->space->s;
+    (void)unused;
+    if (!self->sol || self->sol->distance == PTB_UNSOLVABLE)
+        return PyUnicode_FromString("");
+    return native_str(s, self->sol);
+}
+
 static PyMethodDef Answer_methods[] = {
     { "json", (PyCFunction)Answer_json, METH_NOARGS, Answer_json_doc },
+    { "native", (PyCFunction)Answer_native, METH_NOARGS, Answer_native_doc },
     { NULL, NULL, 0, NULL }
 };
 
@@ -687,18 +702,40 @@ static int solve_query(modstate *st, TableObject *self, PyObject *args,
 PyDoc_STRVAR(Table_distance_doc,
 "distance(text, options) -> int or None\n\n"
 "The least number of moves from the query's position (the nearest of its\n"
-"candidates) to the goal; None when the goal cannot be reached.");
+"candidates) to the goal, by ptb_distance(); None when the goal cannot be\n"
+"reached.");
 
 static PyObject *Table_distance(TableObject *self, PyObject *args)
 {
     modstate *st = state_of_type(Py_TYPE(self));
-    slot *sl;
-    int rc;
-    if (!st || solve_query(st, self, args, &sl, &rc) != 0)
+    PyObject *text, *opts;
+    query q;
+    unsigned best = PTB_UNSOLVABLE, d;
+    int prc, rc = PTB_ENOMEM;
+    slot *sl = NULL;
+    if (!st || !PyArg_ParseTuple(args, "OO:distance", &text, &opts) ||
+        query_args(st, text, opts, &q) != 0)
         return NULL;
-    unsigned d = rc == PTB_OK ? sl->sol->distance : PTB_UNSOLVABLE;
-    slot_put(self, sl);
-    return distance_obj(d);
+    NOGIL_BEGIN
+    prc = query_parse(self->space->s, &q);
+    if (prc == PTB_OK && (sl = slot_get(self)))
+        for (unsigned i = 0; i < q.n; i++) {
+            rc = ptb_distance(self->t, sl->r, &q.starts[i], &d);
+            if (rc == PTB_NOTFOUND)
+                rc = PTB_OK;
+            if (rc != PTB_OK)
+                break;
+            if (d < best)
+                best = d;
+        }
+    NOGIL_END
+    if (sl)
+        slot_put(self, sl);
+    if (prc != PTB_OK)
+        return parse_error(st, &q, prc), NULL;
+    if (rc != PTB_OK)
+        return read_error(st, self, rc);
+    return distance_obj(best);
 }
 
 /* The moves of a solution as a list of Move. */
@@ -734,11 +771,10 @@ static PyObject *moves_list(modstate *st, const ptb_space *s,
 }
 
 PyDoc_STRVAR(Table_solve_doc,
-"solve(text, options) -> (distance, start, moves, text, answer)\n\n"
+"solve(text, options) -> (distance, start, moves, answer)\n\n"
 "distance: int or None; start: the Position walked from (the nearest\n"
 "candidate; the first when none reaches the goal); moves: a list of Move;\n"
-"text: the puzzle's native answer (the contest's output), '' when\n"
-"unsolvable; answer: an Answer for the library's JSON.");
+"answer: an Answer for the native text and the JSON, made on demand.");
 
 static PyObject *Table_solve(TableObject *self, PyObject *args)
 {
@@ -750,11 +786,10 @@ static PyObject *Table_solve(TableObject *self, PyObject *args)
         return NULL;
     const ptb_solution *sol = sl->sol;
     int ok = rc == PTB_OK;
-    PyObject *r = Py_BuildValue("(NNNNN)",
+    PyObject *r = Py_BuildValue("(NNNN)",
         distance_obj(ok ? sol->distance : PTB_UNSOLVABLE),
         position_obj(st, s, &sol->start, NULL),
         ok ? moves_list(st, s, sol) : PyList_New(0),
-        ok ? native_str(s, sol) : PyUnicode_FromString(""),
         answer_new(st, self->space, sol, NULL));
     slot_put(self, sl);
     return r;

@@ -3,12 +3,12 @@ benchmark, not a test).  Run from the top of the tree after `make tables
 python` (or `make bench-python`); prints a Markdown table.
 
 Measured: tb.distance() on random Klotski layouts (ShortCodes, metric
-move), tb.solve() and tb.distance() on 横刀立马 (81 moves in move), and a
-trivial query (frog 'W.B', one move) that shows the cost of a call itself;
-each next to a C loop (python/bench.c: ptb_parse + ptb_solve with one
-reader) over the same queries.  The Python overhead per call is the
-difference.  Then the same Klotski batch split over 1 and 2 threads sharing
-one handle (wall time; the machine's other load shows in it)."""
+move), tb.distance() and tb.solve() on 横刀立马, and a trivial query (frog
+'W.B', one move) that shows the cost of a call itself; each next to a C
+loop (python/bench.c, one reader, one untimed pass first) doing the same
+library work over the same queries, best of 3 rounds.  The Python overhead
+per call is the difference.  Then batches split over 1 and 2 threads
+sharing one handle (wall time; the machine's other load shows in it)."""
 import os
 import random
 import subprocess
@@ -32,8 +32,8 @@ def shortcode(v):
     return s
 
 
-def c_rate(exe, puzzle, metric, queries, repeat):
-    p = subprocess.run([exe, TABLES, puzzle, metric, str(repeat)],
+def c_rate(exe, puzzle, metric, mode, queries, repeat):
+    p = subprocess.run([exe, TABLES, puzzle, metric, mode, str(repeat)],
                        input="\n".join(q.replace("\n", "/") for q in queries)
                        + "\n", capture_output=True, text=True, check=True)
     n, secs = p.stdout.split()
@@ -49,12 +49,12 @@ def py_rate(call, queries, repeat):
     return repeat * len(queries) / (time.perf_counter() - t0)
 
 
-def threaded(tb, queries, nthreads):
+def threaded(call, queries, nthreads):
     parts = [queries[k::nthreads] for k in range(nthreads)]
 
     def run(part):
         for q in part:
-            tb.distance("klotski", q, "move")
+            call(q)
     threads = [threading.Thread(target=run, args=(p,)) for p in parts]
     t0 = time.perf_counter()
     for t in threads:
@@ -75,38 +75,52 @@ def main():
     tb = puzzletb.open(TABLES)
     rows = []
 
-    def row(what, call, puzzle, metric, queries, repeat):
-        c = c_rate(exe, puzzle, metric, queries, repeat)
-        p = py_rate(call, queries, repeat)
-        rows.append((what, p, c, 1e6 / p - 1e6 / c))
+    def row(what, call, puzzle, metric, mode, queries, repeat):
+        # best of 3 rounds each, C and Python alternating
+        c = p = 0
+        for _ in range(3):
+            c = max(c, c_rate(exe, puzzle, metric, mode, queries, repeat))
+            p = max(p, py_rate(call, queries, repeat))
+        rows.append((what, mode, p, c, 1e6 / p - 1e6 / c))
 
-    row("tb.distance, random Klotski layouts (move)",
+    row("tb.distance, 2000 random Klotski layouts (move)",
         lambda q: tb.distance("klotski", q, "move"), "klotski", "move",
-        codes, 1)
+        "distance", codes, 1)
+    row("tb.distance, 横刀立马 (move, 81)",
+        lambda q: tb.distance("klotski", q, "move"), "klotski", "move",
+        "distance", [HENG], 2000)
     row("tb.solve, 横刀立马 (move, 81 moves)",
         lambda q: tb.solve("klotski", q, "move"), "klotski", "move",
-        [HENG], 300)
-    row("tb.distance, 横刀立马 (move)",
-        lambda q: tb.distance("klotski", q, "move"), "klotski", "move",
-        [HENG], 300)
+        "solve", [HENG], 300)
     row("tb.solve, 横刀立马 (step, 116 moves)",
         lambda q: tb.solve("klotski", q, "step"), "klotski", "step",
-        [HENG], 300)
+        "solve", [HENG], 300)
     row("tb.distance, frog 'W.B' (1 move: the cost of a call)",
-        lambda q: tb.distance("frog", q), "frog", "move", ["W.B"], 100000)
-    print("| query | Python (calls/s) | C library (queries/s) | "
-          "Python overhead per call (µs) |")
-    print("|---|---:|---:|---:|")
-    for what, p, c, over in rows:
-        print("| %s | %.0f | %.0f | %.1f |" % (what, p, c, over))
-    batch = [shortcode(rng.randrange(29334498)) for _ in range(4000)]
-    r1 = threaded(tb, batch, 1)
-    r2 = threaded(tb, batch, 2)
+        lambda q: tb.distance("frog", q), "frog", "move", "distance",
+        ["W.B"], 100000)
+    print("| query | C loop (python/bench.c) | Python (calls/s) | "
+          "C library (queries/s) | Python overhead per call (µs) |")
+    print("|---|---|---:|---:|---:|")
+    for what, mode, p, c, over in rows:
+        print("| %s | %s | %.0f | %.0f | %.1f |" % (what, mode, p, c, over))
     print()
-    print("Threads sharing one handle, %d random Klotski layouts (move): "
-          "1 thread %.0f/s, 2 threads %.0f/s (%.2fx; %d cores, load %s)."
-          % (len(batch), r1, r2, r2 / r1, os.cpu_count(),
+    print("Threads sharing one handle (best of 3; %d cores, load %s):"
+          % (os.cpu_count(),
              " ".join(open("/proc/loadavg").read().split()[:3])))
+    print()
+    print("| batch | 1 thread (/s) | 2 threads (/s) | ratio |")
+    print("|---|---:|---:|---:|")
+    batch = [shortcode(rng.randrange(29334498)) for _ in range(4000)]
+    for what, call, qs in (
+            ("tb.distance, %d random Klotski layouts" % len(batch),
+             lambda q: tb.distance("klotski", q, "move"), batch),
+            ("tb.solve, 300 x 横刀立马 (step)",
+             lambda q: tb.solve("klotski", q, "step"), [HENG] * 300),
+            ("tb.solve, 2000 random Klotski layouts (step)",
+             lambda q: tb.solve("klotski", q, "step"), codes)):
+        r1 = max(threaded(call, qs, 1) for _ in range(3))
+        r2 = max(threaded(call, qs, 2) for _ in range(3))
+        print("| %s | %.0f | %.0f | %.2fx |" % (what, r1, r2, r2 / r1))
     os.remove(exe)
     os.rmdir(tmp)
 

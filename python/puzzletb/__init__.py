@@ -40,13 +40,14 @@ import threading as _threading
 from typing import NamedTuple as _NamedTuple, Optional as _Optional
 
 from ._puzzletb import (Error, ParseError, TableError, Unsolvable,
-                        Position, Move, Successor, TABLES_DIR)
+                        Position, Move, Successor, TABLES_DIR,
+                        FORMAT_VERSION)
 from ._puzzletb import (Space as _Space, Table as _Table,
                         puzzles as _puzzles, version as _version)
 
 __all__ = ["open", "puzzles", "default_tables", "Tablebase", "Solution",
            "Puzzle", "Option", "Position", "Move", "Successor", "Analysis", "Error",
-           "ParseError", "TableError", "Unsolvable", "TABLES_DIR",
+           "ParseError", "TableError", "Unsolvable", "TABLES_DIR", "FORMAT_VERSION",
            "__version__"]
 
 __version__ = _version()
@@ -127,24 +128,31 @@ class Solution:
               without first=), the nearer one
     text      the puzzle's native answer, the contest's output format
               ('' when unsolvable); str(solution) is the same
-    json      the library's JSON answer (made when first asked for)
+    json      the library's JSON answer
+              (text and json are made when first asked for)
     details   each move's structured form, from the JSON: a list of dicts
               ("piece", "from", "to", "direction", ... as the puzzle has)
     puzzle, metric   what was asked
     """
-    __slots__ = ("puzzle", "metric", "distance", "start", "moves", "text",
-                 "_answer", "_json")
+    __slots__ = ("puzzle", "metric", "distance", "start", "moves",
+                 "_answer", "_json", "_text")
 
-    def __init__(self, puzzle, metric, distance, start, moves, text,
-                 answer):
+    def __init__(self, puzzle, metric, distance, start, moves, answer):
         self.puzzle = puzzle
         self.metric = metric
         self.distance = distance
         self.start = start
         self.moves = moves
-        self.text = text
         self._answer = answer
-        self._json = None
+        self._json = self._text = None
+
+    @property
+    def text(self):
+        """The puzzle's native answer, the contest's output format ('' when
+        unsolvable); made when first asked for."""
+        if self._text is None:
+            self._text = self._answer.native()
+        return self._text
 
     @property
     def json(self):
@@ -244,6 +252,18 @@ def _space(puzzle, metric):
     return s
 
 
+def _check_input(space, text, opts):
+    """Raises the ParseError of a query, if any, out of an except block
+    without chaining it (tblookup also reports bad input first)."""
+    try:
+        space.parse(text, opts)
+    except ParseError as e:
+        error = e
+    else:
+        return
+    raise error from None
+
+
 class Tablebase:
     """The tables of one directory, opened lazily, one per (puzzle,
     metric).  Use as a context manager, or call close().  Safe to share
@@ -291,7 +311,7 @@ class Tablebase:
                 try:
                     t = _Table(s, self.directory)
                 except TableError:
-                    s.parse(text, opts)   # bad input first, as tblookup
+                    _check_input(s, text, opts)   # bad input first
                     raise
                 self._tables[(puzzle, metric)] = t
         return t
