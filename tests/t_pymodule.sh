@@ -21,7 +21,8 @@ unit() {
     while IFS= read -r line; do
         case $line in
         "ok "*)     n=$((n + 1)); echo "ok $n - $label${line#ok * - }" ;;
-        "not ok "*) n=$((n + 1)); echo "not ok $n - $label${line#not ok * - }" ;;
+        "not ok "*) n=$((n + 1))
+                    echo "not ok $n - $label${line#not ok * - }" ;;
         1..*)       ;;
         *)          echo "$line" ;;
         esac
@@ -33,8 +34,9 @@ unit build/python ""
 # (preloaded, as python3 is not; Python's own allocations at exit are not
 # leaks of ours)
 if [ -d build/san/python/puzzletb ]; then
-    unit build/san/python "ASan/UBSan: " \
-        LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
+    san="$(gcc -print-file-name=libasan.so)"
+    san="$san $(gcc -print-file-name=libubsan.so)"
+    unit build/san/python "ASan/UBSan: " LD_PRELOAD="$san" \
         ASAN_OPTIONS=detect_leaks=0
 fi
 
@@ -81,7 +83,8 @@ check "make uninstall DESTDIR=<stage> PREFIX=/usr removes it" \
 check "... no file left behind" test -z "$(find "$S" ! -type d)"
 
 # ---- PREFIX=/usr/local (staged): Debian's path for local packages ----
-want=$("$PY" -c 'import sys; print("/usr/local/lib/python%d.%d/dist-packages" % sys.version_info[:2])')
+want=$("$PY" -c 'import sys
+print("/usr/local/lib/python%d.%d/dist-packages" % sys.version_info[:2])')
 check "$want is on /usr/bin/python3's path" \
     "$PY" -c "import sys; sys.exit('$want' not in sys.path)"
 check "make install DESTDIR=<stage> PREFIX=/usr/local succeeds" \

@@ -3,8 +3,9 @@
 The tables hold, for every state of a puzzle, its least number of moves to
 the goal; a query walks them to an optimal solution in O(moves).  Puzzles:
 swap (4x4 swap, Luogu P1225), four (four-in-a-row, codevs 1004), klotski
-(华容道; metrics step, line, move) and frog (黑白子交换).  Build the tables
-with `make tables` (or `tbgen`); `make install` installs them.
+(华容道; metrics step, line, move) and frog (黑白子交换).
+Build the tables with `make tables` (or `tbgen`); `make install` installs
+them.
 
     >>> import puzzletb
     >>> with puzzletb.open() as tb:
@@ -46,9 +47,9 @@ from ._puzzletb import (Space as _Space, Table as _Table,
                         puzzles as _puzzles, version as _version)
 
 __all__ = ["open", "puzzles", "default_tables", "Tablebase", "Solution",
-           "Puzzle", "Option", "Position", "Move", "Successor", "Analysis", "Error",
-           "ParseError", "TableError", "Unsolvable", "TABLES_DIR", "FORMAT_VERSION",
-           "__version__"]
+           "Analysis", "Puzzle", "Option", "Position", "Move", "Successor",
+           "Error", "ParseError", "TableError", "Unsolvable", "TABLES_DIR",
+           "FORMAT_VERSION", "__version__"]
 
 __version__ = _version()
 

@@ -34,7 +34,7 @@ P1225 = ["1111", "0000", "1110", "0010", "1010", "0101", "1010", "0101"]
 HENG = "BAAC BAAC DEEF DGHF IKKJ"             # 横刀立马
 SEED002 = "FFBB DAAE DAAE HCCI JKKG"          # seed 002's own sample
 FOUR001 = ["BWBO", "WBWB", "BWBW", "WBWO"]    # seed 001's sample
-FROG003 = "○ ○ ○ . ● ● ●"                    # seed 003's start, n = 3
+FROG003 = "○ ○ ○ . ● ● ●"                 # seed 003's start, n = 3
 SHORT = "123456789ABCDEFGHJKMNPQRSTUVWXYZ"
 KLOTSKI_LAYOUTS = 29334498
 
@@ -188,7 +188,8 @@ class Base(unittest.TestCase):
         if puzzle == "four":
             return ["\n".join(FOUR001)] + [rand_four(rng)
                                            for _ in range(count)]
-        return [FROG003.replace(" ", "").replace("○", "W").replace("●", "B")] \
+        frog = FROG003.replace(" ", "").replace("○", "W").replace("●", "B")
+        return [frog] \
             + [rand_frog(rng) for _ in range(count // 2)] \
             + [frog_walk(rng, rng.randint(1, 12), rng.randint(0, 40))
                for _ in range(count - count // 2)]
