@@ -26,13 +26,15 @@
  * states.  Mod-3 tables: a search outward from the goals through the
  * residues, layer k + 1 being the neighbours of layer k with residue
  * (k + 1) mod 3, collects the states at exactly the distance, then a partial
- * Fisher-Yates shuffle draws them.  A bitmap of one bit per state of the
- * subtable marks the states seen.  Random numbers: splitmix64 from the seed,
+ * Fisher-Yates shuffle draws them.  The subtable's values are first read in
+ * index order into 2 bits per state (random reads would decode a block per
+ * read), and a bitmap of one bit per state marks the states seen.  Random numbers: splitmix64 from the seed,
  * in a local state.
  *
  * May touch: its arguments only.  No I/O.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -522,28 +524,55 @@ static void add_goal(void *arg, uint64_t idx)
     }
 }
 
+/* The stored values of a subtable, 2 bits each (residue, or 3), read in
+ * index order so that every block is decoded once. */
+static int read_residues(const ptb_table *t, ptb_reader *r, uint32_t sub,
+                         uint64_t size, uint8_t **out)
+{
+    uint8_t *res = calloc(size / 4 + 1, 1);
+    if (!res)
+        return PTB_ENOMEM;
+    for (uint64_t i = 0; i < size; i++) {
+        unsigned v;
+        int rc = ptb_table_value(t, r, sub, i, &v);
+        if (rc != PTB_OK) {
+            free(res);
+            return rc;
+        }
+        res[i / 4] |= (uint8_t)((v < 3 ? v : 3) << 2 * (i % 4));
+    }
+    *out = res;
+    return PTB_OK;
+}
+
+static unsigned residue(const uint8_t *res, uint64_t i)
+{
+    return res[i / 4] >> 2 * (i % 4) & 3;
+}
+
 static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
                     unsigned d, found *f)
 {
     const ptb_space *s = ptb_table_space(t);
     uint64_t size = s->p->size(s->ctx, sub);
     uint64_t *seen = calloc(size / 64 + 1, sizeof *seen);
+    uint8_t *res = NULL;
     frontier a = { 0 }, b = { 0 };
     ptb_move mv[PTB_MAX_MOVES];
     goal_sink gs = { &a, seen, seen ? PTB_OK : PTB_ENOMEM };
     if (seen)
+        gs.rc = read_residues(t, r, sub, size, &res);
+    if (gs.rc == PTB_OK)
         s->p->goals(s->ctx, sub, add_goal, &gs);
     int rc = gs.rc;
     for (unsigned k = 0; rc == PTB_OK && k < d && a.n; k++) {
         b.n = 0;
         for (size_t i = 0; rc == PTB_OK && i < a.n; i++) {
-            unsigned m = s->p->moves(s->ctx, sub, a.idx[i], mv), v;
+            unsigned m = s->p->moves(s->ctx, sub, a.idx[i], mv);
             for (unsigned j = 0; rc == PTB_OK && j < m; j++) {
                 uint64_t x = mv[j].to;
-                if (seen[x / 64] >> x % 64 & 1)
-                    continue;
-                rc = ptb_table_value(t, r, sub, x, &v);
-                if (rc != PTB_OK || v != (k + 1) % 3)
+                if (seen[x / 64] >> x % 64 & 1 ||
+                    residue(res, x) != (k + 1) % 3)
                     continue;
                 seen[x / 64] |= 1ULL << x % 64;
                 rc = frontier_add(&b, x);
@@ -558,6 +587,7 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     free(a.idx);
     free(b.idx);
     free(seen);
+    free(res);
     return rc;
 }
 
@@ -634,4 +664,119 @@ int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
     free(f.sub);
     free(f.idx);
     return rc;
+}
+
+/* ==== histogram picture =============================================== */
+
+/* n with thousands separated by commas. */
+static void cat_count(char *buf, size_t cap, size_t *len, uint64_t n)
+{
+    char d[32];
+    int k = snprintf(d, sizeof d, "%" PRIu64, n);
+    for (int i = 0; i < k; i++)
+        ptb_catf(buf, cap, len, "%s%c", i && (k - i) % 3 == 0 ? "," : "",
+                 d[i]);
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten giving at most 8 ticks. */
+static uint64_t tick_step(uint64_t top)
+{
+    static const unsigned mult[3] = { 1, 2, 5 };
+    for (uint64_t p = 1;; p *= 10)
+        for (unsigned i = 0; i < 3; i++)
+            if (top / (p * mult[i]) < 8)
+                return p * mult[i];
+}
+
+enum { SVG_W = 860, SVG_H = 420, LEFT = 100, RIGHT = 130, TOP = 60,
+       BOTTOM = 70 };
+
+int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
+                             char *buf, size_t cap)
+{
+    size_t len = 0;
+    unsigned dmax = in->max_distance <= PTB_MAX_DISTANCE ? in->max_distance
+                                                         : 0;
+    uint64_t top = 1, unsolvable = in->states - in->solvable;
+    for (unsigned d = 0; d <= dmax; d++)
+        top = in->histogram[d] > top ? in->histogram[d] : top;
+    uint64_t step = tick_step(top);
+    top = (top + step - 1) / step * step;
+    const double plot_w = SVG_W - LEFT - RIGHT, plot_h = SVG_H - TOP - BOTTOM;
+    const double bar_w = plot_w / (dmax + 1);
+    if (cap)
+        buf[0] = '\0';
+    ptb_catf(buf, cap, &len, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+             "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+             "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+             "fill=\"white\"/>\n<text class=\"title\" x=\"%d\" y=\"24\" "
+             "text-anchor=\"middle\" font-size=\"15\">%s, metric %s: ",
+             SVG_W, SVG_H, SVG_W, SVG_H, SVG_W / 2, s->p->name,
+             s->p->metrics[s->metric]);
+    cat_count(buf, cap, &len, in->states);
+    ptb_catf(buf, cap, &len, " positions, ");
+    cat_count(buf, cap, &len, in->solvable);
+    ptb_catf(buf, cap, &len, " solvable, max distance %u</text>\n", dmax);
+    /* axes, ticks and labels */
+    ptb_catf(buf, cap, &len, "<g class=\"axes\" stroke=\"black\">"
+             "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+             "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/></g>\n",
+             LEFT, TOP, LEFT, SVG_H - BOTTOM, LEFT, SVG_H - BOTTOM,
+             LEFT + plot_w, SVG_H - BOTTOM);
+    for (uint64_t y = 0; y <= top; y += step) {
+        double py = SVG_H - BOTTOM - plot_h * (double)y / (double)top;
+        ptb_catf(buf, cap, &len, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" "
+                 "y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" y=\"%.1f\" "
+                 "text-anchor=\"end\">", LEFT, py, LEFT + plot_w, py,
+                 LEFT - 6, py + 4);
+        cat_count(buf, cap, &len, y);
+        ptb_catf(buf, cap, &len, "</text>\n");
+    }
+    static const unsigned steps[] = { 1, 2, 5, 10, 20, 50 };
+    unsigned every = 100;
+    for (unsigned i = 6; i-- > 0;)
+        if ((dmax + 1) / steps[i] <= 20)
+            every = steps[i];
+    for (unsigned d = 0; d <= dmax; d += every)
+        ptb_catf(buf, cap, &len, "<text x=\"%.1f\" y=\"%d\" text-anchor="
+                 "\"middle\">%u</text>\n", LEFT + bar_w * (d + 0.5),
+                 SVG_H - BOTTOM + 16, d);
+    ptb_catf(buf, cap, &len, "<text class=\"xlabel\" x=\"%.1f\" y=\"%d\" "
+             "text-anchor=\"middle\">distance to the goal (moves, metric %s)"
+             "</text>\n"
+             "<text class=\"ylabel\" transform=\"translate(24 %.1f) "
+             "rotate(-90)\" text-anchor=\"middle\">positions</text>\n",
+             LEFT + plot_w / 2, SVG_H - BOTTOM + 40, s->p->metrics[s->metric],
+             TOP + plot_h / 2);
+    /* one bar per distance */
+    for (unsigned d = 0; d <= dmax; d++) {
+        double h = plot_h * (double)in->histogram[d] / (double)top;
+        ptb_catf(buf, cap, &len, "<rect class=\"bar\" data-distance=\"%u\" "
+                 "data-count=\"%" PRIu64 "\" x=\"%.2f\" y=\"%.2f\" "
+                 "width=\"%.2f\" height=\"%.2f\" fill=\"#3465a4\"><title>"
+                 "distance %u: ", d, in->histogram[d], LEFT + bar_w * d,
+                 SVG_H - BOTTOM - h, bar_w > 2 ? bar_w - 1 : bar_w, h, d);
+        cat_count(buf, cap, &len, in->histogram[d]);
+        ptb_catf(buf, cap, &len, " positions</title></rect>\n");
+    }
+    /* unsolvable apart, as a share of all positions */
+    double share = in->states ? (double)unsolvable / (double)in->states : 0;
+    double ux = SVG_W - RIGHT + 40;
+    ptb_catf(buf, cap, &len, "<rect class=\"frame\" x=\"%.1f\" y=\"%d\" "
+             "width=\"40\" height=\"%.1f\" fill=\"none\" stroke=\"#999\"/>\n"
+             "<rect class=\"unsolvable\" data-count=\"%" PRIu64 "\" "
+             "x=\"%.1f\" y=\"%.2f\" width=\"40\" height=\"%.2f\" "
+             "fill=\"#cc0000\"><title>unsolvable: ", ux, TOP, plot_h,
+             unsolvable, ux, TOP + plot_h * (1 - share), plot_h * share);
+    cat_count(buf, cap, &len, unsolvable);
+    ptb_catf(buf, cap, &len, " positions</title></rect>\n<text x=\"%.1f\" "
+             "y=\"%d\" text-anchor=\"middle\">unsolvable</text>\n<text "
+             "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", ux + 20,
+             SVG_H - BOTTOM + 16, ux + 20, SVG_H - BOTTOM + 32);
+    cat_count(buf, cap, &len, unsolvable);
+    ptb_catf(buf, cap, &len, "</text>\n<text x=\"%.1f\" y=\"%d\" "
+             "text-anchor=\"middle\">(%.1f%% of all)</text>\n</svg>\n",
+             ux + 20, SVG_H - BOTTOM + 48, 100 * share);
+    return (int)len;
 }

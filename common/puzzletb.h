@@ -140,7 +140,12 @@ int ptb_space_file(const ptb_space *s, char *buf, size_t cap);
  * starts; the answer is the nearest of them.  Returns PTB_OK; PTB_EINVAL for
  * an option the puzzle does not take, a repeated one, or text given with a
  * PTB_OPT_POSITION option; PTB_EPARSE for a malformed position or option
- * value.  Either way err gets a one-line message. */
+ * value.  Either way err gets a one-line message saying where and what
+ * ("line 3, column 2: unexpected 'X' (expected B, W or O)"); a message
+ * about an option's value starts with "NAME: ".  Every puzzle reads text by
+ * the same rules: a UTF-8 byte-order mark, CRLF, tabs, leading and trailing
+ * blanks and blank lines are ignored, and the rows of a grid may be
+ * separated by line ends, '/' or blanks. */
 int ptb_parse(const ptb_space *s, const char *text,
               const char *const *options, ptb_position out[2], unsigned *n,
               char *err, size_t errcap);
@@ -396,6 +401,15 @@ int ptb_count_solutions(const ptb_table *t, ptb_reader *r,
 int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
                   uint64_t seed, unsigned n, uint32_t *sub_out,
                   uint64_t *idx_out, unsigned *got);
+
+/* The distance histogram of a table (from ptb_table_get_info()) as an SVG
+ * bar chart: one bar per distance 0..max_distance (<rect class="bar">,
+ * with data-distance and data-count), axes labelled, the puzzle, metric
+ * and totals in the title, and the unsolvable positions apart on the right
+ * (<rect class="unsolvable">, its height their share of all positions).
+ * snprintf conventions; 256 kB always suffice. */
+int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *info,
+                             char *buf, size_t cap);
 
 #ifdef __cplusplus
 }
