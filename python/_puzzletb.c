@@ -273,10 +273,19 @@ static PyObject *Space_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (rc == PTB_ENOMEM)
         return PyErr_NoMemory();
     /* tblookup's words */
-    if (!ptb_puzzle_find(puzzle))
+    const ptb_puzzle *p = ptb_puzzle_find(puzzle);
+    if (!p) {
         PyErr_Format(st->ParseError, "unknown puzzle '%s'", puzzle);
-    else
-        PyErr_Format(st->ParseError, "unknown metric '%s'", metric);
+        return NULL;
+    }
+    char list[256];
+    size_t len = 0;
+    for (unsigned i = 0; ptb_puzzle_metric(p, i) && len < sizeof list; i++)
+        len += snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+                        ptb_puzzle_metric(p, i));
+    PyErr_Format(st->ParseError, "%s has no metric '%s' (%s: %s)", puzzle,
+                 metric, ptb_puzzle_metric(p, 1) ? "metrics"
+                                                 : "its one metric", list);
     return NULL;
 }
 
@@ -584,7 +593,8 @@ static void slot_put(TableObject *self, slot *sl)
         slot_free(sl);
 }
 
-/* A failed read: TableError with tblookup's words, naming the file. */
+/* A failed read: TableError with tblookup's words, naming the file, and
+ * for a table that is missing or damaged the command that rebuilds it. */
 static PyObject *table_error(modstate *st, const ptb_space *s,
                              const char *dir, int rc)
 {
@@ -593,10 +603,16 @@ static PyObject *table_error(modstate *st, const ptb_space *s,
     PyObject *path = PyUnicode_FromFormat("%s/%s", dir, file);
     if (!path)
         return NULL;
-    PyObject *msg = PyUnicode_FromFormat(
-        "%U: %s; rebuild it with 'make tables' or 'tbgen --puzzle %s "
-        "--out %s'", path, ptb_strerror(rc),
-        ptb_puzzle_name(ptb_space_puzzle(s)), dir);
+    int rebuild = rc == PTB_ENOTABLE || rc == PTB_EFORMAT ||
+                  rc == PTB_EVERSION || rc == PTB_ETRUNC ||
+                  rc == PTB_ECORRUPT;
+    PyObject *msg = rebuild
+        ? PyUnicode_FromFormat("%U: %s; rebuild it with 'make tables' or "
+                               "'tbgen --puzzle %s --metric %s --out %s'",
+                               path, ptb_strerror(rc),
+                               ptb_puzzle_name(ptb_space_puzzle(s)),
+                               ptb_space_metric(s), dir)
+        : PyUnicode_FromFormat("%U: %s", path, ptb_strerror(rc));
     PyObject *e = msg ? PyObject_CallOneArg(st->TableError, msg) : NULL;
     if (e && PyObject_SetAttrString(e, "path", path) == 0) {
         PyObject *code = PyLong_FromLong(rc);

@@ -197,17 +197,24 @@ class Base(unittest.TestCase):
 
 class TestRegistry(Base):
     def test_puzzles_match_help(self):
-        """puzzles() lists tblookup's puzzles, summaries and metrics"""
+        """puzzles() lists tblookup's puzzles, summaries, options and
+        metrics, in its order"""
         rc, out, _ = tblookup(["--help"])
-        listed = out.split("puzzles:\n", 1)[1].splitlines()
-        mine = []
-        for p in puzzletb.puzzles():
-            line = "  %-8s %s" % (p.name, p.summary)
-            if len(p.metrics) > 1:
-                line += " (metrics: %s)" % " ".join(p.metrics)
-            mine.append(line)
+        blocks = []
+        for line in out.split("puzzles:\n", 1)[1].splitlines():
+            if line.startswith("  ") and line[2] != " ":
+                name, summary = line.split(None, 1)
+                blocks.append([name, summary, [], []])
+            elif line.strip().startswith("--"):
+                blocks[-1][2].append(line.split()[0][2:])
+            elif line.strip().startswith("metrics:"):
+                blocks[-1][3] = [w for w in line.split()[1:]
+                                 if w != "(default)"]
+        mine = [[p.name, p.summary, [o.name for o in p.options],
+                 list(p.metrics) if len(p.metrics) > 1 else []]
+                for p in puzzletb.puzzles()]
         self.assertEqual(rc, 0)
-        self.assertEqual(mine, listed)
+        self.assertEqual(mine, blocks)
 
     def test_options_declared(self):
         """four declares first=B|W, frog n (standing for the position)"""
@@ -381,6 +388,28 @@ class TestAnalyse(Base):
                 got = [sc.distance for _, sc in items]
                 self.assertEqual(got, counts, (puzzle, metric, args))
 
+    def test_against_tblookup_analyse(self):
+        """analyse() equals tblookup --analyse: the position's distance and
+        category, every move's text, board, distance and detail, in order"""
+        for puzzle, metric in metrics():
+            queries = self.queries(puzzle, 10 if puzzle == "klotski" else 40)
+            want = batch_json(puzzle, queries, "--metric", metric,
+                              "--analyse")
+            bad = []
+            for text, w in zip(queries, want):
+                a = self.tb.analyse(puzzle, text, metric)
+                got = (a.distance, a.category, a.start.index,
+                       [(m.text, m.board, m.distance) for m in a],
+                       a.details)
+                exp = (w["distance"], w["category"], w["index"],
+                       [(m["move"], m["board"], m["distance"])
+                        for m in w["analysis"]],
+                       [m["detail"] for m in w["analysis"]])
+                if got != exp:
+                    bad.append((text, got, exp))
+            self.assertEqual(bad[:1], [], "%s/%s: %d of %d differ" %
+                             (puzzle, metric, len(bad), len(queries)))
+
     def test_four_nearer_side(self):
         """four without first= analyses the nearer side to move (the first
         candidate on a tie), with the position's distance and category"""
@@ -431,12 +460,15 @@ class TestErrors(Base):
             kw = {opt[0]: opt[1]} if opt else {}
             with self.assertRaises(puzzletb.ParseError, msg=text) as cm:
                 self.tb.solve(puzzle, text, **kw)
-            args = [puzzle] + (["--" + opt[0], opt[1]] if opt else [text])
-            rc, out, err = tblookup(args)
             msg = str(cm.exception)
-            self.assertEqual(rc, 2)
+            if opt:       # tblookup names the option as its flag
+                rc, out, err = tblookup([puzzle, "--" + opt[0], opt[1]])
+                want = "tblookup: --" + msg
+            else:         # the position from standard input
+                rc, out, err = tblookup([puzzle, "-i", "-"], text)
+                want = "tblookup: standard input: " + msg
+            self.assertEqual((rc, err.splitlines()[0]), (2, want))
             self.assertNotIn("\n", msg)
-            self.assertTrue(err.endswith(": " + msg + "\n"), (err, msg))
             self.assertIsInstance(cm.exception, ValueError)
             for call in (self.tb.distance, self.tb.analyse, self.tb.parse):
                 self.assertRaises(puzzletb.ParseError, call, puzzle, text,
@@ -444,15 +476,20 @@ class TestErrors(Base):
 
     def test_unknown_puzzle_metric_option(self):
         """unknown puzzle, metric or option: ParseError; tblookup's words
-        for the first two"""
-        for args, call in ((["nope", "x"], lambda: self.tb.solve("nope", "x")),
-                           (["klotski", "-m", "foo", "x"],
-                            lambda: self.tb.solve("klotski", "x", "foo"))):
-            with self.assertRaises(puzzletb.ParseError) as cm:
-                call()
-            rc, _, err = tblookup(args)
-            self.assertEqual((rc, err.strip()),
-                             (2, "tblookup: " + str(cm.exception)))
+        for the first two, and every metric named"""
+        with self.assertRaises(puzzletb.ParseError) as cm:
+            self.tb.solve("nope", "x")
+        rc, _, err = tblookup(["nope", "x"])
+        self.assertEqual((rc, err.splitlines()[0]),
+                         (2, "tblookup: " + str(cm.exception)))
+        with self.assertRaises(puzzletb.ParseError) as cm:
+            self.tb.solve("klotski", "x", "foo")
+        rc, _, err = tblookup(["klotski", "--metric", "foo", "x"])
+        msg = str(cm.exception)
+        self.assertEqual(rc, 2)
+        self.assertEqual(err.split(" (")[0],
+                         "tblookup: " + msg.split(" (")[0])
+        self.assertTrue(msg.endswith("(metrics: step, line, move)"), msg)
         with self.assertRaises(puzzletb.ParseError) as cm:
             self.tb.solve("klotski", HENG, colour="red")
         self.assertIn("colour", str(cm.exception))
