@@ -531,6 +531,11 @@ typedef struct slot {
     ptb_reader *r;
     ptb_solution *sol;
     ptb_analysis *an;
+    /* the solution's texts, made without the GIL: NUL-terminated strings
+     * end to end; at[] gives where each starts (solution_texts()) */
+    char *text;
+    size_t cap;
+    size_t at[3 * (PTB_MAX_DISTANCE + 1)];
     struct slot *next;
 } slot;
 
@@ -551,6 +556,7 @@ static void slot_free(slot *sl)
     ptb_reader_free(sl->r);
     free(sl->sol);
     free(sl->an);
+    free(sl->text);
     free(sl);
 }
 
@@ -686,9 +692,69 @@ static PyObject *read_error(modstate *st, TableObject *self, int rc)
     return table_error(st, self->space->s, dir, rc);
 }
 
-/* Parses a query and walks the table, in one stretch without the GIL; on
- * success *out holds a slot with the solution (rc PTB_OK or PTB_NOTFOUND),
- * to be given back by the caller.  Returns 0, or -1 with an exception. */
+/* What solution_texts() formats. */
+enum { T_MOVE, T_BOARD, T_CODE };
+
+/* Appends one text to the slot's buffer and notes where it starts in
+ * sl->at[k]; *len is the buffer's length so far.  0, or -1 when out of
+ * memory.  Needs no GIL. */
+static int put_text(const ptb_space *s, slot *sl, size_t *len, size_t k,
+                    int kind, const ptb_position *p,
+                    const ptb_position *before,
+                    const ptb_move *m)
+{
+    for (;;) {
+        char *buf = sl->text + *len;
+        size_t room = sl->cap - *len;
+        int n = kind == T_MOVE ? ptb_format_move(s, before, m, buf, room)
+              : kind == T_BOARD ? ptb_format_board(s, p, buf, room)
+              : ptb_format_code(s, p->sub, p->idx, buf, room);
+        if (n < 0) {
+            n = 0;
+            if (room)
+                *buf = '\0';
+        }
+        if ((size_t)n < room) {
+            sl->at[k] = *len;
+            *len += (size_t)n + 1;
+            return 0;
+        }
+        size_t cap = 2 * sl->cap + (size_t)n + 1;
+        char *more = realloc(sl->text, cap);
+        if (!more)
+            return -1;
+        sl->text = more;
+        sl->cap = cap;
+    }
+}
+
+/* Formats the texts of sl->sol: for the start (index 0) and after each
+ * move i (index i + 1), at[3 * index + T_BOARD] and T_CODE, and the move
+ * itself at T_MOVE.  Returns PTB_OK or PTB_ENOMEM.  Needs no GIL. */
+static int solution_texts(const ptb_space *s, slot *sl)
+{
+    const ptb_solution *sol = sl->sol;
+    size_t len = 0;
+    int bad = put_text(s, sl, &len, T_BOARD, T_BOARD, &sol->start, NULL,
+                       NULL) ||
+              put_text(s, sl, &len, T_CODE, T_CODE, &sol->start, NULL, NULL);
+    for (unsigned i = 0; !bad && i < sol->distance; i++) {
+        const ptb_position *before = i ? &sol->after[i - 1] : &sol->start;
+        size_t k = 3 * (i + 1);
+        bad = put_text(s, sl, &len, k + T_MOVE, T_MOVE, NULL, before,
+                       &sol->move[i]) ||
+              put_text(s, sl, &len, k + T_BOARD, T_BOARD, &sol->after[i],
+                       NULL, NULL) ||
+              put_text(s, sl, &len, k + T_CODE, T_CODE, &sol->after[i],
+                       NULL, NULL);
+    }
+    return bad ? PTB_ENOMEM : PTB_OK;
+}
+
+/* Parses a query, walks the table and formats the answer's texts, in one
+ * stretch without the GIL; on success *out holds a slot with the solution
+ * (rc PTB_OK or PTB_NOTFOUND) and its texts, to be given back by the
+ * caller.  Returns 0, or -1 with an exception. */
 static int solve_query(modstate *st, TableObject *self, PyObject *args,
                        slot **out, int *rc_out)
 {
@@ -703,6 +769,13 @@ static int solve_query(modstate *st, TableObject *self, PyObject *args,
     prc = query_parse(self->space->s, &q);
     if (prc == PTB_OK && (sl = slot_get(self)))
         rc = ptb_solve(self->t, sl->r, q.starts, q.n, sl->sol);
+    if (rc == PTB_NOTFOUND)
+        sl->sol->distance = 0;          /* the start's texts only */
+    if ((rc == PTB_OK || rc == PTB_NOTFOUND) &&
+        solution_texts(self->space->s, sl) != PTB_OK)
+        rc = PTB_ENOMEM;
+    if (sl && rc == PTB_NOTFOUND)
+        sl->sol->distance = PTB_UNSOLVABLE;
     NOGIL_END
     if (prc != PTB_OK)
         return parse_error(st, &q, prc);
@@ -756,27 +829,59 @@ static PyObject *Table_distance(TableObject *self, PyObject *args)
     return distance_obj(best);
 }
 
-/* The moves of a solution as a list of Move. */
-static PyObject *moves_list(modstate *st, const ptb_space *s,
-                            const ptb_solution *sol)
+/* A str of the slot's texts. */
+static PyObject *slot_str(const slot *sl, size_t k)
 {
+    const char *t = sl->text + sl->at[k];
+    return PyUnicode_DecodeUTF8(t, (Py_ssize_t)strlen(t), "replace");
+}
+
+/* A Position from a slot's texts: index 0 the start, i + 1 after move i;
+ * board, when given, is its board (a new reference is taken). */
+static PyObject *slot_position(modstate *st, const slot *sl,
+                               const ptb_position *p, size_t index,
+                               PyObject *board)
+{
+    PyObject *o = PyStructSequence_New(st->Position);
+    if (!o)
+        return NULL;
+    PyObject *v[4] = { PyLong_FromUnsignedLong(p->sub),
+                       PyLong_FromUnsignedLongLong(p->idx),
+                       slot_str(sl, 3 * index + T_CODE),
+                       board ? Py_NewRef(board)
+                             : slot_str(sl, 3 * index + T_BOARD) };
+    int bad = 0;
+    for (int i = 0; i < 4; i++) {
+        bad |= !v[i];
+        PyStructSequence_SET_ITEM(o, i, v[i] ? v[i] : Py_NewRef(Py_None));
+    }
+    if (bad)
+        Py_CLEAR(o);
+    return o;
+}
+
+/* The moves of a solution as a list of Move, from the slot's texts. */
+static PyObject *moves_list(modstate *st, const slot *sl)
+{
+    const ptb_solution *sol = sl->sol;
     PyObject *list = PyList_New(sol->distance);
     for (unsigned i = 0; list && i < sol->distance; i++) {
-        const ptb_position *before = i ? &sol->after[i - 1] : &sol->start;
+        size_t k = 3 * (i + 1);
         PyObject *m = PyStructSequence_New(st->Move);
-        PyObject *board = board_str(s, &sol->after[i]);
-        PyObject *pos = board ? position_obj(st, s, &sol->after[i], board)
+        PyObject *board = slot_str(sl, k + T_BOARD);
+        PyObject *pos = board ? slot_position(st, sl, &sol->after[i], i + 1,
+                                              board)
                               : NULL;
-        PyObject *v[4] = { move_str(s, before, &sol->move[i]), board,
+        PyObject *v[4] = { slot_str(sl, k + T_MOVE), board,
                            PyLong_FromUnsignedLong(sol->move[i].code), pos };
         int bad = !m;
-        for (int k = 0; k < 4; k++) {
-            bad |= !v[k];
+        for (int j = 0; j < 4; j++) {
+            bad |= !v[j];
             if (m)
-                PyStructSequence_SET_ITEM(m, k,
-                                          v[k] ? v[k] : Py_NewRef(Py_None));
+                PyStructSequence_SET_ITEM(m, j,
+                                          v[j] ? v[j] : Py_NewRef(Py_None));
             else
-                Py_XDECREF(v[k]);
+                Py_XDECREF(v[j]);
         }
         if (bad) {
             Py_XDECREF(m);
@@ -797,7 +902,6 @@ PyDoc_STRVAR(Table_solve_doc,
 static PyObject *Table_solve(TableObject *self, PyObject *args)
 {
     modstate *st = state_of_type(Py_TYPE(self));
-    const ptb_space *s = self->space->s;
     slot *sl;
     int rc;
     if (!st || solve_query(st, self, args, &sl, &rc) != 0)
@@ -806,8 +910,8 @@ static PyObject *Table_solve(TableObject *self, PyObject *args)
     int ok = rc == PTB_OK;
     PyObject *r = Py_BuildValue("(NNNN)",
         distance_obj(ok ? sol->distance : PTB_UNSOLVABLE),
-        position_obj(st, s, &sol->start, NULL),
-        ok ? moves_list(st, s, sol) : PyList_New(0),
+        slot_position(st, sl, &sol->start, 0, NULL),
+        ok ? moves_list(st, sl) : PyList_New(0),
         answer_new(st, self->space, sol, NULL));
     slot_put(self, sl);
     return r;
