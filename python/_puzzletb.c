@@ -15,8 +15,9 @@
  *   Answer    a copy of one solution or analysis, for its JSON on demand
  *   Position, Move, Successor   named tuples (struct sequences) of answers
  *
- * Threads: the GIL is released while a query is parsed, walked and read
- * (the work of a call, everything but building the Python objects), so
+ * Threads: the GIL is released while a query is parsed, walked, read and
+ * its texts formatted (the work of a call, everything but building the
+ * Python objects), so
  * threads sharing one Table answer in parallel.  A ptb_reader must not be
  * shared, so a Table keeps a small pool of "slots" (a reader, a solution and
  * an analysis buffer each) behind a mutex held only to pop and push: a call

@@ -725,7 +725,7 @@ class TestThreads(Base):
         """while one thread walks a table, another runs Python: the GIL is
         released in the library (checked by overlap, not by timing)"""
         tb, far = self.tb, "4FEA13400"      # 138 moves in 'move'
-        tb.distance("klotski", far, "move")
+        tb.solve("klotski", far, "move")
         stamps, done = [], threading.Event()
 
         def ticker():
@@ -745,7 +745,7 @@ class TestThreads(Base):
         try:
             while calls < 200 and seen < 10:
                 n = len(stamps)
-                tb.distance("klotski", far, "move")
+                tb.solve("klotski", far, "move")
                 calls += 1
                 seen += len(stamps) > n
         finally:
