@@ -291,6 +291,6 @@ install-python: build/install/python/$(PY_MOD)
 	$(INSTALL) -m 644 build/install/python/$(PY_MOD) \
 	    $(DESTDIR)$(PYTHONDIR)/puzzletb/
 
+# (the site directory itself stays: Debian's python3 owns it)
 uninstall-python:
 	rm -rf $(DESTDIR)$(PYTHONDIR)/puzzletb
-	rmdir -p $(DESTDIR)$(PYTHONDIR) 2>/dev/null || true
