@@ -85,26 +85,8 @@ tables: deps
 	$(MAKE) all
 	$(MAKE) $(TABLES)/.built
 
-test: all $(TEST_BIN) $(SAN_BIN) $(TOY_BIN) $(TABLES)/.built
+test: all $(TEST_BIN) $(SAN_BIN) $(TABLES)/.built
 	tests/run
-
-# The toy puzzle (tests/t_toy.sh): the library built again with one more
-# puzzle, tests/toy/puzzle_toy.c, listed in tests/toy/puzzles.def and added
-# by -DPTB_TEST_PUZZLES, then linked with the unchanged programs: a puzzle
-# with its own options takes one file and one registry line, nothing else.
-TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
-TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) build/toy/tests/toy/puzzle_toy.o
-TOY_BIN = build/toy/tblookup build/toy/tbgen
-
-build/toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def $(GEN_HDR)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) -c -o $@ $<
-
-build/toy/tblookup: build/toy/lookup/main.o $(TOY_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/toy/tbgen: build/toy/gen/main.o $(TOY_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The tables are reproducible byte for byte: compare them with the sums
 # recorded for this format version (tables/SHA256SUMS).
@@ -116,6 +98,42 @@ bench: all $(TABLES)/.built
 
 clean:
 	rm -rf build bin
+
+# The distance histograms README.md shows, drawn from the real tables by
+# `tblookup --stats --format svg`: doc/histograms/NAME.svg for puzzles with
+# one metric, NAME-METRIC.svg for the others (the table files' names).
+.PHONY: svg
+svg: bin/tblookup $(TABLES)/.built
+	@mkdir -p doc/histograms
+	@for p in $$(bin/tblookup --list puzzles); do \
+	  ms=$$(bin/tblookup --list metrics $$p); \
+	  for m in $$ms; do \
+	    f=doc/histograms/$$p.svg; \
+	    [ "$$(echo $$ms | wc -w)" -gt 1 ] && f=doc/histograms/$$p-$$m.svg; \
+	    bin/tblookup $$p --metric $$m --stats --format svg \
+	        --tables $(TABLES) >$$f.tmp && mv $$f.tmp $$f || exit 1; \
+	    echo "$$f"; \
+	  done; \
+	done
+
+# The toy puzzle (tests/t_toy.sh): the library built again with one more
+# puzzle, tests/toy/puzzle_toy.c, listed in tests/toy/puzzles.def and added
+# by -DPTB_TEST_PUZZLES, then linked with the unchanged programs: a puzzle
+# with its own options takes one file and one registry line, nothing else.
+TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
+TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) build/toy/tests/toy/puzzle_toy.o
+TOY_BIN = build/toy/tblookup build/toy/tbgen
+test: $(TOY_BIN)
+
+build/toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) -c -o $@ $<
+
+build/toy/tblookup: build/toy/lookup/main.o $(TOY_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/toy/tbgen: build/toy/gen/main.o $(TOY_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # ==== shared library and installation ====
 # build/libpuzzletb.so exports only the functions declared in puzzletb.h (a

@@ -17,19 +17,23 @@
  * source) pairs.  Counts are binary numbers of 32-bit limbs, as many per
  * entry as the layer needs: a state has at most PTB_MAX_MOVES (256)
  * predecessors, so when every count of a layer is below 2^(32L - 8) the next
- * layer fits L limbs, else it gets L + 1.  Over at most 254 layers the count
+ * layer fits L limbs, else it gets L + 1 (the goals' sum gets one more, as
+ * the last layer has fewer than 2^32 states).  Over at most 254 layers the count
  * stays below 256^254, which has at most 612 decimal digits.
  *
  * Drawing at a distance.  Exact tables: the states at the distance are
  * counted (the header's histogram, or a scan of one subtable), distinct
  * ranks among them are drawn (Floyd's algorithm), and one scan maps ranks to
  * states.  Mod-3 tables: a search outward from the goals through the
- * residues, layer k + 1 being the neighbours of layer k with residue
+ * residues, layer k + 1 being the predecessors of layer k with residue
  * (k + 1) mod 3, collects the states at exactly the distance, then a partial
- * Fisher-Yates shuffle draws them.  The subtable's values are first read in
- * index order into 2 bits per state (random reads would decode a block per
- * read), and a bitmap of one bit per state marks the states seen.  Random numbers: splitmix64 from the seed,
- * in a local state.
+ * Fisher-Yates shuffle draws them.  Layer k + 1 comes from the states one
+ * move before layer k (unmoves), as the build's BFS does: in a state space
+ * that keeps one of some mirror pairs, moves() from a state need not lead
+ * back to every state that moves to it.  The subtable's values are first
+ * read in index order into 2 bits per state (random reads would decode a
+ * block per read), and a bitmap of one bit per state marks the states
+ * seen.  Random numbers: splitmix64 from the seed, in a local state.
  *
  * May touch: its arguments only.  No I/O.
  */
@@ -166,12 +170,14 @@ static void layer_free(layer *l)
     memset(l, 0, sizeof *l);
 }
 
-/* dst += src, both 'limbs' long; the caller has made room. */
-static void add_count(uint32_t *dst, const uint32_t *src, unsigned limbs)
+/* dst (dlimbs) += src (slimbs <= dlimbs), the carry going up through dst;
+ * the caller has made room for the sum. */
+static void add_count(uint32_t *dst, unsigned dlimbs, const uint32_t *src,
+                      unsigned slimbs)
 {
     uint64_t carry = 0;
-    for (unsigned i = 0; i < limbs; i++) {
-        carry += (uint64_t)dst[i] + src[i];
+    for (unsigned i = 0; i < dlimbs && (i < slimbs || carry); i++) {
+        carry += (uint64_t)dst[i] + (i < slimbs ? src[i] : 0);
         dst[i] = (uint32_t)carry;
         carry >>= 32;
     }
@@ -256,7 +262,7 @@ static int next_layer(const ptb_table *t, ptb_reader *r, uint32_t sub,
     for (size_t i = 0; i < ne; i++) {
         if (i == 0 || e[i].to != e[i - 1].to)
             down->idx[n++] = e[i].to;
-        add_count(down->count + (n - 1) * down->limbs,
+        add_count(down->count + (n - 1) * down->limbs, down->limbs,
                   up->count + (size_t)e[i].from * up->limbs, up->limbs);
     }
     down->n = n;
@@ -330,10 +336,11 @@ static int count_from(const ptb_table *t, ptb_reader *r, const ptb_position *p,
         if (!s->p->is_goal(s->ctx, p->sub, up.idx[i]))
             rc = PTB_ECORRUPT;
         else
-            add_count(sum, up.count + i * up.limbs, up.limbs);
+            add_count(sum, up.limbs + 1, up.count + i * up.limbs,
+                      up.limbs);
     }
     if (rc == PTB_OK)
-        rc = to_decimal(sum, up.limbs, buf, cap);
+        rc = to_decimal(sum, up.limbs + 1, buf, cap);
     free(sum);
     layer_free(&up);
     return rc;
@@ -558,7 +565,7 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     uint64_t *seen = calloc(size / 64 + 1, sizeof *seen);
     uint8_t *res = NULL;
     frontier a = { 0 }, b = { 0 };
-    ptb_move mv[PTB_MAX_MOVES];
+    uint64_t pre[PTB_MAX_MOVES];
     goal_sink gs = { &a, seen, seen ? PTB_OK : PTB_ENOMEM };
     if (seen)
         gs.rc = read_residues(t, r, sub, size, &res);
@@ -568,9 +575,9 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     for (unsigned k = 0; rc == PTB_OK && k < d && a.n; k++) {
         b.n = 0;
         for (size_t i = 0; rc == PTB_OK && i < a.n; i++) {
-            unsigned m = s->p->moves(s->ctx, sub, a.idx[i], mv);
+            unsigned m = s->p->unmoves(s->ctx, sub, a.idx[i], pre);
             for (unsigned j = 0; rc == PTB_OK && j < m; j++) {
-                uint64_t x = mv[j].to;
+                uint64_t x = pre[j];
                 if (seen[x / 64] >> x % 64 & 1 ||
                     residue(res, x) != (k + 1) % 3)
                     continue;

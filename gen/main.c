@@ -111,6 +111,25 @@ static void time_left(const bar *b, uint64_t done, uint64_t total, char *buf,
                  (unsigned)left % 3600 / 60);
 }
 
+static void draw(bar *b, const char *phase, int pct, const char *left)
+{
+    int fill = pct * BAR_WIDTH / 100;
+    fprintf(stderr, "\r%-18s %-6s [%.*s%*s] %3d%%  %-10s", b->name, phase,
+            fill, "########################", BAR_WIDTH - fill, "", pct,
+            left);
+    fflush(stderr);
+    b->last_pct = pct;
+    b->last_draw = now();
+}
+
+/* A phase is over (the next began, or the build returned): it shows 100 %
+ * even when the library's last count fell short of its total. */
+static void finish_phase(bar *b)
+{
+    if (b->phase && b->last_pct < 100)
+        draw(b, b->phase, 100, "");
+}
+
 /* Draws "swap.mdb  encode [#######     ]  58%  0:04 left" on one line,
  * at most every 0.1 s and at every new percent or phase. */
 static void show_progress(void *ctx, const char *phase, uint64_t done,
@@ -121,23 +140,17 @@ static void show_progress(void *ctx, const char *phase, uint64_t done,
     if (done > total)
         done = total;
     int pct = total ? (int)(100 * done / total) : 100;
-    int new_phase = !b->phase || strcmp(b->phase, phase);
-    if (new_phase) {
+    if (!b->phase || strcmp(b->phase, phase)) {
+        finish_phase(b);
         b->phase = phase;
         b->phase_start = t;
     } else if (pct == b->last_pct ||
                (pct < 100 && t - b->last_draw < 0.1)) {
         return;
     }
-    b->last_pct = pct;
-    b->last_draw = t;
     char left[32];
     time_left(b, done, total, left, sizeof left);
-    int fill = pct * BAR_WIDTH / 100;
-    fprintf(stderr, "\r%-18s %-6s [%.*s%*s] %3d%%  %-10s", b->name, phase,
-            fill, "########################", BAR_WIDTH - fill, "", pct,
-            left);
-    fflush(stderr);
+    draw(b, phase, pct, left);
 }
 
 /* ==== building ========================================================= */
@@ -175,8 +188,11 @@ static int build_one(const char *puzzle, const char *metric, const char *out,
     double t0 = now();
     rc = ptb_build(s, out, o, &info);
     double secs = now() - t0;
-    if (o->progress && b.phase)
+    if (o->progress && b.phase) {
+        if (rc == PTB_OK)
+            finish_phase(&b);
         fprintf(stderr, "\r%*s\r", 70, "");
+    }
     ptb_space_close(s);
     if (rc != PTB_OK) {
         fprintf(stderr, "tbgen: %s/%s: %s\n", out, file, ptb_strerror(rc));

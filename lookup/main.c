@@ -31,6 +31,7 @@
 #define OUT_CAP (1u << 20)
 #define MAX_QOPT 16              /* query options on one command line */
 #define MAX_DRAW 100000u         /* --limit and --farthest: at most */
+#define MAX_QNAMES 64            /* distinct query option names, +1 */
 
 enum { OUT_NATIVE, OUT_COUNT, OUT_MOVES, OUT_JSON, OUT_SVG };
 enum { EXIT_NOSOLUTION = 1, EXIT_USAGE = 2, EXIT_TABLE = 3, EXIT_WRITE = 4 };
@@ -142,8 +143,8 @@ static int help(void)
         "  -o, --option NAME=VALUE  a query option of the puzzle (below);\n"
         "                     --NAME VALUE is the same\n"
         "      --analyse      every legal move, best first, with the distance\n"
-        "                     after it (--analyze too; --moves adds boards)\n"
-        "      --solutions    the exact number of distinct optimal solutions\n"
+        "                     after it (or --analyze; --moves: the boards)\n"
+        "      --solutions    the exact number of distinct optimal lines\n"
         "      --random-at D  positions at exactly distance D, drawn at random\n"
         "                     (--seed S, default 0; --limit N, default 1)\n"
         "      --stats        distance histogram and farthest positions\n"
@@ -849,8 +850,8 @@ static struct option *long_options(const char **qname, unsigned *nq,
             unsigned j = 0;
             while (j < n && strcmp(lo[j].name, name))
                 j++;
-            if (j < n)
-                continue;
+            if (j < n || *nq + 1 >= MAX_QNAMES)
+                continue;                  /* the rest: with -o only */
             qname[*nq] = name;
             lo[n].name = name;
             lo[n].has_arg = required_argument;
@@ -923,8 +924,8 @@ static int parse_option(options *o, int c, const char **qname,
         if (!strcmp(optarg_, "svg"))
             return set_output(o, OUT_SVG, "--format svg");
         if (strcmp(optarg_, "json") && strcmp(optarg_, "native"))
-            return usage_error("--format takes native, json or svg, got "
-                               "'%s'", optarg_);
+            return usage_error("--format takes native or json, got '%s' "
+                               "(and svg with --stats)", optarg_);
         return set_output(o, strcmp(optarg_, "json") ? OUT_NATIVE : OUT_JSON,
                           strcmp(optarg_, "json") ? "--format native"
                                                   : "--format json");
@@ -1106,7 +1107,7 @@ static int join_args(options *o)
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    const char *qname[64] = { NULL };
+    const char *qname[MAX_QNAMES] = { NULL };
     unsigned nq;
     char shorts[64];
     struct option *lo = long_options(qname, &nq, shorts, sizeof shorts);

@@ -26,13 +26,18 @@
  *     states, drawing more than there are gives each of them once (the
  *     header's count), and an empty distance is PTB_NOTFOUND;
  *   - every code printed (drawn states, the farthest states) parses back
- *     to the same table state. */
+ *     to the same table state;
+ *   - large counts (the farthest states of swap and Klotski, up to 10^16
+ *     lines) against a layered count of the test's own: the puzzle's moves
+ *     (puzzle.h), the table's values, a hash map and 64-bit sums checked
+ *     for overflow. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "puzzle.h"
 #include "puzzletb.h"
 #include "tables.h"
 
@@ -891,6 +896,118 @@ static void check_sample(void)
     tables_close(&tb);
 }
 
+/* ==== large counts ==================================================== */
+
+typedef struct cnode {
+    uint64_t idx, count;
+} cnode;
+
+typedef struct cmap {
+    cnode *n;
+    size_t used, cap;        /* cap a power of two; idx + 1 stored, 0 free */
+} cmap;
+
+/* Adds count to idx's entry; 0 on overflow. */
+static int cmap_add(cmap *m, uint64_t idx, uint64_t count)
+{
+    if (2 * (m->used + 1) > m->cap) {
+        cmap g = { calloc(m->cap ? 2 * m->cap : 64, sizeof *g.n), 0,
+                   m->cap ? 2 * m->cap : 64 };
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->n[i].idx)
+                cmap_add(&g, m->n[i].idx - 1, m->n[i].count);
+        free(m->n);
+        *m = g;
+    }
+    size_t i = (idx * 0x9e3779b97f4a7c15ULL >> 20) & (m->cap - 1);
+    while (m->n[i].idx && m->n[i].idx != idx + 1)
+        i = (i + 1) & (m->cap - 1);
+    if (!m->n[i].idx) {
+        m->n[i].idx = idx + 1;
+        m->used++;
+    }
+    if (m->n[i].count + count < count)
+        return 0;
+    m->n[i].count += count;
+    return 1;
+}
+
+/* The number of optimal lines from (sub, idx) at distance d, counted here
+ * layer by layer; 0 on overflow. */
+static uint64_t own_count(const tables *tb, const ptb_puzzle *pz, void *ctx,
+                          uint32_t sub, uint64_t idx, unsigned d, int exact)
+{
+    cmap up = { 0 }, down = { 0 };
+    ptb_move mv[PTB_MAX_SUCCESSORS];
+    int ok = cmap_add(&up, idx, 1);
+    for (unsigned k = d; ok && k-- > 0;) {
+        for (size_t i = 0; ok && i < up.cap; i++) {
+            if (!up.n[i].idx)
+                continue;
+            unsigned n = pz->moves(ctx, sub, up.n[i].idx - 1, mv), v;
+            for (unsigned j = 0; ok && j < n; j++)
+                if (ptb_table_value(tb->t, tb->r, sub, mv[j].to, &v) ==
+                    PTB_OK && v == (exact ? k : k % 3))
+                    ok = cmap_add(&down, mv[j].to, up.n[i].count);
+        }
+        free(up.n);
+        up = down;
+        memset(&down, 0, sizeof down);
+    }
+    uint64_t total = 0;
+    for (size_t i = 0; ok && i < up.cap; i++)
+        if (up.n[i].idx) {
+            ok &= pz->is_goal(ctx, sub, up.n[i].idx - 1) &&
+                  total + up.n[i].count >= total;
+            total += up.n[i].count;
+        }
+    free(up.n);
+    return ok ? total : 0;
+}
+
+static void check_big_counts(const ptb_puzzle *pz, const char *metric,
+                             unsigned metric_no)
+{
+    tables tb;
+    ptb_table_info info;
+    void *ctx;
+    char got[PTB_COUNT_DIGITS], want[32], code[256], err[256];
+    unsigned good = 0;
+    uint64_t most = 0;
+    if (!tables_open(pz->name, metric, &tb))
+        return;
+    if (pz->open(metric_no, &ctx) != PTB_OK) {
+        check(0, "%s: open", pz->name);
+        tables_close(&tb);
+        return;
+    }
+    ptb_table_get_info(tb.t, &info);
+    unsigned n = info.n_farthest < 3 ? info.n_farthest : 3;
+    for (unsigned i = 0; i < n; i++) {
+        ptb_position p[2];
+        unsigned np;
+        ptb_format_code(tb.s, info.far_sub[i], info.far_idx[i], code,
+                        sizeof code);
+        if (ptb_parse(tb.s, code, NULL, p, &np, err, sizeof err) != PTB_OK ||
+            ptb_count_solutions(tb.t, tb.r, p, np, got, sizeof got) !=
+            PTB_OK)
+            break;
+        uint64_t c = own_count(&tb, pz, ctx, p[0].sub, p[0].idx,
+                               info.max_distance, info.exact);
+        snprintf(want, sizeof want, "%llu", (unsigned long long)c);
+        if (c == 0 || strcmp(got, want))
+            break;
+        good++;
+        most = c > most ? c : most;
+    }
+    check(n > 0 && good == n, "%s %s: the %u farthest states (distance %u): "
+          "solution counts (up to %llu) equal the test's own layered count",
+          pz->name, metric ? metric : "", n, info.max_distance,
+          (unsigned long long)most);
+    pz->close(ctx);
+    tables_close(&tb);
+}
+
 /* Fewer positions under the sanitizers, which run it again. */
 #if defined(__SANITIZE_ADDRESS__)
 #define SCALE 4
@@ -909,6 +1026,11 @@ int main(void)
     check_counts(&models[2], 10 / SCALE, 15);
     for (unsigned i = 3; i < 6; i++)
         check_counts(&models[i], 16 / SCALE, 6);
+    check_big_counts(&ptb_puzzle_swap, NULL, 0);
+    check_big_counts(&ptb_puzzle_four, NULL, 0);
+    check_big_counts(&ptb_puzzle_frog, NULL, 0);
+    check_big_counts(&ptb_puzzle_klotski, "step", 0);
+    check_big_counts(&ptb_puzzle_klotski, "move", 2);
     check_swap_layer(5);
     check_random_at(&models[1], 5, 20 / SCALE, 1);
     check_random_at(&models[2], 15, 20 / SCALE, 1);

@@ -312,10 +312,14 @@ check "tbgen --metric move: the summary names the file, sizes in kB/MB" \
     "$TMP/o"
 check "... and the table answers n(n+2) for n = 12: 168" \
     test "$("$LOOKUP" frog --count --n 12 --tables "$TMP/g")" = 168
-script -qec "bin/tbgen --puzzle four --out $TMP/g" /dev/null >"$TMP/tty" 2>&1
-check "tbgen under a terminal: the bar reaches 100% in each phase" \
-    sh -c 'tr "\r" "\n" <"$1" | grep -q "search \[#*\] 100%" &&
-           tr "\r" "\n" <"$1" | grep -q "encode \[#*\] 100%"' _ "$TMP/tty"
+script -qec "bin/tbgen --puzzle four --puzzle frog --out $TMP/g" /dev/null \
+    | tr '\r' '\n' >"$TMP/tty" 2>&1
+check "tbgen under a terminal: the search bar reaches 100% for each table" \
+    test "$(grep -cE '^(four|frog).mdb +search \[#{24}\] 100%' "$TMP/tty")" = 2
+check "... and so does the encode phase's" \
+    test "$(grep -cE '^(four|frog).mdb +encode \[#{24}\] 100%' "$TMP/tty")" = 2
+check "... and the summaries follow on the terminal" \
+    test "$(grep -c "^$TMP/g/f[a-z]*.mdb: " "$TMP/tty")" = 2
 bin/tbgen --puzzle four --out "$TMP/g" 2>"$TMP/e" >/dev/null
 check "... and nothing on stderr when it is not a terminal" test ! -s "$TMP/e"
 # ---- puzzletb(3)'s example, as printed, handles a parse error ----
@@ -334,4 +338,24 @@ ${CC:-cc} -std=c11 -Icommon -o "$TMP/ex2" "$TMP/ex2.c" build/libpuzzletb.a \
 check "... a bad position: status 1 and the library's line and column" \
     test "$r" = 1 -a "$(cat "$TMP/e")" = \
     "swap: bad position: line 8, column 3: expected 0 or 1, got '2'"
+# ---- README: the LMDB tools on tables one may not write ----
+if command -v mdb_stat >/dev/null; then
+    mkdir -p "$TMP/shared" "$TMP/mine" && chmod 755 "$TMP/shared"
+    cp "$TABLES/four.mdb" "$TMP/shared/" && chmod 555 "$TMP/shared"
+    chmod 777 "$TMP/mine"
+    as_user mdb_stat -n -a "$TMP/shared/four.mdb" >"$TMP/o" 2>&1; r=$?
+    check "mdb_stat -n in a folder one may not write: fails (the lock file)" \
+        test "$r" != 0 -a "$(grep -c 'Permission denied' "$TMP/o")" = 1
+    ln -s "$TMP/shared/four.mdb" "$TMP/mine/four.mdb"
+    as_user mdb_stat -n -a "$TMP/mine/four.mdb" >"$TMP/o" 2>&1
+    check "... through a symbolic link in one's own folder (README): works" \
+        grep -q 'Status of Main DB' "$TMP/o"
+    mkdir -p "$TMP/rofs"
+    unshare -rm sh -c 'mount -t tmpfs -o size=2m tmpfs "$1" &&
+        cp "$2" "$1/" && mount -o remount,ro "$1" &&
+        mdb_stat -n -a "$1/four.mdb"' _ "$TMP/rofs" "$TABLES/four.mdb" \
+        >"$TMP/o" 2>&1
+    check "... and on read-only media as it is (README)" \
+        grep -q 'Status of Main DB' "$TMP/o"
+fi
 echo "1..$n"

@@ -76,9 +76,9 @@ awk 'BEGIN { srand(86);
   } }' >"$TMP/batch"
 records=$(( $(wc -l <"$TMP/batch") / 5 ))
 for m in step line move; do
-    "$LOOKUP" klotski --metric $m --batch --count "$TMP/batch" \
+    "$LOOKUP" klotski --metric $m --batch --count -i "$TMP/batch" \
         >"$TMP/t" 2>"$TMP/te"; r1=$?
-    "$LOOKUP" klotski --metric $m --batch --count --bfs "$TMP/batch" \
+    "$LOOKUP" klotski --metric $m --batch --count --bfs -i "$TMP/batch" \
         >"$TMP/b" 2>"$TMP/be"; r2=$?
     check "$m: $records layouts of every piece mix: table counts equal \
 --bfs counts" test $r1 -le 1 -a $r1 = $r2 -a "$(wc -l <"$TMP/t")" = "$records"
@@ -141,7 +141,7 @@ check "a 10-character word" \
     expect_error 2 'line 1: 10 cells; expected 5 rows' klotski 1A9BF0C00X
 IN=$'4WVE1\nBAAC\nBAAC\nDEEF\nDGHF\nIKKJ\nBAAC BAAC DEEF DGHF IKKJ\nBAAC\n' \
     run klotski --batch --count
-check "batch: codes, 5-line and one-line grids; stops at a bad record" \
-    test "$rc" = 2 -a "$out" = $'116\n116\n116' -a \
+check "batch: codes, 5-line and one-line grids; a bad record: -2, status 2" \
+    test "$rc" = 2 -a "$out" = $'116\n116\n116\n-2' -a \
     "$(printf '%s\n' "$err" | grep -c 'record 4 (from line 8)')" = 1
 echo "1..$n"

@@ -13,8 +13,8 @@ if ! "$PY" -c 'import lmdb, zstandard' 2>/dev/null; then
     exit 1
 fi
 read_table() { "$PY" "${READ[@]}" "$@"; }
-# json_field NAME: the number after "NAME": in $out
-json_field() { printf '%s' "$out" | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
+# json_field NAME: the number after the first "NAME": in $out
+json_field() { printf '%s' "$out" | grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2; }
 
 # the P1225 sample, then random records (same number of black cells)
 SAMPLE=$'1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n'
