@@ -315,3 +315,69 @@ build/tests/t_threads.tsan: tests/t_threads.c tests/check.h tests/tables.h \
 	@mkdir -p build/tests
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) -O1 -g -fsanitize=thread -o $@ $< \
 	    build/tsan/libpuzzletb.a $(LDLIBS)
+
+# ==== the Python module (python/, issue 12) ====
+# build/python/puzzletb is the package as built for the source tree
+# (PYTHONPATH=build/python; default tables $PUZZLETB_TABLES or ./tables);
+# build/install/python/puzzletb is the installed one, whose default is
+# $(TABLESDIR).  Both link build/libpuzzletb.a, so no libpuzzletb.so needs
+# to be on the loader's path.  PYTHONDIR is where Debian's /usr/bin/python3
+# looks under PREFIX (python/sitedir.py asks it).
+PYTHON    ?= /usr/bin/python3
+PY_CFLAGS  = $(shell $(PYTHON) -c 'import sysconfig as s; \
+               print("-I" + s.get_paths()["include"])')
+PY_EXT    := $(shell $(PYTHON) -c 'import sysconfig as s; \
+               print(s.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+PYTHONDIR ?= $(shell $(PYTHON) python/sitedir.py $(PREFIX))
+PY_PKG     = $(wildcard python/puzzletb/*.py)
+PY_MOD     = puzzletb/_puzzletb$(PY_EXT)
+
+.PHONY: python python-san install-python uninstall-python bench-python
+python: build/python/$(PY_MOD) $(PY_PKG:python/%=build/python/%)
+
+build/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
+                        build/libpuzzletb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared -o $@ $< \
+	    build/libpuzzletb.a $(LDLIBS)
+
+build/install/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
+                                build/libpuzzletb.a build/install/dirs
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
+	    -DPTB_TABLES_DIR='"$(TABLESDIR)"' -shared -o $@ $< \
+	    build/libpuzzletb.a $(LDLIBS)
+
+build/python/puzzletb/%.py: python/puzzletb/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# The same under AddressSanitizer and UBSan, which the tests run too.
+python-san: build/san/python/$(PY_MOD) $(PY_PKG:python/%=build/san/python/%)
+
+build/san/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
+                            build/san/libpuzzletb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -shared -o $@ $< \
+	    build/san/libpuzzletb.a $(LDLIBS)
+
+build/san/python/puzzletb/%.py: python/puzzletb/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+test: python python-san
+
+bench-python: python $(TABLES)/.built
+	PUZZLETB_TABLES=$(TABLES) $(PYTHON) python/bench.py
+install: install-python
+uninstall: uninstall-python
+
+install-python: build/install/python/$(PY_MOD)
+	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/puzzletb
+	$(INSTALL) -m 644 $(PY_PKG) $(DESTDIR)$(PYTHONDIR)/puzzletb/
+	$(INSTALL) -m 644 build/install/python/$(PY_MOD) \
+	    $(DESTDIR)$(PYTHONDIR)/puzzletb/
+
+# (the site directory itself stays: Debian's python3 owns it)
+uninstall-python:
+	rm -rf $(DESTDIR)$(PYTHONDIR)/puzzletb

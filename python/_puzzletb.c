@@ -1,0 +1,1239 @@
+/* python/_puzzletb.c: puzzletb._puzzletb, the CPython extension module under
+ * `import puzzletb` (python/puzzletb/__init__.py is the documented layer).
+ *
+ * It wraps libpuzzletb, linked statically (build/libpuzzletb.a), so the
+ * module needs no libpuzzletb.so on the loader's path: `pip install .` and a
+ * staged `make install` work before, or without, the shared library being
+ * installed and registered with ldconfig; only liblmdb and libzstd, Debian
+ * packages, are shared.  The library's structs never cross into Python: the
+ * module turns them into tuples, so no other language mirrors their sizes.
+ *
+ * Objects:
+ *   Space     a puzzle with one metric (ptb_space): parses queries
+ *   Table     a table opened for reading (ptb_table), bound to a Space; solves
+ *             (ptb_solve) and analyses (ptb_analyse)
+ *   Answer    a copy of one solution or analysis, for its JSON on demand
+ *   Position, Move, Successor   named tuples (struct sequences) of answers
+ *
+ * Threads: the GIL is released while a query is parsed, walked, read and
+ * its texts formatted (the work of a call, everything but building the
+ * Python objects), so
+ * threads sharing one Table answer in parallel.  A ptb_reader must not be
+ * shared, so a Table keeps a small pool of "slots" (a reader, a solution and
+ * an analysis buffer each) behind a mutex held only to pop and push: a call
+ * takes a slot, works on it without the GIL, and returns it.  A reader keeps
+ * the blocks it decoded (up to the table's decoded size: about 40 MB for
+ * frog, 12 MB for a Klotski metric), so warm calls decode nothing; POOL_MAX
+ * bounds how many readers stay, and so the memory.  Compiled with
+ * -DPTB_PY_HOLD_GIL the module keeps the GIL instead, to show that the
+ * thread test notices.
+ *
+ * Errors: the module's own exceptions (Error, ParseError, TableError,
+ * Unsolvable) live in the module's state, as do the struct sequence types;
+ * there is no global mutable state.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "puzzletb.h"
+
+/* The installed tables directory, compiled in by `make install`'s build;
+ * "" when there is none (the module built for the source tree). */
+#ifndef PTB_TABLES_DIR
+#define PTB_TABLES_DIR ""
+#endif
+
+#ifdef PTB_PY_HOLD_GIL
+#define NOGIL_BEGIN {
+#define NOGIL_END }
+#else
+#define NOGIL_BEGIN Py_BEGIN_ALLOW_THREADS
+#define NOGIL_END Py_END_ALLOW_THREADS
+#endif
+
+#define MAX_OPTIONS 32       /* "NAME=VALUE" strings one query may pass */
+#define POOL_MAX 8           /* idle slots a table keeps */
+#define TEXT_CAP 4096        /* formatted text that fits on the stack */
+
+typedef struct modstate {
+    PyObject *Error, *ParseError, *TableError, *Unsolvable;
+    PyTypeObject *Space, *Table, *Answer, *Position, *Move, *Successor;
+} modstate;
+
+static struct PyModuleDef module_def;
+
+static modstate *state_of_type(PyTypeObject *type)
+{
+    PyObject *m = PyType_GetModuleByDef(type, &module_def);
+    return m ? PyModule_GetState(m) : NULL;
+}
+
+/* ==== text helpers ==================================================== */
+
+/* A UTF-8 view of a str argument; NULL with ParseError when it holds a NUL
+ * (the library reads C strings), TypeError when it is no str. */
+static const char *c_text(modstate *st, PyObject *o, const char *what)
+{
+    Py_ssize_t len;
+    if (!PyUnicode_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected str, got %.80s", what,
+                     Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    const char *s = PyUnicode_AsUTF8AndSize(o, &len);
+    if (s && strlen(s) != (size_t)len) {
+        PyErr_Format(st->ParseError, "%s: contains a NUL character", what);
+        return NULL;
+    }
+    return s;
+}
+
+/* The options tuple as a NULL-terminated array of C strings (valid while
+ * the tuple lives).  Returns 0, or -1 with an exception set. */
+static int c_options(modstate *st, PyObject *opts, const char **out)
+{
+    if (opts == Py_None) {
+        out[0] = NULL;
+        return 0;
+    }
+    if (!PyTuple_Check(opts)) {
+        PyErr_SetString(PyExc_TypeError, "options: expected a tuple");
+        return -1;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(opts);
+    if (n > MAX_OPTIONS) {
+        PyErr_Format(st->ParseError, "too many options (%zd, at most %d)", n,
+                     MAX_OPTIONS);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!(out[i] = c_text(st, PyTuple_GET_ITEM(opts, i), "option")))
+            return -1;
+    out[n] = NULL;
+    return 0;
+}
+
+typedef int (*board_fn)(const ptb_space *, const ptb_position *, char *,
+                        size_t);
+
+/* A str from a snprintf-style formatter: fmt(a, b, buf, cap).  Small texts
+ * use the stack, longer ones the heap. */
+#define FORMAT_STR(result, call_with)                                      \
+    do {                                                                   \
+        char stack_[TEXT_CAP], *buf_ = stack_;                             \
+        int n_ = call_with(buf_, sizeof stack_);                           \
+        if (n_ >= (int)sizeof stack_) {                                    \
+            buf_ = malloc((size_t)n_ + 1);                                 \
+            if (!buf_) {                                                   \
+                (result) = PyErr_NoMemory();                               \
+                break;                                                     \
+            }                                                              \
+            call_with(buf_, (size_t)n_ + 1);                               \
+        }                                                                  \
+        (result) = n_ < 0 ? PyUnicode_FromString("")                       \
+                          : PyUnicode_DecodeUTF8(buf_, n_, "replace");      \
+        if (buf_ != stack_)                                                \
+            free(buf_);                                                    \
+    } while (0)
+
+static PyObject *board_str(const ptb_space *s, const ptb_position *p)
+{
+    PyObject *r;
+#define CALL(b, c) ptb_format_board(s, p, b, c)
+    FORMAT_STR(r, CALL);
+#undef CALL
+    return r;
+}
+
+static PyObject *move_str(const ptb_space *s, const ptb_position *before,
+                          const ptb_move *m)
+{
+    PyObject *r;
+#define CALL(b, c) ptb_format_move(s, before, m, b, c)
+    FORMAT_STR(r, CALL);
+#undef CALL
+    return r;
+}
+
+static PyObject *code_str(const ptb_space *s, const ptb_position *p)
+{
+    PyObject *r;
+#define CALL(b, c) ptb_format_code(s, p->sub, p->idx, b, c)
+    FORMAT_STR(r, CALL);
+#undef CALL
+    return r;
+}
+
+static PyObject *native_str(const ptb_space *s, const ptb_solution *sol)
+{
+    PyObject *r;
+#define CALL(b, c) ptb_format_native(s, sol, b, c)
+    FORMAT_STR(r, CALL);
+#undef CALL
+    return r;
+}
+
+/* ==== struct sequences ================================================ */
+
+static PyStructSequence_Field position_fields[] = {
+    { "subtable", "the position's subtable in the table" },
+    { "index", "its index in that subtable (Klotski: the ShortCode)" },
+    { "code", "the state's code (Klotski: its CommonCode; else the index "
+              "or the puzzle's one-line form)" },
+    { "board", "the board in the puzzle's notation, rows split by '\\n'" },
+    { NULL, NULL }
+};
+static PyStructSequence_Desc position_desc = {
+    "puzzletb.Position",
+    "A parsed position: its place in the table and its board.",
+    position_fields, 4
+};
+
+static PyStructSequence_Field move_fields[] = {
+    { "text", "the move in the puzzle's notation ('3242', 'G D', "
+              "'B 24-14')" },
+    { "board", "the board after the move (the same as position.board)" },
+    { "code", "the library's number for the move (puzzle-defined)" },
+    { "position", "the Position after the move" },
+    { NULL, NULL }
+};
+static PyStructSequence_Desc move_desc = {
+    "puzzletb.Move",
+    "One move of a solution, and the position it leads to.",
+    move_fields, 4
+};
+
+static PyStructSequence_Field successor_fields[] = {
+    { "text", "the move in the puzzle's notation" },
+    { "board", "the board after the move" },
+    { "distance", "moves from there to the goal, or None when the goal "
+                  "cannot be reached from there" },
+    { "code", "the library's number for the move (puzzle-defined)" },
+    { "position", "the Position after the move" },
+    { NULL, NULL }
+};
+static PyStructSequence_Desc successor_desc = {
+    "puzzletb.Successor",
+    "A legal move out of a position with the distance after it.",
+    successor_fields, 5
+};
+
+static PyObject *position_obj(modstate *st, const ptb_space *s,
+                              const ptb_position *p, PyObject *board)
+{
+    PyObject *o = PyStructSequence_New(st->Position);
+    if (!o)
+        return NULL;
+    PyObject *b = board ? Py_NewRef(board) : board_str(s, p);
+    PyObject *v[4] = { PyLong_FromUnsignedLong(p->sub),
+                       PyLong_FromUnsignedLongLong(p->idx), code_str(s, p),
+                       b };
+    int bad = 0;
+    for (int i = 0; i < 4; i++) {
+        bad |= !v[i];
+        PyStructSequence_SET_ITEM(o, i, v[i] ? v[i] : Py_NewRef(Py_None));
+    }
+    if (bad)
+        Py_CLEAR(o);
+    return o;
+}
+
+static PyObject *distance_obj(unsigned d)
+{
+    return d == PTB_UNSOLVABLE ? Py_NewRef(Py_None)
+                               : PyLong_FromUnsignedLong(d);
+}
+
+/* ==== Space =========================================================== */
+
+typedef struct {
+    PyObject_HEAD
+    ptb_space *s;
+} SpaceObject;
+
+static PyObject *Space_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "puzzle", "metric", NULL };
+    const char *puzzle, *metric = NULL;
+    modstate *st = state_of_type(type);
+    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "s|z:Space", kwlist,
+                                            &puzzle, &metric))
+        return NULL;
+    SpaceObject *self = (SpaceObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    int rc = ptb_space_open(puzzle, metric, &self->s);
+    if (rc == PTB_OK)
+        return (PyObject *)self;
+    Py_DECREF(self);
+    if (rc == PTB_ENOMEM)
+        return PyErr_NoMemory();
+    /* tblookup's words */
+    const ptb_puzzle *p = ptb_puzzle_find(puzzle);
+    if (!p) {
+        PyErr_Format(st->ParseError, "unknown puzzle '%s'", puzzle);
+        return NULL;
+    }
+    char list[256];
+    size_t len = 0;
+    for (unsigned i = 0; ptb_puzzle_metric(p, i) && len < sizeof list; i++)
+        len += snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+                        ptb_puzzle_metric(p, i));
+    PyErr_Format(st->ParseError, "%s has no metric '%s' (%s: %s)", puzzle,
+                 metric, ptb_puzzle_metric(p, 1) ? "metrics"
+                                                 : "its one metric", list);
+    return NULL;
+}
+
+static void Space_dealloc(SpaceObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    ptb_space_close(self->s);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+/* One query's arguments as C strings (valid while the Python arguments
+ * live) and what the library's parse makes of them. */
+typedef struct query {
+    const char *text;
+    const char *opts[MAX_OPTIONS + 1];
+    ptb_position starts[2];
+    unsigned n;
+    char err[512];
+} query;
+
+/* Reads the Python arguments of a query; 0, or -1 with an exception. */
+static int query_args(modstate *st, PyObject *text, PyObject *opts,
+                      query *q)
+{
+    q->text = NULL;
+    if (text != Py_None && !(q->text = c_text(st, text, "position")))
+        return -1;
+    return c_options(st, opts, q->opts);
+}
+
+/* Parses a query; needs no GIL. */
+static int query_parse(const ptb_space *s, query *q)
+{
+    return ptb_parse(s, q->text, q->opts, q->starts, &q->n, q->err,
+                     sizeof q->err);
+}
+
+/* A failed parse as a Python exception; returns -1. */
+static int parse_error(modstate *st, const query *q, int rc)
+{
+    if (rc == PTB_ENOMEM)
+        PyErr_NoMemory();
+    else
+        PyErr_SetString(st->ParseError, q->err);
+    return -1;
+}
+
+PyDoc_STRVAR(Space_parse_doc,
+"parse(text, options) -> list of Position\n\n"
+"The candidate starts of one query (1, or 2 when the query leaves a choice\n"
+"open, such as who moves first).  text is a str or None, options a tuple\n"
+"of 'NAME=VALUE' strings.  Raises ParseError with the library's message.");
+
+static PyObject *Space_parse(SpaceObject *self, PyObject *args)
+{
+    PyObject *text, *opts;
+    query q;
+    int rc;
+    modstate *st = state_of_type(Py_TYPE(self));
+    if (!st || !PyArg_ParseTuple(args, "OO:parse", &text, &opts) ||
+        query_args(st, text, opts, &q) != 0)
+        return NULL;
+    NOGIL_BEGIN
+    rc = query_parse(self->s, &q);
+    NOGIL_END
+    if (rc != PTB_OK)
+        return parse_error(st, &q, rc), NULL;
+    PyObject *list = PyList_New(q.n);
+    for (unsigned i = 0; list && i < q.n; i++) {
+        PyObject *p = position_obj(st, self->s, &q.starts[i], NULL);
+        if (!p)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, p);
+    }
+    return list;
+}
+
+static PyObject *Space_get_puzzle(SpaceObject *self, void *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(ptb_puzzle_name(ptb_space_puzzle(self->s)));
+}
+
+static PyObject *Space_get_metric(SpaceObject *self, void *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(ptb_space_metric(self->s));
+}
+
+static PyObject *Space_get_file(SpaceObject *self, void *unused)
+{
+    char file[256];
+    (void)unused;
+    ptb_space_file(self->s, file, sizeof file);
+    return PyUnicode_FromString(file);
+}
+
+static PyMethodDef Space_methods[] = {
+    { "parse", (PyCFunction)Space_parse, METH_VARARGS, Space_parse_doc },
+    { NULL, NULL, 0, NULL }
+};
+
+static PyGetSetDef Space_getset[] = {
+    { "puzzle", (getter)Space_get_puzzle, NULL, "the puzzle's name", NULL },
+    { "metric", (getter)Space_get_metric, NULL, "the metric's name", NULL },
+    { "file", (getter)Space_get_file, NULL,
+      "the table's file name ('klotski-step.mdb')", NULL },
+    { NULL, NULL, NULL, NULL, NULL }
+};
+
+/* CPython's slot tables keep functions in void * (as dlsym() returns
+ * them); ISO C does not promise the conversion, POSIX and CPython do. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+static PyType_Slot Space_slots[] = {
+    { Py_tp_doc, "Space(puzzle, metric=None): a puzzle with one metric "
+                 "(None: the default), ready to parse queries." },
+    { Py_tp_new, Space_new },
+    { Py_tp_dealloc, Space_dealloc },
+    { Py_tp_methods, Space_methods },
+    { Py_tp_getset, Space_getset },
+    { 0, NULL }
+};
+#pragma GCC diagnostic pop
+
+static PyType_Spec Space_spec = {
+    "puzzletb._puzzletb.Space", sizeof(SpaceObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Space_slots
+};
+
+/* ==== Answer: a solution or analysis kept for its JSON ================= */
+
+/* A copy of what the library answered, so that the JSON text (longer to
+ * make than the objects) is made only when asked for. */
+typedef struct {
+    PyObject_HEAD
+    SpaceObject *space;
+    ptb_solution *sol;            /* one of the two */
+    ptb_analysis *an;
+} AnswerObject;
+
+static PyObject *answer_new(modstate *st, SpaceObject *space,
+                            const ptb_solution *sol, const ptb_analysis *an)
+{
+    AnswerObject *a = PyObject_New(AnswerObject, st->Answer);
+    if (!a)
+        return NULL;
+    a->space = (SpaceObject *)Py_NewRef(space);
+    a->sol = NULL;
+    a->an = NULL;
+    if (sol && (a->sol = malloc(sizeof *sol)))
+        *a->sol = *sol;
+    /* an analysis's moves past n are never read */
+    size_t used = an ? offsetof(ptb_analysis, move) +
+                       an->n * sizeof an->move[0] : 0;
+    if (an && (a->an = malloc(sizeof *an)))
+        memcpy(a->an, an, used);
+    if (!a->sol && !a->an) {
+        Py_DECREF(a);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)a;
+}
+
+static void Answer_dealloc(AnswerObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    free(self->sol);
+    free(self->an);
+    Py_XDECREF(self->space);
+    PyObject_Free(self);
+    Py_DECREF(type);
+}
+
+PyDoc_STRVAR(Answer_json_doc,
+"json() -> str\n\n"
+"The library's JSON answer (schema PTB_JSON_SCHEMA, see README.md):\n"
+"ptb_format_json() for a solution, ptb_format_analysis_json() for an\n"
+"analysis; each move with its structured form, \"detail\".");
+
+static PyObject *Answer_json(AnswerObject *self, PyObject *unused)
+{
+    const ptb_space *s = self->space->s;
+    PyObject *r;
+    (void)unused;
+    if (self->sol) {
+#define CALL(b, c) ptb_format_json(s, self->sol, b, c)
+        FORMAT_STR(r, CALL);
+#undef CALL
+    } else {
+#define CALL(b, c) ptb_format_analysis_json(s, self->an, NULL, b, c)
+        FORMAT_STR(r, CALL);
+#undef CALL
+    }
+    return r;
+}
+
+PyDoc_STRVAR(Answer_native_doc,
+"native() -> str\n\n"
+"The puzzle's native answer to a solution (ptb_format_native(): the\n"
+"contest's output format), '' when unsolvable or for an analysis.");
+
+static PyObject *Answer_native(AnswerObject *self, PyObject *unused)
+{
+    const ptb_space *s = self->space->s;
+    (void)unused;
+    if (!self->sol || self->sol->distance == PTB_UNSOLVABLE)
+        return PyUnicode_FromString("");
+    return native_str(s, self->sol);
+}
+
+static PyMethodDef Answer_methods[] = {
+    { "json", (PyCFunction)Answer_json, METH_NOARGS, Answer_json_doc },
+    { "native", (PyCFunction)Answer_native, METH_NOARGS, Answer_native_doc },
+    { NULL, NULL, 0, NULL }
+};
+
+/* CPython's slot tables keep functions in void * (as dlsym() returns
+ * them); ISO C does not promise the conversion, POSIX and CPython do. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+static PyType_Slot Answer_slots[] = {
+    { Py_tp_doc, "What the library answered to one query, kept for its "
+                 "JSON; made by Table.solve() and Table.analyse()." },
+    { Py_tp_dealloc, Answer_dealloc },
+    { Py_tp_methods, Answer_methods },
+    { 0, NULL }
+};
+#pragma GCC diagnostic pop
+
+static PyType_Spec Answer_spec = {
+    "puzzletb._puzzletb.Answer", sizeof(AnswerObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE |
+    Py_TPFLAGS_DISALLOW_INSTANTIATION, Answer_slots
+};
+
+/* ==== Table =========================================================== */
+
+/* What one call works on, without the GIL; never shared between calls. */
+typedef struct slot {
+    ptb_reader *r;
+    ptb_solution *sol;
+    ptb_analysis *an;
+    /* the solution's texts, made without the GIL: NUL-terminated strings
+     * end to end; at[] gives where each starts (solution_texts()) */
+    char *text;
+    size_t cap;
+    size_t at[3 * (PTB_MAX_DISTANCE + 1)];
+    struct slot *next;
+} slot;
+
+typedef struct {
+    PyObject_HEAD
+    SpaceObject *space;
+    ptb_table *t;
+    PyObject *path;               /* str: DIR/FILE */
+    pthread_mutex_t lock;         /* guards idle and nidle */
+    slot *idle;
+    unsigned nidle;
+} TableObject;
+
+static void slot_free(slot *sl)
+{
+    if (!sl)
+        return;
+    ptb_reader_free(sl->r);
+    free(sl->sol);
+    free(sl->an);
+    free(sl->text);
+    free(sl);
+}
+
+/* Pops an idle slot or makes one; NULL when out of memory.  No GIL. */
+static slot *slot_get(TableObject *self)
+{
+    pthread_mutex_lock(&self->lock);
+    slot *sl = self->idle;
+    if (sl) {
+        self->idle = sl->next;
+        self->nidle--;
+    }
+    pthread_mutex_unlock(&self->lock);
+    if (sl)
+        return sl;
+    sl = calloc(1, sizeof *sl);
+    if (!sl)
+        return NULL;
+    sl->sol = malloc(sizeof *sl->sol);
+    sl->an = malloc(sizeof *sl->an);
+    if (!sl->sol || !sl->an || ptb_reader_new(self->t, &sl->r) != PTB_OK) {
+        slot_free(sl);
+        return NULL;
+    }
+    return sl;
+}
+
+/* Returns a slot to the pool, or frees it when the pool is full. */
+static void slot_put(TableObject *self, slot *sl)
+{
+    pthread_mutex_lock(&self->lock);
+    int keep = self->nidle < POOL_MAX;
+    if (keep) {
+        sl->next = self->idle;
+        self->idle = sl;
+        self->nidle++;
+    }
+    pthread_mutex_unlock(&self->lock);
+    if (!keep)
+        slot_free(sl);
+}
+
+/* A failed read: TableError with tblookup's words, naming the file, and
+ * for a table that is missing or damaged the command that rebuilds it. */
+static PyObject *table_error(modstate *st, const ptb_space *s,
+                             const char *dir, int rc)
+{
+    char file[256];
+    ptb_space_file(s, file, sizeof file);
+    PyObject *path = PyUnicode_FromFormat("%s/%s", dir, file);
+    if (!path)
+        return NULL;
+    int rebuild = rc == PTB_ENOTABLE || rc == PTB_EFORMAT ||
+                  rc == PTB_EVERSION || rc == PTB_ETRUNC ||
+                  rc == PTB_ECORRUPT;
+    PyObject *msg = rebuild
+        ? PyUnicode_FromFormat("%U: %s; rebuild it with 'make tables' or "
+                               "'tbgen --puzzle %s --metric %s --out %s'",
+                               path, ptb_strerror(rc),
+                               ptb_puzzle_name(ptb_space_puzzle(s)),
+                               ptb_space_metric(s), dir)
+        : PyUnicode_FromFormat("%U: %s", path, ptb_strerror(rc));
+    PyObject *e = msg ? PyObject_CallOneArg(st->TableError, msg) : NULL;
+    if (e && PyObject_SetAttrString(e, "path", path) == 0) {
+        PyObject *code = PyLong_FromLong(rc);
+        if (code && PyObject_SetAttrString(e, "code", code) == 0)
+            PyErr_SetObject(st->TableError, e);
+        Py_XDECREF(code);
+    }
+    Py_XDECREF(e);
+    Py_XDECREF(msg);
+    Py_DECREF(path);
+    return NULL;
+}
+
+static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "space", "directory", NULL };
+    PyObject *space;
+    const char *dir;
+    modstate *st = state_of_type(type);
+    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "O!s:Table", kwlist,
+                                            st->Space, &space, &dir))
+        return NULL;
+    TableObject *self = (TableObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->space = (SpaceObject *)Py_NewRef(space);
+    pthread_mutex_init(&self->lock, NULL);
+    const ptb_space *s = self->space->s;
+    int rc;
+    NOGIL_BEGIN
+    rc = ptb_table_open(s, dir, &self->t);
+    NOGIL_END
+    if (rc != PTB_OK) {
+        Py_DECREF(self);
+        return rc == PTB_ENOMEM ? PyErr_NoMemory()
+                                : table_error(st, s, dir, rc);
+    }
+    self->path = PyUnicode_FromString(ptb_table_path(self->t));
+    if (!self->path) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static void Table_dealloc(TableObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    while (self->idle) {
+        slot *next = self->idle->next;
+        slot_free(self->idle);
+        self->idle = next;
+    }
+    ptb_table_close(self->t);
+    pthread_mutex_destroy(&self->lock);
+    Py_XDECREF(self->path);
+    Py_XDECREF(self->space);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+/* The directory the table was opened from (its path less the file). */
+static PyObject *read_error(modstate *st, TableObject *self, int rc)
+{
+    if (rc == PTB_ENOMEM)
+        return PyErr_NoMemory();
+    const char *path = ptb_table_path(self->t), *slash = strrchr(path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
+             slash ? path : ".");
+    return table_error(st, self->space->s, dir, rc);
+}
+
+/* What solution_texts() formats. */
+enum { T_MOVE, T_BOARD, T_CODE };
+
+/* Appends one text to the slot's buffer and notes where it starts in
+ * sl->at[k]; *len is the buffer's length so far.  0, or -1 when out of
+ * memory.  Needs no GIL. */
+static int put_text(const ptb_space *s, slot *sl, size_t *len, size_t k,
+                    int kind, const ptb_position *p,
+                    const ptb_position *before,
+                    const ptb_move *m)
+{
+    for (;;) {
+        char *buf = sl->text + *len;
+        size_t room = sl->cap - *len;
+        int n = kind == T_MOVE ? ptb_format_move(s, before, m, buf, room)
+              : kind == T_BOARD ? ptb_format_board(s, p, buf, room)
+              : ptb_format_code(s, p->sub, p->idx, buf, room);
+        if (n < 0) {
+            n = 0;
+            if (room)
+                *buf = '\0';
+        }
+        if ((size_t)n < room) {
+            sl->at[k] = *len;
+            *len += (size_t)n + 1;
+            return 0;
+        }
+        size_t cap = 2 * sl->cap + (size_t)n + 1;
+        char *more = realloc(sl->text, cap);
+        if (!more)
+            return -1;
+        sl->text = more;
+        sl->cap = cap;
+    }
+}
+
+/* Formats the texts of sl->sol: for the start (index 0) and after each
+ * move i (index i + 1), at[3 * index + T_BOARD] and T_CODE, and the move
+ * itself at T_MOVE.  Returns PTB_OK or PTB_ENOMEM.  Needs no GIL. */
+static int solution_texts(const ptb_space *s, slot *sl)
+{
+    const ptb_solution *sol = sl->sol;
+    size_t len = 0;
+    int bad = put_text(s, sl, &len, T_BOARD, T_BOARD, &sol->start, NULL,
+                       NULL) ||
+              put_text(s, sl, &len, T_CODE, T_CODE, &sol->start, NULL, NULL);
+    for (unsigned i = 0; !bad && i < sol->distance; i++) {
+        const ptb_position *before = i ? &sol->after[i - 1] : &sol->start;
+        size_t k = 3 * (i + 1);
+        bad = put_text(s, sl, &len, k + T_MOVE, T_MOVE, NULL, before,
+                       &sol->move[i]) ||
+              put_text(s, sl, &len, k + T_BOARD, T_BOARD, &sol->after[i],
+                       NULL, NULL) ||
+              put_text(s, sl, &len, k + T_CODE, T_CODE, &sol->after[i],
+                       NULL, NULL);
+    }
+    return bad ? PTB_ENOMEM : PTB_OK;
+}
+
+/* Parses a query, walks the table and formats the answer's texts, in one
+ * stretch without the GIL; on success *out holds a slot with the solution
+ * (rc PTB_OK or PTB_NOTFOUND) and its texts, to be given back by the
+ * caller.  Returns 0, or -1 with an exception. */
+static int solve_query(modstate *st, TableObject *self, PyObject *args,
+                       slot **out, int *rc_out)
+{
+    PyObject *text, *opts;
+    query q;
+    int prc, rc = PTB_ENOMEM;
+    slot *sl = NULL;
+    if (!PyArg_ParseTuple(args, "OO", &text, &opts) ||
+        query_args(st, text, opts, &q) != 0)
+        return -1;
+    NOGIL_BEGIN
+    prc = query_parse(self->space->s, &q);
+    if (prc == PTB_OK && (sl = slot_get(self)))
+        rc = ptb_solve(self->t, sl->r, q.starts, q.n, sl->sol);
+    if (rc == PTB_NOTFOUND)
+        sl->sol->distance = 0;          /* the start's texts only */
+    if ((rc == PTB_OK || rc == PTB_NOTFOUND) &&
+        solution_texts(self->space->s, sl) != PTB_OK)
+        rc = PTB_ENOMEM;
+    if (sl && rc == PTB_NOTFOUND)
+        sl->sol->distance = PTB_UNSOLVABLE;
+    NOGIL_END
+    if (prc != PTB_OK)
+        return parse_error(st, &q, prc);
+    if (rc != PTB_OK && rc != PTB_NOTFOUND) {
+        if (sl)
+            slot_put(self, sl);
+        read_error(st, self, rc);
+        return -1;
+    }
+    *out = sl;
+    *rc_out = rc;
+    return 0;
+}
+
+PyDoc_STRVAR(Table_distance_doc,
+"distance(text, options) -> int or None\n\n"
+"The least number of moves from the query's position (the nearest of its\n"
+"candidates) to the goal, by ptb_distance(); None when the goal cannot be\n"
+"reached.");
+
+static PyObject *Table_distance(TableObject *self, PyObject *args)
+{
+    modstate *st = state_of_type(Py_TYPE(self));
+    PyObject *text, *opts;
+    query q;
+    unsigned best = PTB_UNSOLVABLE, d;
+    int prc, rc = PTB_ENOMEM;
+    slot *sl = NULL;
+    if (!st || !PyArg_ParseTuple(args, "OO:distance", &text, &opts) ||
+        query_args(st, text, opts, &q) != 0)
+        return NULL;
+    NOGIL_BEGIN
+    prc = query_parse(self->space->s, &q);
+    if (prc == PTB_OK && (sl = slot_get(self)))
+        for (unsigned i = 0; i < q.n; i++) {
+            rc = ptb_distance(self->t, sl->r, &q.starts[i], &d);
+            if (rc == PTB_NOTFOUND)
+                rc = PTB_OK;
+            if (rc != PTB_OK)
+                break;
+            if (d < best)
+                best = d;
+        }
+    NOGIL_END
+    if (sl)
+        slot_put(self, sl);
+    if (prc != PTB_OK)
+        return parse_error(st, &q, prc), NULL;
+    if (rc != PTB_OK)
+        return read_error(st, self, rc);
+    return distance_obj(best);
+}
+
+/* A str of the slot's texts. */
+static PyObject *slot_str(const slot *sl, size_t k)
+{
+    const char *t = sl->text + sl->at[k];
+    return PyUnicode_DecodeUTF8(t, (Py_ssize_t)strlen(t), "replace");
+}
+
+/* A Position from a slot's texts: index 0 the start, i + 1 after move i;
+ * board, when given, is its board (a new reference is taken). */
+static PyObject *slot_position(modstate *st, const slot *sl,
+                               const ptb_position *p, size_t index,
+                               PyObject *board)
+{
+    PyObject *o = PyStructSequence_New(st->Position);
+    if (!o)
+        return NULL;
+    PyObject *v[4] = { PyLong_FromUnsignedLong(p->sub),
+                       PyLong_FromUnsignedLongLong(p->idx),
+                       slot_str(sl, 3 * index + T_CODE),
+                       board ? Py_NewRef(board)
+                             : slot_str(sl, 3 * index + T_BOARD) };
+    int bad = 0;
+    for (int i = 0; i < 4; i++) {
+        bad |= !v[i];
+        PyStructSequence_SET_ITEM(o, i, v[i] ? v[i] : Py_NewRef(Py_None));
+    }
+    if (bad)
+        Py_CLEAR(o);
+    return o;
+}
+
+/* The moves of a solution as a list of Move, from the slot's texts. */
+static PyObject *moves_list(modstate *st, const slot *sl)
+{
+    const ptb_solution *sol = sl->sol;
+    PyObject *list = PyList_New(sol->distance);
+    for (unsigned i = 0; list && i < sol->distance; i++) {
+        size_t k = 3 * (i + 1);
+        PyObject *m = PyStructSequence_New(st->Move);
+        PyObject *board = slot_str(sl, k + T_BOARD);
+        PyObject *pos = board ? slot_position(st, sl, &sol->after[i], i + 1,
+                                              board)
+                              : NULL;
+        PyObject *v[4] = { slot_str(sl, k + T_MOVE), board,
+                           PyLong_FromUnsignedLong(sol->move[i].code), pos };
+        int bad = !m;
+        for (int j = 0; j < 4; j++) {
+            bad |= !v[j];
+            if (m)
+                PyStructSequence_SET_ITEM(m, j,
+                                          v[j] ? v[j] : Py_NewRef(Py_None));
+            else
+                Py_XDECREF(v[j]);
+        }
+        if (bad) {
+            Py_XDECREF(m);
+            Py_CLEAR(list);
+        } else {
+            PyList_SET_ITEM(list, i, m);
+        }
+    }
+    return list;
+}
+
+PyDoc_STRVAR(Table_solve_doc,
+"solve(text, options) -> (distance, start, moves, answer)\n\n"
+"distance: int or None; start: the Position walked from (the nearest\n"
+"candidate; the first when none reaches the goal); moves: a list of Move;\n"
+"answer: an Answer for the native text and the JSON, made on demand.");
+
+static PyObject *Table_solve(TableObject *self, PyObject *args)
+{
+    modstate *st = state_of_type(Py_TYPE(self));
+    slot *sl;
+    int rc;
+    if (!st || solve_query(st, self, args, &sl, &rc) != 0)
+        return NULL;
+    const ptb_solution *sol = sl->sol;
+    int ok = rc == PTB_OK;
+    PyObject *r = Py_BuildValue("(NNNN)",
+        distance_obj(ok ? sol->distance : PTB_UNSOLVABLE),
+        slot_position(st, sl, &sol->start, 0, NULL),
+        ok ? moves_list(st, sl) : PyList_New(0),
+        answer_new(st, self->space, sol, NULL));
+    slot_put(self, sl);
+    return r;
+}
+
+static PyObject *successor_obj(modstate *st, const ptb_space *s,
+                               const ptb_position *from,
+                               const ptb_successor *sc)
+{
+    PyObject *o = PyStructSequence_New(st->Successor);
+    if (!o)
+        return NULL;
+    PyObject *board = board_str(s, &sc->after);
+    PyObject *pos = board ? position_obj(st, s, &sc->after, board) : NULL;
+    PyObject *v[5] = { move_str(s, from, &sc->move), board,
+                       distance_obj(sc->distance),
+                       PyLong_FromUnsignedLong(sc->move.code), pos };
+    int bad = 0;
+    for (int k = 0; k < 5; k++) {
+        bad |= !v[k];
+        PyStructSequence_SET_ITEM(o, k, v[k] ? v[k] : Py_NewRef(Py_None));
+    }
+    if (bad)
+        Py_CLEAR(o);
+    return o;
+}
+
+PyDoc_STRVAR(Table_analyse_doc,
+"analyse(text, options) -> (distance, category, start, moves, answer)\n\n"
+"ptb_analyse(): the nearest candidate (start), its distance (int or None)\n"
+"and category ('goal', 'solvable', 'unsolvable'), and every legal move\n"
+"out of it as a list of Successor, ranked by the library: by the distance\n"
+"after the move, unsolvable last, ties in the puzzle's move order.\n"
+"answer is an Answer for the library's JSON.");
+
+static PyObject *Table_analyse(TableObject *self, PyObject *args)
+{
+    modstate *st = state_of_type(Py_TYPE(self));
+    const ptb_space *s = self->space->s;
+    PyObject *text, *opts;
+    query q;
+    int prc, rc = PTB_ENOMEM;
+    slot *sl = NULL;
+    if (!st || !PyArg_ParseTuple(args, "OO:analyse", &text, &opts) ||
+        query_args(st, text, opts, &q) != 0)
+        return NULL;
+    NOGIL_BEGIN
+    prc = query_parse(s, &q);
+    if (prc == PTB_OK && (sl = slot_get(self)))
+        rc = ptb_analyse(self->t, sl->r, q.starts, q.n, sl->an);
+    NOGIL_END
+    if (prc != PTB_OK)
+        return parse_error(st, &q, prc), NULL;
+    if (rc != PTB_OK) {
+        if (sl)
+            slot_put(self, sl);
+        return read_error(st, self, rc);
+    }
+    const ptb_analysis *an = sl->an;
+    PyObject *list = PyList_New(an->n);
+    for (unsigned i = 0; list && i < an->n; i++) {
+        PyObject *o = successor_obj(st, s, &an->position, &an->move[i]);
+        if (!o)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, o);
+    }
+    PyObject *r = list ? Py_BuildValue("(NsNNN)", distance_obj(an->distance),
+                                       ptb_category_name(an->category),
+                                       position_obj(st, s, &an->position,
+                                                    NULL),
+                                       list, answer_new(st, self->space,
+                                                        NULL, an))
+                       : NULL;
+    slot_put(self, sl);
+    return r;
+}
+
+PyDoc_STRVAR(Table_info_doc,
+"info() -> dict\n\n"
+"What the build found: states, solvable, max_distance, histogram (a list\n"
+"indexed by distance), bytes, subtables, exact (False for mod-3 tables).");
+
+static PyObject *Table_info(TableObject *self, PyObject *unused)
+{
+    ptb_table_info in;
+    (void)unused;
+    ptb_table_get_info(self->t, &in);
+    PyObject *h = PyList_New(in.max_distance + 1);
+    for (unsigned d = 0; h && d <= in.max_distance; d++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(in.histogram[d]);
+        if (!v)
+            Py_CLEAR(h);
+        else
+            PyList_SET_ITEM(h, d, v);
+    }
+    if (!h)
+        return NULL;
+    return Py_BuildValue("{sKsKsIsNsKsIsO}", "states",
+                         (unsigned long long)in.states, "solvable",
+                         (unsigned long long)in.solvable, "max_distance",
+                         in.max_distance, "histogram", h, "bytes",
+                         (unsigned long long)in.bytes, "subtables",
+                         (unsigned)in.subtables, "exact",
+                         in.exact ? Py_True : Py_False);
+}
+
+static PyMethodDef Table_methods[] = {
+    { "distance", (PyCFunction)Table_distance, METH_VARARGS,
+      Table_distance_doc },
+    { "solve", (PyCFunction)Table_solve, METH_VARARGS, Table_solve_doc },
+    { "analyse", (PyCFunction)Table_analyse, METH_VARARGS,
+      Table_analyse_doc },
+    { "info", (PyCFunction)Table_info, METH_NOARGS, Table_info_doc },
+    { NULL, NULL, 0, NULL }
+};
+
+static PyMemberDef Table_members[] = {
+    { "path", T_OBJECT, offsetof(TableObject, path), READONLY,
+      "the file the table was opened from" },
+    { "space", T_OBJECT, offsetof(TableObject, space), READONLY,
+      "the Space the table answers for" },
+    { NULL, 0, 0, 0, NULL }
+};
+
+/* CPython's slot tables keep functions in void * (as dlsym() returns
+ * them); ISO C does not promise the conversion, POSIX and CPython do. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+static PyType_Slot Table_slots[] = {
+    { Py_tp_doc, "Table(space, directory): the table of a Space opened from "
+                 "a directory; raises TableError naming the file when it is "
+                 "missing, of another format version or damaged.  Safe to "
+                 "share between threads." },
+    { Py_tp_new, Table_new },
+    { Py_tp_dealloc, Table_dealloc },
+    { Py_tp_methods, Table_methods },
+    { Py_tp_members, Table_members },
+    { 0, NULL }
+};
+#pragma GCC diagnostic pop
+
+static PyType_Spec Table_spec = {
+    "puzzletb._puzzletb.Table", sizeof(TableObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Table_slots
+};
+
+/* ==== module ========================================================== */
+
+PyDoc_STRVAR(puzzles_doc,
+"puzzles() -> list of (name, summary, metrics, options)\n\n"
+"The library's registry, in its fixed order; options are tuples\n"
+"(name, value syntax, help, stands for the whole position).");
+
+static PyObject *mod_puzzles(PyObject *m, PyObject *unused)
+{
+    (void)m, (void)unused;
+    PyObject *list = PyList_New(0);
+    for (unsigned i = 0; list && i < ptb_puzzle_count(); i++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        PyObject *metrics = PyList_New(0), *options = PyList_New(0), *t;
+        for (unsigned k = 0; metrics && ptb_puzzle_metric(p, k); k++) {
+            t = PyUnicode_FromString(ptb_puzzle_metric(p, k));
+            if (!t || PyList_Append(metrics, t) != 0)
+                Py_CLEAR(metrics);
+            Py_XDECREF(t);
+        }
+        for (unsigned k = 0; options && ptb_puzzle_option(p, k); k++) {
+            const ptb_option *o = ptb_puzzle_option(p, k);
+            t = Py_BuildValue("(sssO)", o->name, o->value, o->help,
+                              o->flags & PTB_OPT_POSITION ? Py_True
+                                                          : Py_False);
+            if (!t || PyList_Append(options, t) != 0)
+                Py_CLEAR(options);
+            Py_XDECREF(t);
+        }
+        t = metrics && options
+            ? Py_BuildValue("(ssNN)", ptb_puzzle_name(p),
+                            ptb_puzzle_summary(p), PyList_AsTuple(metrics),
+                            PyList_AsTuple(options))
+            : NULL;
+        Py_XDECREF(metrics);
+        Py_XDECREF(options);
+        if (!t || PyList_Append(list, t) != 0)
+            Py_CLEAR(list);
+        Py_XDECREF(t);
+    }
+    return list;
+}
+
+static PyObject *mod_version(PyObject *m, PyObject *unused)
+{
+    (void)m, (void)unused;
+    return PyUnicode_FromString(ptb_version());
+}
+
+static PyMethodDef module_methods[] = {
+    { "puzzles", mod_puzzles, METH_NOARGS, puzzles_doc },
+    { "version", mod_version, METH_NOARGS,
+      "version() -> str: the version of the library linked in." },
+    { NULL, NULL, 0, NULL }
+};
+
+static int add_exceptions(PyObject *m, modstate *st)
+{
+    st->Error = PyErr_NewExceptionWithDoc("puzzletb.Error",
+        "Base class of puzzletb's exceptions.", NULL, NULL);
+    if (!st->Error)
+        return -1;
+    PyObject *b = PyTuple_Pack(2, st->Error, PyExc_ValueError);
+    st->ParseError = b ? PyErr_NewExceptionWithDoc("puzzletb.ParseError",
+        "Bad input: a malformed position or option value, an option the "
+        "puzzle does not take, an unknown puzzle or metric.  The message is "
+        "the library's one line, as tblookup prints it.", b, NULL) : NULL;
+    Py_XDECREF(b);
+    st->TableError = PyErr_NewExceptionWithDoc("puzzletb.TableError",
+        "A table is missing, of another format version, truncated or "
+        "corrupt.  The message names the file; attributes: path (the "
+        "file), code (the library's PTB_E* number).", st->Error, NULL);
+    b = PyTuple_Pack(2, st->Error, PyExc_LookupError);
+    st->Unsolvable = b ? PyErr_NewExceptionWithDoc("puzzletb.Unsolvable",
+        "Raised by the probe_* calls when the goal cannot be reached from "
+        "the position (the get_* calls return None instead).", b, NULL)
+        : NULL;
+    Py_XDECREF(b);
+    if (!st->ParseError || !st->TableError || !st->Unsolvable)
+        return -1;
+    return PyModule_AddObjectRef(m, "Error", st->Error) ||
+           PyModule_AddObjectRef(m, "ParseError", st->ParseError) ||
+           PyModule_AddObjectRef(m, "TableError", st->TableError) ||
+           PyModule_AddObjectRef(m, "Unsolvable", st->Unsolvable) ? -1 : 0;
+}
+
+static int add_types(PyObject *m, modstate *st)
+{
+    st->Space = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Space_spec,
+                                                         NULL);
+    st->Table = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Table_spec,
+                                                         NULL);
+    st->Answer = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Answer_spec,
+                                                          NULL);
+    st->Position = PyStructSequence_NewType(&position_desc);
+    st->Move = PyStructSequence_NewType(&move_desc);
+    st->Successor = PyStructSequence_NewType(&successor_desc);
+    if (!st->Space || !st->Table || !st->Answer || !st->Position ||
+        !st->Move || !st->Successor)
+        return -1;
+    return PyModule_AddType(m, st->Space) || PyModule_AddType(m, st->Table) ||
+           PyModule_AddObjectRef(m, "Position", (PyObject *)st->Position) ||
+           PyModule_AddObjectRef(m, "Move", (PyObject *)st->Move) ||
+           PyModule_AddObjectRef(m, "Successor", (PyObject *)st->Successor)
+           ? -1 : 0;
+}
+
+static int module_exec(PyObject *m)
+{
+    modstate *st = PyModule_GetState(m);
+    if (add_exceptions(m, st) || add_types(m, st))
+        return -1;
+    return PyModule_AddStringConstant(m, "TABLES_DIR", PTB_TABLES_DIR) ||
+           PyModule_AddIntConstant(m, "FORMAT_VERSION", PTB_FORMAT_VERSION) ||
+           PyModule_AddIntConstant(m, "MAX_DISTANCE", PTB_MAX_DISTANCE)
+           ? -1 : 0;
+}
+
+static int module_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    modstate *st = PyModule_GetState(m);
+    Py_VISIT(st->Error);
+    Py_VISIT(st->ParseError);
+    Py_VISIT(st->TableError);
+    Py_VISIT(st->Unsolvable);
+    Py_VISIT(st->Space);
+    Py_VISIT(st->Table);
+    Py_VISIT(st->Answer);
+    Py_VISIT(st->Position);
+    Py_VISIT(st->Move);
+    Py_VISIT(st->Successor);
+    return 0;
+}
+
+static int module_clear(PyObject *m)
+{
+    modstate *st = PyModule_GetState(m);
+    Py_CLEAR(st->Error);
+    Py_CLEAR(st->ParseError);
+    Py_CLEAR(st->TableError);
+    Py_CLEAR(st->Unsolvable);
+    Py_CLEAR(st->Space);
+    Py_CLEAR(st->Table);
+    Py_CLEAR(st->Answer);
+    Py_CLEAR(st->Position);
+    Py_CLEAR(st->Move);
+    Py_CLEAR(st->Successor);
+    return 0;
+}
+
+static void module_free(void *m)
+{
+    module_clear(m);
+}
+
+/* CPython's slot tables keep functions in void * (as dlsym() returns
+ * them); ISO C does not promise the conversion, POSIX and CPython do. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+static PyModuleDef_Slot module_slots[] = {
+    { Py_mod_exec, module_exec },
+    { 0, NULL }
+};
+#pragma GCC diagnostic pop
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "puzzletb._puzzletb",
+    "The C half of puzzletb: libpuzzletb's registry, parser, tables and "
+    "walk.\nUse the documented layer, `import puzzletb`.",
+    sizeof(modstate), module_methods, module_slots, module_traverse,
+    module_clear, module_free
+};
+
+PyMODINIT_FUNC PyInit__puzzletb(void)
+{
+    return PyModuleDef_Init(&module_def);
+}
