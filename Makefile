@@ -99,6 +99,31 @@ bench: all $(TABLES)/.built
 clean:
 	rm -rf build bin
 
+# ==== tbserve: the tables over HTTP (serve/, web/) ====
+# libmicrohttpd from scripts/install-deps; `make serve` runs it in the
+# foreground on the generated tables (PORT=, default 8080).
+SERVE_SRC = $(wildcard serve/*.c)
+SERVE_OBJ = $(SERVE_SRC:%.c=build/%.o)
+PORT ?= 8080
+.PHONY: serve
+all: bin/tbserve
+test: bin/tbserve build/tests/httpload
+
+build/serve/%.o: serve/%.c serve/serve.h $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+bin/tbserve: $(SERVE_OBJ) build/libpuzzletb.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ -lmicrohttpd $(LDLIBS)
+
+build/tests/httpload: tests/bench/httpload.c
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $< -lpthread
+
+serve: bin/tbserve $(TABLES)/.built
+	bin/tbserve --tables $(TABLES) --port $(PORT)
+
 # ==== shared library and installation ====
 # build/libpuzzletb.so exports only the functions declared in puzzletb.h (a
 # version script generated from it).  `make install` puts the programs, both
