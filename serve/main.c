@@ -81,8 +81,12 @@ typedef struct app {
     cache cache;
 } app;
 
-/* What the log needs of one request: from the URI callback to the end. */
+/* What the log needs of one request: from the URI callback to the end.  One
+ * per connection (made when it opens, freed when it closes), reused by each
+ * request on it; a request refused before the handler saw it is logged when
+ * the connection closes. */
 typedef struct req_log {
+    int pending;                /* a request began and is not logged yet */
     struct timespec start;
     unsigned status;
     int called;                 /* the handler has seen the headers */
@@ -236,7 +240,7 @@ static int load_file(web_file *f, const char *dir, const char *name)
     }
     f->len = fread(f->data, 1, (size_t)st.st_size, in);
     fclose(in);
-    snprintf(f->name, sizeof f->name, "%s", name);
+    memcpy(f->name, name, strlen(name) + 1);  /* load_web checked its size */
     f->type = content_type(name);
     uint64_t h = 0xcbf29ce484222325u;
     for (size_t i = 0; i < f->len; i++)
@@ -484,10 +488,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *con,
 
 static void *log_start(void *cls, const char *uri, struct MHD_Connection *con)
 {
-    req_log *log = calloc(1, sizeof *log);
-    (void)cls, (void)con;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    req_log *log = ci ? ci->socket_context : NULL;
+    (void)cls;
     if (!log)
         return NULL;
+    memset(log, 0, sizeof *log);
+    log->pending = 1;
     clock_gettime(CLOCK_MONOTONIC, &log->start);
     strcpy(log->method, "-");
     size_t i = 0;
@@ -502,14 +510,9 @@ static void *log_start(void *cls, const char *uri, struct MHD_Connection *con)
     return log;
 }
 
-static void log_end(void *cls, struct MHD_Connection *con, void **con_cls,
-                    enum MHD_RequestTerminationCode how)
+static void log_line(req_log *log, const char *why)
 {
-    req_log *log = *con_cls;
     struct timespec now;
-    (void)cls, (void)con;
-    if (!log)
-        return;
     clock_gettime(CLOCK_MONOTONIC, &now);
     long us = (now.tv_sec - log->start.tv_sec) * 1000000L +
               (now.tv_nsec - log->start.tv_nsec) / 1000;
@@ -517,12 +520,37 @@ static void log_end(void *cls, struct MHD_Connection *con, void **con_cls,
         fprintf(stderr, "%s %s %u %ld\n", log->method, log->uri, log->status,
                 us);
     else
-        fprintf(stderr, "%s %s - %ld (%s)\n", log->method, log->uri, us,
-                how == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED ? "timed out"
-                : how == MHD_REQUEST_TERMINATED_CLIENT_ABORT ? "client left"
-                : "refused");
-    free(log);
+        fprintf(stderr, "%s %s - %ld (%s)\n", log->method, log->uri, us, why);
+    log->pending = 0;
+}
+
+static void log_end(void *cls, struct MHD_Connection *con, void **con_cls,
+                    enum MHD_RequestTerminationCode how)
+{
+    req_log *log = *con_cls;
+    (void)cls, (void)con;
+    if (log && log->pending)
+        log_line(log, how == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED
+                      ? "timed out"
+                      : how == MHD_REQUEST_TERMINATED_CLIENT_ABORT
+                      ? "client left" : "refused");
     *con_cls = NULL;
+}
+
+static void log_connection(void *cls, struct MHD_Connection *con,
+                           void **socket_context,
+                           enum MHD_ConnectionNotificationCode what)
+{
+    (void)cls, (void)con;
+    if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+        *socket_context = calloc(1, sizeof(req_log));
+    } else {
+        req_log *log = *socket_context;
+        if (log && log->pending)
+            log_line(log, "refused or left");
+        free(log);
+        *socket_context = NULL;
+    }
 }
 
 static void mhd_log(void *cls, const char *fmt, va_list ap)
@@ -570,6 +598,7 @@ static struct MHD_Daemon *start(app *a, const options *o, char *addr,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_TIMEOUT,
         MHD_OPTION_URI_LOG_CALLBACK, log_start, (void *)a,
         MHD_OPTION_NOTIFY_COMPLETED, log_end, (void *)a,
+        MHD_OPTION_NOTIFY_CONNECTION, log_connection, (void *)a,
         MHD_OPTION_ARRAY, pool,
         MHD_OPTION_END);
     if (!d) {

@@ -41,7 +41,7 @@ typedef struct serve_slot {
 
 typedef struct serve_server {
     const char *tables;             /* tables directory */
-    serve_slot slot[SERVE_SLOTS];   /* puzzle i, metric m: i * MAX_METRICS + m */
+    serve_slot slot[SERVE_SLOTS];   /* [i * SERVE_MAX_METRICS + m] */
     pthread_key_t work_key;         /* per-thread serve_work */
 } serve_server;
 
