@@ -30,6 +30,7 @@ typedef struct client {
     unsigned *lat;              /* microseconds per request */
     size_t n, cap;
     unsigned long non200;
+    unsigned long long bytes;   /* of replies, headers included */
     int failed;
 } client;
 
@@ -57,7 +58,7 @@ static int connect_local(unsigned port)
 }
 
 /* Reads one response; returns its status, or -1. */
-static int read_reply(int fd, char *buf)
+static int read_reply(int fd, char *buf, unsigned long long *bytes)
 {
     size_t have = 0;
     char *end = NULL;
@@ -75,6 +76,7 @@ static int read_reply(int fd, char *buf)
     size_t body = cl && cl < end ? strtoul(cl + 15, NULL, 10) : 0;
     size_t want = (size_t)(end + 4 - buf) + body;
     int status = atoi(buf + 9);
+    *bytes += want;
     while (have < want) {
         size_t room = BUF - 1;
         ssize_t k = read(fd, buf, want - have < room ? want - have : room);
@@ -102,7 +104,7 @@ static void *run(void *arg)
             c->failed = 1;
             break;
         }
-        int status = read_reply(fd, buf);
+        int status = read_reply(fd, buf, &c->bytes);
         double t2 = now();
         if (status < 0) {
             c->failed = 1;
@@ -155,16 +157,18 @@ int main(int argc, char **argv)
     pthread_t th[MAX_CLIENTS];
     double t0 = now();
     for (unsigned i = 0; i < clients; i++) {
-        c[i] = (client){ port, request, seconds, NULL, 0, 0, 0, 0 };
+        c[i] = (client){ port, request, seconds, NULL, 0, 0, 0, 0, 0 };
         pthread_create(&th[i], NULL, run, &c[i]);
     }
     size_t total = 0;
     unsigned long non200 = 0;
+    unsigned long long bytes = 0;
     int failed = 0;
     for (unsigned i = 0; i < clients; i++) {
         pthread_join(th[i], NULL);
         total += c[i].n;
         non200 += c[i].non200;
+        bytes += c[i].bytes;
         failed |= c[i].failed;
     }
     double elapsed = now() - t0;
@@ -182,9 +186,10 @@ int main(int argc, char **argv)
         return 1;
     }
     qsort(all, total, sizeof *all, cmp);
-    printf("%zu requests in %.2f s from %u clients: %.0f requests/s; "
-           "latency median %u us, p90 %u us, p99 %u us; %lu not 200\n",
-           total, elapsed, clients, (double)total / elapsed, all[total / 2],
+    printf("%zu requests in %.2f s from %u clients: %.0f requests/s "
+           "(%.0f bytes each); latency median %u us, p90 %u us, p99 %u us; "
+           "%lu not 200\n", total, elapsed, clients, (double)total / elapsed,
+           (double)bytes / (double)total, all[total / 2],
            all[total * 9 / 10], all[total * 99 / 100], non200);
     free(all);
     if (failed)
