@@ -85,8 +85,26 @@ tables: deps
 	$(MAKE) all
 	$(MAKE) $(TABLES)/.built
 
-test: all $(TEST_BIN) $(SAN_BIN) $(TABLES)/.built
+test: all $(TEST_BIN) $(SAN_BIN) $(TOY_BIN) $(TABLES)/.built
 	tests/run
+
+# The toy puzzle (tests/t_toy.sh): the library built again with one more
+# puzzle, tests/toy/puzzle_toy.c, listed in tests/toy/puzzles.def and added
+# by -DPTB_TEST_PUZZLES, then linked with the unchanged programs: a puzzle
+# with its own options takes one file and one registry line, nothing else.
+TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
+TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) build/toy/tests/toy/puzzle_toy.o
+TOY_BIN = build/toy/tblookup build/toy/tbgen
+
+build/toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) -c -o $@ $<
+
+build/toy/tblookup: build/toy/lookup/main.o $(TOY_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/toy/tbgen: build/toy/gen/main.o $(TOY_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The tables are reproducible byte for byte: compare them with the sums
 # recorded for this format version (tables/SHA256SUMS).
@@ -157,7 +175,8 @@ serve: bin/tbserve $(TABLES)/.built
 # build/libpuzzletb.so exports only the functions declared in puzzletb.h (a
 # version script generated from it).  `make install` puts the programs, both
 # libraries, the header, a pkg-config file, the man pages and the built
-# tables (any $(TABLES)/*.mdb) under $(DESTDIR)$(PREFIX).  The installed
+# tables (any $(TABLES)/*.mdb) and bash completion under $(DESTDIR)$(PREFIX),
+# then runs ldconfig when installing into the real root as root.  The installed
 # tblookup is a separate build (build/install/) whose default tables
 # directory is $(TABLESDIR); bin/tblookup keeps using ./tables.
 
@@ -168,6 +187,9 @@ INCLUDEDIR   ?= $(PREFIX)/include
 MANDIR       ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 TABLESDIR    ?= $(PREFIX)/share/puzzletb/tables
+# where Debian's bash-completion looks (it searches $XDG_DATA_DIRS, by
+# default /usr/local/share and /usr/share, for bash-completion/completions)
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 INSTALL      ?= install
 VERSION := $(shell sed -n 's/^.define PTB_VERSION_STRING "\(.*\)"/\1/p' \
                  common/puzzletb.h)
@@ -236,6 +258,13 @@ install: all build/install/tblookup build/install/puzzletb.pc \
 	$(INSTALL) -m 644 build/install/man/tbgen.1 \
 	    build/install/man/tblookup.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 build/install/man/puzzletb.3 $(DESTDIR)$(MANDIR)/man3/
+	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 644 completion/puzzletb.bash $(DESTDIR)$(BASHCOMPDIR)/tblookup
+	$(INSTALL) -m 644 completion/puzzletb.bash $(DESTDIR)$(BASHCOMPDIR)/tbgen
+	@# the dynamic linker's cache, when installing into the real root as root
+	@# (a staged DESTDIR install leaves that to the package's own scripts)
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
+	    command -v ldconfig >/dev/null; then echo ldconfig; ldconfig; fi
 ifneq ($(INSTALL_TABLES),)
 	$(INSTALL) -d $(DESTDIR)$(TABLESDIR)
 	$(INSTALL) -m 644 $(INSTALL_TABLES) $(DESTDIR)$(TABLESDIR)/
@@ -250,5 +279,6 @@ uninstall:
 	    $(DESTDIR)$(PKGCONFIGDIR)/puzzletb.pc \
 	    $(DESTDIR)$(MANDIR)/man1/tbgen.1 \
 	    $(DESTDIR)$(MANDIR)/man1/tblookup.1 \
-	    $(DESTDIR)$(MANDIR)/man3/puzzletb.3 $(DESTDIR)$(TABLESDIR)/*.mdb
+	    $(DESTDIR)$(MANDIR)/man3/puzzletb.3 $(DESTDIR)$(TABLESDIR)/*.mdb \
+	    $(DESTDIR)$(BASHCOMPDIR)/tblookup $(DESTDIR)$(BASHCOMPDIR)/tbgen
 	rmdir $(DESTDIR)$(TABLESDIR) $(dir $(DESTDIR)$(TABLESDIR)) 2>/dev/null || true

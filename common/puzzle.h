@@ -70,7 +70,9 @@ struct ptb_puzzle {
      * NULL; text is NULL only when a PTB_OPT_POSITION option is given
      * (ptb_parse checks names, repeats and that rule).  On error returns
      * PTB_EPARSE and writes a one-line message to err ("line 3: expected 4
-     * characters, got 5", "first: expected B or W, got X"). */
+     * characters, got 5", "first: expected B or W, got X").  A message
+     * about an option's value starts with "NAME: ", so programs can tell
+     * it from a position's mistake. */
     int (*parse)(const void *ctx, const char *text, const char *const *opt,
                  ptb_position out[2], unsigned *n, char *err, size_t errcap);
     /* Batch input: how many non-blank lines the record starting with this
@@ -93,11 +95,30 @@ struct ptb_puzzle {
      * may be NULL, then the index is shown. */
     int (*format_code)(const void *ctx, uint32_t sub, uint64_t idx, char *buf,
                        size_t cap);
+
+    /* ---- JSON (common/json.c; schema in README.md) ---- */
+
+    /* The query's own fields, as JSON members without braces
+     * ("\"target\":\"...\",\"code\":\"...\""): at least "code", one line
+     * that parse() reads back as this position, in the user's terms.
+     * snprintf conventions. */
+    int (*format_query_json)(const void *ctx, const ptb_position *p,
+                             char *buf, size_t cap);
+    /* A move made from 'before' as a JSON object in the puzzle's terms:
+     * "piece" (its letter), "from" and "to" (cells: [row, column] from 1,
+     * or a number from 1 for one-row boards), then "direction" or "path"
+     * as it applies.  snprintf conventions. */
+    int (*format_move_json)(const void *ctx, const ptb_position *before,
+                            const ptb_move *m, char *buf, size_t cap);
 };
 
-/* Every registered puzzle, declared from the registry. */
+/* Every registered puzzle, declared from the registry.  A test build adds
+ * its own puzzles with -DPTB_TEST_PUZZLES='"FILE.def"' (tests/t_toy.sh). */
 #define PTB_PUZZLE(n) extern const ptb_puzzle ptb_puzzle_##n;
 #include "puzzles.def"
+#ifdef PTB_TEST_PUZZLES
+#include PTB_TEST_PUZZLES
+#endif
 #undef PTB_PUZZLE
 
 /* The number of set bits of x. */
@@ -108,6 +129,43 @@ static inline unsigned ptb_popcount(uint32_t x)
     x = (x + (x >> 4)) & 0x0F0F0F0Fu;
     return (x * 0x01010101u) >> 24;
 }
+
+/* ---- the query text reader (common/text.c) ----
+ * Every puzzle reads its text through ptb_text_split(), so the rules are
+ * the same everywhere (README.md, "Input"): a UTF-8 byte-order mark at the
+ * start is skipped; "\r" and tabs are blanks; leading and trailing blanks
+ * and blank lines are ignored; with PTB_TEXT_GRID, rows are separated by
+ * line ends, '/' or blanks, so a grid may come as lines, as "row/row/..."
+ * or as "row row ..."; with PTB_TEXT_LINES a row is a whole trimmed line. */
+#define PTB_TEXT_GRID 1u
+#define PTB_TEXT_LINES 2u
+
+/* One row of query text: s[0..len-1] (not NUL-terminated), found at line
+ * 'line', column 'col' of the text (both from 1; columns count characters,
+ * not bytes, and a tab is one). */
+typedef struct ptb_token {
+    const char *s;
+    unsigned len;
+    unsigned line, col;
+} ptb_token;
+
+/* Splits text into rows: fills tok[0..cap-1] and returns how many rows the
+ * text has (which may be more than cap: snprintf's convention, so a caller
+ * says "expected 8 rows, found 9").  tok may be NULL when cap is 0. */
+unsigned ptb_text_split(const char *text, unsigned flags, ptb_token *tok,
+                        unsigned cap);
+/* The column of byte 'offset' of a row, for messages. */
+unsigned ptb_text_column(const ptb_token *t, unsigned offset);
+/* Describes the character at s (avail bytes left) for a message: 'X' for
+ * printable ASCII, the character itself for valid UTF-8, "byte 0xNN"
+ * otherwise.  Returns its length in bytes (1 for a bad byte). */
+int ptb_text_char(const char *s, size_t avail, char *out, size_t cap);
+/* Batch input: the lines of a record of 'rows' rows whose first line is
+ * given, assuming each of its lines holds as many rows as the first. */
+unsigned ptb_text_record_lines(const char *first_line, unsigned flags,
+                               unsigned rows);
+/* ASCII upper case, for letters that are case-insensitive. */
+char ptb_upper(char c);
 
 /* Small helpers shared by puzzle files (common/util.c). */
 int ptb_errf(char *err, size_t cap, const char *fmt, ...);   /* PTB_EPARSE */

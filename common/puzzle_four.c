@@ -17,8 +17,9 @@
  * to move flips on every move, so moves are not reversible in this graph and
  * the table keeps exact distances.
  *
- * Native text.  Input: the codevs board, 4 lines of 4 characters B, W or O
- * (or one line with '/' between the rows, as format_code prints it).
+ * Native text.  Input: the codevs board, 4 rows of 4 characters B, W or O
+ * (either case), read by the shared reader (common/text.c): 4 lines, or one
+ * line with '/' (as format_code prints it) or blanks between the rows.
  * A move code is from * 16 + to (cells); a move prints as its colour and its
  * cells as row and column, 1-based: "B 24-14" slides the black piece of row 2,
  * column 4 up to row 1, column 4.  The answer is the number of moves and a
@@ -258,50 +259,40 @@ static unsigned four_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
 
 /* ---- queries ---------------------------------------------------------- */
 
-/* Reads the 4 board lines into cells (B, W or O each).  Line ends may be
- * "\n", "\r\n" or '/' (one argument: "BWBO/WBWB/BWBW/WBWO"); empty lines at
- * the end are ignored. */
+/* Reads the 4 rows of the board into cells (B, W or O each, either case)
+ * through the shared reader: 4 lines, "BWBO/WBWB/BWBW/WBWO" as format_code
+ * prints it, or rows separated by blanks. */
 static int read_board(const char *text, char cells[CELLS], char *err,
                       size_t errcap)
 {
-    size_t len = strlen(text);
-    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
-        len--;
-    if (len == 0)
-        return ptb_errf(err, errcap, "line 1: empty input "
-                        "(expected 4 lines of 4 characters B, W or O)");
-    const char *p = text, *end = text + len;
-    unsigned line = 0;
-    for (;;) {
-        const char *eol = p + strcspn(p, "\n/");
-        if (eol >= end)
-            eol = NULL;
-        size_t n = eol ? (size_t)(eol - p) : (size_t)(end - p);
-        if (n > 0 && p[n - 1] == '\r')
-            n--;
-        if (++line > 4)
-            return ptb_errf(err, errcap,
-                            "line %u: one line too many (expected 4)", line);
-        if (n != 4)
-            return ptb_errf(err, errcap,
-                            "line %u: expected 4 characters, got %zu",
-                            line, n);
-        for (unsigned col = 0; col < 4; col++) {
-            char ch = p[col];
-            if (ch != 'B' && ch != 'W' && ch != 'O')
-                return ptb_errf(err, errcap,
-                                "line %u: column %u: unexpected character "
-                                "'%c' (expected B, W or O)", line, col + 1,
-                                ch > ' ' && ch < 127 ? ch : '?');
-            cells[(line - 1) * 4 + col] = ch;
+    ptb_token row[5];
+    char what[16];
+    unsigned rows = ptb_text_split(text, PTB_TEXT_GRID, row, 5);
+    if (rows == 0)
+        return ptb_errf(err, errcap, "empty input (expected 4 rows of 4 "
+                        "characters B, W or O)");
+    for (unsigned r = 0; r < rows && r < 4; r++) {
+        const ptb_token *t = &row[r];
+        for (unsigned col = 0; col < t->len && col < 4; col++) {
+            char ch = ptb_upper(t->s[col]);
+            if (ch != 'B' && ch != 'W' && ch != 'O') {
+                ptb_text_char(t->s + col, t->len - col, what, sizeof what);
+                return ptb_errf(err, errcap, "line %u, column %u: unexpected "
+                                "%s (expected B, W or O)", t->line,
+                                ptb_text_column(t, col), what);
+            }
+            cells[r * 4 + col] = ch;
         }
-        if (!eol)
-            break;
-        p = eol + 1;
+        if (t->len != 4)
+            return ptb_errf(err, errcap, "line %u, column %u: expected 4 "
+                            "characters, got %u", t->line, t->col, t->len);
     }
-    if (line < 4)
-        return ptb_errf(err, errcap, "line %u: missing (expected 4 lines, "
-                        "got %u)", line + 1, line);
+    if (rows > 4)
+        return ptb_errf(err, errcap, "line %u, column %u: one row too many "
+                        "(expected 4)", row[4].line, row[4].col);
+    if (rows < 4)
+        return ptb_errf(err, errcap, "line %u: expected 4 rows, got %u",
+                        row[rows - 1].line, rows);
     return PTB_OK;
 }
 
@@ -314,8 +305,7 @@ static int four_parse(const void *ctx, const char *text,
     unsigned count[3] = { 0, 0, 0 };
     int first = 0;
     if (opt[0]) {
-        first = opt[0][0] == 'b' || opt[0][0] == 'w' ? opt[0][0] - ('a' - 'A')
-                                                     : opt[0][0];
+        first = ptb_upper(opt[0][0]);
         if ((first != 'B' && first != 'W') || opt[0][1])
             return ptb_errf(err, errcap, "first: expected B or W, got '%s'",
                             opt[0]);
@@ -349,11 +339,11 @@ static int four_parse(const void *ctx, const char *text,
     return PTB_OK;
 }
 
-/* Batch input: a board is 4 lines, or one line of rows split by '/'. */
+/* Batch input: a board is 4 lines, or one line of its 4 rows. */
 static unsigned four_record_lines(const void *ctx, const char *first_line)
 {
     (void)ctx;
-    return strchr(first_line, '/') ? 1 : 4;
+    return ptb_text_record_lines(first_line, PTB_TEXT_GRID, 4);
 }
 
 static void four_apply(const void *ctx, ptb_position *p, const ptb_move *m)
@@ -424,6 +414,67 @@ static int four_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     return (int)len;
 }
 
+/* A query may end with the side to move, as format_code prints it
+ * ("BWBO/WBWB/BWBW/WBWO B"): a last word of one letter B or W (either case)
+ * after a blank.  It is the 'first' option said in the text; giving both
+ * is fine when they agree. */
+static int four_parse_code(const void *ctx, const char *text,
+                           const char *const *opt, ptb_position out[2],
+                           unsigned *n, char *err, size_t errcap)
+{
+    size_t len = strlen(text);
+    while (len > 0 && strchr(" \t\r\n", text[len - 1]))
+        len--;
+    char side = len >= 2 ? text[len - 1] : 0;
+    side = side == 'b' || side == 'w' ? (char)(side - 'a' + 'A') : side;
+    if ((side != 'B' && side != 'W') || !strchr(" \t", text[len - 2]))
+        return four_parse(ctx, text, opt, out, n, err, errcap);
+    char given = opt[0] && (opt[0][0] == 'b' || opt[0][0] == 'w')
+               ? (char)(opt[0][0] - 'a' + 'A') : opt[0] ? opt[0][0] : 0;
+    if (given && (given != side || opt[0][1]))
+        return ptb_errf(err, errcap, "the position says %c moves, but "
+                        "first is '%s'", side, opt[0]);
+    char *board = malloc(len);
+    char first[2] = { side, 0 };
+    const char *o[PTB_MAX_OPTIONS + 1] = { first, NULL };
+    if (!board)
+        return ptb_errf(err, errcap, "out of memory");
+    for (len -= 2; len > 0 && strchr(" \t", text[len - 1]);)
+        len--;
+    memcpy(board, text, len);
+    board[len] = '\0';
+    int rc = four_parse(ctx, board, o, out, n, err, errcap);
+    free(board);
+    return rc;
+}
+
+/* "side" (the side to move) and "code" (the board's rows and the side). */
+static int four_format_query_json(const void *ctx, const ptb_position *p,
+                                  char *buf, size_t cap)
+{
+    char code[32];
+    size_t len = 0;
+    four_format_code(ctx, p->sub, p->idx, code, sizeof code);
+    ptb_catf(buf, cap, &len, "\"to_move\":\"%c\",\"code\":\"%s\"",
+             side_char[p->idx & 1], code);
+    return (int)len;
+}
+
+static int four_format_move_json(const void *ctx, const ptb_position *before,
+                                 const ptb_move *m, char *buf, size_t cap)
+{
+    char text[16];
+    size_t len = 0;
+    unsigned from = m->code / CELLS % CELLS, to = m->code % CELLS;
+    four_format_move(ctx, before, m, text, sizeof text);
+    const char *dir = to == from + 1 ? "right" : to + 1 == from ? "left"
+                    : to > from ? "down" : "up";
+    ptb_catf(buf, cap, &len, "{\"piece\":\"%c\",\"from\":[%u,%u],\"to\":"
+             "[%u,%u],\"direction\":\"%s\"}", text[0], from / 4 + 1,
+             from % 4 + 1, to / 4 + 1, to % 4 + 1, dir);
+    return (int)len;
+}
+
 static const ptb_option four_options[] = {
     { "first", "B|W", "the side that moves first (default: either)", 0 },
     { NULL, NULL, NULL, 0 }
@@ -443,11 +494,13 @@ const ptb_puzzle ptb_puzzle_four = {
     .is_goal = four_is_goal,
     .moves = four_moves,
     .unmoves = four_unmoves,
-    .parse = four_parse,
+    .parse = four_parse_code,
     .record_lines = four_record_lines,
     .apply = four_apply,
     .format_board = four_format_board,
     .format_move = four_format_move,
     .format_answer = four_format_answer,
     .format_code = four_format_code,
+    .format_query_json = four_format_query_json,
+    .format_move_json = four_format_move_json,
 };

@@ -21,9 +21,10 @@
  * and swaps two adjacent bits, so moves are a few table look-ups.  Moves are
  * not reversible, and the table keeps exact distances.
  *
- * Native text.  A row such as "WWW.BBB": W or U+25CB (white circle) for a
- * white piece, B or U+25CF (black circle) for a black one, '.' for the empty
- * cell.  Spaces: when the row has a '.', spaces and tabs only separate cells
+ * Native text.  A row such as "WWW.BBB", one line read by the shared
+ * reader (common/text.c): W, w or U+25CB (white circle) for a white piece,
+ * B, b or U+25CF (black circle) for a black one, '.' for the empty cell.
+ * Spaces: when the row has a '.', spaces and tabs only separate cells
  * ("○ ○ ○ . ● ● ●"); without a '.', the row must hold exactly one space,
  * which is the empty cell ("○○○ ●●●").  The text must be one line.  A move
  * code is from * 32 + to (cells); a move prints as "W 3-4" (colour, cells
@@ -286,57 +287,55 @@ static void add_cell(frog_row *r, char ch)
 
 /* Reads the characters of one row.  A blank is the empty cell when
  * blank_is_empty, else a separator; either way it is counted. */
-static int scan_row(const char *p, const char *end, int blank_is_empty,
-                    frog_row *r, char *err, size_t errcap)
+static int scan_row(const ptb_token *t, int blank_is_empty, frog_row *r,
+                    char *err, size_t errcap)
 {
     static const char white_utf8[] = "\xe2\x97\x8b";   /* U+25CB */
     static const char black_utf8[] = "\xe2\x97\x8f";   /* U+25CF */
-    for (unsigned col = 1; p < end; col++) {
-        unsigned char ch = (unsigned char)*p;
-        if (ch == '\n')
-            return ptb_errf(err, errcap, "column %u: expected one row, "
-                            "got a second line", col);
+    char what[16];
+    for (unsigned i = 0; i < t->len; i++) {
+        const char *p = t->s + i;
+        unsigned left = t->len - i;
+        char ch = ptb_upper(*p);
         if (ch == 'W' || ch == 'B' || ch == '.') {
-            add_cell(r, (char)ch);
+            add_cell(r, ch);
         } else if (ch == ' ' || ch == '\t' || ch == '\r') {
             if (blank_is_empty)
                 add_cell(r, '.');
             r->spaces++;
-        } else if (end - p >= 3 && memcmp(p, white_utf8, 3) == 0) {
+        } else if (left >= 3 && memcmp(p, white_utf8, 3) == 0) {
             add_cell(r, 'W');
-            p += 2;
-        } else if (end - p >= 3 && memcmp(p, black_utf8, 3) == 0) {
+            i += 2;
+        } else if (left >= 3 && memcmp(p, black_utf8, 3) == 0) {
             add_cell(r, 'B');
-            p += 2;
-        } else if (ch > ' ' && ch < 127) {
-            return ptb_errf(err, errcap, "column %u: unexpected character "
-                            "'%c' (expected W, B, '.', \xe2\x97\x8b or "
-                            "\xe2\x97\x8f)", col, ch);
+            i += 2;
         } else {
-            return ptb_errf(err, errcap, "column %u: unexpected byte 0x%02x "
-                            "(expected W, B, '.', \xe2\x97\x8b or "
-                            "\xe2\x97\x8f)", col, ch);
+            ptb_text_char(p, left, what, sizeof what);
+            return ptb_errf(err, errcap, "line %u, column %u: unexpected "
+                            "%s (expected W, B, '.', \xe2\x97\x8b or "
+                            "\xe2\x97\x8f)", t->line, ptb_text_column(t, i),
+                            what);
         }
-        p++;
     }
     return PTB_OK;
 }
 
-/* Reads one row.  Blanks separate cells when the row has a '.'; without
- * one, the row's single blank is the empty cell. */
+/* Reads one row (one line of text, through the shared reader).  Blanks
+ * separate cells when the row has a '.'; without one, the row's single
+ * blank is the empty cell. */
 static int read_row(const char *text, frog_row *r, char *err, size_t errcap)
 {
-    const char *p = text, *end = text + strlen(text);
-    while (p < end && strchr(" \t\r\n", *p))
-        p++;
-    while (end > p && strchr(" \t\r\n", end[-1]))
-        end--;
+    ptb_token row[2];
+    unsigned rows = ptb_text_split(text, PTB_TEXT_LINES, row, 2);
     memset(r, 0, sizeof *r);
-    if (p == end)
+    if (rows == 0)
         return ptb_errf(err, errcap, "empty input (expected a row such as "
                         "WWW.BBB)");
-    int has_dot = memchr(p, '.', (size_t)(end - p)) != NULL;
-    int rc = scan_row(p, end, !has_dot, r, err, errcap);
+    if (rows > 1)
+        return ptb_errf(err, errcap, "line %u: expected one row, got a "
+                        "second line", row[1].line);
+    int has_dot = memchr(row[0].s, '.', row[0].len) != NULL;
+    int rc = scan_row(&row[0], !has_dot, r, err, errcap);
     if (rc != PTB_OK)
         return rc;
     if (!has_dot && r->spaces > 1)
@@ -479,6 +478,32 @@ static int frog_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     return row_text(ctx, sub, idx, buf, cap);
 }
 
+/* "n" and "code" (the row, as the input reads it back). */
+static int frog_format_query_json(const void *ctx, const ptb_position *p,
+                                  char *buf, size_t cap)
+{
+    char row[MAX_CELLS + 2];
+    size_t len = 0;
+    row_text(ctx, p->sub, p->idx, row, sizeof row);
+    ptb_catf(buf, cap, &len, "\"n\":%u,\"code\":\"%s\"", p->sub + 1, row);
+    return (int)len;
+}
+
+/* Cells are numbered from 1 on the left; a jump passes over one piece. */
+static int frog_format_move_json(const void *ctx, const ptb_position *before,
+                                 const ptb_move *m, char *buf, size_t cap)
+{
+    char text[32];
+    size_t len = 0;
+    unsigned from = m->code / 32 % 32, to = m->code % 32;
+    frog_format_move(ctx, before, m, text, sizeof text);
+    ptb_catf(buf, cap, &len, "{\"piece\":\"%c\",\"from\":%u,\"to\":%u,"
+             "\"direction\":\"%s\",\"jump\":%s}", text[0], from + 1, to + 1,
+             to > from ? "right" : "left",
+             to + 2 == from || from + 2 == to ? "true" : "false");
+    return (int)len;
+}
+
 static const ptb_option frog_options[] = {
     { "n", "N", "solve the standard start with N frogs a side (1..12)",
       PTB_OPT_POSITION },
@@ -506,4 +531,6 @@ const ptb_puzzle ptb_puzzle_frog = {
     .format_move = frog_format_move,
     .format_answer = frog_format_answer,
     .format_code = frog_format_code,
+    .format_query_json = frog_format_query_json,
+    .format_move_json = frog_format_move_json,
 };

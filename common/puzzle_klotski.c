@@ -866,6 +866,79 @@ static int kl_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     return (int)len;
 }
 
+/* ==== JSON ============================================================ */
+
+/* The layout shown by the native view (the user's own board). */
+static void kl_layout_of_view(const kl_ctx *x, const ptb_position *p,
+                              kl_layout *l)
+{
+    uint64_t t = 0;
+    unsigned head = 0;
+    uint32_t seen = kl_empty_cells(p);
+    for (unsigned i = 0; i < KL_CELLS; i++) {
+        if (seen >> i & 1)
+            continue;
+        uint32_t m = kl_letter_cells(p, i);
+        unsigned ty = kl_piece_type(m, i);
+        seen |= m;
+        if (ty == KL_BLOCK)
+            head = i;
+        else
+            t |= (uint64_t)(ty & 3) << 2 * i;
+    }
+    kl_from_rows(x, t, head, l);
+}
+
+/* "common_code" and "short_code" of the user's layout, and "code": the
+ * board on one line, rows split by blanks, which parse() reads back with
+ * the same letters. */
+static int kl_format_query_json(const void *ctx, const ptb_position *p,
+                                char *buf, size_t cap)
+{
+    const kl_ctx *x = ctx;
+    kl_layout l;
+    char shortcode[6];
+    size_t len = 0;
+    kl_layout_of_view(x, p, &l);
+    uint32_t rank = kl_rank(x, &l);
+    for (int i = 4; i >= 0; i--, rank /= 32)
+        shortcode[i] = kl_b32[rank % 32];
+    shortcode[5] = '\0';
+    ptb_catf(buf, cap, &len, "\"common_code\":\"%09llX\",\"short_code\":"
+             "\"%s\",\"code\":\"", (unsigned long long)kl_common_code(&l),
+             shortcode);
+    for (unsigned r = 0; r < KL_ROWS; r++)
+        ptb_catf(buf, cap, &len, "%s%.4s", r ? " " : "",
+                 (const char *)p->cell + 4 * r);
+    ptb_catf(buf, cap, &len, "\"");
+    return (int)len;
+}
+
+/* "piece", "from" and "to" (the piece's top-left cell), "path" (one
+ * direction per cell stepped), and "direction" when the path is straight. */
+static int kl_format_move_json(const void *ctx, const ptb_position *before,
+                               const ptb_move *m, char *buf, size_t cap)
+{
+    static const char *const name[] = { "up", "down", "left", "right" };
+    unsigned from = m->code & 31, to = m->code >> 5 & 31;
+    char text[64];
+    size_t len = 0, k = 0;
+    kl_format_move(ctx, before, m, text, sizeof text);
+    const char *dirs = text + 2;
+    ptb_catf(buf, cap, &len, "{\"piece\":\"%c\",\"from\":[%u,%u],\"to\":"
+             "[%u,%u],\"path\":[", text[0], from / 4 + 1, from % 4 + 1,
+             to / 4 + 1, to % 4 + 1);
+    for (; dirs[k]; k++)
+        ptb_catf(buf, cap, &len, "%s\"%s\"", k ? "," : "",
+                 name[strchr("UDLR", dirs[k]) - "UDLR"]);
+    ptb_catf(buf, cap, &len, "]");
+    if (k && strspn(dirs, (char[2]){ dirs[0], 0 }) == k)
+        ptb_catf(buf, cap, &len, ",\"direction\":\"%s\"",
+                 name[strchr("UDLR", dirs[0]) - "UDLR"]);
+    ptb_catf(buf, cap, &len, "}");
+    return (int)len;
+}
+
 /* ==== parsing ========================================================= */
 
 /* The query's text split into rows; line[] says where each row came from,
@@ -1183,4 +1256,6 @@ const ptb_puzzle ptb_puzzle_klotski = {
     .format_move = kl_format_move,
     .format_answer = kl_format_answer,
     .format_code = kl_format_code,
+    .format_query_json = kl_format_query_json,
+    .format_move_json = kl_format_move_json,
 };

@@ -228,45 +228,41 @@ static unsigned swap_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
 
 /* ---- queries ---- */
 
-/* Reads 8 lines of 4 digits 0/1 (blank lines are skipped, as P4289 has one
- * between the boards) into start and target masks. */
+/* Reads 8 rows of 4 digits 0/1, start then target, through the shared
+ * reader (lines, "row/row", "row row"; P4289's blank line between the
+ * boards is skipped) into start and target masks. */
 static int read_boards(const char *text, unsigned board[2], char *err,
                        size_t cap)
 {
-    unsigned rows = 0, line = 0;
+    ptb_token row[9];
+    char what[16];
+    unsigned rows = ptb_text_split(text, PTB_TEXT_GRID, row, 9);
     board[0] = board[1] = 0;
-    for (const char *s = text; *s;) {
-        const char *e = s + strcspn(s, "\n");
-        line++;
-        const char *a = s, *b = e;
-        while (a < b && (*a == ' ' || *a == '\t'))
-            a++;
-        while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
-            b--;
-        s = *e ? e + 1 : e;
-        if (a == b)
-            continue;
-        if (rows == 8)
-            return ptb_errf(err, cap, "line %u: expected 8 rows of 4 digits, "
-                            "found more", line);
-        if (b - a != 4)
-            return ptb_errf(err, cap, "line %u: expected 4 digits 0/1, got "
-                            "%d characters", line, (int)(b - a));
-        for (unsigned col = 0; col < 4; col++) {
-            if (a[col] != '0' && a[col] != '1')
-                return ptb_errf(err, cap, "line %u, column %u: expected 0 or "
-                                "1, got '%c'", line, col + 1, a[col]);
-            if (a[col] == '1')
-                board[rows / 4] |= 1u << (4 * (rows % 4) + col);
-        }
-        rows++;
-    }
     if (rows == 0)
         return ptb_errf(err, cap, "empty input: expected 8 rows of 4 digits "
                         "(start, then target)");
+    for (unsigned r = 0; r < rows && r < 8; r++) {
+        const ptb_token *t = &row[r];
+        for (unsigned i = 0; i < t->len && i < 4; i++)
+            if (t->s[i] != '0' && t->s[i] != '1') {
+                ptb_text_char(t->s + i, t->len - i, what, sizeof what);
+                return ptb_errf(err, cap, "line %u, column %u: expected 0 "
+                                "or 1, got %s", t->line,
+                                ptb_text_column(t, i), what);
+            }
+        if (t->len != 4)
+            return ptb_errf(err, cap, "line %u, column %u: expected 4 digits "
+                            "0/1, got %u", t->line, t->col, t->len);
+        for (unsigned col = 0; col < 4; col++)
+            if (t->s[col] == '1')
+                board[r / 4] |= 1u << (4 * (r % 4) + col);
+    }
+    if (rows > 8)
+        return ptb_errf(err, cap, "line %u, column %u: expected 8 rows of 4 "
+                        "digits, found more", row[8].line, row[8].col);
     if (rows < 8)
         return ptb_errf(err, cap, "line %u: expected 8 rows of 4 digits, "
-                        "found %u", line, rows);
+                        "found %u", row[rows - 1].line, rows);
     return PTB_OK;
 }
 
@@ -327,11 +323,12 @@ static void swap_apply(const void *ctx, ptb_position *p, const ptb_move *m)
     p->idx = m->to;
 }
 
+/* Batch input: 8 rows, as 8 lines, 2 lines of 4 ("row/row/row/row"), or
+ * one line of 8. */
 static unsigned swap_record_lines(const void *ctx, const char *first_line)
 {
     (void)ctx;
-    (void)first_line;
-    return 8;
+    return ptb_text_record_lines(first_line, PTB_TEXT_GRID, 8);
 }
 
 static int swap_format_board(const void *ctx, const ptb_position *p,
@@ -372,6 +369,84 @@ static int swap_format_answer(const void *ctx, const ptb_solution *s,
     return (int)len;
 }
 
+/* ---- codes and JSON ---- */
+
+/* The rows of a 16-bit board (bit 4r+c) joined by '/'. */
+static void cat_rows(char *buf, size_t cap, size_t *len, unsigned mask)
+{
+    for (unsigned i = 0; i < CELLS; i++)
+        ptb_catf(buf, cap, len, "%s%u", i && i % 4 == 0 ? "/" : "",
+                 mask >> i & 1);
+}
+
+/* A table state as an input: "start/target", 8 rows joined by '/' (the
+ * canonical target of the subtable, the start in its coordinates). */
+static int swap_format_code(const void *ctx, uint32_t sub, uint64_t idx,
+                            char *buf, size_t cap)
+{
+    const swap_ctx *c = ctx;
+    size_t len = 0;
+    if (cap)
+        buf[0] = '\0';
+    if (sub >= c->nsub || idx >= swap_size(ctx, sub))
+        return 0;
+    cat_rows(buf, cap, &len, board_of(c, sub, idx));
+    ptb_catf(buf, cap, &len, "/");
+    cat_rows(buf, cap, &len, c->target[sub]);
+    return (int)len;
+}
+
+/* The user's board (cells from 'at') as a mask. */
+static unsigned view_mask(const ptb_position *p, unsigned at)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < CELLS; i++)
+        m |= (unsigned)(p->cell[at + i] & 1) << i;
+    return m;
+}
+
+/* "start" and "target" (4 rows, '\n' between them) and "code". */
+static int swap_format_query_json(const void *ctx, const ptb_position *p,
+                                  char *buf, size_t cap)
+{
+    unsigned start = view_mask(p, 0), target = view_mask(p, CELLS);
+    size_t len = 0;
+    (void)ctx;
+    if (cap)
+        buf[0] = '\0';
+    const char *key[2] = { "start", "target" };
+    for (unsigned b = 0; b < 2; b++) {
+        ptb_catf(buf, cap, &len, "%s\"%s\":\"", b ? "," : "", key[b]);
+        for (unsigned i = 0; i < CELLS; i++)
+            ptb_catf(buf, cap, &len, "%s%u", i && i % 4 == 0 ? "\\n" : "",
+                     (b ? target : start) >> i & 1);
+        ptb_catf(buf, cap, &len, "\"");
+    }
+    ptb_catf(buf, cap, &len, ",\"code\":\"");
+    cat_rows(buf, cap, &len, start);
+    ptb_catf(buf, cap, &len, "/");
+    cat_rows(buf, cap, &len, target);
+    ptb_catf(buf, cap, &len, "\"");
+    return (int)len;
+}
+
+/* The black piece (1) moves from its cell to the white (0) one. */
+static int swap_format_move_json(const void *ctx, const ptb_position *before,
+                                 const ptb_move *m, char *buf, size_t cap)
+{
+    unsigned a, b;
+    size_t len = 0;
+    user_cells(ctx, before, m->code, &a, &b);
+    unsigned from = before->cell[a] ? a : b, to = from == a ? b : a;
+    const char *dir = to == from + 1 ? "right" : to + 1 == from ? "left"
+                    : to > from ? "down" : "up";
+    ptb_catf(buf, cap, &len, "{\"piece\":\"1\",\"from\":[%u,%u],\"to\":"
+             "[%u,%u],\"direction\":\"%s\",\"cells\":[[%u,%u],[%u,%u]]}",
+             from / 4 + 1, from % 4 + 1, to / 4 + 1, to % 4 + 1, dir,
+             a / 4 + 1, a % 4 + 1, b / 4 + 1, b % 4 + 1);
+    return (int)len;
+}
+
 const ptb_puzzle ptb_puzzle_swap = {
     .name = "swap",
     .summary = "4x4 swap puzzle (P1225 黑白棋游戏): swap adjacent cells "
@@ -392,5 +467,7 @@ const ptb_puzzle ptb_puzzle_swap = {
     .format_board = swap_format_board,
     .format_move = swap_format_move,
     .format_answer = swap_format_answer,
-    .format_code = NULL,
+    .format_code = swap_format_code,
+    .format_query_json = swap_format_query_json,
+    .format_move_json = swap_format_move_json,
 };

@@ -140,7 +140,12 @@ int ptb_space_file(const ptb_space *s, char *buf, size_t cap);
  * starts; the answer is the nearest of them.  Returns PTB_OK; PTB_EINVAL for
  * an option the puzzle does not take, a repeated one, or text given with a
  * PTB_OPT_POSITION option; PTB_EPARSE for a malformed position or option
- * value.  Either way err gets a one-line message. */
+ * value.  Either way err gets a one-line message saying where and what
+ * ("line 3, column 2: unexpected 'X' (expected B, W or O)"); a message
+ * about an option's value starts with "NAME: ".  Every puzzle reads text by
+ * the same rules: a UTF-8 byte-order mark, CRLF, tabs, leading and trailing
+ * blanks and blank lines are ignored, and the rows of a grid may be
+ * separated by line ends, '/' or blanks. */
 int ptb_parse(const ptb_space *s, const char *text,
               const char *const *options, ptb_position out[2], unsigned *n,
               char *err, size_t errcap);
@@ -286,6 +291,94 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res);
 /* The state code shown for a table state (Klotski: its CommonCode). */
 int ptb_format_code(const ptb_space *s, uint32_t sub, uint64_t idx, char *buf,
                     size_t cap);
+
+/* ---- analysis --------------------------------------------------------- */
+
+/* What a position is: a goal (distance 0), solvable in N moves, or
+ * unsolvable (the goal cannot be reached). */
+enum { PTB_CAT_GOAL = 0, PTB_CAT_SOLVABLE = 1, PTB_CAT_UNSOLVABLE = 2 };
+/* "goal", "solvable", "unsolvable"; never NULL. */
+const char *ptb_category_name(int category);
+
+/* Every legal move of a position, ranked. */
+typedef struct ptb_analysis {
+    ptb_position position;   /* the candidate analysed: the nearest, as in
+                                ptb_solve() (the first on a tie) */
+    unsigned distance;       /* its distance, or PTB_UNSOLVABLE */
+    int category;            /* PTB_CAT_GOAL, _SOLVABLE, _UNSOLVABLE */
+    unsigned n;              /* legal moves */
+    /* best first: by the distance after the move, ascending, moves to
+     * unsolvable positions last; among equal distances in the puzzle's
+     * fixed move order (the order of ptb_successors()) */
+    ptb_successor move[PTB_MAX_SUCCESSORS];
+} ptb_analysis;
+
+/* Analyses the nearest of n (1 or 2) candidates from ptb_parse(): its
+ * distance and category, and every legal move with the distance after it,
+ * best first.  O(distance) table reads for mod-3 tables, O(moves) for exact
+ * ones.  r may be NULL.  Returns PTB_OK (also for an unsolvable position:
+ * see out->category), PTB_EINVAL, PTB_ECORRUPT, PTB_ENOMEM. */
+int ptb_analyse(const ptb_table *t, ptb_reader *r, const ptb_position *starts,
+                unsigned n, ptb_analysis *out);
+
+/* Text and JSON of an analysis; snprintf conventions.
+ *   ptb_format_analysis       "solvable 4" (or "goal 0", "unsolvable -"),
+ *                             then one line per move, best first: the move
+ *                             in the puzzle's notation, a blank, the
+ *                             distance after it ("-" when unsolvable); with
+ *                             boards != 0 each line is followed by the board
+ *                             after the move and a blank line.
+ *   ptb_format_analysis_json  the JSON answer (ptb_format_json's schema)
+ *                             with "analysis": the ranked moves; line may be
+ *                             NULL (then "moves" is []), else its "moves"
+ *                             are the line's.  Schema in README.md. */
+int ptb_format_analysis(const ptb_space *s, const ptb_analysis *a,
+                        int boards, char *buf, size_t cap);
+int ptb_format_analysis_json(const ptb_space *s, const ptb_analysis *a,
+                             const ptb_solution *line, char *buf, size_t cap);
+
+/* The JSON schema version of ptb_format_json() and
+ * ptb_format_analysis_json(), their "schema" field.  It changes only when a
+ * field changes meaning or goes; new fields may appear within a version. */
+#define PTB_JSON_SCHEMA 1
+
+/* Counts the distinct optimal move sequences from the nearest candidate
+ * (two sequences differ when some move differs), layer by layer over the
+ * states of the optimal lines, so shared states are counted once: time
+ * and memory grow with the number of states on optimal lines, not with the
+ * number of lines.  Writes the exact count in decimal to buf; a cap of
+ * PTB_COUNT_DIGITS always suffices (the count is at most 256^254 < 10^612).
+ * A goal has one (empty) sequence.  r may be NULL.  Returns PTB_OK,
+ * PTB_NOTFOUND (unsolvable; buf gets "0"), PTB_EINVAL (a bad position or a
+ * cap too small), PTB_ECORRUPT, PTB_ENOMEM. */
+#define PTB_COUNT_DIGITS 640
+int ptb_count_solutions(const ptb_table *t, ptb_reader *r,
+                        const ptb_position *starts, unsigned n, char *buf,
+                        size_t cap);
+
+/* Draws up to n distinct states at exactly 'distance', uniformly at random
+ * among all such states of the table (sub == PTB_ANY_SUBTABLE) or of one
+ * subtable, and reproducibly: the same table, arguments and seed give the
+ * same states in the same order.  sub_out/idx_out get *got states
+ * (min(n, how many there are)); ptb_format_code() prints each as an input
+ * the puzzle reads back.  Exact tables scan the values (one pass); mod-3
+ * tables find the states by a search outward from the goals through the
+ * table's residues (every state up to 'distance' is visited once).
+ * Returns PTB_OK, PTB_NOTFOUND (no state at that distance), PTB_EINVAL,
+ * PTB_ECORRUPT, PTB_ENOMEM. */
+#define PTB_ANY_SUBTABLE UINT32_MAX
+int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
+                  uint64_t seed, unsigned n, uint32_t *sub_out,
+                  uint64_t *idx_out, unsigned *got);
+
+/* The distance histogram of a table (from ptb_table_get_info()) as an SVG
+ * bar chart: one bar per distance 0..max_distance (<rect class="bar">,
+ * with data-distance and data-count), axes labelled, the puzzle, metric
+ * and totals in the title, and the unsolvable positions apart on the right
+ * (<rect class="unsolvable">, its height their share of all positions).
+ * snprintf conventions; 256 kB always suffice. */
+int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *info,
+                             char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

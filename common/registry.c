@@ -7,6 +7,9 @@
 #define PTB_PUZZLE(n) &ptb_puzzle_##n,
 static const ptb_puzzle *const registry[] = {
 #include "puzzles.def"
+#ifdef PTB_TEST_PUZZLES
+#include PTB_TEST_PUZZLES      /* a test build's own puzzles */
+#endif
 };
 #undef PTB_PUZZLE
 

@@ -1,9 +1,14 @@
 /* gen/main.c: tbgen, the table generator.  Parses the command line, then for
  * each chosen puzzle and metric runs ptb_build() and prints one summary line.
- * A progress bar goes to stderr when stderr is a terminal. */
+ * A progress bar (phase, percentage, time left) goes to stderr when stderr
+ * is a terminal.  Puzzles and metrics come from the registry.
+ *
+ * Exit status: 0 every table built, 1 a table or the output directory could
+ * not be made, 2 usage, 4 the summary could not be written. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,46 +19,66 @@
 #include "puzzletb.h"
 
 #define MAX_PUZZLES 32
+#define MAX_METRICS 16
+#define BAR_WIDTH 24
+enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_WRITE = 4 };
+enum { OPT_LIST = 256 };      /* long options without a short form */
 
-static int usage(FILE *f, int status)
+static int usage_error(const char *fmt, ...)
 {
-    fprintf(f,
-        "usage: tbgen [--puzzle NAME]... [--out DIR] [--threads N] [--level N]"
-        " [--quiet]\n"
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tbgen: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\nTry 'tbgen --help'.\n", stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+/* Flushes stdout; a write error gets one line (none for a closed pipe). */
+static int flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    if (errno != EPIPE)
+        fprintf(stderr, "tbgen: write error: %s\n",
+                strerror(errno ? errno : EIO));
+    return EXIT_WRITE;
+}
+
+static int help(void)
+{
+    printf(
+        "usage: tbgen [--puzzle NAME]... [--metric M]... [--out DIR]\n"
+        "             [--threads N] [--level N] [--quiet]\n"
         "Builds the distance tables of the named puzzles (all by default),\n"
-        "every metric of each, into DIR (default: tables).\n\n"
+        "every metric of each unless --metric names some, into DIR\n"
+        "(default: tables).\n\n"
         "  -p, --puzzle NAME  build this puzzle (repeatable)\n"
+        "  -m, --metric M     build only this metric (repeatable; each named\n"
+        "                     puzzle must have it)\n"
         "  -o, --out DIR      directory of the tables (created if missing)\n"
         "  -j, --threads N    worker threads, 1..256 (default: cores)\n"
         "  -l, --level N      zstd level, 1..19 (default 19)\n"
         "  -q, --quiet        no progress bar and no summary\n"
         "  -h, --help         this help\n"
-        "  -V, --version      version\n\npuzzles:\n");
-    for (unsigned i = 0; i < ptb_puzzle_count(); i++)
-        fprintf(f, "  %-8s %s\n", ptb_puzzle_name(ptb_puzzle_at(i)),
-                ptb_puzzle_summary(ptb_puzzle_at(i)));
-    return status;
+        "  -V, --version      version\n\n"
+        "exit status: 0 built, 1 a table could not be made, 2 usage, 4 "
+        "output error\n\npuzzles and their metrics (the first is the "
+        "default):\n");
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        printf("  %-8s %s\n           metrics:", ptb_puzzle_name(p),
+               ptb_puzzle_summary(p));
+        for (unsigned m = 0; ptb_puzzle_metric(p, m); m++)
+            printf(" %s", ptb_puzzle_metric(p, m));
+        printf("\n");
+    }
+    return flush_stdout();
 }
 
-typedef struct bar {
-    const char *name;
-    int last;
-} bar;
-
-static void show_progress(void *ctx, const char *phase, uint64_t done,
-                          uint64_t total)
-{
-    bar *b = ctx;
-    (void)phase;
-    int pct = total ? (int)(100 * done / total) : 100;
-    if (pct == b->last)
-        return;
-    b->last = pct;
-    int fill = pct * 30 / 100;
-    fprintf(stderr, "\r%-14s [%.*s%*s] %3d%%", b->name, fill,
-            "##############################", 30 - fill, "", pct);
-    fflush(stderr);
-}
+/* ==== progress ========================================================= */
 
 static double now(void)
 {
@@ -62,18 +87,87 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Builds one table; prints its summary line unless quiet. */
+typedef struct bar {
+    const char *name;
+    const char *phase;         /* the phase shown */
+    double phase_start, last_draw;
+    int last_pct;
+} bar;
+
+/* "1:05 left", or "" when too early to tell. */
+static void time_left(const bar *b, uint64_t done, uint64_t total, char *buf,
+                      size_t cap)
+{
+    double spent = now() - b->phase_start;
+    buf[0] = '\0';
+    if (done == 0 || done >= total || spent < 0.5)
+        return;
+    double left = spent * (double)(total - done) / (double)done;
+    if (left < 3600)
+        snprintf(buf, cap, "%2u:%02u left", (unsigned)left / 60,
+                 (unsigned)left % 60);
+    else
+        snprintf(buf, cap, "%uh%02u left", (unsigned)(left / 3600),
+                 (unsigned)left % 3600 / 60);
+}
+
+/* Draws "swap.mdb  encode [#######     ]  58%  0:04 left" on one line,
+ * at most every 0.1 s and at every new percent or phase. */
+static void show_progress(void *ctx, const char *phase, uint64_t done,
+                          uint64_t total)
+{
+    bar *b = ctx;
+    double t = now();
+    if (done > total)
+        done = total;
+    int pct = total ? (int)(100 * done / total) : 100;
+    int new_phase = !b->phase || strcmp(b->phase, phase);
+    if (new_phase) {
+        b->phase = phase;
+        b->phase_start = t;
+    } else if (pct == b->last_pct ||
+               (pct < 100 && t - b->last_draw < 0.1)) {
+        return;
+    }
+    b->last_pct = pct;
+    b->last_draw = t;
+    char left[32];
+    time_left(b, done, total, left, sizeof left);
+    int fill = pct * BAR_WIDTH / 100;
+    fprintf(stderr, "\r%-18s %-6s [%.*s%*s] %3d%%  %-10s", b->name, phase,
+            fill, "########################", BAR_WIDTH - fill, "", pct,
+            left);
+    fflush(stderr);
+}
+
+/* ==== building ========================================================= */
+
+/* "812 B", "40.2 kB", "1.25 MB": sizes in decimal units. */
+static void human_size(uint64_t bytes, char *buf, size_t cap)
+{
+    if (bytes < 1000)
+        snprintf(buf, cap, "%" PRIu64 " B", bytes);
+    else if (bytes < 1000000)
+        snprintf(buf, cap, "%.1f kB", (double)bytes / 1e3);
+    else if (bytes < 1000000000)
+        snprintf(buf, cap, "%.2f MB", (double)bytes / 1e6);
+    else
+        snprintf(buf, cap, "%.2f GB", (double)bytes / 1e9);
+}
+
+/* Builds one table; prints its summary line unless quiet.  Returns 0,
+ * EXIT_FAILED or EXIT_WRITE. */
 static int build_one(const char *puzzle, const char *metric, const char *out,
                      ptb_build_opts *o, int quiet)
 {
     ptb_space *s;
     ptb_table_info info;
-    char file[128];
-    bar b = { file, -1 };
+    char file[128], size[32];
+    bar b = { file, NULL, 0, 0, -1 };
     int rc = ptb_space_open(puzzle, metric, &s);
     if (rc != PTB_OK) {
         fprintf(stderr, "tbgen: %s: %s\n", puzzle, ptb_strerror(rc));
-        return 1;
+        return EXIT_FAILED;
     }
     ptb_space_file(s, file, sizeof file);
     o->progress = !quiet && isatty(2) ? show_progress : NULL;
@@ -81,90 +175,232 @@ static int build_one(const char *puzzle, const char *metric, const char *out,
     double t0 = now();
     rc = ptb_build(s, out, o, &info);
     double secs = now() - t0;
-    if (o->progress)
-        fprintf(stderr, "\r%60s\r", "");
+    if (o->progress && b.phase)
+        fprintf(stderr, "\r%*s\r", 70, "");
+    ptb_space_close(s);
     if (rc != PTB_OK) {
         fprintf(stderr, "tbgen: %s/%s: %s\n", out, file, ptb_strerror(rc));
-    } else if (!quiet) {
-        printf("%-18s %10" PRIu64 " states  max %3u  %9" PRIu64 " bytes  "
-               "%.3f bits/value  %.2f s\n", file, info.states,
-               info.max_distance, info.bytes,
-               info.states ? 8.0 * (double)info.bytes / (double)info.states : 0,
-               secs);
-        fflush(stdout);
+        return EXIT_FAILED;
     }
-    ptb_space_close(s);
-    return rc == PTB_OK ? 0 : 1;
+    if (quiet)
+        return 0;
+    human_size(info.bytes, size, sizeof size);
+    printf("%s/%s: %" PRIu64 " states, max distance %u, %s (%.3f bits a "
+           "state), %.1f s\n", out, file, info.states, info.max_distance,
+           size, info.states ? 8.0 * (double)info.bytes / (double)info.states
+                             : 0.0, secs);
+    return flush_stdout();
 }
 
-int main(int argc, char **argv)
+/* ==== the command line ================================================= */
+
+typedef struct options {
+    const char *puzzles[MAX_PUZZLES];
+    unsigned npuzzles;
+    const char *metrics[MAX_METRICS];
+    unsigned nmetrics;
+    const char *out;
+    const char *list;          /* --list puzzles|metrics, for completion */
+    int quiet;
+    ptb_build_opts build;
+} options;
+
+static int has_metric(const ptb_puzzle *p, const char *metric)
+{
+    for (unsigned m = 0; ptb_puzzle_metric(p, m); m++)
+        if (!strcmp(ptb_puzzle_metric(p, m), metric))
+            return 1;
+    return 0;
+}
+
+static int number(const char *arg, const char *name, long hi, long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtol(arg, &end, 10);
+    if (*end || end == arg || errno || *v < 1 || *v > hi)
+        return usage_error("--%s takes a number from 1 to %ld, got '%s'",
+                           name, hi, arg);
+    return 0;
+}
+
+static int parse_option(options *o, int c, char **argv)
+{
+    long v;
+    int rc;
+    switch (c) {
+    case 'p':
+        if (!ptb_puzzle_find(optarg))
+            return usage_error("unknown puzzle '%s'", optarg);
+        if (o->npuzzles >= MAX_PUZZLES)
+            return usage_error("too many --puzzle options");
+        o->puzzles[o->npuzzles++] = optarg;
+        return 0;
+    case 'm':
+        if (o->nmetrics >= MAX_METRICS)
+            return usage_error("too many --metric options");
+        o->metrics[o->nmetrics++] = optarg;
+        return 0;
+    case 'o': o->out = optarg; return 0;
+    case 'j':
+        if ((rc = number(optarg, "threads", 256, &v)) != 0)
+            return rc;
+        o->build.threads = (unsigned)v;
+        return 0;
+    case 'l':
+        if ((rc = number(optarg, "level", 19, &v)) != 0)
+            return rc;
+        o->build.zstd_level = (int)v;
+        return 0;
+    case 'q': o->quiet = 1; return 0;
+    case OPT_LIST: o->list = optarg; return 0;
+    case 'h': return help() ? EXIT_WRITE : -1;
+    case 'V':
+        printf("tbgen %s\n", ptb_version());
+        return flush_stdout() ? EXIT_WRITE : -1;
+    case ':':
+        return usage_error("option '%s' needs a value", argv[optind - 1]);
+    default:
+        if (optopt)
+            return usage_error("unknown option '-%c'", optopt);
+        return usage_error("unknown option '%s'", argv[optind - 1]);
+    }
+}
+
+/* Every --metric must belong to every puzzle built. */
+static int check_metrics(const options *o)
+{
+    if (o->nmetrics && !o->npuzzles)
+        return usage_error("--metric needs --puzzle: metrics differ from "
+                           "puzzle to puzzle");
+    for (unsigned i = 0; i < o->npuzzles; i++) {
+        const ptb_puzzle *p = ptb_puzzle_find(o->puzzles[i]);
+        for (unsigned k = 0; k < o->nmetrics; k++)
+            if (!has_metric(p, o->metrics[k])) {
+                char list[256];
+                size_t len = 0;
+                for (unsigned m = 0; ptb_puzzle_metric(p, m) &&
+                     len < sizeof list; m++)
+                    len += (size_t)snprintf(list + len, sizeof list - len,
+                                            "%s%s", m ? ", " : "",
+                                            ptb_puzzle_metric(p, m));
+                return usage_error("%s has no metric '%s' (%s)",
+                                   o->puzzles[i], o->metrics[k], list);
+            }
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, options *o)
 {
     static const struct option longopts[] = {
         { "puzzle",  required_argument, NULL, 'p' },
+        { "metric",  required_argument, NULL, 'm' },
         { "out",     required_argument, NULL, 'o' },
         { "threads", required_argument, NULL, 'j' },
         { "level",   required_argument, NULL, 'l' },
         { "quiet",   no_argument,       NULL, 'q' },
+        { "list",    required_argument, NULL, OPT_LIST },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 }
     };
-    const char *puzzles[MAX_PUZZLES], *out = "tables";
-    unsigned npuzzles = 0;
-    int quiet = 0, c;
-    ptb_build_opts o;
-    char *end;
-    ptb_build_opts_init(&o);
-    while ((c = getopt_long(argc, argv, "p:o:j:l:qhV", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'p':
-            if (!ptb_puzzle_find(optarg)) {
-                fprintf(stderr, "tbgen: unknown puzzle '%s'\n", optarg);
-                return usage(stderr, 2);
-            }
-            if (npuzzles < MAX_PUZZLES)
-                puzzles[npuzzles++] = optarg;
-            break;
-        case 'o': out = optarg; break;
-        case 'j':
-        case 'l': {
-            long v = strtol(optarg, &end, 10);
-            long hi = c == 'j' ? 256 : 19;
-            if (*end || end == optarg || v < 1 || v > hi) {
-                fprintf(stderr, "tbgen: --%s takes a number from 1 to %ld, "
-                        "got '%s'\n", c == 'j' ? "threads" : "level", hi,
-                        optarg);
-                return 2;
-            }
-            if (c == 'j')
-                o.threads = (unsigned)v;
-            else
-                o.zstd_level = (int)v;
-            break;
+    int c, rc = 0;
+    opterr = 0;
+    while (!rc && (c = getopt_long(argc, argv, ":p:m:o:j:l:qhV", longopts,
+                                   NULL)) != -1)
+        rc = parse_option(o, c, argv);
+    if (rc)
+        return rc;
+    if (o->list)
+        return 0;
+    if (optind < argc)
+        return usage_error("unexpected argument '%s' (puzzles are named "
+                           "with --puzzle)", argv[optind]);
+    return check_metrics(o);
+}
+
+/* --list puzzles|metrics: one word a line, for shell completion; metrics
+ * of the --puzzle ones (each once), or of all. */
+static int list(const options *o)
+{
+    int metrics = !strcmp(o->list, "metrics");
+    if (!metrics && strcmp(o->list, "puzzles"))
+        return usage_error("--list takes puzzles or metrics, got '%s'",
+                           o->list);
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        int named = o->npuzzles == 0;
+        for (unsigned k = 0; k < o->npuzzles; k++)
+            named |= ptb_puzzle_find(o->puzzles[k]) == p;
+        if (!metrics) {
+            printf("%s\n", ptb_puzzle_name(p));
+            continue;
         }
-        case 'q': quiet = 1; break;
-        case 'h': return usage(stdout, 0);
-        case 'V': printf("tbgen %s\n", ptb_version()); return 0;
-        default:  return usage(stderr, 2);
+        for (unsigned m = 0; named && ptb_puzzle_metric(p, m); m++) {
+            int seen = 0;              /* listed for an earlier puzzle */
+            for (unsigned j = 0; j < i && !seen; j++) {
+                int jnamed = o->npuzzles == 0;
+                for (unsigned k = 0; k < o->npuzzles; k++)
+                    jnamed |= ptb_puzzle_find(o->puzzles[k]) ==
+                              ptb_puzzle_at(j);
+                seen = jnamed && has_metric(ptb_puzzle_at(j),
+                                            ptb_puzzle_metric(p, m));
+            }
+            if (!seen)
+                printf("%s\n", ptb_puzzle_metric(p, m));
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "tbgen: unexpected argument '%s'\n", argv[optind]);
-        return usage(stderr, 2);
-    }
+    return flush_stdout();
+}
+
+/* The output directory: created if missing, and a directory. */
+static int make_out(const char *out)
+{
+    struct stat st;
     if (mkdir(out, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "tbgen: %s: %s\n", out, strerror(errno));
-        return 1;
+        return EXIT_FAILED;
     }
-    if (npuzzles == 0)           /* none named: every puzzle */
+    if (stat(out, &st) != 0) {
+        fprintf(stderr, "tbgen: %s: %s\n", out, strerror(errno));
+        return EXIT_FAILED;
+    }
+    if (!S_ISDIR(st.st_mode))
+        return usage_error("--out %s: not a directory (--out names the "
+                           "folder the tables go in)", out);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o = { .out = "tables" };
+    ptb_build_opts_init(&o.build);
+    int status = parse_args(argc, argv, &o);
+    if (status)
+        return status < 0 ? 0 : status;
+    if (o.list)
+        return list(&o);
+    if ((status = make_out(o.out)) != 0)
+        return status;
+    if (o.npuzzles == 0)           /* none named: every puzzle */
         for (unsigned i = 0; i < ptb_puzzle_count(); i++)
-            puzzles[npuzzles++] = ptb_puzzle_name(ptb_puzzle_at(i));
-    int status = 0;
-    for (unsigned i = 0; i < npuzzles; i++) {
-        const ptb_puzzle *p = ptb_puzzle_find(puzzles[i]);
-        for (unsigned m = 0; ptb_puzzle_metric(p, m); m++)
-            status |= build_one(puzzles[i], ptb_puzzle_metric(p, m), out, &o,
-                                quiet);
+            o.puzzles[o.npuzzles++] = ptb_puzzle_name(ptb_puzzle_at(i));
+    for (unsigned i = 0; i < o.npuzzles; i++) {
+        const ptb_puzzle *p = ptb_puzzle_find(o.puzzles[i]);
+        for (unsigned m = 0; ptb_puzzle_metric(p, m); m++) {
+            const char *metric = ptb_puzzle_metric(p, m);
+            int chosen = o.nmetrics == 0;
+            for (unsigned k = 0; k < o.nmetrics; k++)
+                chosen |= !strcmp(o.metrics[k], metric);
+            if (!chosen)
+                continue;
+            int rc = build_one(o.puzzles[i], metric, o.out, &o.build,
+                               o.quiet);
+            if (rc == EXIT_WRITE)
+                return rc;
+            status |= rc;
+        }
     }
     return status;
 }

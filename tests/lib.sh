@@ -21,13 +21,35 @@ run() {
 }
 
 # expect_error STATUS PATTERN ARGS...: exit STATUS, empty stdout, and exactly
-# one stderr line matching PATTERN (grep -E)
+# one stderr line, "tblookup: " then text matching PATTERN (grep -E), never
+# "(null)"
 expect_error() {
     local status=$1 pattern=$2; shift 2
     run "$@"
     if [ "$rc" -eq "$status" ] && [ -z "$out" ] &&
        [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
-       printf '%s' "$err" | grep -qE "$pattern"; then
+       [ "${err#tblookup: }" != "$err" ] &&
+       [ "${err#*(null)}" = "$err" ] &&
+       printf '%s' "$err" | grep -qE -- "$pattern"; then
+        return 0
+    fi
+    echo "# expected status $status and /$pattern/; got $rc: $err | $out" >&2
+    return 1
+}
+
+# expect_usage PATTERN ARGS...: a usage error: status 2, empty stdout, and
+# two stderr lines: "tblookup: " then text matching PATTERN, then
+# "Try 'tblookup --help'."; never "(null)"
+expect_usage() {
+    local pattern=$1; shift
+    run "$@"
+    local first=${err%%$'\n'*}
+    if [ "$rc" -eq 2 ] && [ -z "$out" ] &&
+       [ "$(printf '%s\n' "$err" | wc -l)" -eq 2 ] &&
+       [ "${err#*$'\n'}" = "Try 'tblookup --help'." ] &&
+       [ "${first#tblookup: }" != "$first" ] &&
+       [ "${err#*(null)}" = "$err" ] &&
+       printf '%s' "$first" | grep -qE -- "$pattern"; then
         return 0
     fi
     echo "# expected status $status and /$pattern/; got $rc: $err | $out" >&2

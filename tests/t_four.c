@@ -329,15 +329,16 @@ static void bad_input_is_refused(void)
         int first;
         const char *message;
     } cases[] = {
-        { "", 0, "line 1: empty input" },
-        { "BWBO\nWBWB\nBWBW\n", 0, "line 4: missing" },
-        { "BWBO\nWBWB\nBWBW\nWBWO\nBBBB\n", 0, "line 5: one line too many" },
-        { "BWBO\nWBWBB\nBWBW\nWBWO\n", 0, "line 2: expected 4 characters, "
-          "got 5" },
-        { "BWBO\nWBW\nBWBW\nWBWO\n", 0, "line 2: expected 4 characters, "
-          "got 3" },
-        { "BWBO\nWBWB\nBWxW\nWBWO\n", 0, "line 3: column 3: unexpected "
-          "character 'x'" },
+        { "", 0, "empty input" },
+        { "BWBO\nWBWB\nBWBW\n", 0, "line 3: expected 4 rows, got 3" },
+        { "BWBO\nWBWB\nBWBW\nWBWO\nBBBB\n", 0, "line 5, column 1: one "
+          "row too many" },
+        { "BWBO\nWBWBB\nBWBW\nWBWO\n", 0, "line 2, column 1: expected 4 "
+          "characters, got 5" },
+        { "BWBO\nWBW\nBWBW\nWBWO\n", 0, "line 2, column 1: expected 4 "
+          "characters, got 3" },
+        { "BWBO\nWBWB\nBWxW\nWBWO\n", 0, "line 3, column 3: unexpected "
+          "'x'" },
         { "BWBO\nWBWB\nBWBW\nWBWW\n", 0, "board has 7 B, 8 W and 1 O" },
         { "OOOO\nBBBB\nWWWW\nBWBW\n", 0, "board has 6 B, 6 W and 4 O" },
         { "BWBO\nWBWB\nBWBW\nWBWO\n", 'X', "first: expected B or W, got 'X'" },

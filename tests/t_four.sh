@@ -8,7 +8,7 @@ need "$LOOKUP" "$TABLES/four.mdb"
 
 SAMPLE=$'BWBO\nWBWB\nBWBW\nWBWO\n'
 printf '%s' "$SAMPLE" >"$TMP/sample"
-run four "$TMP/sample"
+run four -i "$TMP/sample"
 check "codevs sample from a file: 5 moves" test "$rc" = 0 -a "$out" = 5
 IN=$SAMPLE run four
 check "... from standard input: 5" test "$rc" = 0 -a "$out" = 5
@@ -45,7 +45,7 @@ check "... with either side first, white wins in 1" test "$rc" = 0 -a "$out" = 1
 
 printf '%s\n%s\n%s\n' "$SAMPLE" $'BBBB\nWWWW\nBWBW\nWBOO' \
     WOOW/BWWB/WBWB/BBWB >"$TMP/batch"
-run four --batch "$TMP/batch"
+run four --batch -i "$TMP/batch"
 check "--batch: three records answered 5, 0, 1" \
     test "$rc" = 0 -a "$(echo $out)" = "5 0 1"
 
@@ -62,27 +62,28 @@ awk 'BEGIN { srand(1004);
     for (i = 1; i <= 16; i += 4) print substr(s, i, 4)
   } }' >"$TMP/random"
 for first in "" "--first B" "--first W"; do
-    "$LOOKUP" four $first --batch --count "$TMP/random" >"$TMP/t" 2>&1
-    "$LOOKUP" four $first --batch --count --bfs "$TMP/random" >"$TMP/b" 2>&1
+    "$LOOKUP" four $first --batch --count -i "$TMP/random" >"$TMP/t" 2>&1
+    "$LOOKUP" four $first --batch --count --bfs -i "$TMP/random" >"$TMP/b" 2>&1
     check "200 random boards, ${first:-either side first}: table = --bfs" \
         test "$(wc -l <"$TMP/t")" -ge 200 -a \
         "$(cmp -s "$TMP/t" "$TMP/b"; echo $?)" = 0
 done
 
 # Bad input: one line naming what is wrong, status 2, nothing on stdout.
-IN='' check "empty input" expect_error 2 'line 1: empty input' four
+IN='' check "empty input" expect_error 2 'empty input' four
 IN=$'BWBO\nWBWB\nBWBW\n' \
-    check "3 lines" expect_error 2 'line 4: missing' four
+    check "3 lines" expect_error 2 'line 3: expected 4 rows, got 3' four
 IN=$'BWBO\nWBWB\nBWBW\nWBWO\nBWBW\n' \
-    check "5 lines" expect_error 2 'line 5: one line too many' four
+    check "5 lines" expect_error 2 'line 5, column 1: one row too many' four
 IN=$'BWBO\nWBWBW\nBWBW\nWBWO\n' \
     check "a line of 5" \
-    expect_error 2 'line 2: expected 4 characters, got 5' four
+    expect_error 2 'line 2, column 1: expected 4 characters, got 5' four
 IN=$'BWBO\nWBWB\nBWXW\nWBWO\n' \
     check "a wrong character" \
-    expect_error 2 "line 3: column 3: unexpected character 'X'" four
+    expect_error 2 "line 3, column 3: unexpected 'X'" four
 IN=$'BWBO\nWBWB\nBWBW\nWBWW\n' \
     check "wrong counts" expect_error 2 'board has 7 B, 8 W and 1 O' four
-IN=$SAMPLE check "--first X" expect_error 2 'first' four --first X
+IN=$SAMPLE check "--first X: a usage error naming --first" \
+    expect_usage "^tblookup: --first: expected B or W, got 'X'$" four --first X
 
 echo "1..$n"

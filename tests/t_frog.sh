@@ -45,8 +45,8 @@ perl -e 'my %s; sub g { my ($r, $w, $b, $e) = @_;
   if (!$w && !$b && !$e) { print "$r\n"; return }
   g("${r}W", $w - 1, $b, $e) if $w; g("${r}B", $w, $b - 1, $e) if $b;
   g("${r}.", $w, $b, $e - 1) if $e } g("", 3, 3, 1)' >"$TMP/all"
-"$LOOKUP" frog --batch --count "$TMP/all" >"$TMP/t" 2>&1
-"$LOOKUP" frog --batch --count --bfs "$TMP/all" >"$TMP/b" 2>&1
+"$LOOKUP" frog --batch --count -i "$TMP/all" >"$TMP/t" 2>&1
+"$LOOKUP" frog --batch --count --bfs -i "$TMP/all" >"$TMP/b" 2>&1
 check "all 140 arrangements for n = 3: 72 solvable" \
     test "$(grep -c '^[0-9]' "$TMP/t")" = 72
 check "... and the table equals --bfs line by line" cmp -s "$TMP/t" "$TMP/b"
@@ -64,18 +64,19 @@ check "no empty cell" expect_error 2 "expected one empty cell '.', got 0" \
 check "two empty cells" expect_error 2 "expected one empty cell '.', got 2" \
     frog W..B
 check "an unknown character" \
-    expect_error 2 "column 2: unexpected character 'X'" frog WX.B
+    expect_error 2 "line 1, column 2: unexpected 'X'" frog WX.B
 check "blanks without '.'" expect_error 2 "2 blanks and no '.'" frog 'WW  BB'
 IN=. check "no pieces" expect_error 2 'no pieces' frog
 check "n = 13" expect_error 2 'n = 13: the tables hold n from 1 to 12' \
     frog WWWWWWWWWWWWW.BBBBBBBBBBBBB
-check "--n 13" expect_error 2 "n: expected a number from 1 to 12, got '13'" \
+check "--n 13: a usage error naming --n" \
+    expect_usage "^tblookup: --n: expected a number from 1 to 12, got '13'$" \
     frog --n 13
 IN=$'WWW.BBB\nWWW.BBB\n' check "two rows as one query" \
     expect_error 2 'expected one row' frog
 
 printf 'WWW.BBB\nWB.WB\nWW.BB\n' >"$TMP/mixed"
-"$LOOKUP" frog --batch --count "$TMP/mixed" >"$TMP/mixed.out" 2>"$TMP/mixed.err"
+"$LOOKUP" frog --batch --count -i "$TMP/mixed" >"$TMP/mixed.out" 2>"$TMP/mixed.err"
 check "batch --count: one line per record, -1 for a dead end, status 1" \
     test $? = 1 -a "$(tr '\n' ' ' <"$TMP/mixed.out")" = "15 -1 8 " -a \
     "$(grep -c 'record 2' "$TMP/mixed.err")" = 1

@@ -4,8 +4,11 @@
 # tests/outside/client.c against the installed header and pkg-config file
 # alone, shared and static, and runs it; checks that the installed tblookup
 # finds the installed tables from anywhere, that the man pages render, that
-# DESTDIR staging leaves no trace of the staging path in the files, and that
-# uninstall removes every file.
+# DESTDIR staging leaves no trace of the staging path in the files, that
+# uninstall removes every file, that ldconfig runs for a root install into
+# the real root and not for a staged one (a stand-in ldconfig records its
+# calls), and that the installed bash completion offers what the installed
+# programs list.
 set -u
 cd "$(dirname "$0")/.." && . tests/lib.sh
 need "$LOOKUP" "$TABLES/swap.mdb"
@@ -22,10 +25,19 @@ P=$TMP/prefix S=$TMP/stage E=$TMP/elsewhere
 mkdir -p "$TMP/tables" "$E"
 cp "$TABLES/swap.mdb" "$TMP/tables/"
 
+# Stand-ins on PATH: ldconfig notes each call; id says root, so the rule
+# "as root into the real root" is tested whoever runs the tests.
+mkdir -p "$TMP/fakebin"
+printf '#!/bin/sh\necho called >>"%s"\n' "$TMP/ldconfig.calls" \
+    >"$TMP/fakebin/ldconfig"
+printf '#!/bin/sh\necho 0\n' >"$TMP/fakebin/id"
+chmod +x "$TMP/fakebin/ldconfig" "$TMP/fakebin/id"
+ldconfig_calls() { cat "$TMP/ldconfig.calls" 2>/dev/null | wc -l; }
+
 # inst TARGET VAR=VALUE...: make install or uninstall, one-table directory
 inst() {
-    make -s --no-print-directory TABLES="$TMP/tables" "$@" \
-        >"$TMP/make.log" 2>&1 && return 0
+    PATH="$TMP/fakebin:$PATH" make -s --no-print-directory \
+        TABLES="$TMP/tables" "$@" >"$TMP/make.log" 2>&1 && return 0
     sed 's/^/# /' "$TMP/make.log" >&2
     return 1
 }
@@ -44,11 +56,33 @@ missing=
 for f in bin/tbgen bin/tblookup include/puzzletb.h lib/libpuzzletb.a \
          lib/libpuzzletb.so.$VERSION lib/pkgconfig/puzzletb.pc \
          share/man/man1/tbgen.1 share/man/man1/tblookup.1 \
-         share/man/man3/puzzletb.3 share/puzzletb/tables/swap.mdb; do
+         share/man/man3/puzzletb.3 share/puzzletb/tables/swap.mdb \
+         share/bash-completion/completions/tblookup \
+         share/bash-completion/completions/tbgen; do
     [ -f "$P/$f" ] || missing="$missing $f"
 done
 check "every file is installed${missing:+ (missing:$missing)}" \
     test -z "$missing"
+check "make install without DESTDIR, as root: ldconfig runs once" \
+    test "$(ldconfig_calls)" = 1
+# complete PROGRAM WORD...: the installed completion's offers for the last
+complete_words() {
+    bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+             _"${1##*/}"; printf "%s\n" "${COMPREPLY[@]}"' _ \
+        "$P/share/bash-completion/completions/${1##*/}" "$@" | sort
+}
+check "bash completion: tblookup's puzzles are those it lists" \
+    test "$(complete_words "$P/bin/tblookup" '')" = \
+    "$("$P/bin/tblookup" --list puzzles | sort)"
+want=$("$P/bin/tblookup" --list metrics klotski | sort)
+check "... klotski --metric offers klotski's metrics ($(echo $want))" \
+    test "$(complete_words "$P/bin/tblookup" klotski --metric '')" = "$want"
+check "... four --first offers B and W, from four's option help" \
+    test "$(complete_words "$P/bin/tblookup" four --first '' | tr '\n' ' ')" \
+    = "B W "
+check "... tbgen --puzzle klotski --metric offers its metrics" \
+    test "$(complete_words "$P/bin/tbgen" --puzzle klotski --metric '')" \
+    = "$want"
 check "libpuzzletb.so -> libpuzzletb.so.1 -> libpuzzletb.so.$VERSION" \
     test "$(readlink "$P/lib/libpuzzletb.so")" = libpuzzletb.so.1 -a \
     "$(readlink "$P/lib/libpuzzletb.so.1")" = "libpuzzletb.so.$VERSION"
@@ -138,8 +172,11 @@ check "make uninstall PREFIX=... succeeds" inst uninstall PREFIX="$P"
 check "... and leaves no file behind" no_files "$P"
 
 # ---- staging for a package: DESTDIR + PREFIX=/usr ----
+rm -f "$TMP/ldconfig.calls"
 check "make install DESTDIR=<stage> PREFIX=/usr succeeds" \
     inst install DESTDIR="$S" PREFIX=/usr
+check "... and does not run ldconfig (the package's scripts do)" \
+    test "$(ldconfig_calls)" = 0
 check "... the files are under <stage>/usr" \
     test -x "$S/usr/bin/tblookup" -a -f "$S/usr/lib/pkgconfig/puzzletb.pc" \
     -a -f "$S/usr/share/puzzletb/tables/swap.mdb"

@@ -29,8 +29,8 @@ awk 'BEGIN { srand(4289);
       for (i = 0; i < 16; i += 4) print c[i] c[i+1] c[i+2] c[i+3]
     }
   } }' >"$TMP/batch"
-"$LOOKUP" swap --batch --count "$TMP/batch" >"$TMP/t" 2>&1; r1=$?
-"$LOOKUP" swap --batch --count --bfs "$TMP/batch" >"$TMP/b" 2>&1; r2=$?
+"$LOOKUP" swap --batch --count -i "$TMP/batch" >"$TMP/t" 2>&1; r1=$?
+"$LOOKUP" swap --batch --count --bfs -i "$TMP/batch" >"$TMP/b" 2>&1; r2=$?
 check "300 batch records: table counts equal --bfs counts" \
     test $r1 = 0 -a $r2 = 0 -a "$(wc -l <"$TMP/t")" = 300
 check "... line by line" cmp -s "$TMP/t" "$TMP/b"
@@ -40,17 +40,20 @@ IN='' check "empty input" expect_error 2 'empty input' swap
 IN=$'1111\n0000\n1110\n0010\n1010\n0101\n1010\n' \
     check "7 lines" expect_error 2 'line 7: expected 8 rows' swap
 IN=$'1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n1111\n' \
-    check "9 lines" expect_error 2 'line 9: .*found more' swap
+    check "9 lines" expect_error 2 'line 9, column 1: .*found more' swap
 IN=$'1111\n0000\n1120\n0010\n1010\n0101\n1010\n0101\n' \
     check "a wrong character" expect_error 2 "line 3, column 3: expected 0 or 1, got '2'" swap
 IN=$'1111\n00000\n1110\n0010\n1010\n0101\n1010\n0101\n' \
-    check "a line of 5 characters" expect_error 2 'line 2: expected 4 digits 0/1, got 5' swap
+    check "a line of 5 characters" \
+    expect_error 2 'line 2, column 1: expected 4 digits 0/1, got 5' swap
 IN=$'1111\n0000\n1110\n0011\n1010\n0101\n1010\n0101\n' \
     check "different numbers of black pieces" expect_error 2 'start has 9 black .* target has 8' swap
-run swap --frobnicate; check "unknown option: status 2" test "$rc" = 2
+check "unknown option: a usage error" \
+    expect_usage "unknown option '--frobnicate'" swap --frobnicate
 run --help; check "--help: status 0 and usage on stdout" test "$rc" = 0 -a -n "$out"
 run --version; check "--version: status 0" test "$rc" = 0 -a -n "$out"
-IN=$SAMPLE check "unknown puzzle: status 2" expect_error 2 "unknown puzzle 'nosuch'" nosuch
+IN=$SAMPLE check "unknown puzzle: a usage error" \
+    expect_usage "unknown puzzle 'nosuch'" nosuch
 
 # tables that must be refused with status 3, naming the file and the fix
 mkdir -p "$TMP/t1" "$TMP/t2" "$TMP/t3" "$TMP/t4" "$TMP/t5"
@@ -82,7 +85,7 @@ idx=$(echo "$out" | sed -n 's/.*"index":\([0-9]*\).*/\1/p')
 IN=$SAMPLE check "a flipped byte in the block read: status 3, never an answer" \
     expect_error 3 'swap.mdb: table is corrupt' swap --tables "$TMP/t4"
 # a flipped byte anywhere: refused, or the same answers as before
-"$LOOKUP" swap --batch --count "$TMP/batch" >"$TMP/good" 2>&1
+"$LOOKUP" swap --batch --count -i "$TMP/batch" >"$TMP/good" 2>&1
 size=$(stat -c %s "$TABLES/swap.mdb"); bad=0
 for i in $(seq 1 12); do
     cp "$TABLES/swap.mdb" "$TMP/t4/swap.mdb"
@@ -90,7 +93,7 @@ for i in $(seq 1 12); do
     byte=$(od -An -tu1 -j $pos -N1 "$TMP/t4/swap.mdb" | tr -d ' ')
     printf "$(printf '\\%03o' $(( byte ^ 1 )))" |
         dd of="$TMP/t4/swap.mdb" bs=1 seek=$pos conv=notrunc status=none
-    "$LOOKUP" swap --batch --count --tables "$TMP/t4" "$TMP/batch" \
+    "$LOOKUP" swap --batch --count --tables "$TMP/t4" -i "$TMP/batch" \
         >"$TMP/flip" 2>/dev/null; r=$?
     if ! { [ $r = 3 ] || { [ $r = 0 ] && cmp -s "$TMP/flip" "$TMP/good"; }; }; then
         echo "# flip at byte $pos: status $r" >&2; bad=$((bad + 1))
