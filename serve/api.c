@@ -2,9 +2,9 @@
  *
  *   GET /api/v1/puzzles                 puzzles, metrics, options, tables
  *   GET /api/v1/PUZZLE?position=..&metric=..[&moves=..][&NAME=VALUE]..
- *       the position's answer: tblookup --format json's object, plus its
- *       code, its category and every legal move best first with the
- *       distance and board after it (see README.md, "tbserve")
+ *       the position's analysis and optimal line, in the library's JSON
+ *       (ptb_format_analysis_json(), what tblookup --analyse --format json
+ *       prints)
  *   GET /api/v1/PUZZLE/stats?metric=..  histogram and farthest positions
  *
  * Query options are the puzzle's own (ptb_puzzle_option()), handed to
@@ -117,8 +117,8 @@ static void put_str(jbuf *b, const char *text)
 typedef struct serve_work {
     ptb_reader *reader[SERVE_SLOTS];
     ptb_solution sol;
+    ptb_analysis an;
     ptb_successor succ[PTB_MAX_SUCCESSORS];
-    unsigned order[PTB_MAX_SUCCESSORS];
     char text[4096];                 /* one board or move */
     char out[SERVE_OUT_CAP];
 } serve_work;
@@ -295,9 +295,12 @@ static int failf(ctx *c, unsigned status, const char *fmt, ...)
     return -1;
 }
 
-/* A message naming a table that cannot be used, and how to rebuild it. */
+/* A message naming a table that cannot be used, and how to rebuild it (or
+ * a 500 when memory ran out). */
 static int table_failed(ctx *c, const serve_slot *sl, int rc)
 {
+    if (rc == PTB_ENOMEM)
+        return failf(c, 500, "out of memory");
     return failf(c, 503, "%s: %s; rebuild it with 'make tables' or 'tbgen "
                  "--puzzle %s'", sl->path, ptb_strerror(rc),
                  ptb_puzzle_name(sl->puzzle));
@@ -563,54 +566,6 @@ static int play_moves(ctx *c, serve_slot *sl, ptb_table *t, ptb_reader *r,
     }
 }
 
-static const char *position_category(unsigned d)
-{
-    return d == PTB_UNSOLVABLE ? "unsolvable" : d == 0 ? "goal" : "solvable";
-}
-
-/* TEMPORARY (until branch `analysis` lands ptb_analyse and its JSON
- * formatter; then this whole function becomes one library call): the
- * successors, best first, appended to ptb_format_json's object. */
-static void put_successors(ctx *c, serve_slot *sl, ptb_table *t,
-                           ptb_reader *r, jbuf *b)
-{
-    serve_work *w = c->w;
-    const ptb_position *from = &w->sol.start;
-    unsigned d, n;
-    if (ptb_successors(t, r, from, &d, w->succ, &n) != PTB_OK) {
-        b->full = 1;
-        return;
-    }
-    for (unsigned i = 0; i < n; i++) {   /* stable insertion sort */
-        unsigned j = i, x = i;
-        while (j > 0 && w->succ[w->order[j - 1]].distance >
-                        w->succ[x].distance) {
-            w->order[j] = w->order[j - 1];
-            j--;
-        }
-        w->order[j] = x;
-    }
-    put(b, ",\"category\":");
-    put_str(b, position_category(d));
-    put(b, ",\"successors\":[");
-    for (unsigned i = 0; i < n; i++) {
-        const ptb_successor *s = &w->succ[w->order[i]];
-        ptb_format_move(sl->space, from, &s->move, w->text, sizeof w->text);
-        put(b, i ? ",{\"move\":" : "{\"move\":");
-        put_str(b, w->text);
-        ptb_format_board(sl->space, &s->after, w->text, sizeof w->text);
-        put(b, ",\"board\":");
-        put_str(b, w->text);
-        if (s->distance == PTB_UNSOLVABLE)
-            put(b, ",\"distance\":null,\"category\":\"unsolvable\"}");
-        else
-            putf(b, ",\"distance\":%u,\"category\":\"%s\"}", s->distance,
-                 d != PTB_UNSOLVABLE && s->distance + 1 == d ? "optimal"
-                                                             : "losing");
-    }
-    put(b, "]");
-}
-
 /* GET /api/v1/PUZZLE?position=... */
 static void api_position(ctx *c, serve_slot *sl)
 {
@@ -626,31 +581,28 @@ static void api_position(ctx *c, serve_slot *sl)
     if (rc == PTB_OK && !*r)
         rc = ptb_reader_new(t, r);
     if (rc != PTB_OK) {
-        if (rc == PTB_ENOMEM)
-            failf(c, 500, "out of memory");
-        else
-            table_failed(c, sl, rc);
+        table_failed(c, sl, rc);
         return;
     }
     if (not_modified(c, sl) || play_moves(c, sl, t, *r, start, &n))
         return;
-    rc = ptb_solve(t, *r, start, n, &w->sol);
-    if (rc != PTB_OK && rc != PTB_NOTFOUND) {
+    rc = ptb_analyse(t, *r, start, n, &w->an);
+    if (rc == PTB_OK && w->an.category != PTB_CAT_UNSOLVABLE)
+        rc = ptb_solve(t, *r, &w->an.position, 1, &w->sol);
+    if (rc != PTB_OK) {
         table_failed(c, sl, rc);
         return;
     }
-    int len = ptb_format_json(sl->space, &w->sol, w->out, sizeof w->out);
-    if (len <= 0 || (size_t)len >= sizeof w->out || w->out[len - 1] != '}') {
+    int len = ptb_format_analysis_json(sl->space, &w->an,
+                                       w->an.category == PTB_CAT_UNSOLVABLE
+                                       ? NULL : &w->sol, w->out,
+                                       sizeof w->out - 1);
+    if (len <= 0 || (size_t)len >= sizeof w->out - 2) {
         failf(c, 500, "the answer is longer than %u bytes", SERVE_OUT_CAP);
         return;
     }
-    b.len = (size_t)len - 1;                 /* reopen the object */
-    rc = ptb_format_code(sl->space, w->sol.start.sub, w->sol.start.idx,
-                         w->text, sizeof w->text);
-    put(&b, ",\"code\":");
-    put_str(&b, rc >= 0 ? w->text : "");
-    put_successors(c, sl, t, *r, &b);
-    put(&b, "}\n");
+    b.len = (size_t)len;
+    put(&b, "\n");
     reply_ok(c, sl, &b);
 }
 

@@ -214,7 +214,7 @@ function changedCells(a, b) {
 /* A click on a cell plays the best move that changes it. */
 function clickCell(r, c) {
   if (!answer || busy) return;
-  const m = answer.successors.find(s =>
+  const m = answer.analysis.find(s =>
     changedCells(answer.input, s.board).some(([y, x]) => y === r && x === c));
   if (m) play(m.move);
 }
@@ -222,9 +222,10 @@ function clickCell(r, c) {
 function showMoves() {
   const ol = $('moves');
   ol.replaceChildren();
-  for (const s of answer.successors) {
+  for (const s of answer.analysis) {
     const li = document.createElement('li');
-    li.className = s.category;
+    li.className = s.optimal ? 'optimal'
+      : s.category === 'unsolvable' ? 'unsolvable' : 'losing';
     li.dataset.move = s.move;
     const b = document.createElement('button');
     b.type = 'button';
@@ -238,7 +239,7 @@ function showMoves() {
     li.addEventListener('mouseleave', () => drawBoard($('board'), answer.input, null, clickCell));
     ol.appendChild(li);
   }
-  if (!answer.successors.length) {
+  if (!answer.analysis.length) {
     const li = document.createElement('li');
     li.textContent = answer.distance === 0 ? 'the goal: nothing left to do' : 'no legal move';
     ol.appendChild(li);
@@ -255,7 +256,8 @@ function showAnswer() {
   $('status').className = solved ? 'goal' : answer.category;
   $('played').textContent = state.moves.length
     ? `${state.moves.length} moves played: ${state.moves.join(', ')}` : '';
-  $('code').textContent = answer.code ? `code ${answer.code}` : '';
+  $('code').textContent = answer.query && answer.query.code
+    ? `code ${answer.query.code}` : '';
   $('back').disabled = $('first').disabled = !state.moves.length;
   $('forward').disabled = $('solve').disabled = !answer.moves.length;
   showMoves();
