@@ -117,6 +117,23 @@ bench: all $(TABLES)/.built
 clean:
 	rm -rf build bin
 
+# The distance histograms README.md shows, drawn from the real tables by
+# `tblookup --stats --format svg`: doc/histograms/NAME.svg for puzzles with
+# one metric, NAME-METRIC.svg for the others (the table files' names).
+.PHONY: svg
+svg: bin/tblookup $(TABLES)/.built
+	@mkdir -p doc/histograms
+	@for p in $$(bin/tblookup --list puzzles); do \
+	  ms=$$(bin/tblookup --list metrics $$p); \
+	  for m in $$ms; do \
+	    f=doc/histograms/$$p.svg; \
+	    [ "$$(echo $$ms | wc -w)" -gt 1 ] && f=doc/histograms/$$p-$$m.svg; \
+	    bin/tblookup $$p --metric $$m --stats --format svg \
+	        --tables $(TABLES) >$$f.tmp && mv $$f.tmp $$f || exit 1; \
+	    echo "$$f"; \
+	  done; \
+	done
+
 # ==== tbserve: the tables over HTTP (serve/, web/) ====
 # libmicrohttpd from scripts/install-deps; `make serve` runs it in the
 # foreground on the generated tables (PORT=, default 8080).

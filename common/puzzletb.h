@@ -162,8 +162,9 @@ int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
 /* Text of an answer.  snprintf conventions: returns the length the text
  * needs (not counting the NUL) and writes at most cap bytes.
  *   ptb_format_native  the puzzle's contest output format
- *   ptb_format_json    {"puzzle","metric","input","distance","moves":[...]}
- *                      (see README.md for the schema)
+ *   ptb_format_json    {"schema","puzzle","metric",...,"query","category",
+ *                      "distance","moves":[...]} (schema PTB_JSON_SCHEMA,
+ *                      fields in README.md; common/json.c)
  *   ptb_format_board   one position's board in the puzzle's notation
  *   ptb_format_move    one move made from 'before', in the puzzle's notation */
 int ptb_format_native(const ptb_space *s, const ptb_solution *sol, char *buf,
