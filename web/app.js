@@ -20,7 +20,8 @@ const STARTS = {
   four: [{ name: "seed 001's board (codevs 1004)",
            position: 'BWBO\nWBWB\nBWBW\nWBWO' }],
   frog: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(n => (
-    { name: `the start for n = ${n}`, position: '', options: { n: String(n) } }))
+    { name: `the start for n = ${n}`, position: '',
+      options: { n: String(n) } }))
 };
 
 const SVGNS = 'http://www.w3.org/2000/svg';
@@ -54,11 +55,15 @@ function fromHash() {
   state.metric = m.name;
   state.position = q.get('position') || '';
   state.options = {};
-  for (const o of p.options) if (q.get(o.name)) state.options[o.name] = q.get(o.name);
+  for (const o of p.options)
+    if (q.get(o.name)) state.options[o.name] = q.get(o.name);
   state.moves = q.get('moves') ? q.get('moves').split(',') : [];
   if (!state.position && !Object.keys(state.options).length) {
     const s = (STARTS[p.name] || [])[0];      /* nothing given: its start */
-    if (s) { state.position = s.position; state.options = { ...(s.options || {}) }; }
+    if (s) {
+      state.position = s.position;
+      state.options = { ...(s.options || {}) };
+    }
   }
 }
 
@@ -68,7 +73,8 @@ async function getJSON(url) {
   const r = await fetch(url);
   let body = null;
   try { body = await r.json(); } catch (e) { body = null; }
-  if (!r.ok) throw new Error(body && body.error ? body.error : `HTTP ${r.status}`);
+  if (!r.ok)
+    throw new Error(body && body.error ? body.error : `HTTP ${r.status}`);
   return body;
 }
 
@@ -113,10 +119,10 @@ function drawBoard(svg, board, other, onCell) {
   const h = g.length, w = Math.max(...g.map(r => [...r].length));
   const cell = 60, pad = 6;
   svg.replaceChildren();
-  svg.setAttribute('viewBox', `0 0 ${w * cell + 2 * pad} ${h * cell + 2 * pad}`);
-  svg.setAttribute('width', Math.min(w * cell + 2 * pad, 520));
-  el('rect', { x: 0, y: 0, width: w * cell + 2 * pad, height: h * cell + 2 * pad,
-               rx: 8, class: 'tray' }, svg);
+  const W = w * cell + 2 * pad, H = h * cell + 2 * pad;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('width', Math.min(W, 520));
+  el('rect', { x: 0, y: 0, width: W, height: H, rx: 8, class: 'tray' }, svg);
   const cells = g.map(r => [...r]);
   const o = other ? rows(other).map(r => [...r]) : null;
   for (let r = 0; r < h; r++) {
@@ -124,7 +130,8 @@ function drawBoard(svg, board, other, onCell) {
       const x = pad + c * cell, y = pad + r * cell;
       const hit = el('rect', { x, y, width: cell, height: cell,
                                class: 'cell', 'data-r': r, 'data-c': c }, svg);
-      if (o && o[r] && o[r][c] !== cells[r][c]) hit.setAttribute('class', 'cell changed');
+      if (o && o[r] && o[r][c] !== cells[r][c])
+        hit.setAttribute('class', 'cell changed');
       if (onCell) hit.addEventListener('click', () => onCell(r, c));
     }
   }
@@ -144,8 +151,8 @@ function drawBlocks(svg, cells, cell, pad, onCell) {
   for (const [ch, b] of seen) {
     const w = b.c1 - b.c0 + 1, h = b.r1 - b.r0 + 1;
     const parts = b.n === w * h ? [[b.r0, b.c0, w, h]]
-      : cells.flatMap((row, r) => row.map((x, c) => x === ch ? [r, c, 1, 1] : null))
-             .filter(Boolean);
+      : cells.flatMap((row, r) =>
+          row.map((x, c) => x === ch ? [r, c, 1, 1] : null)).filter(Boolean);
     for (const [r, c, pw, ph] of parts) {
       const g = el('g', { class: 'piece', 'data-piece': ch }, svg);
       el('rect', { x: pad + c * cell + 3, y: pad + r * cell + 3,
@@ -164,9 +171,9 @@ function drawStones(svg, cells, cell, pad, onCell) {
   cells.forEach((row, r) => row.forEach((ch, c) => {
     const black = STONE_BLACK.includes(ch), white = STONE_WHITE.includes(ch);
     if (!black && !white) return;
-    const s = el('circle', { cx: pad + (c + 0.5) * cell, cy: pad + (r + 0.5) * cell,
-                             r: cell * 0.38, class: black ? 'stone black' : 'stone white',
-                             'data-piece': ch }, svg);
+    const s = el('circle', {
+      cx: pad + (c + 0.5) * cell, cy: pad + (r + 0.5) * cell, r: cell * 0.38,
+      class: black ? 'stone black' : 'stone white', 'data-piece': ch }, svg);
     if (onCell) s.addEventListener('click', () => onCell(r, c));
   }));
 }
@@ -182,8 +189,9 @@ function drawChart() {
   const here = answer && answer.distance !== null ? answer.distance : -1;
   hist.forEach((v, d) => {
     const bh = v ? Math.max(1, H * Math.log10(v + 1) / top) : 0;
-    const r = el('rect', { x: left + d * bw, y: H - bh, width: Math.max(bw - 1, 1),
-                           height: bh, class: d === here ? 'bar here' : 'bar' }, svg);
+    const r = el('rect', {
+      x: left + d * bw, y: H - bh, width: Math.max(bw - 1, 1), height: bh,
+      class: d === here ? 'bar here' : 'bar' }, svg);
     el('title', {}, r).textContent = `${v} positions at distance ${d}`;
   });
   for (let d = 0; d < n; d += Math.max(1, Math.ceil(n / 12))) {
@@ -197,7 +205,8 @@ function drawChart() {
   }
   $('chart-note').textContent =
     `${stats.states} positions, ${stats.solvable} solvable, farthest at ` +
-    `${stats.max_distance}` + (here >= 0 ? `; this one is at ${here} (marked)` : '');
+    `${stats.max_distance}` +
+    (here >= 0 ? `; this one is at ${here} (marked)` : '');
 }
 
 /* ---- the position ------------------------------------------------------ */
@@ -235,13 +244,16 @@ function showMoves() {
     d.textContent = s.distance === null ? 'unsolvable' : `→ ${s.distance}`;
     li.append(b, d);
     b.addEventListener('click', () => play(s.move));
-    li.addEventListener('mouseenter', () => drawBoard($('board'), s.board, answer.input, null));
-    li.addEventListener('mouseleave', () => drawBoard($('board'), answer.input, null, clickCell));
+    li.addEventListener('mouseenter',
+      () => drawBoard($('board'), s.board, answer.input, null));
+    li.addEventListener('mouseleave',
+      () => drawBoard($('board'), answer.input, null, clickCell));
     ol.appendChild(li);
   }
   if (!answer.analysis.length) {
     const li = document.createElement('li');
-    li.textContent = answer.distance === 0 ? 'the goal: nothing left to do' : 'no legal move';
+    li.textContent = answer.distance === 0 ? 'the goal: nothing left to do'
+                                           : 'no legal move';
     ol.appendChild(li);
   }
 }
@@ -250,7 +262,8 @@ function showAnswer() {
   $('error').hidden = true;
   drawBoard($('board'), answer.input, null, clickCell);
   const solved = answer.distance === 0;
-  $('distance').textContent = answer.distance === null ? '∞' : answer.distance;
+  $('distance').textContent =
+    answer.distance === null ? '∞' : answer.distance;
   $('category').textContent = answer.category === 'goal' ? 'solved!'
     : answer.category === 'unsolvable' ? 'the goal cannot be reached' : '';
   $('status').className = solved ? 'goal' : answer.category;
@@ -284,7 +297,9 @@ async function refresh() {
     if (key !== statsKey) {
       statsKey = key;
       stats = null;
-      stats = await getJSON(`api/v1/${encodeURIComponent(state.puzzle)}/stats?metric=${encodeURIComponent(state.metric)}`)
+      const p = encodeURIComponent(state.puzzle);
+      const m = encodeURIComponent(state.metric);
+      stats = await getJSON(`api/v1/${p}/stats?metric=${m}`)
         .catch(() => null);
     }
     answer = await getJSON(queryURL());
