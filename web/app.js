@@ -234,7 +234,8 @@ function showMoves() {
   for (const s of answer.analysis) {
     const li = document.createElement('li');
     li.className = s.optimal ? 'optimal'
-      : s.category === 'unsolvable' ? 'unsolvable' : 'losing';
+      : s.category === 'unsolvable' ? 'unsolvable'
+      : s.distance === answer.distance ? 'level' : 'losing';
     li.dataset.move = s.move;
     const b = document.createElement('button');
     b.type = 'button';
