@@ -112,6 +112,15 @@ static void put_str(jbuf *b, const char *text)
     put_strn(b, text, strlen(text));
 }
 
+/* Text quoted for a message, at most 64 bytes of it; the message is
+ * escaped as a whole when it becomes JSON. */
+static void put_quoted(jbuf *b, const char *text, size_t n)
+{
+    put(b, "\"");
+    put_mem(b, text, n > 64 ? 64 : n);
+    put(b, "\"");
+}
+
 /* ==== per-thread workspace ==== */
 
 typedef struct serve_work {
@@ -334,7 +343,7 @@ static int check_args(ctx *c, const ptb_puzzle *p, int position_query)
         if (!known) {
             jbuf b = { c->msg, 0, sizeof c->msg, 0 };
             put(&b, "query: unknown parameter ");
-            put_strn(&b, k, strlen(k) > 64 ? 64 : strlen(k));
+            put_quoted(&b, k, strlen(k));
             fail(c, 400);
             return -1;
         }
@@ -359,7 +368,7 @@ static serve_slot *find_slot(ctx *c, const char *name, size_t len)
                 return &c->srv->slot[i * SERVE_MAX_METRICS + k];
         jbuf b = { c->msg, 0, sizeof c->msg, 0 };
         put(&b, "unknown metric ");
-        put_strn(&b, m->value, m->value_len > 64 ? 64 : m->value_len);
+        put_quoted(&b, m->value, strlen(m->value));
         putf(&b, " for %s; metrics:", pn);
         for (unsigned k = 0; ptb_puzzle_metric(p, k); k++)
             putf(&b, " %s", ptb_puzzle_metric(p, k));
@@ -368,7 +377,7 @@ static serve_slot *find_slot(ctx *c, const char *name, size_t len)
     }
     jbuf b = { c->msg, 0, sizeof c->msg, 0 };
     put(&b, "unknown puzzle ");
-    put_strn(&b, name, len > 64 ? 64 : len);
+    put_quoted(&b, name, len);
     fail(c, 404);
     return NULL;
 }
@@ -554,7 +563,7 @@ static int play_moves(ctx *c, serve_slot *sl, ptb_table *t, ptb_reader *r,
         if (i == nsucc) {
             jbuf b = { c->msg, 0, sizeof c->msg, 0 };
             putf(&b, "moves: move %u ", k);
-            put_strn(&b, p, len > 32 ? 32 : len);
+            put_quoted(&b, p, len);
             put(&b, " is not legal there");
             fail(c, 400);
             return -1;

@@ -476,6 +476,9 @@ def check_errors(t, srv):
             err("/api/v1/klotski?position=4WVE1%00", 400, "NUL")[0])
     t.check("400: bad UTF-8 is echoed as U+FFFD in valid JSON",
             err("/api/v1/klotski?position=%ff%fe", 400, "\ufffd")[0])
+    t.check("400: a parameter name in bad UTF-8 is quoted with U+FFFD",
+            err("/api/v1/klotski?position=4WVE1&%ff%22x=1", 400,
+                'unknown parameter "\ufffd"x"$')[0])
     t.check("404: an unknown puzzle",
             err("/api/v1/chess?position=x", 404, "unknown puzzle \"chess\"")[0])
     t.check("404: an unknown metric, the puzzle's metrics named",
