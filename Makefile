@@ -145,6 +145,60 @@ build/toy/tblookup: build/toy/lookup/main.o $(TOY_OBJ)
 build/toy/tbgen: build/toy/gen/main.o $(TOY_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+# ==== tbserve: the tables over HTTP (serve/, web/) ====
+# libmicrohttpd from scripts/install-deps; `make serve` runs it in the
+# foreground on the generated tables (PORT=, default 8080).
+SERVE_SRC = $(wildcard serve/*.c)
+SERVE_OBJ = $(SERVE_SRC:%.c=build/%.o)
+PORT ?= 8080
+WEBDIR ?= $(PREFIX)/share/puzzletb/web
+.PHONY: serve install-serve uninstall-serve
+all: bin/tbserve
+# the tests also run a tbserve built with ASan and UBSan
+test: bin/tbserve build/san/tbserve build/tests/httpload
+install: install-serve
+uninstall: uninstall-serve
+
+build/serve/%.o: serve/%.c serve/serve.h $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+bin/tbserve: $(SERVE_OBJ) build/libpuzzletb.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ -lmicrohttpd $(LDLIBS)
+
+build/san/tbserve: $(SERVE_SRC) serve/serve.h build/san/libpuzzletb.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SERVE_SRC) \
+	    build/san/libpuzzletb.a -lmicrohttpd $(LDLIBS)
+
+# installed, it serves the installed tables and page by default
+build/install/tbserve: $(SERVE_SRC) serve/serve.h build/libpuzzletb.a \
+                       build/install/dirs
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_TABLES_DIR='"$(TABLESDIR)"' \
+	    -DPTB_WEB_DIR='"$(WEBDIR)"' -o $@ $(SERVE_SRC) build/libpuzzletb.a \
+	    -lmicrohttpd $(LDLIBS)
+
+install-serve: build/install/tbserve build/install/man/tbserve.1
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(WEBDIR) \
+	    $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 build/install/tbserve $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 $(wildcard web/*.html web/*.js web/*.css) \
+	    $(DESTDIR)$(WEBDIR)/
+	$(INSTALL) -m 644 build/install/man/tbserve.1 $(DESTDIR)$(MANDIR)/man1/
+
+uninstall-serve:
+	rm -f $(DESTDIR)$(BINDIR)/tbserve $(DESTDIR)$(MANDIR)/man1/tbserve.1 \
+	    $(DESTDIR)$(WEBDIR)/*.html $(DESTDIR)$(WEBDIR)/*.js \
+	    $(DESTDIR)$(WEBDIR)/*.css
+	rmdir $(DESTDIR)$(WEBDIR) 2>/dev/null || true
+
+build/tests/httpload: tests/bench/httpload.c
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $< -lpthread
+
+serve: bin/tbserve $(TABLES)/.built
+	bin/tbserve --tables $(TABLES) --port $(PORT)
+
 # ==== shared library and installation ====
 # build/libpuzzletb.so exports only the functions declared in puzzletb.h (a
 # version script generated from it).  `make install` puts the programs, both

@@ -1,0 +1,646 @@
+/* serve/api.c: the JSON API of tbserve, version 1.
+ *
+ *   GET /api/v1/puzzles                 puzzles, metrics, options, tables
+ *   GET /api/v1/PUZZLE?position=..&metric=..[&moves=..][&NAME=VALUE]..
+ *       the position's analysis and optimal line, in the library's JSON
+ *       (ptb_format_analysis_json(), what tblookup --analyse --format json
+ *       prints)
+ *   GET /api/v1/PUZZLE/stats?metric=..  histogram and farthest positions
+ *
+ * Query options are the puzzle's own (ptb_puzzle_option()), handed to
+ * ptb_parse() as NAME=VALUE, so a new puzzle or option needs nothing here.
+ * moves=M1,M2,.. plays moves (in the puzzle's notation, as the answers print
+ * them) from the parsed position before answering: that is how the web page
+ * walks without knowing any puzzle's notation.
+ *
+ * Errors are answers: 400 with the parser's one line, 404 for an unknown
+ * puzzle, metric or path, 503 naming a missing or corrupt table, 500 when
+ * an answer does not fit or memory runs out.  Read-only over the tables.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "serve.h"
+
+/* ==== a JSON text in a fixed buffer ==== */
+
+typedef struct jbuf {
+    char *p;
+    size_t len, cap;
+    int full;                  /* something did not fit */
+} jbuf;
+
+static void put_mem(jbuf *b, const char *s, size_t n)
+{
+    if (b->full || n >= b->cap - b->len) {
+        b->full = 1;
+        return;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void put(jbuf *b, const char *s)
+{
+    put_mem(b, s, strlen(s));
+}
+
+static void putf(jbuf *b, const char *fmt, ...)
+{
+    char tmp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        b->full = 1;
+    else
+        put_mem(b, tmp, (size_t)n);
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    size_t k = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2
+             : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
+             : s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
+    if (k == 0 || k > n)
+        return 0;
+    for (size_t i = 1; i < k; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((k == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||      /* overlong */
+        (k == 3 && s[0] == 0xed && s[1] >= 0xa0) ||     /* surrogates */
+        (k == 4 && s[0] == 0xf0 && s[1] < 0x90) ||      /* overlong */
+        (k == 4 && s[0] == 0xf4 && s[1] >= 0x90))       /* > U+10FFFF */
+        return 0;
+    return k;
+}
+
+/* A JSON string of n bytes of text; bytes that are not UTF-8 become
+ * U+FFFD, so any input (an echoed bad query) gives valid JSON. */
+static void put_strn(jbuf *b, const char *text, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    put(b, "\"");
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_len(s + i, n - i);
+        if (k == 0) {
+            put(b, "\\ufffd");
+            i++;
+        } else if (s[i] == '"' || s[i] == '\\') {
+            put_mem(b, "\\", 1);
+            put_mem(b, text + i++, 1);
+        } else if (s[i] == '\n') {
+            put(b, "\\n"), i++;
+        } else if (s[i] < 0x20 || s[i] == 0x7f) {
+            putf(b, "\\u%04x", s[i++]);
+        } else {
+            put_mem(b, text + i, k);
+            i += k;
+        }
+    }
+    put(b, "\"");
+}
+
+static void put_str(jbuf *b, const char *text)
+{
+    put_strn(b, text, strlen(text));
+}
+
+/* Text quoted for a message, at most 64 bytes of it; the message is
+ * escaped as a whole when it becomes JSON. */
+static void put_quoted(jbuf *b, const char *text, size_t n)
+{
+    put(b, "\"");
+    put_mem(b, text, n > 64 ? 64 : n);
+    put(b, "\"");
+}
+
+/* ==== per-thread workspace ==== */
+
+typedef struct serve_work {
+    ptb_reader *reader[SERVE_SLOTS];
+    ptb_solution sol;
+    ptb_analysis an;
+    ptb_successor succ[PTB_MAX_SUCCESSORS];
+    char text[4096];                 /* one board or move */
+    char out[SERVE_OUT_CAP];
+} serve_work;
+
+static void work_free(void *p)
+{
+    serve_work *w = p;
+    for (unsigned i = 0; w && i < SERVE_SLOTS; i++)
+        ptb_reader_free(w->reader[i]);
+    free(w);
+}
+
+static serve_work *work_get(serve_server *srv)
+{
+    serve_work *w = pthread_getspecific(srv->work_key);
+    if (!w && (w = calloc(1, sizeof *w)) != NULL &&
+        pthread_setspecific(srv->work_key, w) != 0) {
+        free(w);
+        w = NULL;
+    }
+    return w;
+}
+
+/* ==== opening ==== */
+
+int serve_open(serve_server *srv, const char *tables, char *msg, size_t cap)
+{
+    memset(srv, 0, sizeof *srv);
+    srv->tables = tables;
+    if (pthread_key_create(&srv->work_key, work_free) != 0) {
+        snprintf(msg, cap, "cannot create a thread key");
+        return PTB_ENOMEM;
+    }
+    if (ptb_puzzle_count() > SERVE_MAX_PUZZLES) {
+        snprintf(msg, cap, "more than %d puzzles", SERVE_MAX_PUZZLES);
+        return PTB_EINVAL;
+    }
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        for (unsigned m = 0; ptb_puzzle_metric(p, m); m++) {
+            serve_slot *sl = &srv->slot[i * SERVE_MAX_METRICS + m];
+            char file[128];
+            if (m >= SERVE_MAX_METRICS) {
+                snprintf(msg, cap, "%s: more than %d metrics",
+                         ptb_puzzle_name(p), SERVE_MAX_METRICS);
+                return PTB_EINVAL;
+            }
+            sl->puzzle = p;
+            sl->metric = ptb_puzzle_metric(p, m);
+            pthread_mutex_init(&sl->lock, NULL);
+            int rc = ptb_space_open(ptb_puzzle_name(p), sl->metric,
+                                    &sl->space);
+            if (rc == PTB_OK && ptb_space_file(sl->space, file,
+                                               sizeof file) >= (int)sizeof file)
+                rc = PTB_EINVAL;
+            if (rc != PTB_OK) {
+                snprintf(msg, cap, "%s %s: %s", ptb_puzzle_name(p),
+                         sl->metric, ptb_strerror(rc));
+                return rc;
+            }
+            snprintf(sl->path, sizeof sl->path, "%s/%s", tables, file);
+        }
+    }
+    return PTB_OK;
+}
+
+void serve_close(serve_server *srv)
+{
+    for (unsigned i = 0; i < SERVE_SLOTS; i++) {
+        serve_slot *sl = &srv->slot[i];
+        if (!sl->puzzle)
+            continue;
+        ptb_table_close(sl->table);
+        ptb_space_close(sl->space);
+        pthread_mutex_destroy(&sl->lock);
+    }
+    pthread_key_delete(srv->work_key);
+}
+
+/* The ETag of a table's answers: FNV-1a over what its meta record says
+ * (counts, histogram, farthest states, size) and the library version.
+ * TODO(lead): the table's SHA-256 digest is not in ptb_table_info; an
+ * accessor for it would make this the digest itself. */
+static void make_etag(serve_slot *sl, const ptb_table_info *in)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    uint64_t v[8] = { in->states, in->solvable, in->max_distance, in->bytes,
+                      in->subtables, in->block_values, (uint64_t)in->exact,
+                      in->n_farthest };
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 0x100000001b3u)
+    for (unsigned i = 0; i < 8; i++)
+        MIX(v[i]);
+    for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
+        MIX(in->histogram[d]);
+    for (unsigned i = 0; i < in->n_farthest && i < 8; i++)
+        MIX(in->far_sub[i]), MIX(in->far_idx[i]);
+    for (const char *s = ptb_version(); *s; s++)
+        MIX((unsigned char)*s);
+#undef MIX
+    snprintf(sl->etag, sizeof sl->etag, "\"%016" PRIx64 "\"", h);
+}
+
+/* The slot's table, opened on first use. */
+static int slot_table(serve_slot *sl, ptb_table **out)
+{
+    int rc = PTB_OK;
+    if (!atomic_load_explicit(&sl->ready, memory_order_acquire)) {
+        pthread_mutex_lock(&sl->lock);
+        if (!atomic_load_explicit(&sl->ready, memory_order_relaxed)) {
+            char dir[512];
+            ptb_table_info in;
+            snprintf(dir, sizeof dir, "%s", sl->path);
+            *strrchr(dir, '/') = '\0';
+            rc = ptb_table_open(sl->space, dir, &sl->table);
+            if (rc == PTB_OK)
+                rc = ptb_table_get_info(sl->table, &in);
+            if (rc == PTB_OK) {
+                make_etag(sl, &in);
+                atomic_store_explicit(&sl->ready, 1, memory_order_release);
+            } else {
+                ptb_table_close(sl->table);
+                sl->table = NULL;
+            }
+        }
+        pthread_mutex_unlock(&sl->lock);
+    }
+    *out = sl->table;
+    return rc;
+}
+
+/* ==== answers ==== */
+
+void serve_error_body(unsigned status, const char *msg, char *buf, size_t cap,
+                      serve_reply *rep)
+{
+    jbuf b = { buf, 0, cap, 0 };
+    buf[0] = '\0';
+    put(&b, "{\"error\":");
+    put_str(&b, msg);
+    putf(&b, ",\"status\":%u}\n", status);
+    if (b.full) {
+        snprintf(buf, cap, "{\"error\":\"error\",\"status\":%u}\n", status);
+        b.len = strlen(buf);
+    }
+    *rep = (serve_reply){ status, buf, b.len, NULL, 0 };
+}
+
+typedef struct ctx {
+    serve_server *srv;
+    const serve_request *rq;
+    serve_reply *rep;
+    serve_work *w;
+    char msg[512];
+} ctx;
+
+static void fail(ctx *c, unsigned status)
+{
+    static const char nomem[] = "{\"error\":\"out of memory\","
+                                "\"status\":500}\n";
+    if (!c->w) {                         /* no workspace: constant text */
+        *c->rep = (serve_reply){ 500, nomem, sizeof nomem - 1, NULL, 0 };
+        return;
+    }
+    serve_error_body(status, c->msg, c->w->out, sizeof c->w->out, c->rep);
+}
+
+static int failf(ctx *c, unsigned status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
+    va_end(ap);
+    fail(c, status);
+    return -1;
+}
+
+/* A message naming a table that cannot be used, and how to rebuild it (or
+ * a 500 when memory ran out). */
+static int table_failed(ctx *c, const serve_slot *sl, int rc)
+{
+    if (rc == PTB_ENOMEM)
+        return failf(c, 500, "out of memory");
+    return failf(c, 503, "%s: %s; rebuild it with 'make tables' or 'tbgen "
+                 "--puzzle %s'", sl->path, ptb_strerror(rc),
+                 ptb_puzzle_name(sl->puzzle));
+}
+
+static const serve_arg *arg_find(const serve_request *rq, const char *key)
+{
+    for (unsigned i = 0; i < rq->nargs; i++)
+        if (!strcmp(rq->arg[i].key, key))
+            return &rq->arg[i];
+    return NULL;
+}
+
+/* Checks the query's parameters: each known, none twice, no NUL bytes. */
+static int check_args(ctx *c, const ptb_puzzle *p, int position_query)
+{
+    const serve_request *rq = c->rq;
+    if (rq->bad_arg)
+        return failf(c, 400, "query: a parameter holds a NUL byte");
+    if (rq->too_many_args)
+        return failf(c, 400, "query: more than %d parameters",
+                     SERVE_MAX_ARGS);
+    for (unsigned i = 0; i < rq->nargs; i++) {
+        const char *k = rq->arg[i].key;
+        int known = !strcmp(k, "metric");
+        if (position_query) {
+            known |= !strcmp(k, "position") || !strcmp(k, "moves");
+            for (unsigned o = 0; !known && ptb_puzzle_option(p, o); o++)
+                known = !strcmp(k, ptb_puzzle_option(p, o)->name);
+        }
+        if (!known) {
+            jbuf b = { c->msg, 0, sizeof c->msg, 0 };
+            put(&b, "query: unknown parameter ");
+            put_quoted(&b, k, strlen(k));
+            fail(c, 400);
+            return -1;
+        }
+        for (unsigned j = 0; j < i; j++)
+            if (!strcmp(rq->arg[j].key, k))
+                return failf(c, 400, "query: parameter '%s' given twice", k);
+    }
+    return 0;
+}
+
+/* The slot for the path's puzzle and the query's metric, or a 404. */
+static serve_slot *find_slot(ctx *c, const char *name, size_t len)
+{
+    const serve_arg *m = arg_find(c->rq, "metric");
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        const char *pn = ptb_puzzle_name(p);
+        if (strlen(pn) != len || memcmp(pn, name, len))
+            continue;
+        for (unsigned k = 0; ptb_puzzle_metric(p, k); k++)
+            if (!m || !strcmp(m->value, ptb_puzzle_metric(p, k)))
+                return &c->srv->slot[i * SERVE_MAX_METRICS + k];
+        jbuf b = { c->msg, 0, sizeof c->msg, 0 };
+        put(&b, "unknown metric ");
+        put_quoted(&b, m->value, strlen(m->value));
+        putf(&b, " for %s; metrics:", pn);
+        for (unsigned k = 0; ptb_puzzle_metric(p, k); k++)
+            putf(&b, " %s", ptb_puzzle_metric(p, k));
+        fail(c, 404);
+        return NULL;
+    }
+    jbuf b = { c->msg, 0, sizeof c->msg, 0 };
+    put(&b, "unknown puzzle ");
+    put_quoted(&b, name, len);
+    fail(c, 404);
+    return NULL;
+}
+
+static int not_modified(ctx *c, const serve_slot *sl)
+{
+    const char *inm = c->rq->if_none_match;
+    if (!inm || !strstr(inm, sl->etag))
+        return 0;
+    *c->rep = (serve_reply){ 304, "", 0, sl->etag, 1 };
+    return 1;
+}
+
+static void reply_ok(ctx *c, const serve_slot *sl, const jbuf *b)
+{
+    if (b->full) {
+        failf(c, 500, "the answer is longer than %u bytes", SERVE_OUT_CAP);
+        return;
+    }
+    *c->rep = (serve_reply){ 200, b->p, b->len, sl ? sl->etag : NULL,
+                             sl != NULL };
+}
+
+/* GET /api/v1/puzzles */
+static void api_puzzles(ctx *c)
+{
+    serve_work *w = c->w;
+    jbuf b = { w->out, 0, sizeof w->out, 0 };
+    if (c->rq->nargs || c->rq->bad_arg || c->rq->too_many_args) {
+        failf(c, 400, "query: /api/v1/puzzles takes no parameters");
+        return;
+    }
+    putf(&b, "{\"api\":1,\"version\":\"%s\",\"puzzles\":[", ptb_version());
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        put(&b, i ? ",{\"name\":" : "{\"name\":");
+        put_str(&b, ptb_puzzle_name(p));
+        put(&b, ",\"summary\":");
+        put_str(&b, ptb_puzzle_summary(p));
+        put(&b, ",\"metrics\":[");
+        for (unsigned m = 0; ptb_puzzle_metric(p, m); m++) {
+            serve_slot *sl = &c->srv->slot[i * SERVE_MAX_METRICS + m];
+            ptb_table *t;
+            int rc = slot_table(sl, &t);
+            put(&b, m ? ",{\"name\":" : "{\"name\":");
+            put_str(&b, sl->metric);
+            put(&b, ",\"table\":");
+            put_str(&b, strrchr(sl->path, '/') + 1);
+            put(&b, ",\"status\":");
+            put_str(&b, rc == PTB_OK ? "ok" : ptb_strerror(rc));
+            put(&b, "}");
+        }
+        put(&b, "],\"options\":[");
+        for (unsigned o = 0; ptb_puzzle_option(p, o); o++) {
+            const ptb_option *op = ptb_puzzle_option(p, o);
+            put(&b, o ? ",{\"name\":" : "{\"name\":");
+            put_str(&b, op->name);
+            put(&b, ",\"value\":");
+            put_str(&b, op->value);
+            put(&b, ",\"help\":");
+            put_str(&b, op->help);
+            putf(&b, ",\"position\":%s}",
+                 op->flags & PTB_OPT_POSITION ? "true" : "false");
+        }
+        put(&b, "]}");
+    }
+    put(&b, "]}\n");
+    reply_ok(c, NULL, &b);
+}
+
+/* GET /api/v1/PUZZLE/stats: the object tblookup --stats --format json
+ * prints. */
+static void api_stats(ctx *c, serve_slot *sl)
+{
+    ptb_table *t;
+    ptb_table_info in;
+    serve_work *w = c->w;
+    jbuf b = { w->out, 0, sizeof w->out, 0 };
+    int rc = slot_table(sl, &t);
+    if (rc == PTB_OK)
+        rc = ptb_table_get_info(t, &in);
+    if (rc != PTB_OK) {
+        table_failed(c, sl, rc);
+        return;
+    }
+    if (not_modified(c, sl))
+        return;
+    put(&b, "{\"puzzle\":");
+    put_str(&b, ptb_puzzle_name(sl->puzzle));
+    put(&b, ",\"metric\":");
+    put_str(&b, sl->metric);
+    putf(&b, ",\"states\":%" PRIu64 ",\"solvable\":%" PRIu64
+         ",\"unsolvable\":%" PRIu64 ",\"max_distance\":%u,\"histogram\":[",
+         in.states, in.solvable, in.states - in.solvable, in.max_distance);
+    for (unsigned d = 0; d <= in.max_distance && d <= PTB_MAX_DISTANCE; d++)
+        putf(&b, "%s%" PRIu64, d ? "," : "", in.histogram[d]);
+    put(&b, "],\"farthest\":[");
+    for (unsigned i = 0; i < in.n_farthest && i < 8; i++) {
+        ptb_format_code(sl->space, in.far_sub[i], in.far_idx[i], w->text,
+                        sizeof w->text);
+        if (i)
+            put(&b, ",");
+        put_str(&b, w->text);
+    }
+    put(&b, "]}\n");
+    reply_ok(c, sl, &b);
+}
+
+/* The parsed position: ptb_parse() with the query's options. */
+static int parse_query(ctx *c, serve_slot *sl, ptb_position start[2],
+                       unsigned *n)
+{
+    const serve_request *rq = c->rq;
+    const serve_arg *pos = arg_find(rq, "position");
+    char optbuf[8][SERVE_MAX_OPTION + 32];
+    const char *opts[9];
+    unsigned nopt = 0;
+    int stands_for_position = 0;
+    for (unsigned o = 0; ptb_puzzle_option(sl->puzzle, o) && nopt < 8; o++) {
+        const ptb_option *op = ptb_puzzle_option(sl->puzzle, o);
+        const serve_arg *a = arg_find(rq, op->name);
+        if (!a)
+            continue;
+        if (a->value_len > SERVE_MAX_OPTION)
+            return failf(c, 400, "%s: longer than %d bytes", op->name,
+                         SERVE_MAX_OPTION);
+        snprintf(optbuf[nopt], sizeof optbuf[nopt], "%s=%s", op->name,
+                 a->value);
+        opts[nopt] = optbuf[nopt];
+        nopt++;
+        stands_for_position |= (op->flags & PTB_OPT_POSITION) != 0;
+    }
+    opts[nopt] = NULL;
+    if (!pos && !stands_for_position)
+        return failf(c, 400, "query: missing parameter 'position'");
+    if (pos && pos->value_len > SERVE_MAX_POSITION)
+        return failf(c, 400, "position: longer than %d bytes (%zu given); no "
+                     "puzzle's notation is that long", SERVE_MAX_POSITION,
+                     pos->value_len);
+    char err[256];
+    int rc = ptb_parse(sl->space, pos ? pos->value : NULL, opts, start, n,
+                       err, sizeof err);
+    if (rc != PTB_OK) {
+        jbuf b = { c->msg, 0, sizeof c->msg, 0 };
+        put(&b, err);
+        fail(c, 400);
+        return -1;
+    }
+    return 0;
+}
+
+/* Plays moves=M1,M2,... from the nearest candidate; on success start[0]
+ * is the position reached and *n is 1. */
+static int play_moves(ctx *c, serve_slot *sl, ptb_table *t, ptb_reader *r,
+                      ptb_position start[2], unsigned *n)
+{
+    const serve_arg *a = arg_find(c->rq, "moves");
+    serve_work *w = c->w;
+    if (!a || !*a->value)
+        return 0;
+    if (*n > 1) {
+        int rc = ptb_solve(t, r, start, *n, &w->sol);
+        if (rc != PTB_OK && rc != PTB_NOTFOUND)
+            return table_failed(c, sl, rc);
+        start[0] = w->sol.start;
+        *n = 1;
+    }
+    const char *p = a->value;
+    for (unsigned k = 1;; k++) {
+        size_t len = strcspn(p, ",");
+        unsigned nsucc, d, i;
+        if (k > SERVE_MAX_MOVES)
+            return failf(c, 400, "moves: more than %d", SERVE_MAX_MOVES);
+        int rc = ptb_successors(t, r, &start[0], &d, w->succ, &nsucc);
+        if (rc != PTB_OK)
+            return table_failed(c, sl, rc);
+        for (i = 0; i < nsucc; i++) {
+            int m = ptb_format_move(sl->space, &start[0], &w->succ[i].move,
+                                    w->text, sizeof w->text);
+            if (m >= 0 && (size_t)m == len && !memcmp(w->text, p, len))
+                break;
+        }
+        if (i == nsucc) {
+            jbuf b = { c->msg, 0, sizeof c->msg, 0 };
+            putf(&b, "moves: move %u ", k);
+            put_quoted(&b, p, len);
+            put(&b, " is not legal there");
+            fail(c, 400);
+            return -1;
+        }
+        start[0] = w->succ[i].after;
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
+}
+
+/* GET /api/v1/PUZZLE?position=... */
+static void api_position(ctx *c, serve_slot *sl)
+{
+    serve_work *w = c->w;
+    ptb_position start[2];
+    unsigned n;
+    ptb_table *t;
+    ptb_reader **r = &w->reader[sl - c->srv->slot];
+    jbuf b = { w->out, 0, sizeof w->out, 0 };
+    if (check_args(c, sl->puzzle, 1) || parse_query(c, sl, start, &n))
+        return;
+    int rc = slot_table(sl, &t);
+    if (rc == PTB_OK && !*r)
+        rc = ptb_reader_new(t, r);
+    if (rc != PTB_OK) {
+        table_failed(c, sl, rc);
+        return;
+    }
+    if (not_modified(c, sl) || play_moves(c, sl, t, *r, start, &n))
+        return;
+    rc = ptb_analyse(t, *r, start, n, &w->an);
+    if (rc == PTB_OK && w->an.category != PTB_CAT_UNSOLVABLE)
+        rc = ptb_solve(t, *r, &w->an.position, 1, &w->sol);
+    if (rc != PTB_OK) {
+        table_failed(c, sl, rc);
+        return;
+    }
+    int len = ptb_format_analysis_json(sl->space, &w->an,
+                                       w->an.category == PTB_CAT_UNSOLVABLE
+                                       ? NULL : &w->sol, w->out,
+                                       sizeof w->out - 1);
+    if (len <= 0 || (size_t)len >= sizeof w->out - 2) {
+        failf(c, 500, "the answer is longer than %u bytes", SERVE_OUT_CAP);
+        return;
+    }
+    b.len = (size_t)len;
+    put(&b, "\n");
+    reply_ok(c, sl, &b);
+}
+
+void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep)
+{
+    ctx c = { srv, rq, rep, work_get(srv), "" };
+    const char *path = rq->path + strlen("/api/v1/");
+    size_t len = strcspn(path, "/");
+    rep->status = 0;
+    if (!c.w) {
+        fail(&c, 500);
+        return;
+    }
+    if (!strcmp(path, "puzzles")) {
+        api_puzzles(&c);
+        return;
+    }
+    int stats = !strcmp(path + len, "/stats");
+    if (len == 0 || (path[len] && !stats)) {
+        failf(&c, 404, "no such API path (see /api/v1/puzzles)");
+        return;
+    }
+    serve_slot *sl = find_slot(&c, path, len);
+    if (!sl)
+        return;
+    if (stats) {
+        if (check_args(&c, sl->puzzle, 0) == 0)
+            api_stats(&c, sl);
+    } else {
+        api_position(&c, sl);
+    }
+}

@@ -1,0 +1,760 @@
+#!/usr/bin/python3
+"""tests/t_serve.py: tbserve end to end, against servers the test starts on
+free ports of 127.0.0.1 and stops (nothing else is contacted).
+
+  - the command line: --help, --version, usage errors, a port in use;
+  - every answer of /api/v1/PUZZLE equals `tblookup --format json` for the
+    seeds' samples and random positions of every puzzle and metric, and its
+    legal moves agree with tblookup asked about each successor, with a move
+    generator written here from the rules (frog, swap), and with each other
+    (best first, categories);
+  - moves=..: playing moves equals asking about the board they reach;
+  - /stats equals `tblookup --stats --format json`, /puzzles lists every
+    puzzle of `tblookup --help`;
+  - every error status with its JSON body (400, 404, 405, 503 for a missing
+    and for a corrupt table), ETag / If-None-Match / Cache-Control, HEAD;
+  - static files from web/ only: no traversal, whatever the spelling;
+  - 1,000 malformed or hostile requests get an error status or a closed
+    connection, and the server keeps answering;
+  - eight clients at once get the same answers as one; SIGINT and SIGTERM
+    stop the server with status 0; one log line per request."""
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+SERVE = os.environ.get("TBSERVE", "bin/tbserve")
+LOOKUP = os.environ.get("LOOKUP", "bin/tblookup")
+TABLES = os.environ.get("PUZZLETB_TABLES", "tables")
+
+
+class Tap:
+    """TAP lines for tests/run: ok N - what / not ok N - what."""
+
+    def __init__(self):
+        self.n = self.failed = 0
+
+    def check(self, what, cond):
+        self.n += 1
+        print(f"{'ok' if cond else 'not ok'} {self.n} - {what}", flush=True)
+        self.failed += not cond
+        return cond
+
+    def done(self):
+        return 1 if self.failed else 0
+
+
+class Server:
+    """bin/tbserve on a free port (--port 0; the port is read from its first
+    log line), stopped by stop() or at the end of a with block."""
+
+    def __init__(self, *args, tables=TABLES):
+        self.logf = tempfile.NamedTemporaryFile("w+b", prefix="tbserve-",
+                                                delete=False)
+        self.proc = subprocess.Popen(
+            [SERVE, "--port", "0", "--tables", tables, "--web", "web",
+             *args], stdout=subprocess.DEVNULL, stderr=self.logf)
+        self.port = None
+        for _ in range(200):
+            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/",
+                          self.log())
+            if m:
+                self.port = int(m.group(1))
+                break
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        if not self.port:
+            raise RuntimeError("tbserve did not start: " + self.log())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        os.unlink(self.logf.name)
+
+    def log(self):
+        with open(self.logf.name, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                return -1
+        return self.proc.returncode
+
+    def request(self, path, method="GET", headers=None):
+        """(status, headers dict (lower-case names), body bytes)"""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            c.request(method, path, headers=headers or {})
+            r = c.getresponse()
+            body = r.read()
+            return r.status, {k.lower(): v for k, v in r.getheaders()}, body
+        finally:
+            c.close()
+
+    def get(self, path, **kw):
+        """(status, headers, parsed JSON or None)"""
+        st, hd, body = self.request(path, **kw)
+        try:
+            return st, hd, json.loads(body)
+        except ValueError:
+            return st, hd, None
+
+
+def tblookup(*args, stdin=None):
+    p = subprocess.run([LOOKUP, "--tables", TABLES, *args], input=stdin,
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def api_path(puzzle, position=None, **params):
+    q = {}
+    if position is not None:
+        q["position"] = position
+    q.update({k: v for k, v in params.items() if v is not None})
+    return f"/api/v1/{puzzle}?" + urllib.parse.urlencode(q)
+
+
+# ---- positions: the seeds' samples and random ones, from the rules ----
+
+CLASSIC = "BAAC\nBAAC\nDEEF\nDGHF\nIKKJ"
+SEED002 = "FFBB\nDAAE\nDAAE\nHCCI\nJKKG"
+P1225 = "1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101"
+SEED001 = "BWBO\nWBWB\nBWBW\nWBWO"
+
+
+def random_swap(rng):
+    k = rng.randint(0, 16)
+
+    def board():
+        cells = ["1"] * k + ["0"] * (16 - k)
+        rng.shuffle(cells)
+        return "\n".join("".join(cells[i:i + 4]) for i in range(0, 16, 4))
+    return board() + "\n" + board()
+
+
+def random_four(rng):
+    cells = list("B" * 7 + "W" * 7 + "OO")
+    rng.shuffle(cells)
+    return "\n".join("".join(cells[i:i + 4]) for i in range(0, 16, 4))
+
+
+def random_frog(rng):
+    n = rng.randint(1, 12)
+    cells = list("W" * n + "B" * n)
+    rng.shuffle(cells)
+    cells.insert(rng.randint(0, 2 * n), ".")
+    return "".join(cells)
+
+
+def random_klotski(rng):
+    """The 2x2 block, then random 1x2, 2x1 and 1x1 pieces until two cells
+    are left empty (retries until that works)."""
+    while True:
+        g = [["."] * 4 for _ in range(5)]
+        r, c = rng.randint(0, 3), rng.randint(0, 2)
+        for dr in (0, 1):
+            for dc in (0, 1):
+                g[r + dr][c + dc] = "A"
+        free = 16
+        letters = iter("BCDEFGHIJKLMN")
+        for _ in range(200):
+            if free == 2:
+                return "\n".join("".join(row) for row in g)
+            h, w = rng.choice([(1, 2), (2, 1), (1, 1), (1, 1)])
+            r, c = rng.randint(0, 5 - h), rng.randint(0, 4 - w)
+            cells = [(r + i, c + j) for i in range(h) for j in range(w)]
+            if free - len(cells) < 2 or any(g[y][x] != "." for y, x in cells):
+                continue
+            ch = next(letters, None)
+            if ch is None:
+                break
+            for y, x in cells:
+                g[y][x] = ch
+            free -= len(cells)
+
+
+# ---- independent move generators (from the rules in README.md) --------
+
+def frog_moves(row):
+    """White moves right, black left: a step into the empty cell, or a jump
+    over one piece of the other colour into it."""
+    e = row.index(".")
+    out = []
+    for frm in range(len(row)):
+        p = row[frm]
+        d = e - frm
+        if p == "W" and (d == 1 or (d == 2 and row[frm + 1] == "B")):
+            out.append(frm)
+        if p == "B" and (d == -1 or (d == -2 and row[frm - 1] == "W")):
+            out.append(frm)
+    return out
+
+
+def swap_moves(board):
+    """Every pair of edge-adjacent cells of different colours."""
+    g = board.split("\n")
+    n = 0
+    for r in range(4):
+        for c in range(4):
+            if c < 3 and g[r][c] != g[r][c + 1]:
+                n += 1
+            if r < 3 and g[r][c] != g[r + 1][c]:
+                n += 1
+    return n
+
+
+def klotski_steps(board):
+    """Step metric: one piece slides one cell up, down, left or right into
+    empty cells ('.' in a general grid, else K in the A-K notation)."""
+    g = board.split("\n")
+    empty = "." if "." in board else "K"
+    pieces = {}
+    for r, row in enumerate(g):
+        for c, ch in enumerate(row):
+            if ch != empty:
+                pieces.setdefault(ch, set()).add((r, c))
+    n = 0
+    for cells in pieces.values():
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            to = {(r + dr, c + dc) for r, c in cells}
+            n += all(0 <= r < 5 and 0 <= c < 4 and
+                     ((r, c) in cells or g[r][c] == empty) for r, c in to)
+    return n
+
+
+# ---- the checks ---------------------------------------------------------
+
+def check_cli(t):
+    p = subprocess.run([SERVE, "--help"], capture_output=True, text=True)
+    t.check("--help: usage on stdout, status 0",
+            p.returncode == 0 and p.stdout.startswith("usage: tbserve") and
+            not p.stderr)
+    p = subprocess.run([SERVE, "--version"], capture_output=True, text=True)
+    _, lhelp, _ = tblookup("--version")
+    t.check("--version: the library's version, status 0",
+            p.returncode == 0 and
+            p.stdout.split() == ["tbserve", lhelp.split()[1]])
+    for args, what in ((["--bogus"], "unknown option '--bogus'"),
+                       (["--port", "70000"], "--port takes 0..65535"),
+                       (["--threads", "0"], "--threads takes 1..256"),
+                       (["--bind", "localhost:1"], "--bind takes an IPv4"),
+                       (["--port"], "option '--port' needs a value"),
+                       (["extra"], "unexpected argument 'extra'")):
+        p = subprocess.run([SERVE, *args], capture_output=True, text=True)
+        lines = p.stderr.splitlines()
+        t.check(f"usage error {' '.join(args)}: status 2, one line + hint",
+                p.returncode == 2 and not p.stdout and len(lines) == 2 and
+                lines[0].startswith("tbserve: " + what) and
+                lines[1] == "Try 'tbserve --help'.")
+    with Server() as a:
+        p = subprocess.run([SERVE, "--port", str(a.port)],
+                           capture_output=True, text=True, timeout=20)
+        t.check("a port in use: status 1 and a message",
+                p.returncode == 1 and "cannot listen" in p.stderr)
+
+
+def same_as_tblookup(t, srv, what, puzzle, position, metric=None, **opts):
+    """The API's answer is tblookup --analyse --format json's, byte for
+    byte, and without its "analysis" it is tblookup --format json's;
+    returns the API's answer."""
+    args = [puzzle, "--format", "json"]
+    if metric:
+        args += ["--metric", metric]
+    for k, v in opts.items():
+        args += [f"--{k}", v]
+    if position is not None:
+        args.append(position)
+    rc, out, err = tblookup(*args)
+    rca, outa, erra = tblookup("--analyse", *args)
+    st, hd, body = srv.request(api_path(puzzle, position, metric=metric,
+                                        **opts))
+    ok = (st == 200 and rc in (0, 1) and rca == rc and
+          body.decode() == outa and
+          hd.get("content-type") == "application/json")
+    ans = json.loads(body) if st == 200 else None
+    if ok:
+        plain = dict(ans)
+        del plain["analysis"]
+        ok = plain == json.loads(out)
+    if not ok:
+        print(f"# {what}: {st} {body[:300]!r}\n# tblookup: {rc} {out[:300]}")
+    return ans if ok else None
+
+
+def check_successors(ans, puzzle, metric, position, opts):
+    """Best first, categories right, and each successor's distance what
+    tblookup says of that board."""
+    d = ans["distance"]
+    succ = ans["analysis"]
+    key = [(s["distance"] is None, s["distance"] or 0) for s in succ]
+    if key != sorted(key):
+        return "not best first"
+    for s in succ:
+        sd = s["distance"]
+        cat = "unsolvable" if sd is None else "goal" if sd == 0 else "solvable"
+        opt = d is not None and sd is not None and sd + 1 == d
+        if s["category"] != cat or s["optimal"] != opt:
+            return f"move {s['move']}: {s['category']} {s['optimal']}"
+        args = [puzzle, "--count"] + (["--metric", metric] if metric else [])
+        board = s["board"]
+        if puzzle == "swap":               # the target stays the query's
+            board += "\n" + position.split("\n", 4)[4]
+        if puzzle == "four":               # the other side moves next
+            args += ["--first", "W" if s["move"][0] == "B" else "B"]
+        rc, out, _ = tblookup(*args, board)
+        got = int(out) if rc == 0 else None
+        if got != sd:
+            return f"move {s['move']}: API says {sd}, tblookup {got}"
+    if d not in (None, 0) and (not succ or not succ[0]["optimal"]):
+        return "no optimal move from a solvable position"
+    if d not in (None, 0) and succ[0]["move"] != ans["moves"][0]["move"] \
+            and succ[0]["distance"] != d - 1:
+        return "the line's first move is not an optimal one"
+    if puzzle == "frog" and len(succ) != len(frog_moves(ans["input"])):
+        return "frog: move count differs from the rules"
+    if puzzle == "swap" and len(succ) != swap_moves(ans["input"]):
+        return "swap: move count differs from the rules"
+    if puzzle == "klotski" and ans["metric"] == "step" and \
+            len(succ) != klotski_steps(ans["input"]):
+        return "klotski: step count differs from the rules"
+    return None
+
+
+def check_answers(t, srv):
+    rng = random.Random(int(os.environ.get("SEED", "13")))
+    print(f"# random positions from seed {os.environ.get('SEED', '13')}")
+    cases = [("swap", P1225, None, {}), ("four", SEED001, None, {}),
+             ("four", SEED001, None, {"first": "B"}),
+             ("four", SEED001, None, {"first": "W"}),
+             ("klotski", CLASSIC, "step", {}), ("klotski", CLASSIC, "line", {}),
+             ("klotski", CLASSIC, "move", {}), ("klotski", SEED002, None, {}),
+             ("klotski", "4WVE1", None, {}),
+             ("frog", "WWW.BBB", None, {}), ("frog", "WB.WB", None, {})]
+    cases += [("frog", None, None, {"n": str(n)}) for n in range(1, 13)]
+    for _ in range(12):
+        cases.append(("swap", random_swap(rng), None, {}))
+        cases.append(("four", random_four(rng), None,
+                      rng.choice([{}, {"first": "B"}, {"first": "W"}])))
+        cases.append(("frog", random_frog(rng), None, {}))
+        cases.append(("klotski", random_klotski(rng),
+                      rng.choice(["step", "line", "move"]), {}))
+    bad = []
+    unsolvable = 0
+    for i, (puzzle, pos, metric, opts) in enumerate(cases):
+        what = f"{puzzle} {metric or ''} {pos!r} {opts}"
+        ans = same_as_tblookup(t, srv, what, puzzle, pos, metric, **opts)
+        if ans is None:
+            bad.append(what)
+            continue
+        unsolvable += ans["distance"] is None
+        if i < 24 or i % 3 == 0:            # tblookup per successor: slow
+            why = check_successors(ans, puzzle, metric, pos, opts)
+            if why:
+                bad.append(f"{what}: {why}")
+                print(f"# {what}: {why}")
+    t.check(f"{len(cases)} answers (samples and random positions of every "
+            f"puzzle and metric, {unsolvable} unsolvable) hold tblookup "
+            "--format json's object; legal moves agree with tblookup and "
+            "the rules", not bad)
+
+
+def check_moves_param(t, srv):
+    st, _, ans = srv.get(api_path("klotski", CLASSIC, metric="move"))
+    line = [m["move"] for m in ans["moves"]]
+    st, _, a5 = srv.get(api_path("klotski", CLASSIC, metric="move",
+                                 moves=",".join(line[:5])))
+    _, _, b5 = srv.get(api_path("klotski", ans["moves"][4]["board"],
+                                metric="move"))
+    t.check("moves=: five moves of the line from 横刀立马 give the answer for "
+            "the board they reach (76 in the move metric)",
+            st == 200 and a5 == b5 and a5["distance"] == 76)
+    st, _, a = srv.get(api_path("klotski", CLASSIC, metric="move",
+                                moves=",".join(line)))
+    t.check("moves=: the whole line reaches a goal",
+            st == 200 and a["distance"] == 0 and a["category"] == "goal")
+    losing = [s["move"] for s in ans["analysis"] if not s["optimal"]][0]
+    st, _, a = srv.get(api_path("klotski", CLASSIC, metric="move",
+                                moves=losing))
+    t.check("moves=: a losing move leads where its listed distance said",
+            a["distance"] == [s for s in ans["analysis"]
+                              if s["move"] == losing][0]["distance"])
+    st, _, a = srv.get(api_path("four", SEED001, moves="B 24-14"))
+    _, _, b = srv.get(api_path("four", a["input"].replace("\n", "/"),
+                               first="W"))
+    t.check("moves= on four with either side first: from the nearer start, "
+            "then the other side moves", st == 200 and a == b)
+    st, _, a = srv.get(api_path("klotski", CLASSIC, moves="I R,Z Z"))
+    t.check("moves=: an illegal move is a 400 naming it",
+            st == 400 and a["error"] == 'moves: move 2 "Z Z" is not legal '
+            'there')
+
+
+def check_stats_and_list(t, srv):
+    ok = True
+    _, helptext, _ = tblookup("--help")
+    names = re.findall(r"^  (\w+) ", helptext.split("puzzles:")[1], re.M)
+    st, _, lst = srv.get("/api/v1/puzzles")
+    t.check("/api/v1/puzzles lists every puzzle of tblookup --help, every "
+            "table ok",
+            st == 200 and [p["name"] for p in lst["puzzles"]] == names and
+            all(m["status"] == "ok" for p in lst["puzzles"]
+                for m in p["metrics"]))
+    for p in lst["puzzles"]:
+        for m in p["metrics"]:
+            rc, out, _ = tblookup(p["name"], "--stats", "--metric", m["name"],
+                                  "--format", "json")
+            st, hd, body = srv.request(f"/api/v1/{p['name']}/stats?metric="
+                                       + m["name"])
+            if st != 200 or body.decode() != out or rc != 0:
+                ok = False
+                print(f"# stats {p['name']} {m['name']}: {st} {body[:200]}")
+    t.check("/stats equals tblookup --stats --format json for every table", ok)
+    opts = {p["name"]: [o["name"] for o in p["options"]]
+            for p in lst["puzzles"]}
+    t.check("the options listed are the ones tblookup --help documents",
+            opts.get("four") == ["first"] and opts.get("frog") == ["n"])
+
+
+def check_errors(t, srv):
+    def err(path, status, pattern, method="GET"):
+        st, hd, body = srv.get(path, method=method)
+        good = (st == status and isinstance(body, dict) and
+                set(body) == {"error", "status"} and
+                body["status"] == status and
+                re.search(pattern, body["error"]) is not None and
+                hd.get("content-type") == "application/json" and
+                "\n" not in body["error"])
+        if not good:
+            print(f"# {method} {path}: {st} {body}")
+        return good, hd
+    bad_pos = "BAAC\nBAAC\nDEEF\nDGHF\nIKKX"
+    _, _, lerr = tblookup("klotski", bad_pos)
+    msg = lerr.strip().split(": ", 2)[2]
+    t.check("400: a bad position gets the parser's one-line message",
+            err(api_path("klotski", bad_pos), 400, "^" + re.escape(msg) +
+                "$")[0])
+    _, _, lerr = tblookup("frog", "--n", "13")
+    _, _, body = srv.get(api_path("frog", n="13"))
+    t.check("400: a bad option value gets the parser's message, as "
+            "tblookup shows it",
+            err(api_path("frog", n="13"), 400, "^n: .*'13'")[0] and
+            lerr.splitlines()[0].endswith(body["error"][1:]))
+    t.check("400: an option the puzzle does not take",
+            err(api_path("klotski", CLASSIC, first="B"), 400,
+                'unknown parameter "first"')[0])
+    t.check("400: a parameter given twice",
+            err("/api/v1/klotski?position=4WVE1&position=4WVE1", 400,
+                "given twice")[0])
+    t.check("400: no position",
+            err("/api/v1/klotski?metric=step", 400, "missing parameter")[0])
+    t.check("400: a position longer than any notation, refused at once",
+            err(api_path("klotski", "A" * 257), 400,
+                "longer than 256 bytes")[0])
+    t.check("400: a NUL byte in a parameter",
+            err("/api/v1/klotski?position=4WVE1%00", 400, "NUL")[0])
+    t.check("400: bad UTF-8 is echoed as U+FFFD in valid JSON",
+            err("/api/v1/klotski?position=%ff%fe", 400, "\ufffd")[0])
+    t.check("400: a parameter name in bad UTF-8 is quoted with U+FFFD",
+            err("/api/v1/klotski?position=4WVE1&%ff%22x=1", 400,
+                'unknown parameter "\ufffd"x"$')[0])
+    t.check("404: an unknown puzzle",
+            err("/api/v1/chess?position=x", 404, "unknown puzzle \"chess\"")[0])
+    t.check("404: an unknown metric, the puzzle's metrics named",
+            err(api_path("klotski", CLASSIC, metric="fly"), 404,
+                "unknown metric \"fly\" for klotski; metrics: step line move"
+                )[0])
+    t.check("404: an unknown API path",
+            err("/api/v1/klotski/extra", 404, "no such API path")[0] and
+            err("/api/v2/puzzles", 404, "no such API version")[0])
+    t.check("404: a page that is not in web/",
+            err("/nothing.html", 404, "no such page")[0])
+    for method in ("POST", "PUT", "DELETE", "OPTIONS", "BREW"):
+        good, hd = err("/api/v1/puzzles", 405, "only GET and HEAD", method)
+        t.check(f"405: {method}, with Allow: GET, HEAD",
+                good and hd.get("allow") == "GET, HEAD")
+
+    tmp = tempfile.mkdtemp(prefix="tbserve-tables-")
+    try:
+        shutil.copy(os.path.join(TABLES, "swap.mdb"), tmp)
+        with open(os.path.join(TABLES, "four.mdb"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(tmp, "four.mdb"), "wb") as f:
+            f.write(data[:len(data) // 3])
+        with open(os.path.join(tmp, "frog.mdb"), "wb") as f:
+            f.write(b"not a table" * 1000)
+        with Server(tables=tmp) as bad:
+            tgt = P1225
+            st, _, a = bad.get(api_path("swap", tgt))
+            t.check("503 server: the table present still answers",
+                    st == 200 and a["distance"] == 4)
+            f = re.escape(tmp)
+            t.check("503: a missing table, named with how to rebuild it",
+                    err2(bad, api_path("klotski", CLASSIC), 503,
+                         f"^{f}/klotski-step.mdb: .*make tables"))
+            t.check("503: a truncated table, named",
+                    err2(bad, api_path("four", SEED001), 503,
+                         f"^{f}/four.mdb: "))
+            t.check("503: a file that is no table, named",
+                    err2(bad, api_path("frog", n="3"), 503,
+                         f"^{f}/frog.mdb: "))
+            t.check("503 also for /stats",
+                    err2(bad, "/api/v1/klotski/stats", 503,
+                         "klotski-step.mdb"))
+            st, _, lst = bad.get("/api/v1/puzzles")
+            status = {(p["name"], m["name"]): m["status"]
+                      for p in lst["puzzles"] for m in p["metrics"]}
+            t.check("/api/v1/puzzles shows each table's state",
+                    status[("swap", "swap")] == "ok" and
+                    status[("klotski", "step")] != "ok" and
+                    status[("four", "move")] != "ok")
+            st, _, _ = bad.get(api_path("klotski", "nonsense"))
+            t.check("a bad position is a 400 even when the table is missing",
+                    st == 400)
+            shutil.copy(os.path.join(TABLES, "klotski-step.mdb"), tmp)
+            st, _, a = bad.get(api_path("klotski", CLASSIC))
+            t.check("a table generated while the server runs is picked up",
+                    st == 200 and a["distance"] == 116)
+    finally:
+        shutil.rmtree(tmp)
+
+
+def err2(srv, path, status, pattern):
+    st, hd, body = srv.get(path)
+    good = (st == status and isinstance(body, dict) and
+            body.get("status") == status and
+            re.search(pattern, body.get("error", "")) is not None)
+    if not good:
+        print(f"# {path}: {st} {body}")
+    return good
+
+
+def check_http(t, srv):
+    path = api_path("klotski", CLASSIC)
+    st, hd, body = srv.request(path)
+    etag = hd.get("etag", "")
+    t.check("answers carry an ETag and a Cache-Control",
+            st == 200 and re.fullmatch(r'"[0-9a-f]{16}"', etag) and
+            "max-age" in hd.get("cache-control", ""))
+    st2, hd2, body2 = srv.request(path, headers={"If-None-Match": etag})
+    t.check("If-None-Match with that ETag: 304, no body",
+            st2 == 304 and body2 == b"" and hd2.get("etag") == etag)
+    st3, _, _ = srv.request(path, headers={"If-None-Match": '"0"'})
+    t.check("another ETag: 200", st3 == 200)
+    _, hs, _ = srv.request("/api/v1/klotski/stats")
+    _, hm, _ = srv.request(api_path("klotski", CLASSIC, metric="move"))
+    t.check("the ETag is the table's: same for /stats, another for "
+            "another metric", hs.get("etag") == etag and
+            hm.get("etag") not in (None, etag))
+    st, hd, b = srv.request(path, method="HEAD")
+    t.check("HEAD: the headers of GET, no body",
+            st == 200 and b == b"" and hd.get("etag") == etag)
+    _, _, b1 = srv.request(path)
+    st, _, b2 = srv.request(api_path("klotski", "1A9BF0C00"))
+    t.check("a repeated query (served from the cache) and the same "
+            "position by its code: the same answer but for the echo",
+            b1 == body and json.loads(b2)["analysis"] ==
+            json.loads(body)["analysis"])
+    st, hd, b = srv.request("/")
+    with open("web/index.html", "rb") as f:
+        t.check("/ serves web/index.html as text/html",
+                st == 200 and b == f.read() and
+                hd.get("content-type", "").startswith("text/html"))
+    for name, ctype in (("app.js", "text/javascript"),
+                        ("style.css", "text/css")):
+        st, hd, b = srv.request("/" + name)
+        with open("web/" + name, "rb") as f:
+            t.check(f"/{name} is web/{name} as {ctype}",
+                    st == 200 and b == f.read() and
+                    hd.get("content-type", "").startswith(ctype))
+
+
+def raw(port, data, timeout=5.0, half_close=False):
+    """Sends bytes; returns the status of the reply ('closed' when the
+    server closed without one, 'timeout' when it neither answered nor
+    closed)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        s.sendall(data)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
+        got = b""
+        while b"\r\n" not in got:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+    except socket.timeout:
+        return "timeout"
+    except (ConnectionResetError, BrokenPipeError):
+        return "closed"
+    finally:
+        s.close()
+    m = re.match(rb"HTTP/1\.[01] (\d{3})", got)
+    return int(m.group(1)) if m else "closed"
+
+
+def check_traversal(t, srv):
+    paths = ["/../Makefile", "/%2e%2e/Makefile", "/..%2fMakefile",
+             "/web/../Makefile", "//etc/passwd",
+             "/%2e%2e%2f%2e%2e%2fetc/passwd",
+             "/./index.html/..", "/index.html/../../README.md", "/.",
+             "/..", "/serve.h", "/.hidden", "/index.html/"]
+    got = []
+    for p in paths:
+        st = raw(srv.port, f"GET {p} HTTP/1.1\r\nHost: x\r\n"
+                 "Connection: close\r\n\r\n".encode())
+        got.append(st)
+    t.check("static files only from web/: every traversal spelling is a 404",
+            all(s == 404 for s in got) or print(f"# {list(zip(paths, got))}"))
+    got = [raw(srv.port, f"GET {p} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+           for p in ("/%00index.html", "/index.html%00.txt")]
+    t.check("a NUL byte in a path is a 400", got == [400, 400])
+
+
+def hostile(rng, i):
+    """One malformed or hostile request: (bytes, half_close)."""
+    kind = i % 12
+    junk = bytes(rng.randrange(256) for _ in range(rng.randint(1, 64)))
+    if kind == 0:     # bad UTF-8 in the path and the query
+        return (b"GET /api/v1/klotski?position=" + junk.replace(b" ", b"")
+                .replace(b"\r", b"").replace(b"\n", b"") +
+                b" HTTP/1.1\r\nHost: x\r\n\r\n", False)
+    if kind == 1:     # a huge query string
+        return (b"GET /api/v1/klotski?position=" + b"A" * rng.randint(
+            17000, 200000) + b" HTTP/1.1\r\nHost: x\r\n\r\n", False)
+    if kind == 2:     # '..' paths
+        depth = b"/.." * rng.randint(1, 20)
+        return (b"GET " + depth + b"/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+                False)
+    if kind == 3:     # unknown methods
+        m = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                    for _ in range(rng.randint(1, 12)))
+        return (f"{m} /api/v1/puzzles HTTP/1.1\r\nHost: x\r\n\r\n".encode(),
+                False)
+    if kind == 4:     # half-closed in the middle of the request line
+        return (b"GET /api/v1/klotski?posi", True)
+    if kind == 5:     # half-closed in the headers
+        return (b"GET /api/v1/puzzles HTTP/1.1\r\nHost: x\r\nX-A: ", True)
+    if kind == 6:     # garbage
+        return (junk + b"\r\n\r\n", False)
+    if kind == 7:     # a header bigger than the connection's memory
+        return (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"x" * 40000 +
+                b"\r\n\r\n", False)
+    if kind == 8:     # too many parameters
+        q = "&".join(f"p{k}={k}" for k in range(rng.randint(17, 400)))
+        return (f"GET /api/v1/klotski?{q} HTTP/1.1\r\nHost: x\r\n\r\n"
+                .encode(), False)
+    if kind == 9:     # bad percent escapes and NULs
+        return (b"GET /api/v1/four?position=%zz%00%f&first=%%% HTTP/1.1\r\n"
+                b"Host: x\r\n\r\n", False)
+    if kind == 10:    # a body on a GET, a lying Content-Length
+        return (b"GET /api/v1/puzzles HTTP/1.1\r\nHost: x\r\n"
+                b"Content-Length: 100000\r\n\r\nabc", True)
+    return (b"GET /api/v1/klotski?moves=" + b"I R," * rng.randint(1, 3000) +
+            b"&position=4WVE1 HTTP/1.1\r\nHost: x\r\n\r\n", False)
+
+
+def check_hostile(t, srv):
+    rng = random.Random(1000)
+    bad = []
+    alive = True
+    for i in range(1000):
+        data, half = hostile(rng, i)
+        st = raw(srv.port, data, half_close=half)
+        if not (st == "closed" or (isinstance(st, int) and st >= 400)):
+            bad.append((i % 12, st))
+        if i % 100 == 99:
+            s, _, a = srv.get(api_path("klotski", CLASSIC))
+            alive &= s == 200 and a["distance"] == 116
+    t.check("1,000 malformed or hostile requests: each an error status or a "
+            "closed connection", not bad or print(f"# {bad[:10]}"))
+    t.check("... and valid requests answered between and after them",
+            alive and srv.proc.poll() is None)
+
+
+def check_concurrent(t, srv):
+    paths = [api_path("klotski", CLASSIC, metric=m)
+             for m in ("step", "line", "move")]
+    paths += [api_path("frog", n=str(n)) for n in range(1, 13)]
+    paths += [api_path("four", SEED001), api_path("swap", P1225)]
+    want = {p: srv.request(p)[2] for p in paths}
+    errors = []
+
+    def client(k):
+        c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30)
+        for j in range(60):
+            p = paths[(k * 7 + j) % len(paths)]
+            c.request("GET", p)
+            r = c.getresponse()
+            if r.status != 200 or r.read() != want[p]:
+                errors.append(p)
+        c.close()
+    th = [threading.Thread(target=client, args=(k,)) for k in range(8)]
+    for x in th:
+        x.start()
+    for x in th:
+        x.join()
+    t.check("eight clients on keep-alive connections at once: every answer "
+            "the same as alone", not errors)
+
+
+def check_log_and_stop(t, srv):
+    log = srv.log()
+    lines = [ln for ln in log.splitlines() if not ln.startswith("tbserve:")]
+    t.check("one log line per request: method, path, status, microseconds",
+            re.search(r"^GET /api/v1/puzzles 200 \d+$", log, re.M) and
+            re.search(r"^POST /api/v1/puzzles 405 \d+$", log, re.M) and
+            all(re.fullmatch(r"\S+ \S+ (\d{3}|-) \d+( \(.*\))?", ln)
+                for ln in lines))
+    rc = srv.stop(signal.SIGINT)
+    if not t.check("SIGINT: the server stops with status 0",
+                   rc == 0 and "SIGINT: stopping" in srv.log()):
+        print("# status", rc, "".join("\n# " + ln for ln in
+                                     srv.log().splitlines()[-30:]))
+
+
+def main():
+    t = Tap()
+    check_cli(t)
+    with Server("--threads", "2") as srv:
+        check_answers(t, srv)
+        check_moves_param(t, srv)
+        check_stats_and_list(t, srv)
+        check_errors(t, srv)
+        check_http(t, srv)
+        check_traversal(t, srv)
+        check_concurrent(t, srv)
+        check_hostile(t, srv)
+        check_log_and_stop(t, srv)
+    with Server("--cache", "0", "--threads", "1") as srv:
+        st, _, a = srv.get(api_path("klotski", CLASSIC))
+        t.check("--cache 0 --threads 1 answers the same",
+                st == 200 and a["distance"] == 116)
+        t.check("SIGTERM: status 0", srv.stop() == 0)
+    return t.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
