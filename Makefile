@@ -38,9 +38,10 @@ build/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-build/gen/mktables_%: common/puzzle_%.c common/util.c $(LIB_HDR)
+build/gen/mktables_%: common/puzzle_%.c common/util.c common/text.c $(LIB_HDR)
 	@mkdir -p build/gen
-	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_MKTABLES -o $@ $< common/util.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_MKTABLES -o $@ $< common/util.c \
+	    common/text.c
 
 build/gen/%_tables.h: build/gen/mktables_%
 	$< >$@.tmp && mv $@.tmp $@

@@ -656,7 +656,7 @@ static int frog_format_query_json(const void *ctx, const ptb_position *p,
 {
     char row[MAX_CELLS + 2];
     size_t len = 0;
-    row_text(ctx, p->sub, p->idx, row, sizeof row);
+    row_text(ctx, p->sub, p->idx, p->aux, row, sizeof row);
     ptb_catf(buf, cap, &len, "\"n\":%u,\"code\":\"%s\"", p->sub + 1, row);
     return (int)len;
 }

@@ -1253,7 +1253,8 @@ static void kl_layout_of_view(const kl_ctx *x, const ptb_position *p,
         else
             t |= (uint64_t)(ty & 3) << 2 * i;
     }
-    kl_from_rows(x, t, head, l);
+    (void)x;
+    kl_from_rows(t, head, l);
 }
 
 /* "common_code" and "short_code" of the user's layout, and "code": the
@@ -1267,7 +1268,8 @@ static int kl_format_query_json(const void *ctx, const ptb_position *p,
     char shortcode[6];
     size_t len = 0;
     kl_layout_of_view(x, p, &l);
-    uint32_t rank = kl_rank(x, &l);
+    unsigned hid = (unsigned)kl_head_id[l.head];
+    uint32_t rank = kl_first[hid] + kl_offset(&l, hid);
     for (int i = 4; i >= 0; i--, rank /= 32)
         shortcode[i] = kl_b32[rank % 32];
     shortcode[5] = '\0';
