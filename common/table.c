@@ -994,6 +994,7 @@ int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
  * decode; packed3 tables need nothing of it. */
 struct ptb_reader {
     const ptb_table *t;
+    uint64_t nblocks;          /* entries of blk */
     ZSTD_DCtx *dctx;
     ZSTD_DDict *ddict;
     unsigned char **blk;
@@ -1006,6 +1007,7 @@ int ptb_reader_new(const ptb_table *t, ptb_reader **out)
     if (!r)
         return PTB_ENOMEM;
     r->t = t;
+    r->nblocks = t->nblocks;
     return PTB_OK;
 }
 
@@ -1013,7 +1015,7 @@ void ptb_reader_free(ptb_reader *r)
 {
     if (!r)
         return;
-    for (uint64_t b = 0; r->blk && b < r->t->nblocks; b++)
+    for (uint64_t b = 0; r->blk && b < r->nblocks; b++)
         free(r->blk[b]);
     free(r->blk);
     ZSTD_freeDDict(r->ddict);
@@ -1024,7 +1026,7 @@ void ptb_reader_free(ptb_reader *r)
 static int reader_setup(ptb_reader *r)
 {
     const ptb_table *t = r->t;
-    if (!r->blk && !(r->blk = calloc(t->nblocks, sizeof *r->blk)))
+    if (!r->blk && !(r->blk = calloc(r->nblocks, sizeof *r->blk)))
         return PTB_ENOMEM;
     if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
         return PTB_ENOMEM;

@@ -5,7 +5,8 @@
 # (4 moves, the published answer), is read alike by scripts/ptb_read.py,
 # is proven by --verify, fails --verify naming the state when one value is
 # changed with its digest recomputed, and is refused when a byte of its
-# values is out of range.  A full disk during tbgen is reported as such and
+# values is out of range.  Crafted headers with out-of-range sizes are
+# refused.  A full disk during tbgen is reported as such and
 # leaves the previous table intact.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 need "$LOOKUP" build/tests/t_format build/tests/shim_enospc.so \
@@ -40,6 +41,33 @@ mkdir -p "$TMP/tr"
 head -c 20000 "$TABLES/swap.mdb" >"$TMP/tr/swap.mdb"
 IN=$SAMPLE run swap --tables "$TMP/tr"
 check "a truncated table: status 3" test "$rc" = 3 -a -z "$out"
+
+# crafted headers that pass their own checksum: every size is range-checked
+# before use, so each is refused (status 3), never a crash or an answer
+craft() {
+    rm -rf "$TMP/cr"; mkdir -p "$TMP/cr"; cp "$TABLES/swap.mdb" "$TMP/cr/"
+    "$PY" tests/craft.py "$TMP/cr/swap.mdb" "$1" "$2"
+    IN=$SAMPLE run swap --tables "$TMP/cr" "${@:3}"
+    check "crafted header, $1 $2${3:+ ($3)}: refused with status 3" \
+        test "$rc" = 3 -a -z "$out"
+}
+rm -rf "$TMP/cr"; mkdir -p "$TMP/cr"; cp "$TABLES/swap.mdb" "$TMP/cr/"
+"$PY" tests/craft.py "$TMP/cr/swap.mdb" comment 'a key readers ignore'
+IN=$SAMPLE run swap --tables "$TMP/cr"
+check "control: a crafted header with an unknown key still answers (4)" \
+    test "$rc" = 0 -a "$(printf '%s\n' "$out" | head -1)" = 4
+craft block_values 4294967296
+craft block_values 0
+craft block_values 6
+craft max_distance 300 --stats
+craft distance '4000000000 1' --stats
+craft farthest '0 99999999' --stats
+craft farthest '99999 0' --stats
+craft dictionary 200000000
+craft values_bytes 5
+craft states 1
+craft values packed3
+craft index0 5
 
 # a packed3 swap table
 mkdir -p "$TMP/p3"

@@ -1,7 +1,10 @@
 /* tests/t_threads.c: one table handle shared by many threads.  Four threads
  * answer the same 2,000 swap queries at once, two with readers of their own
  * and two with none; every answer (distance and every move) must equal the
- * one thread's answer. */
+ * one thread's answer.  Then four threads read the same 20,000 random
+ * Klotski values at once, each through a reader of its own that decodes
+ * (or, packed3, reads in place) what it touches; every value must equal
+ * the one thread's. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +52,59 @@ static void *work(void *arg)
     return NULL;
 }
 
+#define VALUES 20000
+
+static ptb_table *kl_table;
+static uint64_t kl_idx[VALUES];
+static unsigned kl_ref[VALUES];
+
+static void *read_values(void *arg)
+{
+    unsigned *mismatches = arg;
+    ptb_reader *r = NULL;
+    if (ptb_reader_new(kl_table, &r) != PTB_OK) {
+        *mismatches = VALUES;
+        return NULL;
+    }
+    for (unsigned i = 0; i < VALUES; i++) {
+        unsigned v;
+        *mismatches += ptb_table_value(kl_table, r, 0, kl_idx[i], &v) !=
+                           PTB_OK || v != kl_ref[i];
+    }
+    ptb_reader_free(r);
+    return NULL;
+}
+
+static void klotski_values(void)
+{
+    tables tb;
+    ptb_table_info in;
+    unsigned ok = 0, bad = 0, miss[THREADS] = { 0 };
+    pthread_t tid[THREADS];
+    if (!tables_open("klotski", "step", &tb))
+        return;
+    kl_table = tb.t;
+    ptb_table_get_info(tb.t, &in);
+    srand(5);
+    for (unsigned i = 0; i < VALUES; i++) {
+        kl_idx[i] = ((uint64_t)rand() * RAND_MAX + (uint64_t)rand()) %
+                    in.states;
+        ok += ptb_table_value(tb.t, tb.r, 0, kl_idx[i], &kl_ref[i]) ==
+              PTB_OK;
+    }
+    check(ok == VALUES, "%u Klotski values read by one thread (%s)", ok,
+          in.encoding);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&tid[i], NULL, read_values, &miss[i]);
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(tid[i], NULL);
+        bad += miss[i];
+    }
+    check(bad == 0, "4 threads, a reader each, read the same values "
+          "(%u differ)", bad);
+    tables_close(&tb);
+}
+
 int main(void)
 {
     tables tb;
@@ -94,5 +150,6 @@ int main(void)
           "(%u differ)", bad);
     free(sol);
     tables_close(&tb);
+    klotski_values();
     return check_done();
 }
