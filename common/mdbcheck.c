@@ -57,7 +57,7 @@ enum {
     W = sizeof(size_t),
     PAGEHDR = W + 8,
     P_BRANCH = 0x01, P_LEAF = 0x02, P_OVERFLOW = 0x04, P_META = 0x08,
-    F_BIGDATA = 0x01,
+    F_BIGDATA = 0x01, F_SUBDATA = 0x02,
     NODEHDR = 8,
     MAXKEY = 511,                  /* liblmdb's MDB_MAXKEYSIZE */
     MIN_PSIZE = 512, MAX_PSIZE = 32768,
@@ -262,6 +262,8 @@ static int check_node(checker *c, const unsigned char *p, uint64_t off,
     uint64_t end = off + NODEHDR + ksize;
     if (ksize == 0 || ksize > MAXKEY)
         return fail(c, PTB_ECORRUPT, "root page: bad key size");
+    if (flags == F_SUBDATA)     /* named databases: format 1's layout */
+        return fail(c, PTB_EVERSION, "named databases (a format 1 table)");
     if (flags != 0 && flags != F_BIGDATA)
         return fail(c, PTB_ECORRUPT, "root page: node flags neither plain "
                                      "nor big data");

@@ -516,11 +516,12 @@ static int four_parse_code(const void *ctx, const char *text,
 static int four_format_query_json(const void *ctx, const ptb_position *p,
                                   char *buf, size_t cap)
 {
-    char code[32];
+    char board[32];
     size_t len = 0;
-    four_format_code(ctx, p->sub, p->idx, code, sizeof code);
-    ptb_catf(buf, cap, &len, "\"to_move\":\"%c\",\"code\":\"%s\"",
-             side_char[p->idx & 1], code);
+    char side = side_char[p->aux & 1];
+    board_text(ctx, p->idx, p->aux, '/', board, sizeof board);
+    ptb_catf(buf, cap, &len, "\"to_move\":\"%c\",\"code\":\"%s %c\"",
+             side, board, side);
     return (int)len;
 }
 

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <zdict.h>
 #include <zstd.h>
@@ -602,6 +603,19 @@ static int sync_dir(const char *dir)
     return rc;
 }
 
+/* LMDB reports a short write as EIO; a disk too full for the table is
+ * ENOSPC, so say that when the free space of dir cannot hold it. */
+static int full_disk(const plan *pl, const char *dir, int rc)
+{
+    struct statvfs fs;
+    uint64_t need = pl->values_len + pl->dict_len + 8 * (pl->nblocks + 1) +
+                    8 * (uint64_t)pl->s->subtables + HEADER_MAX;
+    if (rc == EIO && statvfs(dir, &fs) == 0 &&
+        (uint64_t)fs.f_bavail * fs.f_frsize < need)
+        return ENOSPC;
+    return rc;
+}
+
 /* Writes the planned table to DIR/<file>.tmp, then renames it into place:
  * the old table stays intact until the new one is complete on disk. */
 static int commit(const plan *pl, const char *dir, ptb_table_info *info)
@@ -614,7 +628,7 @@ static int commit(const plan *pl, const char *dir, ptb_table_info *info)
     if (rc == PTB_OK && unlink(tmp) != 0 && errno != ENOENT)
         rc = errno;
     if (rc == PTB_OK)
-        rc = write_env(tmp, pl, header);
+        rc = full_disk(pl, dir, write_env(tmp, pl, header));
     if (rc == PTB_OK && rename(tmp, final) != 0)
         rc = errno;
     if (rc == PTB_OK)

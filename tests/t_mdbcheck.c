@@ -356,7 +356,7 @@ static const corruption catalogue[] = {
     { "root lower bound odd", lower_odd, PTB_ECORRUPT },
     { "root lower bound 0xfffe", lower_max, PTB_ECORRUPT },
     { "root upper bound past the page", upper_past, PTB_ECORRUPT },
-    { "node flag F_SUBDATA", flag_subdata, PTB_ECORRUPT },
+    { "node flag F_SUBDATA (format 1)", flag_subdata, PTB_EVERSION },
     { "node flag F_DUPDATA", flag_dupdata, PTB_ECORRUPT },
     { "node flags 0xff", flag_ff, PTB_ECORRUPT },
     { "node flags F_BIGDATA|F_DUPDATA", flag_big_dup, PTB_ECORRUPT },
