@@ -77,6 +77,7 @@
  * May touch: its arguments and its context only.  No I/O, except the
  * generator's main() under PTB_MKTABLES.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,7 +129,6 @@ static unsigned kl_state(unsigned covered, unsigned empties)
 /* The generator: computes the row tables and prints them as C.  The tables
  * are kept for the (2x2 place, row, state) triples some layout reaches,
  * each a "slot". */
-#include <stdio.h>
 
 typedef struct kl_rows {
     uint32_t first[KL_HEADS + 1];              /* first index per 2x2 place */
@@ -1147,12 +1147,16 @@ static void kl_apply(const void *ctx, ptb_position *p, const ptb_move *m)
 static int kl_format_board(const void *ctx, const ptb_position *p, char *buf,
                            size_t cap)
 {
-    size_t len = 0;
+    char text[KL_ROWS * 5];
+    size_t n = 0;
     (void)ctx;
-    for (unsigned r = 0; r < KL_ROWS; r++)
-        ptb_catf(buf, cap, &len, "%s%.4s", r ? "\n" : "",
-                 (const char *)p->cell + 4 * r);
-    return (int)len;
+    for (unsigned r = 0; r < KL_ROWS; r++, n += 4) {
+        if (r)
+            text[n++] = '\n';
+        memcpy(text + n, p->cell + 4 * r, 4);
+    }
+    text[n] = '\0';
+    return snprintf(buf, cap, "%s", text);
 }
 
 /* A shortest path of cell steps (U, D, L, R) from placement a to b within

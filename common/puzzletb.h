@@ -3,8 +3,9 @@
  * This is the one public header of libpuzzletb.  The library does three
  * things:
  *   - build: a full backward BFS over every state of a puzzle, written as a
- *     table of distances (one LMDB file per puzzle and metric, values in
- *     zstd-compressed blocks; see tables/FORMAT.md);
+ *     table of distances (one LMDB file per puzzle and metric, values packed
+ *     for reading in place or in zstd-compressed blocks; see
+ *     tables/FORMAT.md);
  *   - read: open such a table and answer a query (a position given in the
  *     puzzle's native text) with its distance and one optimal move sequence,
  *     in O(steps) table reads;
