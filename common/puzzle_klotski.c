@@ -1240,8 +1240,7 @@ static int kl_format_code(const void *ctx, uint32_t sub, uint64_t idx,
 /* ==== JSON ============================================================ */
 
 /* The layout shown by the native view (the user's own board). */
-static void kl_layout_of_view(const kl_ctx *x, const ptb_position *p,
-                              kl_layout *l)
+static void kl_layout_of_view(const ptb_position *p, kl_layout *l)
 {
     uint64_t t = 0;
     unsigned head = 0;
@@ -1257,7 +1256,6 @@ static void kl_layout_of_view(const kl_ctx *x, const ptb_position *p,
         else
             t |= (uint64_t)(ty & 3) << 2 * i;
     }
-    (void)x;
     kl_from_rows(t, head, l);
 }
 
@@ -1267,11 +1265,11 @@ static void kl_layout_of_view(const kl_ctx *x, const ptb_position *p,
 static int kl_format_query_json(const void *ctx, const ptb_position *p,
                                 char *buf, size_t cap)
 {
-    const kl_ctx *x = ctx;
+    (void)ctx;
     kl_layout l;
     char shortcode[6];
     size_t len = 0;
-    kl_layout_of_view(x, p, &l);
+    kl_layout_of_view(p, &l);
     unsigned hid = (unsigned)kl_head_id[l.head];
     uint32_t rank = kl_first[hid] + kl_offset(&l, hid);
     for (int i = 4; i >= 0; i--, rank /= 32)
