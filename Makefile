@@ -325,7 +325,8 @@ FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_PUZZLES := $(shell sed -n 's/^PTB_PUZZLE(\(.*\))/\1/p' common/puzzles.def)
 FUZZ_TABLES  = four frog
 FUZZ_BIN = $(FUZZ_PUZZLES:%=build/fuzz/parse_%) \
-           $(FUZZ_TABLES:%=build/fuzz/table_%) build/fuzz/mdbcheck
+           $(FUZZ_TABLES:%=build/fuzz/table_%) build/fuzz/mdbcheck \
+           build/fuzz/batch
 FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 TSAN_OBJ = $(LIB_SRC:%.c=build/tsan/%.o)
 
@@ -344,6 +345,11 @@ build/fuzz/%.o: %.c $(LIB_HDR)
 build/fuzz/libpuzzletb.a: $(FUZZ_OBJ)
 	rm -f $@
 	ar rcs $@ $^
+
+# tblookup's batch reader: lookup/main.c compiled into the harness
+build/fuzz/batch: tests/fuzz/fuzz_batch.c lookup/main.c build/fuzz/libpuzzletb.a
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 
 build/fuzz/parse_%: tests/fuzz/fuzz_parse.c build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \

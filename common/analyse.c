@@ -722,7 +722,7 @@ int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
              SVG_W, SVG_H, SVG_W, SVG_H, SVG_W / 2, s->p->name,
              s->p->metrics[s->metric]);
     cat_count(buf, cap, &len, in->states);
-    ptb_catf(buf, cap, &len, " positions, ");
+    ptb_catf(buf, cap, &len, " states, ");
     cat_count(buf, cap, &len, in->solvable);
     ptb_catf(buf, cap, &len, " solvable, max distance %u</text>\n", dmax);
     /* axes, ticks and labels */
@@ -753,7 +753,7 @@ int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
              "text-anchor=\"middle\">distance to the goal (moves, metric %s)"
              "</text>\n"
              "<text class=\"ylabel\" transform=\"translate(24 %.1f) "
-             "rotate(-90)\" text-anchor=\"middle\">positions</text>\n",
+             "rotate(-90)\" text-anchor=\"middle\">table states</text>\n",
              LEFT + plot_w / 2, SVG_H - BOTTOM + 40, s->p->metrics[s->metric],
              TOP + plot_h / 2);
     /* one bar per distance */
@@ -765,9 +765,9 @@ int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
                  "distance %u: ", d, in->histogram[d], LEFT + bar_w * d,
                  SVG_H - BOTTOM - h, bar_w > 2 ? bar_w - 1 : bar_w, h, d);
         cat_count(buf, cap, &len, in->histogram[d]);
-        ptb_catf(buf, cap, &len, " positions</title></rect>\n");
+        ptb_catf(buf, cap, &len, " states</title></rect>\n");
     }
-    /* unsolvable apart, as a share of all positions */
+    /* unsolvable apart, as a share of all states */
     double share = in->states ? (double)unsolvable / (double)in->states : 0;
     double ux = SVG_W - RIGHT + 40;
     ptb_catf(buf, cap, &len, "<rect class=\"frame\" x=\"%.1f\" y=\"%d\" "
@@ -777,7 +777,7 @@ int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
              "fill=\"#cc0000\"><title>unsolvable: ", ux, TOP, plot_h,
              unsolvable, ux, TOP + plot_h * (1 - share), plot_h * share);
     cat_count(buf, cap, &len, unsolvable);
-    ptb_catf(buf, cap, &len, " positions</title></rect>\n<text x=\"%.1f\" "
+    ptb_catf(buf, cap, &len, " states</title></rect>\n<text x=\"%.1f\" "
              "y=\"%d\" text-anchor=\"middle\">unsolvable</text>\n<text "
              "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", ux + 20,
              SVG_H - BOTTOM + 16, ux + 20, SVG_H - BOTTOM + 32);

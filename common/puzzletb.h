@@ -239,6 +239,9 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out);
 void ptb_table_close(ptb_table *t);         /* NULL is fine */
 /* The path the table was opened from, for messages. */
 const char *ptb_table_path(const ptb_table *t);
+/* The header's digest of every stored value, "sha256:" and 64 hex digits:
+ * equal digests mean equal answers (an HTTP ETag, a cache key). */
+const char *ptb_table_digest(const ptb_table *t);
 int ptb_table_get_info(const ptb_table *t, ptb_table_info *info);
 
 /* A reader: the decoded zstd blocks of one caller, each decoded at most once

@@ -996,6 +996,7 @@ void ptb_table_close(ptb_table *t)
 }
 
 const char *ptb_table_path(const ptb_table *t) { return t->path; }
+const char *ptb_table_digest(const ptb_table *t) { return t->digest; }
 const ptb_space *ptb_table_space(const ptb_table *t) { return t->s; }
 int ptb_table_exact(const ptb_table *t) { return t->exact; }
 

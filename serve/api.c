@@ -207,26 +207,15 @@ void serve_close(serve_server *srv)
     pthread_key_delete(srv->work_key);
 }
 
-/* The ETag of a table's answers: FNV-1a over what its meta record says
- * (counts, histogram, farthest states, size) and the library version.
- * TODO(lead): the table's SHA-256 digest is not in ptb_table_info; an
- * accessor for it would make this the digest itself. */
-static void make_etag(serve_slot *sl, const ptb_table_info *in)
+/* The ETag of a table's answers: FNV-1a over the table's digest of its
+ * values and the library version (which fixes the answers' text). */
+static void make_etag(serve_slot *sl, const ptb_table *t)
 {
     uint64_t h = 0xcbf29ce484222325u;
-    uint64_t v[8] = { in->states, in->solvable, in->max_distance, in->bytes,
-                      in->subtables, in->block_values, (uint64_t)in->exact,
-                      in->n_farthest };
-#define MIX(x) (h = (h ^ (uint64_t)(x)) * 0x100000001b3u)
-    for (unsigned i = 0; i < 8; i++)
-        MIX(v[i]);
-    for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
-        MIX(in->histogram[d]);
-    for (unsigned i = 0; i < in->n_farthest && i < 8; i++)
-        MIX(in->far_sub[i]), MIX(in->far_idx[i]);
-    for (const char *s = ptb_version(); *s; s++)
-        MIX((unsigned char)*s);
-#undef MIX
+    const char *parts[2] = { ptb_table_digest(t), ptb_version() };
+    for (unsigned i = 0; i < 2; i++)
+        for (const char *c = parts[i]; *c; c++)
+            h = (h ^ (unsigned char)*c) * 0x100000001b3u;
     snprintf(sl->etag, sizeof sl->etag, "\"%016" PRIx64 "\"", h);
 }
 
@@ -238,14 +227,11 @@ static int slot_table(serve_slot *sl, ptb_table **out)
         pthread_mutex_lock(&sl->lock);
         if (!atomic_load_explicit(&sl->ready, memory_order_relaxed)) {
             char dir[512];
-            ptb_table_info in;
             snprintf(dir, sizeof dir, "%s", sl->path);
             *strrchr(dir, '/') = '\0';
             rc = ptb_table_open(sl->space, dir, &sl->table);
-            if (rc == PTB_OK)
-                rc = ptb_table_get_info(sl->table, &in);
             if (rc == PTB_OK) {
-                make_etag(sl, &in);
+                make_etag(sl, sl->table);
                 atomic_store_explicit(&sl->ready, 1, memory_order_release);
             } else {
                 ptb_table_close(sl->table);
