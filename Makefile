@@ -104,7 +104,8 @@ build/bench/%: tests/bench/%.c build/libpuzzletb.a
 	@mkdir -p build/bench
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< build/libpuzzletb.a $(LDLIBS)
 
-bench: all build/bench/libbench build/bench/symmetry $(TABLES)/.built
+bench: all build/bench/libbench build/bench/symmetry python \
+       build/tests/httpload $(TABLES)/.built
 	scripts/bench
 
 clean:
