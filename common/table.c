@@ -41,7 +41,9 @@
 #include "internal.h"
 
 #define MAGIC "puzzletb"
-#define BLOCK_VALUES 16384u      /* values per zstd block; a multiple of 4 */
+#define BLOCK_VALUES 16384u      /* values per zstd block, at most */
+#define MIN_BLOCK_VALUES 1024u   /* ... and at least (exact tables) */
+#define BLOCK_SLACK 110u         /* smaller blocks: at most 10 % larger */
 #define MAX_BLOCK_VALUES (1u << 20)  /* a reader refuses more */
 #define DICT_BYTES (128u << 10)  /* trained dictionary, at most */
 #define SAMPLE_BYTES (16u << 20) /* blocks handed to the trainer, at most */
@@ -170,6 +172,7 @@ typedef struct plan {
     uint64_t total;
     int exact, encoding;
     int forced;                /* the build options chose the encoding */
+    uint32_t bv;               /* zstd: values per block, a power of 4 */
     uint64_t nblocks;
     unsigned char *dict;       /* zstd: the trained dictionary, or NULL */
     size_t dict_len;
@@ -184,10 +187,10 @@ typedef struct plan {
  * its size, 0 when the table is too small or training fails (the table is
  * then written without one).  Deterministic: same values, same dictionary. */
 static size_t train_dictionary(const uint8_t *dist, uint64_t total, int exact,
-                               void *dict)
+                               uint32_t bv, void *dict)
 {
-    uint64_t nblocks = block_count(total, BLOCK_VALUES);
-    size_t raw = packed_size(exact, BLOCK_VALUES), got = 0;
+    uint64_t nblocks = block_count(total, bv);
+    size_t raw = packed_size(exact, bv), got = 0;
     if (nblocks < 16)
         return 0;
     uint64_t step = (nblocks * raw + SAMPLE_BYTES - 1) / SAMPLE_BYTES;
@@ -197,8 +200,8 @@ static size_t train_dictionary(const uint8_t *dist, uint64_t total, int exact,
     size_t *sizes = malloc(cap * sizeof *sizes);
     for (uint64_t b = 0; samples && sizes && b < nblocks && n < cap;
          b += step) {
-        uint64_t len = block_len(total, BLOCK_VALUES, b);
-        sizes[n] = pack_block(exact, dist + b * BLOCK_VALUES, len,
+        uint64_t len = block_len(total, bv, b);
+        sizes[n] = pack_block(exact, dist + b * bv, len,
                               samples + got);
         got += sizes[n++];
     }
@@ -228,8 +231,8 @@ static int compress_one(compress_job *j, ZSTD_CCtx *cc, unsigned char *tmp,
                         uint64_t i)
 {
     const plan *pl = j->pl;
-    uint64_t b = i * j->step, n = block_len(pl->total, BLOCK_VALUES, b);
-    size_t raw = pack_block(pl->exact, pl->dist + b * BLOCK_VALUES, n, tmp);
+    uint64_t b = i * j->step, n = block_len(pl->total, pl->bv, b);
+    size_t raw = pack_block(pl->exact, pl->dist + b * pl->bv, n, tmp);
     size_t cap = ZSTD_compressBound(raw);
     void *out = malloc(cap);
     if (!out)
@@ -286,7 +289,7 @@ static void *compress_worker(void *arg)
             fail(&j->rc, rc);
         uint64_t done = __atomic_add_fetch(&j->done, 1, __ATOMIC_RELAXED);
         if (caller && o->progress && j->step == 1 && done < j->count)
-            o->progress(o->progress_ctx, "encode", done * BLOCK_VALUES,
+            o->progress(o->progress_ctx, "encode", done * j->pl->bv,
                         j->pl->total);
     }
     free(tmp);
@@ -366,8 +369,8 @@ static void digest_values(plan *pl)
     } else {
         unsigned char tmp[BLOCK_VALUES / 4];
         for (uint64_t b = 0; b < pl->nblocks; b++) {
-            uint64_t n = block_len(pl->total, BLOCK_VALUES, b);
-            size_t raw = pack_block(0, pl->dist + b * BLOCK_VALUES, n, tmp);
+            uint64_t n = block_len(pl->total, pl->bv, b);
+            size_t raw = pack_block(0, pl->dist + b * pl->bv, n, tmp);
             ptb_sha256_update(&c, tmp, raw);
         }
     }
@@ -381,7 +384,8 @@ static int make_dictionary(plan *pl)
     pl->dict = malloc(DICT_BYTES);
     if (!pl->dict)
         return PTB_ENOMEM;
-    pl->dict_len = train_dictionary(pl->dist, pl->total, pl->exact, pl->dict);
+    pl->dict_len = train_dictionary(pl->dist, pl->total, pl->exact, pl->bv,
+                                    pl->dict);
     if (!pl->dict_len)
         return PTB_OK;
     pl->cdict = ZSTD_createCDict(pl->dict, pl->dict_len, pl->o->zstd_level);
@@ -394,20 +398,60 @@ static int packed3_wins(const plan *pl, uint64_t zstd_bytes)
     return 100 * ((pl->total + 4) / 5) <= PACKED3_SLACK * zstd_bytes;
 }
 
-/* Estimates the zstd size from one block in ESTIMATE_EVERY. */
-static int estimate(plan *pl)
+/* Estimates the zstd size (frames, index and dictionary) from one block in
+ * ESTIMATE_EVERY, or every other block of a small table (a step of 1 would
+ * report progress). */
+static int estimated_bytes(plan *pl, uint64_t *bytes)
 {
     frame *fr;
     uint64_t n, sample = 0;
-    int rc = compress_blocks(pl, ESTIMATE_EVERY, &fr, &n);
+    int rc = compress_blocks(pl, pl->nblocks >= 2 * ESTIMATE_EVERY
+                                     ? ESTIMATE_EVERY : 2, &fr, &n);
     for (uint64_t i = 0; rc == PTB_OK && i < n; i++)
         sample += fr[i].len;
-    if (rc == PTB_OK && n &&
-        packed3_wins(pl, pl->dict_len + 8 * (pl->nblocks + 1) +
-                             sample * pl->nblocks / n))
-        pl->encoding = ENC_PACKED3;
+    *bytes = pl->dict_len + 8 * (pl->nblocks + 1) +
+             (n ? sample * pl->nblocks / n : 0);
     free_frames(fr, n);
     return rc;
+}
+
+/* A block size and the dictionary trained for it. */
+static int set_block_values(plan *pl, uint32_t bv)
+{
+    ZSTD_freeCDict(pl->cdict);
+    free(pl->dict);
+    pl->cdict = NULL;
+    pl->dict = NULL;
+    pl->dict_len = 0;
+    pl->bv = bv;
+    pl->nblocks = block_count(pl->total, bv);
+    return make_dictionary(pl);
+}
+
+/* Exact tables: the smallest block (16,384, 4,096 or 1,024 values) whose
+ * estimated size is within BLOCK_SLACK % of the largest's.  A query decodes
+ * whole blocks, so smaller ones save it work where they cost the file
+ * little (four: 1,024, 10 % larger, a third of the decoding; frog keeps
+ * 16,384, as its blocks compress 170-fold and smaller ones would double the
+ * file). */
+static int choose_block_values(plan *pl)
+{
+    uint64_t largest = 0, bytes;
+    uint32_t pick = BLOCK_VALUES;
+    for (uint32_t bv = BLOCK_VALUES; bv >= MIN_BLOCK_VALUES; bv /= 4) {
+        int rc = set_block_values(pl, bv);
+        if (rc == PTB_OK)
+            rc = estimated_bytes(pl, &bytes);
+        if (rc != PTB_OK)
+            return rc;
+        if (bv == BLOCK_VALUES)
+            largest = bytes;
+        else if (100 * bytes <= BLOCK_SLACK * largest)
+            pick = bv;
+        else
+            break;
+    }
+    return pl->bv == pick ? PTB_OK : set_block_values(pl, pick);
 }
 
 /* Exact values are zstd; a mod-3 table is packed3 unless zstd, estimated
@@ -417,15 +461,17 @@ static int plan_table(plan *pl)
 {
     const char *force = pl->o->encoding;
     pl->forced = force != NULL;
-    pl->nblocks = block_count(pl->total, BLOCK_VALUES);
     pl->encoding = force && !strcmp(force, "packed3") ? ENC_PACKED3
                                                       : ENC_ZSTD;
     if (pl->encoding == ENC_PACKED3)
         return pl->exact ? PTB_EINVAL : PTB_OK;
-    int rc = make_dictionary(pl);
-    if (rc == PTB_OK && !pl->exact && !pl->forced &&
-        pl->nblocks >= 2 * ESTIMATE_EVERY)
-        rc = estimate(pl);
+    if (pl->exact)
+        return choose_block_values(pl);
+    int rc = set_block_values(pl, BLOCK_VALUES);
+    uint64_t bytes;
+    if (rc == PTB_OK && !pl->forced && pl->nblocks >= 2 * ESTIMATE_EVERY &&
+        (rc = estimated_bytes(pl, &bytes)) == PTB_OK && packed3_wins(pl, bytes))
+        pl->encoding = ENC_PACKED3;
     return rc;
 }
 
@@ -653,7 +699,7 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
     if (rc == PTB_OK)
         rc = compress_table(&pl);
     info->exact = pl.exact;
-    info->block_values = pl.encoding == ENC_ZSTD ? BLOCK_VALUES : 0;
+    info->block_values = pl.encoding == ENC_ZSTD ? pl.bv : 0;
     snprintf(info->encoding, sizeof info->encoding, "%s",
              enc_name[pl.encoding]);
     info->subtables = s->subtables;
