@@ -402,6 +402,17 @@ typedef struct found {
     size_t n, cap;
 } found;
 
+/* Exchanges entries i and j (a step of a Fisher-Yates shuffle). */
+static void found_swap(found *f, size_t i, size_t j)
+{
+    uint32_t ts = f->sub[i];
+    uint64_t ti = f->idx[i];
+    f->sub[i] = f->sub[j];
+    f->idx[i] = f->idx[j];
+    f->sub[j] = ts;
+    f->idx[j] = ti;
+}
+
 static int found_add(found *f, uint32_t sub, uint64_t idx)
 {
     if (f->n == f->cap) {
@@ -613,13 +624,7 @@ static int draw_mod3(const ptb_table *t, ptb_reader *r, uint32_t lo,
         rc = PTB_NOTFOUND;
     size_t m = n < all.n ? n : all.n;
     for (size_t i = 0; rc == PTB_OK && i < m; i++) {
-        size_t j = i + (size_t)rng_below(g, all.n - i);
-        uint32_t ts = all.sub[i];
-        uint64_t ti = all.idx[i];
-        all.sub[i] = all.sub[j];
-        all.idx[i] = all.idx[j];
-        all.sub[j] = ts;
-        all.idx[j] = ti;
+        found_swap(&all, i, i + (size_t)rng_below(g, all.n - i));
         rc = found_add(f, all.sub[i], all.idx[i]);
     }
     free(all.sub);
@@ -653,15 +658,8 @@ int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
                     : draw_mod3(t, r, lo, hi, distance, &info, &g, n, &f);
     ptb_reader_free(r);
     /* exact draws come out in index order: shuffle them too */
-    for (size_t i = 0; rc == PTB_OK && info.exact && i + 1 < f.n; i++) {
-        size_t j = i + (size_t)rng_below(&g, f.n - i);
-        uint32_t ts = f.sub[i];
-        uint64_t ti = f.idx[i];
-        f.sub[i] = f.sub[j];
-        f.idx[i] = f.idx[j];
-        f.sub[j] = ts;
-        f.idx[j] = ti;
-    }
+    for (size_t i = 0; rc == PTB_OK && info.exact && i + 1 < f.n; i++)
+        found_swap(&f, i, i + (size_t)rng_below(&g, f.n - i));
     for (size_t i = 0; rc == PTB_OK && i < f.n; i++) {
         sub_out[i] = f.sub[i];
         idx_out[i] = f.idx[i];
