@@ -14,7 +14,8 @@ struct ptb_space {
     unsigned metric;
     void *ctx;
     uint32_t subtables;
-    uint64_t *offset;   /* subtables + 1 entries: first global value index */
+    const uint64_t *offset; /* subtables + 1 entries: first global index */
+    uint64_t *own_offset;   /* offset when the space computed it, or NULL */
 };
 
 /* Global value index of (sub, idx); the caller checks the range. */

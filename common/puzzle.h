@@ -48,6 +48,12 @@ struct ptb_puzzle {
     void (*close)(void *ctx);
     uint32_t (*subtables)(const void *ctx);
     uint64_t (*size)(const void *ctx, uint32_t sub);
+    /* Optional: the first global index of every subtable (subtables() + 1
+     * entries, from 0; entry i + 1 - entry i == size(i)) as an array that
+     * lives as long as the context, e.g. made at build time.  A puzzle with
+     * many subtables gives it so that opening a space does no work; NULL:
+     * the space sums size() itself. */
+    const uint64_t *(*offsets)(const void *ctx);
     /* Calls emit(arg, idx) once for every goal state of the subtable. */
     void (*goals)(const void *ctx, uint32_t sub,
                   void (*emit)(void *arg, uint64_t idx), void *arg);

@@ -57,6 +57,7 @@ typedef struct swap_ctx {
     unsigned char perm[SYMS][CELLS];   /* cell c goes to perm[g][c] */
     unsigned char inv[SYMS][CELLS];
     uint16_t nib[SYMS][4][16];     /* image of row r's 4 bits under g */
+    uint64_t offset[TARGETS + 1];  /* first global index of each subtable */
 } swap_ctx;
 
 static unsigned transform(const swap_ctx *c, unsigned g, int comp,
@@ -165,7 +166,13 @@ static int swap_build(swap_ctx *c)
                 c->target[c->nsub - 1] = c->board[i];
     }
     c->sub_first[CELLS / 2 + 1] = c->nsub;
-    return c->nsub == TARGETS;
+    if (c->nsub != TARGETS)
+        return 0;
+    for (unsigned i = 0; i < TARGETS; i++) {
+        unsigned k = ptb_popcount(c->target[i]);
+        c->offset[i + 1] = c->offset[i] + c->first[k + 1] - c->first[k];
+    }
+    return 1;
 }
 
 static int swap_open(unsigned metric, void **out)
@@ -196,6 +203,11 @@ static void swap_close(void *ctx) { (void)ctx; }
 static uint32_t swap_subtables(const void *ctx)
 {
     return ((const swap_ctx *)ctx)->nsub;
+}
+
+static const uint64_t *swap_offsets(const void *ctx)
+{
+    return ((const swap_ctx *)ctx)->offset;
 }
 
 static unsigned sub_k(const swap_ctx *c, uint32_t sub)
@@ -489,6 +501,7 @@ const ptb_puzzle ptb_puzzle_swap = {
     .close = swap_close,
     .subtables = swap_subtables,
     .size = swap_size,
+    .offsets = swap_offsets,
     .goals = swap_goals,
     .is_goal = swap_is_goal,
     .moves = swap_moves,
@@ -564,7 +577,11 @@ int main(void)
         }
         printf("        },\n");
     }
-    printf("    },\n};\n");
+    printf("    },\n    .offset = {");
+    for (unsigned i = 0; i <= TARGETS; i++)
+        printf("%s%lluu,", i % 6 ? " " : "\n        ",
+               (unsigned long long)c->offset[i]);
+    printf("\n    },\n};\n");
     swap_close(c);
     return ferror(stdout) ? 1 : 0;
 }

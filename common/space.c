@@ -33,12 +33,18 @@ int ptb_space_open(const char *puzzle, const char *metric, ptb_space **out)
     int rc = p->open(m, &s->ctx);
     if (rc == PTB_OK) {
         s->subtables = p->subtables(s->ctx);
-        s->offset = malloc((s->subtables + 1) * sizeof *s->offset);
-        if (!s->offset)
+        if (p->offsets)
+            s->offset = p->offsets(s->ctx);
+        else if (!(s->own_offset = malloc((s->subtables + 1) *
+                                          sizeof *s->own_offset)))
             rc = PTB_ENOMEM;
     }
-    for (uint32_t i = 0; rc == PTB_OK && i <= s->subtables; i++)
-        s->offset[i] = i ? s->offset[i - 1] + p->size(s->ctx, i - 1) : 0;
+    for (uint32_t i = 0; rc == PTB_OK && s->own_offset && i <= s->subtables;
+         i++)
+        s->own_offset[i] = i ? s->own_offset[i - 1] + p->size(s->ctx, i - 1)
+                             : 0;
+    if (s->own_offset)
+        s->offset = s->own_offset;
     if (rc != PTB_OK) {
         ptb_space_close(s);
         return rc;
@@ -52,7 +58,7 @@ void ptb_space_close(ptb_space *s)
     if (!s)
         return;
     s->p->close(s->ctx);
-    free(s->offset);
+    free(s->own_offset);
     free(s);
 }
 

@@ -107,7 +107,8 @@ class Table:
                              % (self.index[0], self.index[-1],
                                 len(self.values)))
         if self.dictionary:
-            d = zstandard.ZstdCompressionDict(self.dictionary)
+            d = zstandard.ZstdCompressionDict(
+                self.dictionary, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
             self.dctx = zstandard.ZstdDecompressor(dict_data=d)
         else:
             self.dctx = zstandard.ZstdDecompressor()

@@ -33,7 +33,9 @@ with env.begin(write=True) as txn:
         digest.update(values)
     else:
         dict_raw = txn.get(b'dictionary')
-        zdict = zstd.ZstdCompressionDict(bytes(dict_raw)) if dict_raw else None
+        zdict = zstd.ZstdCompressionDict(
+            bytes(dict_raw), dict_type=zstd.DICT_TYPE_RAWCONTENT) \
+            if dict_raw else None
         dec = zstd.ZstdDecompressor(dict_data=zdict) if zdict \
             else zstd.ZstdDecompressor()
         enc_args = dict(level=19, write_checksum=True, write_content_size=True)
