@@ -231,8 +231,9 @@ static int check_opts(const ptb_build_opts *o)
 {
     return o->threads < 1 || o->threads > 256 || o->zstd_level < 1 ||
            o->zstd_level > 19 ||
-           (o->encoding && strcmp(o->encoding, "packed3") &&
-            strcmp(o->encoding, "zstd")) ? PTB_EINVAL : PTB_OK;
+           (o->encoding && !ptb_table_encoding_known(o->encoding))
+               ? PTB_EINVAL
+               : PTB_OK;
 }
 
 int ptb_distances(const ptb_space *s, const ptb_build_opts *o, uint8_t **out)

@@ -61,6 +61,8 @@ int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
 int ptb_table_get(const ptb_table *t, ptb_reader *r, uint64_t g,
                   unsigned *value);
 int ptb_table_needs_reader(const ptb_table *t);
+/* 1 when name is an encoding of FORMAT.md ("packed3", "zstd", ...). */
+int ptb_table_encoding_known(const char *name);
 const ptb_space *ptb_table_space(const ptb_table *t);
 int ptb_table_exact(const ptb_table *t);
 
@@ -70,7 +72,7 @@ int ptb_table_exact(const ptb_table *t);
  * as fd) that liblmdb reads when the file is opened read-only and keys are
  * fetched from its main database, before liblmdb maps it: both meta pages,
  * the main database's record, its single root leaf page and every node's
- * overflow run (the format-2 layout, one leaf of plain or big-data nodes).
+ * overflow run (the table layout, one leaf of plain or big-data nodes).
  * file_size bounds every page; ptb_mdb_check() refuses anything but a
  * regular file (PTB_EFORMAT), without blocking on a FIFO.  Returns PTB_OK;
  * PTB_ETRUNC (a page past the end), PTB_EFORMAT (not LMDB 0.9 in this byte order and word size, or

@@ -10,7 +10,7 @@
  * transaction, calls mdb_env_info() or mdb_env_stat(), and mdb_get()s keys
  * from the main database, and refuses anything else.
  *
- * The layout checked is format 2's (tables/FORMAT.md): only the main,
+ * The layout checked is the table format's (tables/FORMAT.md): only the main,
  * unnamed database, whose root is one leaf page, holding a few plain nodes
  * whose large values sit on overflow pages.  So a reader follows
  *

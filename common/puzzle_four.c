@@ -28,7 +28,7 @@
  * dense orbit index needs a list of the orbits' boards (51,660 x 2 bytes
  * with one range per empty pair), about 100 KB of constant data in every
  * binary and in the shared library, as much as the table would save; and
- * values read in place (format 2) make the blocks free.  Worth revisiting
+ * values read in place (packed4, format 3) make the blocks free.  Worth revisiting
  * with an orbit index that needs no list.
  *
  * State space.  One subtable of 16!/(7!7!2!) = 411,840 states, the boards

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define PTB_VERSION_STRING "0.2.0"
-#define PTB_FORMAT_VERSION 2   /* on-disk table format, see tables/FORMAT.md */
+#define PTB_FORMAT_VERSION 3   /* on-disk table format, see tables/FORMAT.md */
 
 /* Error codes.  Their values never change once released.  As in LMDB, a
  * positive code is an errno value from the operating system (EACCES, ENOSPC,
@@ -204,9 +204,10 @@ typedef struct ptb_table_info {
     uint64_t histogram[PTB_MAX_DISTANCE + 1]; /* states at each distance */
     uint64_t bytes;                /* size of the file */
     uint32_t subtables;
-    uint32_t block_values;         /* values per zstd block; 0: packed3 */
+    uint32_t block_values;         /* values per block (zstd, sparse); or 0 */
     int exact;                     /* 1: exact distances; 0: distance mod 3 */
-    char encoding[12];             /* "packed3" or "zstd" (FORMAT.md) */
+    /* "packed3", "packed4", "sparse" (read in place) or "zstd": FORMAT.md */
+    char encoding[12];
     /* a few farthest states: subtable and index */
     unsigned n_farthest;
     uint32_t far_sub[8];
@@ -216,8 +217,9 @@ typedef struct ptb_table_info {
 /* Runs the BFS and writes DIR/<file> through a temporary file renamed into
  * place at the end (the file and then the directory synced to disk), so an
  * interrupted build or a crash leaves the old table intact.  The encoding
- * is chosen by measuring: a mod-3 table is "packed3" unless zstd is more
- * than 10 % smaller.  The output is byte-for-byte the same whatever the
+ * is chosen by measuring: values read in place (packed3 for mod-3 values,
+ * the smaller of packed4 and sparse for exact ones) unless zstd is at most
+ * half their size.  The output is byte-for-byte the same whatever the
  * thread count.  Returns PTB_OK, PTB_EINVAL, PTB_ENOMEM, PTB_ERANGE,
  * PTB_ECOMPRESS, PTB_EDB, or an errno value (EACCES, ENOSPC, ...) from
  * creating, writing, syncing or renaming the file; on failure no
@@ -231,7 +233,8 @@ typedef struct ptb_table ptb_table;
 
 /* Opens DIR/<file> read-only (no lock file; read-only media are fine) and
  * checks its header (its checksum, the puzzle, every size it gives against
- * the records it describes).  The work does not grow with the table.
+ * the records it describes).  The work does not grow with the table: it
+ * reads a few pages, not the histogram (ptb_table_get_info reads that).
  * PTB_ENOTABLE, PTB_EFORMAT, PTB_EVERSION (another format version, such as
  * a format-1 table: rebuild it), PTB_ETRUNC, PTB_ECORRUPT, PTB_EDB,
  * PTB_ENOMEM, or an errno value (EACCES, ...). */
@@ -242,12 +245,17 @@ const char *ptb_table_path(const ptb_table *t);
 /* The header's digest of every stored value, "sha256:" and 64 hex digits:
  * equal digests mean equal answers (an HTTP ETag, a cache key). */
 const char *ptb_table_digest(const ptb_table *t);
+/* What the build found: the header's figures, and the histogram and the
+ * farthest states from the table's "stats" record, read and checked on each
+ * call.  PTB_OK; PTB_ECORRUPT or PTB_EFORMAT when the record is damaged
+ * (*info then holds the header's figures only, histogram and farthest
+ * empty). */
 int ptb_table_get_info(const ptb_table *t, ptb_table_info *info);
 
 /* A reader: the decoded zstd blocks of one caller, each decoded at most once
  * and kept until the reader is freed (memory grows with the blocks touched,
- * up to the table's decoded size).  Creating one costs nothing; packed3
- * tables are read in place and use none.  Create one per thread and reuse
+ * up to the table's decoded size).  Creating one costs nothing; tables read
+ * in place (packed3, packed4, sparse) use none.  Create one per thread and reuse
  * it across queries (batch answering); never share one between threads.
  * PTB_ENOMEM. */
 typedef struct ptb_reader ptb_reader;
@@ -260,8 +268,9 @@ void ptb_reader_free(ptb_reader *r);        /* NULL is fine */
  * unsolvable and stored 0 too), so the value alone does not tell whether a
  * state is solvable: ask ptb_distance().  r may be NULL (a temporary reader
  * is used when one is needed).  PTB_EINVAL for a bad position, PTB_ECORRUPT
- * when its block fails its checksum or its byte is out of range.  A packed3
- * value is read in place without a checksum; ptb_verify() checks them all. */
+ * when its zstd block or its 512-byte chunk of in-place values fails its
+ * checksum (each chunk is checked the first time a value is read from it)
+ * or the value is out of range; ptb_verify() checks them all. */
 int ptb_table_value(const ptb_table *t, ptb_reader *r, uint32_t sub,
                     uint64_t idx, unsigned *value);
 
@@ -311,14 +320,16 @@ typedef struct ptb_verify_result {
     char what[96];           /* the failure, in words; "" when PTB_OK */
 } ptb_verify_result;
 
-/* Proves a table: decodes every value (frame checksums, packed3 bytes in
+/* Proves a table: decodes every value (frame and chunk checksums, values in
  * range) and checks the digest; then checks every value against its
  * one-move neighbours: a goal is at 0, every other solvable state has a
  * successor one closer and none closer, an unsolvable state has no solvable
  * successor.  Mod-3 tables are checked by recomputing exact distances (a
  * BFS), proving those the same way, comparing residues (0 for unsolvable),
  * and proving that the states a walk finds dead (stored 0, no goal, no
- * successor stored 2) are exactly the unsolvable ones.  threads: 1..256.  Memory: 1 byte per state (2 for
+ * successor stored 2) are exactly the unsolvable ones.  Last, the stats
+ * record (ptb_table_get_info) must count the proven distances and name
+ * states at max_distance.  threads: 1..256.  Memory: 1 byte per state (2 for
  * mod-3 tables).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
  * state in global order, or the failing block/digest), PTB_ENOMEM,
  * PTB_EINVAL. */

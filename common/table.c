@@ -1,20 +1,26 @@
-/* common/table.c: the on-disk table format, version 2 (tables/FORMAT.md),
+/* common/table.c: the on-disk table format, version 3 (tables/FORMAT.md),
  * the only file that talks to LMDB and zstd.
  *
- * A table is one LMDB file whose main (unnamed) database holds five records
- * and nothing else: "header" (key-value text, with its own SHA-256),
- * "sizes" (the subtable sizes), "dictionary" (optional zstd dictionary),
- * "index" (zstd only: where each block's frame starts in "values") and
- * "values".  The stored value of a state is its exact distance (byte per
- * value, PTB_UNSOLVABLE for no path: puzzles with irreversible moves) or its
- * distance mod 3 (reversible puzzles), with every unsolvable state stored
- * as 0, like all of its neighbours.  Values are encoded one of two ways:
- *   packed3  five base-3 digits per byte, value g at digit g % 5 of byte
- *            g / 5: read in place from the map, no decoding, no copy;
+ * A table is one LMDB file whose main (unnamed) database holds these
+ * records and nothing else: "header" (a few key-value lines, with its own
+ * SHA-256), "stats" (the histogram and the farthest states, text), "sizes"
+ * (the subtable sizes), "values", and as the encoding needs them "checks"
+ * (a check per 512-byte chunk of values read in place), "index" (zstd:
+ * where each block's frame starts) and "dictionary" (zstd, raw content).
+ * The stored value of a state is its exact distance (PTB_UNSOLVABLE for no
+ * path: puzzles with irreversible moves) or its distance mod 3 (reversible
+ * puzzles), with every unsolvable state stored as 0, like all of its
+ * neighbours.  Encodings:
+ *   packed3  mod 3: five base-3 digits a byte, value g at digit g % 5 of
+ *            byte g / 5;
+ *   packed4  exact, distances up to 14: two nibbles a byte, 15 = no path;
+ *   sparse   exact, few solvable states: per block of 65,536 states the
+ *            sorted positions of its solvable ones and their distances;
  *   zstd     blocks of block_values values (2 bits or a byte each), each a
- *            zstd frame with its content size and checksum, compressed
- *            with a dictionary trained on the table's own blocks.
- * tbgen picks packed3 for a mod-3 table unless zstd is clearly smaller.
+ *            zstd frame with its content size and checksum.
+ * The first three are read in place from the map, no decoding, no copy,
+ * each chunk checked the first time a value is read from it; tbgen takes
+ * the best of them unless zstd is at most half its size.
  *
  * Writing: plan (choose the encoding, train the dictionary), compress (the
  * blocks, on ptb_run_threads), commit (one transaction into DIR/<file>.tmp,
@@ -22,7 +28,7 @@
  * Reading: open maps the file read-only without a lock file and does O(1)
  * work: a few mdb_get calls and the header's checks.  A reader (one per
  * thread) decodes a zstd block the first time it is touched and keeps it;
- * its dictionary and decoder are made on the first decode.
+ * its decoder is made on the first decode.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,14 +55,20 @@
 #define SAMPLE_BYTES (16u << 20) /* blocks handed to the trainer, at most */
 #define HEADER_MAX 16384u        /* bytes of the header record, at most */
 #define ESTIMATE_EVERY 8u        /* zstd size estimated from 1 block in 8 */
-/* packed3 unless zstd is at least twice as small: values read in place cost
- * a walk of 横刀立马 0.3 M instructions against 4.6 M for decoding its zstd
- * blocks, so zstd must save much to be worth it (swap: 3.2x smaller, zstd;
- * Klotski: 1.26x, packed3). */
-#define PACKED3_SLACK 200u
+/* Values read in place unless zstd is at least twice as small: in place, a
+ * walk of 横刀立马 costs 0.3 M instructions against 4.6 M for decoding its
+ * zstd blocks, so zstd must save much to be worth it (swap: 3.2x smaller
+ * than packed3, zstd; Klotski: 1.26x, packed3; four: 1.6x, packed4; frog:
+ * 1.1x, sparse). */
+#define IN_PLACE_SLACK 200u
+#define CHUNK_BYTES 512u         /* in-place values: one check per chunk */
+#define SPARSE_BLOCK 65536u      /* sparse: states per block */
+#define PACKED4_MAX 14u          /* packed4: largest distance; 15: none */
+#define STATS_MAX 16384u         /* bytes of the stats record, at most */
 
-enum { ENC_PACKED3, ENC_ZSTD };
-static const char *const enc_name[] = { "packed3", "zstd" };
+enum { ENC_PACKED3, ENC_ZSTD, ENC_PACKED4, ENC_SPARSE, ENC_COUNT };
+static const char *const enc_name[ENC_COUNT] = { "packed3", "zstd",
+                                                 "packed4", "sparse" };
 static const unsigned pow3[5] = { 1, 3, 9, 27, 81 };
 
 struct ptb_table {
@@ -74,9 +86,15 @@ struct ptb_table {
     const unsigned char *index;   /* zstd: nblocks + 1 big-endian offsets */
     const unsigned char *dict;    /* NULL when none */
     size_t dict_len;
+    const unsigned char *checks;  /* in place: a check per chunk of values */
+    uint64_t *checked;         /* in place: chunks checked (set atomically) */
+    uint64_t sparse_n;         /* sparse: entries */
     char digest[72];           /* the header's "digest" value */
-    ptb_table_info info;
+    char stats_sha[72];        /* the header's "stats_sha256" value */
+    ptb_table_info info;       /* from the header; no histogram, farthest */
 };
+
+static int in_place(int encoding) { return encoding != ENC_ZSTD; }
 
 /* ==== values ==== */
 
@@ -157,6 +175,54 @@ static uint64_t get_be64(const unsigned char *p)
     return v;
 }
 
+static uint64_t get_le(const unsigned char *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = n; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The same for n = 8, written so that compilers make it one load. */
+static uint64_t get_le64(const unsigned char *p)
+{
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+           (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+           (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+}
+
+static void put_le(unsigned char *p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The check of n bytes of in-place values (FORMAT.md): running sums a and
+ * b of their 64-bit little-endian words (the last one padded with zero
+ * bytes), folded to 32 bits.  It is there to catch damage, not forgery
+ * (a crafted file recomputes it); a 512-byte chunk costs about 100 cycles. */
+static uint32_t chunk_check(const unsigned char *p, size_t n)
+{
+    uint64_t a = 0, b = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        a += get_le64(p + i);
+        b += a;
+    }
+    if (i < n) {
+        a += get_le(p + i, (unsigned)(n - i));
+        b += a;
+    }
+    uint64_t x = a ^ b * 0x9E3779B97F4A7C15u;
+    return (uint32_t)(x ^ x >> 32);
+}
+
+static uint64_t chunk_count(size_t bytes)
+{
+    return (bytes + CHUNK_BYTES - 1) / CHUNK_BYTES;
+}
+
 /* ==== writing: the plan ==== */
 
 typedef struct frame {
@@ -180,6 +246,9 @@ typedef struct plan {
     unsigned char *values;     /* the "values" record */
     size_t values_len;
     unsigned char *index;      /* zstd: the "index" record */
+    unsigned char *checks;     /* in place: the "checks" record */
+    unsigned max_distance;     /* of the values */
+    uint64_t solvable;
     char digest[65];
 } plan;
 
@@ -354,26 +423,67 @@ static int lay_out_frames(plan *pl, const frame *fr)
     return PTB_OK;
 }
 
-/* The "values" record of packed3: five stored values per byte. */
-static int pack3_all(plan *pl)
+/* Bytes of the "values" record of an in-place encoding. */
+static uint64_t in_place_bytes(const plan *pl, int encoding)
 {
-    pl->values_len = (size_t)((pl->total + 4) / 5);
+    uint64_t blocks = block_count(pl->total, SPARSE_BLOCK);
+    return encoding == ENC_PACKED3 ? (pl->total + 4) / 5
+           : encoding == ENC_PACKED4 ? (pl->total + 1) / 2
+                                     : 4 * (blocks + 1) + 3 * pl->solvable;
+}
+
+/* sparse: the entries' start per block (4 bytes each), then the solvable
+ * states' positions in their block (2 bytes each), then their distances. */
+static void sparse_all(plan *pl)
+{
+    uint64_t blocks = block_count(pl->total, SPARSE_BLOCK), n = 0;
+    unsigned char *pos = pl->values + 4 * (blocks + 1);
+    unsigned char *dst = pos + 2 * pl->solvable;
+    for (uint64_t g = 0; g < pl->total; g++) {
+        if (g % SPARSE_BLOCK == 0)
+            put_le(pl->values + 4 * (g / SPARSE_BLOCK), n, 4);
+        if (pl->dist[g] != PTB_UNSOLVABLE) {
+            put_le(pos + 2 * n, g % SPARSE_BLOCK, 2);
+            dst[n++] = pl->dist[g];
+        }
+    }
+    put_le(pl->values + 4 * blocks, n, 4);
+}
+
+/* The "values" record of an in-place encoding and its "checks". */
+static int in_place_all(plan *pl)
+{
+    pl->values_len = (size_t)in_place_bytes(pl, pl->encoding);
     pl->values = calloc(pl->values_len ? pl->values_len : 1, 1);
-    if (!pl->values)
+    uint64_t chunks = chunk_count(pl->values_len);
+    pl->checks = malloc(4 * chunks + 1);
+    if (!pl->values || !pl->checks)
         return PTB_ENOMEM;
-    for (uint64_t g = 0; g < pl->total; g++)
+    if (pl->encoding == ENC_SPARSE)
+        sparse_all(pl);
+    for (uint64_t g = 0; pl->encoding == ENC_PACKED3 && g < pl->total; g++)
         pl->values[g / 5] += (unsigned char)(stored_value(0, pl->dist[g]) *
                                              pow3[g % 5]);
+    for (uint64_t g = 0; pl->encoding == ENC_PACKED4 && g < pl->total; g++)
+        pl->values[g / 2] |= (unsigned char)((pl->dist[g] == PTB_UNSOLVABLE
+                                                  ? 15u : pl->dist[g])
+                                             << (4 * (g % 2)));
+    for (uint64_t c = 0; c < chunks; c++) {
+        size_t at = c * CHUNK_BYTES;
+        size_t n = pl->values_len - at < CHUNK_BYTES ? pl->values_len - at
+                                                     : CHUNK_BYTES;
+        put_le(pl->checks + 4 * c, chunk_check(pl->values + at, n), 4);
+    }
     return PTB_OK;
 }
 
-/* The digest: SHA-256 of the values as they are before compression (the
- * packed3 record itself, or every zstd block's bytes in block order). */
+/* The digest: SHA-256 of the values as they are before compression (an
+ * in-place record itself, or every zstd block's bytes in block order). */
 static void digest_values(plan *pl)
 {
     ptb_sha256 c;
     ptb_sha256_init(&c);
-    if (pl->encoding == ENC_PACKED3) {
+    if (in_place(pl->encoding)) {
         ptb_sha256_update(&c, pl->values, pl->values_len);
     } else if (pl->exact) {          /* the blocks are the bytes themselves */
         ptb_sha256_update(&c, pl->dist, pl->total);
@@ -403,10 +513,26 @@ static int make_dictionary(plan *pl)
     return pl->cdict ? PTB_OK : PTB_ECOMPRESS;
 }
 
-/* True when packed3 is at most PACKED3_SLACK % of a zstd size. */
-static int packed3_wins(const plan *pl, uint64_t zstd_bytes)
+/* The in-place encoding that holds the values in the fewest bytes:
+ * packed3 for mod-3 values; for exact ones packed4 (distances up to 14)
+ * or sparse (few solvable states). */
+static int best_in_place(const plan *pl)
 {
-    return 100 * ((pl->total + 4) / 5) <= PACKED3_SLACK * zstd_bytes;
+    if (!pl->exact)
+        return ENC_PACKED3;
+    return pl->max_distance <= PACKED4_MAX &&
+                   in_place_bytes(pl, ENC_PACKED4) <=
+                       in_place_bytes(pl, ENC_SPARSE)
+               ? ENC_PACKED4
+               : ENC_SPARSE;
+}
+
+/* True when an in-place encoding (values and checks) is at most
+ * IN_PLACE_SLACK % of a zstd size. */
+static int in_place_wins(const plan *pl, uint64_t zstd_bytes)
+{
+    uint64_t b = in_place_bytes(pl, best_in_place(pl));
+    return 100 * (b + 4 * chunk_count(b)) <= IN_PLACE_SLACK * zstd_bytes;
 }
 
 /* Estimates the zstd size (frames, index and dictionary) from one block in
@@ -462,42 +588,74 @@ static int set_block_values(plan *pl, uint32_t bv, uint64_t *bytes)
  * little (four: 1,024, 10 % larger, a third of the decoding; frog keeps
  * 16,384, as its blocks compress 170-fold and smaller ones would double the
  * file). */
-static int choose_block_values(plan *pl)
+static int choose_block_values(plan *pl, uint64_t *bytes)
 {
-    uint64_t largest = 0, bytes;
+    uint64_t largest = 0, pick_bytes = 0;
     uint32_t pick = BLOCK_VALUES;
     for (uint32_t bv = BLOCK_VALUES; bv >= MIN_BLOCK_VALUES; bv /= 4) {
-        int rc = set_block_values(pl, bv, &bytes);
+        int rc = set_block_values(pl, bv, bytes);
         if (rc != PTB_OK)
             return rc;
         if (bv == BLOCK_VALUES)
-            largest = bytes;
-        else if (100 * bytes <= BLOCK_SLACK * largest)
-            pick = bv;
+            largest = pick_bytes = *bytes;
+        else if (100 * *bytes <= BLOCK_SLACK * largest)
+            pick = bv, pick_bytes = *bytes;
         else
             break;
     }
-    return pl->bv == pick ? PTB_OK : set_block_values(pl, pick, &bytes);
+    *bytes = pick_bytes;
+    return pl->bv == pick ? PTB_OK : set_block_values(pl, pick, bytes);
 }
 
-/* Exact values are zstd; a mod-3 table is packed3 unless zstd, estimated
- * from a sample, is at most half its size; the build options may force
- * either. */
+static int encoding_of(const char *name)
+{
+    int e = 0;
+    while (e < ENC_COUNT && strcmp(name, enc_name[e]))
+        e++;
+    return e;
+}
+
+int ptb_table_encoding_known(const char *name)
+{
+    return encoding_of(name) < ENC_COUNT;
+}
+
+/* The encoding the build options force: PTB_EINVAL for an unknown one or
+ * one that cannot hold the values (packed3 only mod-3 values; packed4 and
+ * sparse only exact ones, packed4 distances up to 14). */
+static int forced_encoding(plan *pl, const char *force)
+{
+    int e = encoding_of(force);
+    if (e == ENC_COUNT || (e == ENC_PACKED3 && pl->exact) ||
+        ((e == ENC_PACKED4 || e == ENC_SPARSE) && !pl->exact) ||
+        (e == ENC_PACKED4 && pl->max_distance > PACKED4_MAX))
+        return PTB_EINVAL;
+    pl->encoding = e;
+    return PTB_OK;
+}
+
+/* In place (the best of best_in_place) unless zstd, estimated from a
+ * sample, is at most half its size; the build options may force one. */
 static int plan_table(plan *pl)
 {
-    const char *force = pl->o->encoding;
-    pl->forced = force != NULL;
-    pl->encoding = force && !strcmp(force, "packed3") ? ENC_PACKED3
-                                                      : ENC_ZSTD;
-    if (pl->encoding == ENC_PACKED3)
-        return pl->exact ? PTB_EINVAL : PTB_OK;
-    if (pl->exact)
-        return choose_block_values(pl);
     uint64_t bytes;
-    int rc = set_block_values(pl, BLOCK_VALUES, &bytes);
+    for (uint64_t g = 0; g < pl->total; g++)
+        if (pl->dist[g] != PTB_UNSOLVABLE) {
+            pl->solvable++;
+            if (pl->dist[g] > pl->max_distance)
+                pl->max_distance = pl->dist[g];
+        }
+    pl->forced = pl->o->encoding != NULL;
+    pl->encoding = ENC_ZSTD;
+    if (pl->forced && forced_encoding(pl, pl->o->encoding) != PTB_OK)
+        return PTB_EINVAL;
+    if (pl->encoding != ENC_ZSTD)
+        return PTB_OK;
+    int rc = pl->exact ? choose_block_values(pl, &bytes)
+                       : set_block_values(pl, BLOCK_VALUES, &bytes);
     if (rc == PTB_OK && !pl->forced && pl->nblocks >= 2 * ESTIMATE_EVERY &&
-        packed3_wins(pl, bytes))
-        pl->encoding = ENC_PACKED3;
+        in_place_wins(pl, bytes))
+        pl->encoding = best_in_place(pl);
     return rc;
 }
 
@@ -513,19 +671,19 @@ static int compress_table(plan *pl)
         if (rc == PTB_OK)
             rc = lay_out_frames(pl, fr);
         free_frames(fr, n);
-        if (rc == PTB_OK && !pl->exact && !pl->forced &&
-            packed3_wins(pl, pl->values_len + 8 * (pl->nblocks + 1) +
-                                 pl->dict_len)) {
-            pl->encoding = ENC_PACKED3;        /* the estimate was off */
+        if (rc == PTB_OK && !pl->forced &&
+            in_place_wins(pl, pl->values_len + 8 * (pl->nblocks + 1) +
+                                  pl->dict_len)) {
+            pl->encoding = best_in_place(pl);  /* the estimate was off */
             free(pl->values);
             free(pl->index);
             pl->values = pl->index = NULL;
         }
     }
-    if (rc == PTB_OK && pl->encoding == ENC_PACKED3) {
+    if (rc == PTB_OK && in_place(pl->encoding)) {
         pl->dict_len = 0;
         pl->nblocks = 0;
-        rc = pack3_all(pl);
+        rc = in_place_all(pl);
     }
     if (rc == PTB_OK)
         digest_values(pl);
@@ -534,23 +692,24 @@ static int compress_table(plan *pl)
 
 /* ==== writing: the commit ==== */
 
-/* The "header" record without its last line, documented in FORMAT.md. */
-static char *header_text(const plan *pl, const ptb_table_info *in)
+/* SHA-256 of len bytes of text, in hex. */
+static void text_digest(const char *text, size_t len, char hex[65])
 {
-    const ptb_space *s = pl->s;
-    size_t cap = 4096 + 48 * (PTB_MAX_DISTANCE + 1 + 8), len = 0;
+    ptb_sha256 c;
+    ptb_sha256_init(&c);
+    ptb_sha256_update(&c, text, len);
+    ptb_sha256_hex(&c, hex);
+}
+
+/* The "stats" record: the histogram and the farthest states, which only
+ * --stats and the analyses read (FORMAT.md). */
+static char *stats_text(const ptb_table_info *in)
+{
+    size_t cap = STATS_MAX, len = 0;
     char *buf = malloc(cap);
     if (!buf)
         return NULL;
-    ptb_catf(buf, cap, &len,
-             "magic %s\nformat %d\npuzzle %s\nmetric %s\nvalues %s\n"
-             "encoding %s\nblock_values %" PRIu32 "\nsubtables %" PRIu32 "\n"
-             "states %" PRIu64 "\nsolvable %" PRIu64 "\nmax_distance %u\n"
-             "dictionary %zu\nvalues_bytes %zu\ndigest sha256:%s\n",
-             MAGIC, PTB_FORMAT_VERSION, s->p->name, s->p->metrics[s->metric],
-             pl->exact ? "exact" : "mod3", enc_name[pl->encoding],
-             in->block_values, in->subtables, in->states, in->solvable,
-             in->max_distance, pl->dict_len, pl->values_len, pl->digest);
+    buf[0] = '\0';
     for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
         if (in->histogram[d])
             ptb_catf(buf, cap, &len, "distance %u %" PRIu64 "\n", d,
@@ -561,13 +720,30 @@ static char *header_text(const plan *pl, const ptb_table_info *in)
     return buf;
 }
 
-/* The header's checksum: SHA-256 of its text before the last line. */
-static void meta_digest(const char *text, size_t len, char hex[65])
+/* The "header" record without its last line, documented in FORMAT.md:
+ * small and of a fixed set of lines, so opening a table reads and checks
+ * a few hundred bytes. */
+static char *header_text(const plan *pl, const ptb_table_info *in,
+                         const char *stats)
 {
-    ptb_sha256 c;
-    ptb_sha256_init(&c);
-    ptb_sha256_update(&c, text, len);
-    ptb_sha256_hex(&c, hex);
+    const ptb_space *s = pl->s;
+    size_t cap = 2048, len = 0;
+    char *buf = malloc(cap), sum[65];
+    if (!buf)
+        return NULL;
+    text_digest(stats, strlen(stats), sum);
+    ptb_catf(buf, cap, &len,
+             "magic %s\nformat %d\npuzzle %s\nmetric %s\nvalues %s\n"
+             "encoding %s\nblock_values %" PRIu32 "\nsubtables %" PRIu32 "\n"
+             "states %" PRIu64 "\nsolvable %" PRIu64 "\nmax_distance %u\n"
+             "dictionary %zu\nvalues_bytes %zu\ndigest sha256:%s\n"
+             "stats_sha256 %s\n",
+             MAGIC, PTB_FORMAT_VERSION, s->p->name, s->p->metrics[s->metric],
+             pl->exact ? "exact" : "mod3", enc_name[pl->encoding],
+             in->block_values, in->subtables, in->states, in->solvable,
+             in->max_distance, pl->dict_len, pl->values_len, pl->digest,
+             sum);
+    return buf;
 }
 
 static unsigned char *sizes_record(const ptb_space *s)
@@ -600,15 +776,17 @@ static int put(MDB_txn *txn, MDB_dbi dbi, const char *k, const void *v,
     return mdb_put(txn, dbi, &key, &val, MDB_APPEND);
 }
 
-/* Puts the five records, in key order, into a new LMDB file at path, and
- * syncs it to disk. */
-static int write_env(const char *path, const plan *pl, const char *header)
+/* Puts the records, in key order, into a new LMDB file at path, and syncs
+ * it to disk. */
+static int write_env(const char *path, const plan *pl, const char *header,
+                     const char *stats)
 {
     const ptb_space *s = pl->s;
     size_t hlen = strlen(header), sizes_len = 8 * (size_t)s->subtables;
     size_t index_len = pl->index ? 8 * (pl->nblocks + 1) : 0;
+    size_t checks_len = pl->checks ? 4 * chunk_count(pl->values_len) : 0;
     size_t payload = hlen + 80 + sizes_len + pl->dict_len + index_len +
-                     pl->values_len;
+                     pl->values_len + checks_len + strlen(stats);
     /* deterministic: depends only on the content */
     size_t mapsize = ((payload * 2 + (4u << 20)) >> 20) << 20;
     MDB_env *env = NULL;
@@ -623,15 +801,18 @@ static int write_env(const char *path, const plan *pl, const char *header)
     if (!rc) rc = mdb_txn_begin(env, NULL, 0, &txn);
     if (!rc) rc = mdb_dbi_open(txn, NULL, 0, &dbi);
     if (!rc) {
-        meta_digest(header, hlen, sum);
+        text_digest(header, hlen, sum);
         snprintf(text, hlen + 80, "%smeta_sha256 %s\n", header, sum);
     }
+    if (!rc && pl->checks)
+        rc = put(txn, dbi, "checks", pl->checks, checks_len);
     if (!rc && pl->dict_len)
         rc = put(txn, dbi, "dictionary", pl->dict, pl->dict_len);
     if (!rc) rc = put(txn, dbi, "header", text, strlen(text));
     if (!rc && pl->index)
         rc = put(txn, dbi, "index", pl->index, index_len);
     if (!rc) rc = put(txn, dbi, "sizes", sizes, sizes_len);
+    if (!rc) rc = put(txn, dbi, "stats", stats, strlen(stats));
     if (!rc) rc = put(txn, dbi, "values", pl->values, pl->values_len);
     if (!rc) {
         rc = mdb_txn_commit(txn);
@@ -681,7 +862,8 @@ static int full_disk(const plan *pl, const char *dir, int rc)
 {
     struct statvfs fs;
     uint64_t need = pl->values_len + pl->dict_len + 8 * (pl->nblocks + 1) +
-                    8 * (uint64_t)pl->s->subtables + HEADER_MAX;
+                    8 * (uint64_t)pl->s->subtables + HEADER_MAX + STATS_MAX +
+                    4 * chunk_count(pl->values_len);
     if (rc == EIO && statvfs(dir, &fs) == 0 &&
         (uint64_t)fs.f_bavail * fs.f_frsize < need)
         return ENOSPC;
@@ -694,13 +876,14 @@ static int commit(const plan *pl, const char *dir, ptb_table_info *info)
 {
     const ptb_space *s = pl->s;
     char *final = table_path(s, dir, ""), *tmp = table_path(s, dir, ".tmp");
-    char *header = header_text(pl, info);
+    char *stats = stats_text(info);
+    char *header = stats ? header_text(pl, info, stats) : NULL;
     int rc = final && tmp && header ? PTB_OK : PTB_ENOMEM;
     struct stat st;
     if (rc == PTB_OK && unlink(tmp) != 0 && errno != ENOENT)
         rc = errno;
     if (rc == PTB_OK)
-        rc = full_disk(pl, dir, write_env(tmp, pl, header));
+        rc = full_disk(pl, dir, write_env(tmp, pl, header, stats));
     if (rc == PTB_OK && rename(tmp, final) != 0)
         rc = errno;
     if (rc == PTB_OK)
@@ -710,6 +893,7 @@ static int commit(const plan *pl, const char *dir, ptb_table_info *info)
     if (rc == PTB_OK && stat(final, &st) == 0)
         info->bytes = (uint64_t)st.st_size;
     free(header);
+    free(stats);
     free(final);
     free(tmp);
     return rc;
@@ -725,7 +909,9 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
     if (rc == PTB_OK)
         rc = compress_table(&pl);
     info->exact = pl.exact;
-    info->block_values = pl.encoding == ENC_ZSTD ? pl.bv : 0;
+    info->block_values = pl.encoding == ENC_ZSTD     ? pl.bv
+                         : pl.encoding == ENC_SPARSE ? SPARSE_BLOCK
+                                                     : 0;
     snprintf(info->encoding, sizeof info->encoding, "%s",
              enc_name[pl.encoding]);
     info->subtables = s->subtables;
@@ -738,6 +924,7 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
     free(pl.dict);
     free(pl.values);
     free(pl.index);
+    free(pl.checks);
     return rc;
 }
 
@@ -777,13 +964,39 @@ static int parse_pair(const char *val, uint64_t max1, uint64_t *a,
     return rc == PTB_OK ? parse_u64(sp + 1, UINT64_MAX, b) : rc;
 }
 
+/* Copies a text record (header or stats, at most HEADER_MAX or STATS_MAX
+ * bytes) into buf and calls fn(arg, key, value) for each of its "key
+ * value" lines, until one returns other than PTB_OK.  PTB_EFORMAT for a NUL
+ * byte or a line without a space. */
+static int each_line(const MDB_val *v, char *buf,
+                     int (*fn)(void *arg, const char *key, const char *val),
+                     void *arg)
+{
+    int rc = PTB_OK;
+    memcpy(buf, v->mv_data, v->mv_size);
+    buf[v->mv_size] = '\0';
+    if (strlen(buf) != v->mv_size)
+        return PTB_EFORMAT;
+    for (char *line = buf, *next; rc == PTB_OK && *line; line = next) {
+        next = strchr(line, '\n');
+        next = next ? (*next = '\0', next + 1) : line + strlen(line);
+        char *sp = strchr(line, ' ');
+        if (!sp)
+            return PTB_EFORMAT;
+        *sp = '\0';
+        rc = fn(arg, line, sp + 1);
+    }
+    return rc;
+}
+
 /* Checks one header line against the space and fills the table from it.
  * Every number is range-checked before it is used. */
-static int header_line(ptb_table *t, const char *key, const char *val)
+static int header_line(void *arg, const char *key, const char *val)
 {
+    ptb_table *t = arg;
     const ptb_space *s = t->s;
     ptb_table_info *in = &t->info;
-    uint64_t a = 0, b = 0;
+    uint64_t a = 0;
     int rc = PTB_OK;
     if (!strcmp(key, "magic"))
         return strcmp(val, MAGIC) ? PTB_EFORMAT : PTB_OK;
@@ -802,31 +1015,18 @@ static int header_line(ptb_table *t, const char *key, const char *val)
         return in->exact == !s->p->reversible ? PTB_OK : PTB_EFORMAT;
     }
     if (!strcmp(key, "encoding")) {
-        t->encoding = !strcmp(val, "zstd") ? ENC_ZSTD : ENC_PACKED3;
-        snprintf(in->encoding, sizeof in->encoding, "%s",
-                 enc_name[t->encoding]);
-        return strcmp(val, enc_name[t->encoding]) ? PTB_EFORMAT : PTB_OK;
-    }
-    if (!strcmp(key, "distance")) {
-        rc = parse_pair(val, PTB_MAX_DISTANCE, &a, &b);
-        if (rc == PTB_OK)
-            in->histogram[a] = b;
-        return rc;
-    }
-    if (!strcmp(key, "farthest")) {
-        rc = parse_pair(val, s->subtables ? s->subtables - 1 : 0, &a, &b);
-        if (rc == PTB_OK && (in->n_farthest >= 8 ||
-                             b >= s->offset[a + 1] - s->offset[a]))
-            rc = PTB_EFORMAT;
-        if (rc == PTB_OK) {
-            in->far_sub[in->n_farthest] = (uint32_t)a;
-            in->far_idx[in->n_farthest++] = b;
-        }
-        return rc;
+        if ((t->encoding = encoding_of(val)) == ENC_COUNT)
+            return PTB_EFORMAT;
+        snprintf(in->encoding, sizeof in->encoding, "%s", val);
+        return PTB_OK;
     }
     if (!strcmp(key, "digest")) {
         snprintf(t->digest, sizeof t->digest, "%s", val);
         return strlen(val) == 7 + 64 ? PTB_OK : PTB_EFORMAT;
+    }
+    if (!strcmp(key, "stats_sha256")) {
+        snprintf(t->stats_sha, sizeof t->stats_sha, "%s", val);
+        return strlen(val) == 64 ? PTB_OK : PTB_EFORMAT;
     }
     if (!strcmp(key, "block_values")) {
         rc = parse_u64(val, MAX_BLOCK_VALUES, &a);
@@ -860,7 +1060,7 @@ static int check_meta_digest(const MDB_val *h)
     if (h->mv_size < line ||
         memcmp(text + h->mv_size - line, "meta_sha256 ", 12) != 0)
         return PTB_ECORRUPT;
-    meta_digest(text, h->mv_size - line, sum);
+    text_digest(text, h->mv_size - line, sum);
     return memcmp(sum, text + h->mv_size - line + 12, 64) ? PTB_ECORRUPT
                                                          : PTB_OK;
 }
@@ -901,24 +1101,13 @@ static int read_header(ptb_table *t)
         return PTB_EVERSION;
     if ((rc = check_meta_digest(&v)) != PTB_OK)
         return rc;
-    memcpy(text, v.mv_data, v.mv_size);
-    text[v.mv_size] = '\0';
     t->info.exact = -1;                   /* "values" must be there */
-    if (strlen(text) != v.mv_size)
-        return PTB_EFORMAT;
-    for (char *line = text, *next; rc == PTB_OK && *line; line = next) {
-        next = strchr(line, '\n');
-        next = next ? (*next = '\0', next + 1) : line + strlen(line);
-        char *sp = strchr(line, ' ');
-        if (!sp)
-            return PTB_EFORMAT;
-        *sp = '\0';
-        rc = header_line(t, line, sp + 1);
-    }
+    rc = each_line(&v, text, header_line, t);
     const ptb_table_info *in = &t->info;
     if (rc == PTB_OK &&
         (in->subtables != t->s->subtables || !in->encoding[0] ||
-         in->exact < 0 || !t->digest[0] || in->solvable > in->states ||
+         in->exact < 0 || !t->digest[0] || !t->stats_sha[0] ||
+         in->solvable > in->states ||
          in->states != t->s->offset[t->s->subtables]))
         rc = PTB_EFORMAT;
     return rc;
@@ -939,8 +1128,44 @@ static int check_sizes(ptb_table *t)
     return PTB_OK;
 }
 
-/* "values", "index" and "dictionary": present as the header says, every
- * length checked, so that no later read leaves a record. */
+/* In place: the sizes of the encoding, and the "checks" record. */
+static int find_in_place(ptb_table *t)
+{
+    const ptb_table_info *in = &t->info;
+    uint64_t states = in->states, chunks = chunk_count(t->values_len);
+    uint64_t blocks = block_count(states, SPARSE_BLOCK), head = 0;
+    MDB_val v;
+    int rc;
+    switch (t->encoding) {
+    case ENC_PACKED3:
+        rc = t->exact || in->block_values ||
+             t->values_len != (states + 4) / 5;
+        break;
+    case ENC_PACKED4:
+        rc = !t->exact || in->block_values ||
+             in->max_distance > PACKED4_MAX ||
+             t->values_len != (states + 1) / 2;
+        break;
+    default:                                /* sparse */
+        head = 4 * (blocks + 1);
+        t->nblocks = blocks;
+        t->sparse_n = in->solvable;
+        rc = !t->exact || in->block_values != SPARSE_BLOCK ||
+             t->values_len != head + 3 * in->solvable;
+    }
+    if (rc || t->dict_len)
+        return PTB_EFORMAT;
+    if ((rc = get_record(t, "checks", &v)) != PTB_OK)
+        return rc;
+    if (v.mv_size != 4 * chunks)
+        return PTB_ECORRUPT;
+    t->checks = v.mv_data;
+    t->checked = calloc(chunks / 64 + 1, sizeof *t->checked);
+    return t->checked ? PTB_OK : PTB_ENOMEM;
+}
+
+/* "values", "index", "dictionary" and "checks": present as the header
+ * says, every length checked, so that no later read leaves a record. */
 static int find_values(ptb_table *t)
 {
     MDB_val v;
@@ -951,9 +1176,8 @@ static int find_values(ptb_table *t)
     if (v.mv_size != t->values_len)
         return PTB_ECORRUPT;
     t->values = v.mv_data;
-    if (t->encoding == ENC_PACKED3)
-        return t->exact || t->dict_len || t->info.block_values ||
-               t->values_len != (states + 4) / 5 ? PTB_EFORMAT : PTB_OK;
+    if (in_place(t->encoding))
+        return find_in_place(t);
     uint32_t bv = t->info.block_values;
     if (bv == 0 || bv % 4 != 0)
         return PTB_EFORMAT;
@@ -1042,6 +1266,7 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
         rc = db_err(mdb_dbi_open(t->txn, NULL, 0, &t->dbi));
     if (rc == PTB_OK)
         rc = read_header(t);
+    t->exact = t->info.exact;
     if (rc == PTB_OK)
         rc = check_sizes(t);
     if (rc == PTB_OK)
@@ -1050,7 +1275,6 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
         ptb_table_close(t);
         return rc;
     }
-    t->exact = t->info.exact;
     *out = t;
     return PTB_OK;
 }
@@ -1063,6 +1287,7 @@ void ptb_table_close(ptb_table *t)
         mdb_txn_abort(t->txn);
     if (t->env)
         mdb_env_close(t->env);
+    free(t->checked);
     free(t->path);
     free(t);
 }
@@ -1072,10 +1297,63 @@ const char *ptb_table_digest(const ptb_table *t) { return t->digest; }
 const ptb_space *ptb_table_space(const ptb_table *t) { return t->s; }
 int ptb_table_exact(const ptb_table *t) { return t->exact; }
 
+typedef struct stats_arg {
+    const ptb_space *s;
+    ptb_table_info *in;
+} stats_arg;
+
+/* One line of the stats record into *in; every number range-checked. */
+static int stats_line(void *arg, const char *key, const char *val)
+{
+    const ptb_space *s = ((stats_arg *)arg)->s;
+    ptb_table_info *in = ((stats_arg *)arg)->in;
+    uint64_t a, b;
+    int rc = PTB_EFORMAT;
+    if (!strcmp(key, "distance") &&
+        (rc = parse_pair(val, PTB_MAX_DISTANCE, &a, &b)) == PTB_OK)
+        in->histogram[a] = b;
+    if (!strcmp(key, "farthest") &&
+        (rc = parse_pair(val, s->subtables ? s->subtables - 1 : 0, &a,
+                         &b)) == PTB_OK) {
+        if (in->n_farthest >= 8 || b >= s->offset[a + 1] - s->offset[a])
+            return PTB_EFORMAT;
+        in->far_sub[in->n_farthest] = (uint32_t)a;
+        in->far_idx[in->n_farthest++] = b;
+    }
+    return rc;
+}
+
+/* The header's fields, and the histogram and the farthest states from the
+ * stats record, read and checked (its SHA-256 is in the header) on every
+ * call: opening a table does not pay for them. */
 int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
 {
+    MDB_val v;
+    char text[STATS_MAX + 1], sum[65];
+    uint64_t total = 0;
+    unsigned top = 0;
     *info = t->info;
-    return PTB_OK;
+    int rc = get_record(t, "stats", &v);
+    if (rc != PTB_OK)
+        return rc == PTB_EFORMAT ? PTB_ECORRUPT : rc;
+    if (v.mv_size > STATS_MAX)
+        return PTB_ECORRUPT;
+    text_digest(v.mv_data, v.mv_size, sum);
+    if (strcmp(sum, t->stats_sha))
+        return PTB_ECORRUPT;
+    stats_arg arg = { t->s, info };
+    rc = each_line(&v, text, stats_line, &arg);
+    for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
+        if (info->histogram[d]) {
+            total += info->histogram[d];
+            top = d;
+        }
+    if (rc == PTB_OK && (total != info->solvable ||
+                         (total && top != info->max_distance)))
+        rc = PTB_EFORMAT;
+    if (rc != PTB_OK)
+        *info = t->info;
+    return rc;
 }
 
 /* ==== reading: readers ==== */
@@ -1173,13 +1451,88 @@ static int block_of(ptb_reader *r, uint64_t b, const unsigned char **out)
     return PTB_OK;
 }
 
+/* ---- in place: read from the map, each chunk checked on first use ---- */
+
+/* Checks, once per table, the chunks holding bytes from..to-1 of values:
+ * PTB_ECORRUPT when one fails its check.  Threads may check a chunk twice;
+ * the bit only ever goes from 0 to 1. */
+static int touch(const ptb_table *t, size_t from, size_t to)
+{
+    for (uint64_t c = from / CHUNK_BYTES; c <= (to - 1) / CHUNK_BYTES; c++) {
+        uint64_t bit = 1ull << (c % 64), *w = &t->checked[c / 64];
+        if (__atomic_load_n(w, __ATOMIC_RELAXED) & bit)
+            continue;
+        size_t at = c * CHUNK_BYTES;
+        size_t n = t->values_len - at < CHUNK_BYTES ? t->values_len - at
+                                                   : CHUNK_BYTES;
+        if (chunk_check(t->values + at, n) != get_le(t->checks + 4 * c, 4))
+            return PTB_ECORRUPT;
+        __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+    }
+    return PTB_OK;
+}
+
+/* A stored exact distance; PTB_ECORRUPT past the header's max_distance. */
+static int exact_value(const ptb_table *t, unsigned d, unsigned *value)
+{
+    *value = d;
+    return d > t->info.max_distance && d != PTB_UNSOLVABLE ? PTB_ECORRUPT
+                                                          : PTB_OK;
+}
+
+/* sparse: a binary search of state g's block for its position. */
+static int sparse_get(const ptb_table *t, uint64_t g, unsigned *value)
+{
+    uint64_t b = g / SPARSE_BLOCK, want = g % SPARSE_BLOCK;
+    size_t pos = 4 * (t->nblocks + 1), dst = pos + 2 * t->sparse_n;
+    int rc = touch(t, 4 * b, 4 * b + 8);
+    if (rc != PTB_OK)
+        return rc;
+    uint64_t lo = get_le(t->values + 4 * b, 4);
+    uint64_t hi = get_le(t->values + 4 * b + 4, 4);
+    if (lo > hi || hi > t->sparse_n)
+        return PTB_ECORRUPT;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if ((rc = touch(t, pos + 2 * mid, pos + 2 * mid + 2)) != PTB_OK)
+            return rc;
+        uint64_t at = get_le(t->values + pos + 2 * mid, 2);
+        if (at == want) {
+            rc = touch(t, dst + mid, dst + mid + 1);
+            return rc == PTB_OK && t->values[dst + mid] != PTB_UNSOLVABLE
+                       ? exact_value(t, t->values[dst + mid], value)
+                       : PTB_ECORRUPT;
+        }
+        if (at < want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *value = PTB_UNSOLVABLE;
+    return PTB_OK;
+}
+
+static int in_place_get(const ptb_table *t, uint64_t g, unsigned *value)
+{
+    size_t at = t->encoding == ENC_PACKED3 ? g / 5 : g / 2;
+    if (t->encoding == ENC_SPARSE)
+        return sparse_get(t, g, value);
+    int rc = touch(t, at, at + 1);
+    if (rc != PTB_OK)
+        return rc;
+    if (t->encoding == ENC_PACKED3)
+        return packed3_digit(t->values[at], (unsigned)(g % 5), value);
+    unsigned d = t->values[at] >> (4 * (g % 2)) & 15u;
+    return exact_value(t, d == 15 ? PTB_UNSOLVABLE : d, value);
+}
+
 int ptb_table_get(const ptb_table *t, ptb_reader *r, uint64_t g,
                   unsigned *value)
 {
     if (g >= t->info.states)
         return PTB_EINVAL;
-    if (t->encoding == ENC_PACKED3)
-        return packed3_digit(t->values[g / 5], (unsigned)(g % 5), value);
+    if (in_place(t->encoding))
+        return in_place_get(t, g, value);
     const unsigned char *data;
     uint64_t b = g / t->block_values;
     int rc = block_of(r, b, &data);
@@ -1190,7 +1543,7 @@ int ptb_table_get(const ptb_table *t, ptb_reader *r, uint64_t g,
 
 int ptb_table_needs_reader(const ptb_table *t)
 {
-    return t->encoding != ENC_PACKED3;
+    return !in_place(t->encoding);
 }
 
 int ptb_table_value(const ptb_table *t, ptb_reader *reader, uint32_t sub,
@@ -1210,14 +1563,56 @@ int ptb_table_value(const ptb_table *t, ptb_reader *reader, uint32_t sub,
 
 /* ==== reading everything: for ptb_verify ==== */
 
-static int decode_packed3(const ptb_table *t, uint8_t *values,
-                          ptb_sha256 *c, const char **what)
+/* sparse: every block's entries within the record, their positions rising
+ * within the block, their distances within the header's. */
+static int decode_sparse(const ptb_table *t, uint8_t *values,
+                         const char **what)
 {
+    size_t pos = 4 * (t->nblocks + 1), dst = pos + 2 * t->sparse_n;
+    memset(values, PTB_UNSOLVABLE, t->info.states);
+    *what = "a sparse block's entries are out of place";
+    if (get_le(t->values, 4) != 0 ||
+        get_le(t->values + 4 * t->nblocks, 4) != t->sparse_n)
+        return PTB_ECORRUPT;
+    for (uint64_t b = 0; b < t->nblocks; b++) {
+        uint64_t lo = get_le(t->values + 4 * b, 4);
+        uint64_t hi = get_le(t->values + 4 * b + 4, 4);
+        uint64_t len = block_len(t->info.states, SPARSE_BLOCK, b);
+        if (lo > hi || hi > t->sparse_n)
+            return PTB_ECORRUPT;
+        for (uint64_t k = lo; k < hi; k++) {
+            uint64_t at = get_le(t->values + pos + 2 * k, 2);
+            unsigned d;
+            if (at >= len || (k > lo && at <= get_le(t->values + pos +
+                                                     2 * (k - 1), 2)))
+                return PTB_ECORRUPT;
+            if (t->values[dst + k] == PTB_UNSOLVABLE ||
+                exact_value(t, t->values[dst + k], &d) != PTB_OK) {
+                *what = "a sparse distance is over max_distance";
+                return PTB_ECORRUPT;
+            }
+            values[b * SPARSE_BLOCK + at] = (uint8_t)d;
+        }
+    }
+    return PTB_OK;
+}
+
+static int decode_in_place(const ptb_table *t, uint8_t *values,
+                           ptb_sha256 *c, const char **what)
+{
+    if (t->values_len && touch(t, 0, t->values_len) != PTB_OK) {
+        *what = "a chunk of values fails its check";
+        return PTB_ECORRUPT;
+    }
     ptb_sha256_update(c, t->values, t->values_len);
+    if (t->encoding == ENC_SPARSE)
+        return decode_sparse(t, values, what);
     for (uint64_t g = 0; g < t->info.states; g++) {
         unsigned v;
-        if (packed3_digit(t->values[g / 5], (unsigned)(g % 5), &v)) {
-            *what = "a packed3 byte is over 242";
+        if (in_place_get(t, g, &v) != PTB_OK) {
+            *what = t->encoding == ENC_PACKED3
+                        ? "a packed3 byte is over 242"
+                        : "a packed4 value is over max_distance";
             return PTB_ECORRUPT;
         }
         values[g] = (uint8_t)v;
@@ -1263,8 +1658,8 @@ int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
     char hex[65];
     *what = "out of memory";
     ptb_sha256_init(&c);
-    int rc = t->encoding == ENC_PACKED3 ? decode_packed3(t, values, &c, what)
-                                        : decode_blocks(t, values, &c, what);
+    int rc = in_place(t->encoding) ? decode_in_place(t, values, &c, what)
+                                   : decode_blocks(t, values, &c, what);
     if (rc != PTB_OK)
         return rc;
     ptb_sha256_hex(&c, hex);

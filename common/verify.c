@@ -14,7 +14,8 @@
  * must then equal E mod 3 (0 where E is unsolvable).  A last pass proves
  * what the walk relies on to report "no solution": the states stored 0
  * that are no goal and have no successor stored 2 are exactly the states E
- * finds unsolvable.
+ * finds unsolvable.  Last, the stats record's histogram must count E and
+ * its farthest states lie at max_distance.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,36 @@ static int check_all(const ptb_space *s, const uint8_t *dist,
     return PTB_ECORRUPT;
 }
 
+/* The stats record against the proven distances: its histogram counts
+ * them, and its farthest states are at max_distance. */
+static int check_stats(const ptb_table *t, const uint8_t *dist,
+                       const char **what)
+{
+    const ptb_space *s = ptb_table_space(t);
+    ptb_table_info in;
+    uint64_t *count = calloc(PTB_MAX_DISTANCE + 1, sizeof *count);
+    int rc = count ? ptb_table_get_info(t, &in) : PTB_ENOMEM;
+    if (rc != PTB_OK) {
+        *what = "the stats record is damaged";
+        free(count);
+        return rc;
+    }
+    for (uint64_t g = 0; g < s->offset[s->subtables]; g++)
+        if (dist[g] != PTB_UNSOLVABLE)
+            count[dist[g]]++;
+    const char *bad = NULL;
+    if (memcmp(count, in.histogram, (PTB_MAX_DISTANCE + 1) * sizeof *count))
+        bad = "the histogram does not count the distances";
+    for (unsigned i = 0; i < in.n_farthest && !bad; i++)
+        if (dist[ptb_global(s, in.far_sub[i], in.far_idx[i])] !=
+            in.max_distance)
+            bad = "a farthest state is not at max_distance";
+    free(count);
+    if (bad)
+        *what = bad;
+    return bad ? PTB_ECORRUPT : PTB_OK;
+}
+
 int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
 {
     const ptb_space *s = ptb_table_space(t);
@@ -165,6 +196,8 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
                        check_exact, threads, res, &what);
     if (rc == PTB_OK && exact)
         rc = check_all(s, exact, stored, check_dead, threads, res, &what);
+    if (rc == PTB_OK)
+        rc = check_stats(t, exact ? exact : stored, &what);
     if (what && rc != PTB_OK)
         snprintf(res->what, sizeof res->what, "%s", what);
     res->checked = rc == PTB_OK ? total : 0;

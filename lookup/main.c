@@ -725,7 +725,8 @@ static int print_stats(session *ss)
     int rc = open_table(ss), json = ss->o->out == OUT_JSON;
     if (rc)
         return rc;
-    ptb_table_get_info(ss->t, &in);
+    if ((rc = ptb_table_get_info(ss->t, &in)) != PTB_OK)
+        return table_error(ss, rc);
     if (ss->o->out == OUT_SVG) {
         ptb_format_histogram_svg(ss->s, &in, ss->buf, OUT_CAP);
         fputs(ss->buf, stdout);

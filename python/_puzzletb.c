@@ -1000,7 +1000,9 @@ static PyObject *Table_info(TableObject *self, PyObject *unused)
 {
     ptb_table_info in;
     (void)unused;
-    ptb_table_get_info(self->t, &in);
+    int rc = ptb_table_get_info(self->t, &in);
+    if (rc != PTB_OK)
+        return read_error(state_of_type(Py_TYPE(self)), self, rc);
     PyObject *h = PyList_New(in.max_distance + 1);
     for (unsigned d = 0; h && d <= in.max_distance; d++) {
         PyObject *v = PyLong_FromUnsignedLongLong(in.histogram[d]);

@@ -1,9 +1,18 @@
 #!/usr/bin/python3
-"""tests/craft.py TABLE KEY VALUE: rewrites one header line ("KEY VALUE",
-replacing the first line with that key, or adding it before meta_sha256)
-and recomputes meta_sha256, so the header passes its own checksum and only
-the reader's range checks can refuse it.  KEY "index0" instead sets the
-first offset of the "index" record to VALUE.  Follows tables/FORMAT.md."""
+"""tests/craft.py TABLE KEY VALUE [KEY VALUE]...: rewrites text lines of a
+table and recomputes the checksums that cover them, so the table passes its
+own checksums and only the reader's range checks can refuse it.  Follows
+tables/FORMAT.md (format 3).
+
+Each "KEY VALUE" replaces the first line with that key, or is added at the
+end when there is none or when KEY starts with "+" (the "+" dropped):
+  distance, farthest   lines of the "stats" record (added after its last
+                       line); then stats_sha256 in the header is recomputed;
+  index0               not a line: sets the first offset of the "index"
+                       record (zstd) to VALUE;
+  any other key        a header line (added before meta_sha256; a crafted
+                       stats_sha256 is kept as given).
+meta_sha256 is always recomputed last."""
 import hashlib
 import os
 import struct
@@ -11,25 +20,46 @@ import sys
 
 import lmdb
 
-path, key, value = sys.argv[1], sys.argv[2], sys.argv[3]
+STATS_KEYS = ('distance', 'farthest')
+
+
+def edit(lines, key, value):
+    add = key.startswith('+')
+    key = key.lstrip('+')
+    at = None if add else next((i for i, l in enumerate(lines)
+                                if l.split(' ', 1)[0] == key), None)
+    if at is None:
+        lines.append(key + ' ' + value)
+    else:
+        lines[at] = key + ' ' + value
+
+
+path, pairs = sys.argv[1], sys.argv[2:]
+if not pairs or len(pairs) % 2:
+    sys.exit('usage: craft.py TABLE KEY VALUE [KEY VALUE]...')
 env = lmdb.open(path, subdir=False, lock=False, max_dbs=0,
                 map_size=2 * os.path.getsize(path) + (16 << 20))
 with env.begin(write=True) as txn:
-    if key == 'index0':
-        ix = bytearray(txn.get(b'index'))
-        ix[0:8] = struct.pack('>Q', int(value))
-        txn.put(b'index', bytes(ix))
-    else:
-        lines = [l for l in txn.get(b'header').decode().splitlines()
-                 if not l.startswith('meta_sha256 ')]
-        at = next((i for i, l in enumerate(lines)
-                   if l.split(' ', 1)[0] == key), None)
-        if at is None:
-            lines.append(key + ' ' + value)
+    header = [l for l in bytes(txn.get(b'header')).decode().splitlines()
+              if not l.startswith('meta_sha256 ')]
+    stats = bytes(txn.get(b'stats') or b'').decode().splitlines()
+    stats_edited = False
+    for key, value in zip(pairs[::2], pairs[1::2]):
+        if key == 'index0':
+            ix = bytearray(txn.get(b'index'))
+            ix[0:8] = struct.pack('>Q', int(value))
+            txn.put(b'index', bytes(ix))
+        elif key.lstrip('+') in STATS_KEYS:
+            edit(stats, key, value)
+            stats_edited = True
         else:
-            lines[at] = key + ' ' + value
-        body = '\n'.join(lines) + '\n'
-        txn.put(b'header', (body + 'meta_sha256 ' +
-                            hashlib.sha256(body.encode()).hexdigest() +
-                            '\n').encode())
+            edit(header, key, value)
+    if stats_edited:
+        raw = ''.join(l + '\n' for l in stats).encode()
+        txn.put(b'stats', raw)
+        edit(header, 'stats_sha256', hashlib.sha256(raw).hexdigest())
+    body = '\n'.join(header) + '\n'
+    txn.put(b'header', (body + 'meta_sha256 ' +
+                        hashlib.sha256(body.encode()).hexdigest() +
+                        '\n').encode())
 env.close()

@@ -1,11 +1,12 @@
-/* tests/t_format.c: format 2 through the public API.
+/* tests/t_format.c: format 3 through the public API.
  *
- * Without arguments, on the generated tables: every table states its
- * encoding (exact values are always zstd); ptb_distance() gives the same
+ * Without arguments, on the generated tables: every table states an
+ * encoding that fits its values (mod3: packed3 or zstd; exact: packed4,
+ * sparse or zstd) with the block size FORMAT.md gives; ptb_distance() gives the same
  * distance as a search from scratch (ptb_search) on random swap queries and
  * Klotski layouts; an unsolvable Klotski layout is stored 0 like all its
- * neighbours, and ptb_distance() says PTB_NOTFOUND; forcing packed3 on an
- * exact table is refused.
+ * neighbours, and ptb_distance() says PTB_NOTFOUND; forcing an encoding
+ * that cannot hold the values is refused.
  *
  * With "--build PUZZLE DIR ENCODING" it builds one table with the encoding
  * forced (tests/t_format.sh uses it for a packed3 table, since tbgen picks
@@ -45,12 +46,15 @@ static void encodings_are_stated(void)
         if (!tables_open(names[i][0], names[i][1], &tb))
             continue;
         ptb_table_get_info(tb.t, &in);
-        int ok = in.exact ? !strcmp(in.encoding, "zstd") &&
-                                in.block_values > 0
-                          : (!strcmp(in.encoding, "zstd") &&
-                             in.block_values > 0) ||
-                                (!strcmp(in.encoding, "packed3") &&
-                                 in.block_values == 0);
+        int zstd = !strcmp(in.encoding, "zstd") && in.block_values > 0;
+        int ok = in.exact ? zstd ||
+                                (!strcmp(in.encoding, "packed4") &&
+                                 in.block_values == 0 &&
+                                 in.max_distance <= 14) ||
+                                (!strcmp(in.encoding, "sparse") &&
+                                 in.block_values == 65536)
+                          : zstd || (!strcmp(in.encoding, "packed3") &&
+                                     in.block_values == 0);
         check(ok, "%s %s: %s values, encoding %s, %u values a block",
               names[i][0], names[i][1] ? names[i][1] : "",
               in.exact ? "exact" : "mod3", in.encoding, in.block_values);
@@ -134,22 +138,30 @@ static void unsolvable_is_stored_zero(void)
     tables_close(&tb);
 }
 
-static void packed3_refused_for_exact_values(void)
+/* Each refused before anything is written (the directory does not exist:
+ * an accepted encoding would fail with ENOENT instead). */
+static void unfit_encodings_refused(void)
 {
-    ptb_space *s;
-    ptb_build_opts o;
-    ptb_table_info in;
-    ptb_build_opts_init(&o);
-    o.encoding = "packed3";
-    int rc = ptb_space_open("four", NULL, &s);
-    if (rc == PTB_OK)
-        rc = ptb_build(s, "/nonexistent", &o, &in);
-    check(rc == PTB_EINVAL, "packed3 forced on an exact table: PTB_EINVAL");
-    o.encoding = "lz4";
-    if (s)
-        rc = ptb_build(s, "/nonexistent", &o, &in);
-    check(rc == PTB_EINVAL, "an unknown encoding: PTB_EINVAL");
-    ptb_space_close(s);
+    static const char *const cases[][3] = {
+        { "four", "packed3", "packed3 forced on exact values" },
+        { "four", "lz4", "an unknown encoding" },
+        { "frog", "packed4", "packed4 forced on distances over 14 (frog)" },
+        { "swap", "packed4", "packed4 forced on mod3 values" },
+        { "swap", "sparse", "sparse forced on mod3 values" },
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ptb_space *s;
+        ptb_build_opts o;
+        ptb_table_info in;
+        ptb_build_opts_init(&o);
+        o.encoding = cases[i][1];
+        int rc = ptb_space_open(cases[i][0], NULL, &s);
+        if (rc == PTB_OK)
+            rc = ptb_build(s, "/nonexistent", &o, &in);
+        check(rc == PTB_EINVAL, "%s: PTB_EINVAL (%s)", cases[i][2],
+              ptb_strerror(rc));
+        ptb_space_close(s);
+    }
 }
 
 int main(int argc, char **argv)
@@ -159,6 +171,6 @@ int main(int argc, char **argv)
     encodings_are_stated();
     distance_agrees_with_search();
     unsolvable_is_stored_zero();
-    packed3_refused_for_exact_values();
+    unfit_encodings_refused();
     return check_done();
 }

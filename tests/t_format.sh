@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# tests/t_format.sh: table format 2 from the outside.  A format-1 table is
-# refused (status 3, the file named); a truncated table is refused; a
+# tests/t_format.sh: table format 3 from the outside.  Format-1 and
+# format-2 tables are refused (status 3, the file named); a truncated table
+# is refused; four and frog built in every other encoding that holds exact
+# values are proven by --verify and answer as the generated tables do; a
 # packed3 table (built with the encoding forced) answers the P1225 sample
 # (4 moves, the published answer), is read alike by scripts/ptb_read.py,
 # is proven by --verify, fails --verify naming the state when one value is
@@ -36,6 +38,14 @@ check "a format-1 table: status 3, one line naming the file" \
 "$PY" scripts/ptb_read.py "$TMP/f1/swap.mdb" >/dev/null 2>"$TMP/e"; r=$?
 check "... and ptb_read.py calls it format 1" \
     test $r = 1 -a -n "$(grep 'format 1' "$TMP/e")"
+
+mkdir -p "$TMP/f2"
+cp "$TABLES/swap.mdb" "$TMP/f2/"
+LC_ALL=C perl -0pi -e 's/\nformat 3\n/\nformat 2\n/' "$TMP/f2/swap.mdb"
+IN=$SAMPLE run swap --tables "$TMP/f2"
+check "a format-2 table: status 3, 'another format version', file named" \
+    test "$rc" = 3 -a -z "$out" -a \
+    -n "$(printf '%s' "$err" | grep -F "$TMP/f2/swap.mdb: table has another format version")"
 
 mkdir -p "$TMP/tr"
 head -c 20000 "$TABLES/swap.mdb" >"$TMP/tr/swap.mdb"
@@ -103,6 +113,37 @@ check "packed3, the start's byte out of range: the query is refused (3)" \
     test "$rc" = 3 -a -z "$out"
 run --verify swap --tables "$TMP/p3"
 check "... and --verify refuses it" test "$rc" = 3
+# four and frog in the other encodings that hold exact values: each table
+# is proven by --verify (every value against its neighbours) and gives the
+# generated table's answers
+FOUR_IN=$'BWBO\nWBWB\nBWBW\nWBWO\n'
+for pe in "four zstd" "four sparse" "frog zstd" "frog packed4"; do
+    set -- $pe
+    d=$TMP/enc-$1-$2
+    mkdir -p "$d"
+    if [ "$1 $2" = "frog packed4" ]; then  # distances over 14: refused
+        build/tests/t_format --build "$1" "$d" "$2" 2>/dev/null
+        check "frog in packed4 (distances up to 168) is refused, no file" \
+            test $? != 0 -a ! -e "$d/frog.mdb"
+        continue
+    fi
+    build/tests/t_format --build "$1" "$d" "$2"
+    check "$1 built in $2" test -n "$("$PY" scripts/ptb_read.py \
+        "$d/$1.mdb" | grep -x "encoding $2")"
+    run --verify "$1" --tables "$d"
+    check "--verify proves $1 in $2" test "$rc" = 0
+    case $1 in
+        four) queries=("-i -" "--first W -i -" "--first B -i -") ;;
+        *) queries=("--n 5" "--n 12" "WBW.BWB" "BW.WB") ;;
+    esac
+    for q in "${queries[@]}"; do
+        IN=$FOUR_IN run "$1" $q --tables "$d"; a=$out ra=$rc
+        IN=$FOUR_IN run "$1" $q
+        check "$1 in $2, $q: the generated table's answer" \
+            test "$ra" = "$rc" -a "$a" = "$out" -a -n "$out$err"
+    done
+done
+
 # a full disk while writing (a shim fails every write to *.tmp): the error
 # is named, the previous table stays as it was, no temporary file is left
 mkdir -p "$TMP/full"

@@ -1,5 +1,5 @@
 /* tests/t_mdbcheck.c: ptb_mdb_check() against LMDB files made by liblmdb
- * itself in the format-2 layout (only the main database: "header",
+ * itself in the table layout (only the main database: "header",
  * "sizes", optional "dictionary" and "index", "values"; large values on
  * overflow pages), then against a catalogue of crafted corruptions, each
  * refused with its code, then against every single-byte flip of the pages
@@ -55,7 +55,7 @@ static unsigned char fill_byte(const char *key, size_t i)
     return (unsigned char)((key[0] * 31u + i * 2654435761u) >> 7);
 }
 
-/* Writes the records with liblmdb, as format 2's writer does. */
+/* Writes the records with liblmdb, as the table writer does. */
 static int make_file(const rec *r, size_t n)
 {
     MDB_env *env;

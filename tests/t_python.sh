@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # tests/t_python.sh: scripts/ptb_read.py, the Python reader written from
-# tables/FORMAT.md, agrees with tblookup on the swap table: stored values at
-# the starts of random queries (distance mod 3), the distance histogram, and
-# the digest, which must also catch one flipped byte in a block.
+# tables/FORMAT.md (format 3), agrees with tblookup on the swap table: stored
+# values at the starts of random queries (distance mod 3), the distance
+# histogram, and the digest, which must also catch one flipped byte in a
+# block.  On every table (all four encodings): the histogram equals
+# tblookup --stats, the digest, stats_sha256 and chunk checks pass, and
+# known positions read alike; a damaged in-place value (packed4, sparse) is
+# refused by its chunk check; a format-2 header and an edited stats record
+# are refused.
 set -u
 cd "$(dirname "$0")/.." && . tests/lib.sh
 need "$LOOKUP" "$TABLES/swap.mdb"
@@ -87,4 +92,73 @@ LC_ALL=C perl -0pi -e 's/(\nstates \d*)(\d)\n/$1 . ($2 + 1) % 10 . "\n"/e' \
 read_table "$TMP/bad/swap.mdb" --verify-digest >/dev/null 2>"$TMP/e"; r=$?
 check "--verify-digest fails on an edited header, naming meta_sha256" \
     test $r = 1 -a "$(grep -c meta_sha256 "$TMP/e")" = 1
+
+# every table: the histogram, the digest and checks, and known positions
+for f in "$TABLES"/*.mdb; do
+    b=$(basename "$f" .mdb); p=${b%%-*}; m=${b#"$p"}; m=${m#-}
+    run "$p" ${m:+--metric "$m"} --stats
+    printf '%s\n' "$out" | grep -E '^[0-9]+ [0-9]+$' >"$TMP/stats"
+    read_table "$f" --histogram 2>&1 | grep -E '^[0-9]+ [0-9]+$' >"$TMP/hist"
+    enc=$(read_table "$f" | sed -n 's/^encoding //p')
+    check "$b ($enc): --histogram is tblookup --stats, line by line" \
+        test -s "$TMP/stats" -a "$(cat "$TMP/stats")" = "$(cat "$TMP/hist")"
+    read_table "$f" --verify-digest >/dev/null 2>&1; r=$?
+    check "$b ($enc): --verify-digest passes (digest, stats_sha256, checks)" \
+        test $r = 0
+done
+# same_value FILE PUZZLE [ARGS...]: ptb_read.py reads tblookup's start as
+# its distance (exact), distance mod 3 (mod3), "unsolvable" or 0 (no path)
+same_value() {
+    local file=$1 sub idx d want v; shift
+    run "$@" --format json
+    sub=$(json_field subtable) idx=$(json_field index)
+    d=$(printf '%s' "$out" | grep -o '"distance":[0-9a-z]*' | head -1 | cut -d: -f2)
+    v=$(read_table "$TABLES/$file" --value "$sub" "$idx" 2>&1)
+    case "$(read_table "$TABLES/$file" | sed -n 's/^values //p'),$d" in
+        exact,null) want=unsolvable ;;
+        exact,*)    want=$d ;;
+        mod3,null)  want=0 ;;
+        *)          want=$((d % 3)) ;;
+    esac
+    [ -n "$sub" ] && [ -n "$d" ] && [ "$v" = "$want" ] && return 0
+    echo "# $*: tblookup $sub/$idx distance '$d', ptb_read.py '$v'" >&2
+    return 1
+}
+check "four: a start at 5 moves reads 5 (packed4)" \
+    same_value four.mdb four BWBO/WBWB/BWBW/WBWO
+check "frog: the 12-a-side start reads 168 (sparse)" \
+    same_value frog.mdb frog --n 12
+check "frog: a row with no solution reads unsolvable (sparse, no entry)" \
+    same_value frog.mdb frog .BBBBWBBBBBBBWWWWWWWWWWWB
+for m in step line move; do
+    check "klotski-$m: 横刀立马 reads its distance mod 3 (packed3)" \
+        same_value "klotski-$m.mdb" klotski --metric $m 'BAAC BAAC DEEF DGHF IKKJ' &&
+    check "klotski-$m: the boxed-in layout reads 0" \
+        same_value "klotski-$m.mdb" klotski --metric $m 'AAB. AAB. CCDD EEFF GGHH'
+done
+
+# a damaged in-place value is refused, never read
+for c in "four 0 5000" "frog 11 33803997" "frog 11 5"; do
+    set -- $c
+    cp "$TABLES/$1.mdb" "$TMP/bad/$1.mdb"
+    what=$("$PY" tests/corrupt.py "$TMP/bad/$1.mdb" "$2" "$3")
+    read_table "$TMP/bad/$1.mdb" --value "$2" "$3" >"$TMP/v" 2>"$TMP/e"; r=$?
+    read_table "$TMP/bad/$1.mdb" --verify-digest >/dev/null 2>&1; r2=$?
+    check "$1 $2 $3, $what: --value and --verify-digest refuse it (chunk check)" \
+        test $r = 1 -a $r2 = 1 -a ! -s "$TMP/v" -a \
+        -n "$(grep 'fails its check' "$TMP/e")"
+done
+
+# other format versions and an edited stats record
+cp "$TABLES/four.mdb" "$TMP/bad/four.mdb"
+"$PY" tests/craft.py "$TMP/bad/four.mdb" format 2
+read_table "$TMP/bad/four.mdb" >/dev/null 2>"$TMP/e"; r=$?
+check "a format-2 header: refused (status 1), naming format 2" \
+    test $r = 1 -a -n "$(grep 'format 2' "$TMP/e")"
+cp "$TABLES/four.mdb" "$TMP/bad/four.mdb"
+LC_ALL=C perl -0pi -e 's/\ndistance 8 80\n/\ndistance 8 81\n/' "$TMP/bad/four.mdb"
+read_table "$TMP/bad/four.mdb" --histogram >/dev/null 2>"$TMP/e"; r=$?
+read_table "$TMP/bad/four.mdb" --value 0 5000 >/dev/null 2>&1; r2=$?
+check "an edited stats record: --histogram fails naming stats_sha256; --value reads on" \
+    test $r = 1 -a $r2 = 0 -a -n "$(grep stats_sha256 "$TMP/e")"
 echo "1..$n"
