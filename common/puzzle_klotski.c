@@ -1133,39 +1133,59 @@ static void kl_apply(const void *ctx, ptb_position *p, const ptb_move *m)
     kl_user_move(p, m, &from, &to);
     unsigned char letter = p->cell[from];
     uint32_t cells = kl_letter_cells(p, from);
-    for (unsigned i = 0; i < KL_CELLS; i++)
-        if (cells >> i & 1)
-            p->cell[i] = (unsigned char)kl_empty_mark(p);
-    for (unsigned i = 0; i < KL_CELLS; i++)
-        if (cells >> i & 1)
-            p->cell[i - from + to] = letter;
+    for (uint32_t c = cells; c; c &= c - 1)
+        p->cell[kl_low_bit(c)] = (unsigned char)kl_empty_mark(p);
+    for (uint32_t c = cells; c; c &= c - 1)
+        p->cell[kl_low_bit(c) - from + to] = letter;
     if (m->code & KL_FLIP)
         p->aux ^= KL_MIRRORED;
     p->idx = m->to;
 }
 
+/* The board as text: 5 rows of 4 cells joined by '\n', and a NUL. */
+enum { KL_BOARD_TEXT = KL_ROWS * (KL_COLS + 1) };
+
+static void kl_board_text(const ptb_position *p, char out[KL_BOARD_TEXT])
+{
+    for (unsigned r = 0; r < KL_ROWS; r++) {
+        memcpy(out + 5 * r, p->cell + 4 * r, 4);
+        out[5 * r + 4] = '\n';
+    }
+    out[KL_BOARD_TEXT - 1] = '\0';
+}
+
 static int kl_format_board(const void *ctx, const ptb_position *p, char *buf,
                            size_t cap)
 {
-    char text[KL_ROWS * 5];
-    size_t n = 0;
+    char text[KL_BOARD_TEXT];
+    size_t len = 0;
     (void)ctx;
-    for (unsigned r = 0; r < KL_ROWS; r++, n += 4) {
-        if (r)
-            text[n++] = '\n';
-        memcpy(text + n, p->cell + 4 * r, 4);
-    }
-    text[n] = '\0';
-    return snprintf(buf, cap, "%s", text);
+    kl_board_text(p, text);
+    ptb_catf(buf, cap, &len, "%s", text);
+    return (int)len;
 }
 
 /* A shortest path of cell steps (U, D, L, R) from placement a to b within
- * the placements fit; writes the letters and a NUL, returns the length. */
+ * the placements fit; writes the letters and a NUL, returns the length.
+ * When a straight line from a to b is open it is the only shortest path,
+ * and it is found without the search (every step and line move). */
 static unsigned kl_path(uint32_t fit, unsigned a, unsigned b, char *out)
 {
     static const char dir[4] = { 'U', 'D', 'L', 'R' };
     signed char via[KL_CELLS];
     unsigned queue[KL_CELLS], head = 0, tail = 0, n = 0;
+    for (unsigned d = 0; d < 4; d++) {
+        n = 0;
+        for (uint32_t y = kl_shift(1u << a, d) & fit; y;
+             y = kl_shift(y, d) & fit) {
+            out[n++] = dir[d];
+            if (y == 1u << b) {
+                out[n] = '\0';
+                return n;
+            }
+        }
+    }
+    n = 0;
     memset(via, -1, sizeof via);
     via[a] = 4;
     queue[tail++] = a;
@@ -1191,33 +1211,69 @@ static unsigned kl_path(uint32_t fit, unsigned a, unsigned b, char *out)
     return n;
 }
 
-static int kl_format_move(const void *ctx, const ptb_position *before,
-                          const ptb_move *m, char *buf, size_t cap)
+/* A move's text, "G DR": its piece's letter on 'before' and the path of
+ * the piece's top-left cell, with a NUL; returns the length. */
+enum { KL_MOVE_TEXT = 2 + KL_CELLS + 1 };
+
+static unsigned kl_move_text(const ptb_position *before, const ptb_move *m,
+                             char out[KL_MOVE_TEXT])
 {
     unsigned from, to;
     kl_user_move(before, m, &from, &to);
-    uint32_t cells = kl_letter_cells(before, from);
+    unsigned char letter = before->cell[from];
+    unsigned char mark = (unsigned char)kl_empty_mark(before);
+    uint32_t cells = 0, empty = 0;
+    for (unsigned i = 0; i < KL_CELLS; i++) {
+        cells |= (uint32_t)(before->cell[i] == letter) << i;
+        empty |= (uint32_t)(before->cell[i] == mark) << i;
+    }
     unsigned ty = kl_piece_type(cells, from);
-    uint32_t fit = kl_fit(ty ? ty : KL_ONE, kl_empty_cells(before) | cells);
-    char dirs[KL_CELLS + 1];
+    out[0] = (char)letter;
+    out[1] = ' ';
+    return 2 + kl_path(kl_fit(ty ? ty : KL_ONE, empty | cells), from, to,
+                       out + 2);
+}
+
+static int kl_format_move(const void *ctx, const ptb_position *before,
+                          const ptb_move *m, char *buf, size_t cap)
+{
+    char text[KL_MOVE_TEXT];
     size_t len = 0;
     (void)ctx;
-    kl_path(fit, from, to, dirs);
-    ptb_catf(buf, cap, &len, "%c %s", before->cell[from], dirs);
+    kl_move_text(before, m, text);
+    ptb_catf(buf, cap, &len, "%s", text);
     return (int)len;
 }
 
+/* v (below 1000) in decimal at out; returns the length. */
+static unsigned kl_decimal(unsigned v, char *out)
+{
+    unsigned n = v >= 100 ? 3 : v >= 10 ? 2 : 1;
+    for (unsigned i = n; i-- > 0; v /= 10)
+        out[i] = (char)('0' + v % 10);
+    return n;
+}
+
+/* The count, then per move "N LETTER PATH", the board after it and a blank
+ * line: each move's text put together here and appended whole, as
+ * ptb_catf(..., "%u %s\n%s\n\n", N, move, board) would write it. */
 static int kl_format_answer(const void *ctx, const ptb_solution *s, char *buf,
                             size_t cap)
 {
     size_t len = 0;
-    char mv[64], board[64];
+    char step[4 + KL_MOVE_TEXT + KL_BOARD_TEXT + 2];
+    (void)ctx;
     ptb_catf(buf, cap, &len, "%u\n", s->distance);
     for (unsigned i = 0; i < s->distance; i++) {
         const ptb_position *before = i ? &s->after[i - 1] : &s->start;
-        kl_format_move(ctx, before, &s->move[i], mv, sizeof mv);
-        kl_format_board(ctx, &s->after[i], board, sizeof board);
-        ptb_catf(buf, cap, &len, "%u %s\n%s\n\n", i + 1, mv, board);
+        char *o = step + kl_decimal(i + 1, step);
+        *o++ = ' ';
+        o += kl_move_text(before, &s->move[i], o);
+        *o++ = '\n';
+        kl_board_text(&s->after[i], o);
+        o += KL_BOARD_TEXT - 1;
+        memcpy(o, "\n\n", 3);
+        ptb_catf(buf, cap, &len, "%s", step);
     }
     return (int)len;
 }
