@@ -5,8 +5,17 @@
  * d + 1.  States never reached are unsolvable (PTB_UNSOLVABLE).  Distances
  * are unique, so the result does not depend on the order of work: small
  * subtables run whole, several at once, one per thread; a large subtable
- * splits each layer between the threads, which claim states with an atomic
- * compare-and-swap on their distance byte.
+ * splits each layer between the threads.
+ *
+ * Three bitmaps of one bit a state hold the search: 'seen' (the states
+ * reached), 'cur' (the layer being expanded) and 'next' (the layer being
+ * found).  A thread claims a state by setting its bit in 'seen' with an
+ * atomic OR, so each state is claimed once, then sets its bit in 'next'.
+ * A layer is expanded by scanning 'cur' in index order, in chunks the
+ * threads take in turn; each state gets its distance byte as it is
+ * expanded.  Index order keeps the work local when neighbouring states have
+ * nearby indices, and the test of most unmoves, "reached already?", reads
+ * the bitmap (an eighth of the distance bytes) instead of the bytes.
  *
  * Knows nothing of any puzzle: only the ops of common/puzzle.h.
  */
@@ -18,33 +27,45 @@
 #include "internal.h"
 
 #define LARGE_SUBTABLE (1u << 20)  /* from here, layers are split */
-#define LOCAL_QUEUE 4096           /* states a thread gathers per flush */
+#define SPLIT_LAYER 8192           /* from here, a layer uses every thread */
+#define CHUNK_WORDS 16             /* bitmap words a thread takes at once */
 
 typedef struct layer_job {
     const ptb_space *s;
     uint32_t sub;
     uint8_t *dist;
-    uint32_t *queue;
-    uint64_t head, end;        /* the layer being expanded: queue[head..end) */
-    uint64_t tail;             /* next free queue slot (atomic) */
-    uint64_t next;             /* next chunk of the layer to take (atomic) */
+    uint64_t *seen;            /* states reached (atomic) */
+    uint64_t *cur;             /* the layer being expanded, cleared as read */
+    uint64_t *next;            /* the layer being found (atomic) */
+    uint64_t n, words;         /* states; words of each bitmap */
+    uint64_t take;             /* next chunk of cur to take (atomic) */
+    uint64_t found;            /* states in next (atomic) */
     uint8_t depth;             /* distance of the layer being expanded */
 } layer_job;
 
-/* Claims state p for distance d; true when this call set it. */
-static int claim(uint8_t *dist, uint64_t p, uint8_t d)
+/* The lowest set bit of x != 0. */
+static unsigned low_bit(uint64_t x)
 {
-    uint8_t expect = PTB_UNSOLVABLE;
-    if (__atomic_load_n(&dist[p], __ATOMIC_RELAXED) != PTB_UNSOLVABLE)
-        return 0;
-    return __atomic_compare_exchange_n(&dist[p], &expect, d, 0,
-                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned i = 0;
+    while (!(x >> i & 1))
+        i++;
+    return i;
+#endif
 }
 
-static void flush(layer_job *j, const uint32_t *local, unsigned n)
+/* Claims state p for the next layer; true when this call did. */
+static int claim(layer_job *j, uint64_t p)
 {
-    uint64_t at = __atomic_fetch_add(&j->tail, n, __ATOMIC_RELAXED);
-    memcpy(j->queue + at, local, n * sizeof *local);
+    uint64_t *w = &j->seen[p >> 6], bit = (uint64_t)1 << (p & 63);
+    if (__atomic_load_n(w, __ATOMIC_RELAXED) & bit)
+        return 0;
+    if (__atomic_fetch_or(w, bit, __ATOMIC_RELAXED) & bit)
+        return 0;
+    __atomic_fetch_or(&j->next[p >> 6], bit, __ATOMIC_RELAXED);
+    return 1;
 }
 
 /* Expands chunks of the current layer until none is left. */
@@ -52,30 +73,29 @@ static void *expand_worker(void *arg)
 {
     layer_job *j = arg;
     const ptb_puzzle *p = j->s->p;
-    uint64_t pred[PTB_MAX_MOVES];
-    uint32_t local[LOCAL_QUEUE];
-    unsigned nl = 0;
-    const uint64_t chunk = 1024;
+    uint64_t pred[PTB_MAX_MOVES], found = 0;
     for (;;) {
-        uint64_t from = __atomic_fetch_add(&j->next, chunk, __ATOMIC_RELAXED);
-        if (from >= j->end)
+        uint64_t from = __atomic_fetch_add(&j->take, CHUNK_WORDS,
+                                           __ATOMIC_RELAXED);
+        if (from >= j->words)
             break;
-        uint64_t to = from + chunk < j->end ? from + chunk : j->end;
-        for (uint64_t q = from; q < to; q++) {
-            unsigned n = p->unmoves(j->s->ctx, j->sub, j->queue[q], pred);
-            for (unsigned i = 0; i < n; i++) {
-                if (!claim(j->dist, pred[i], (uint8_t)(j->depth + 1)))
-                    continue;
-                local[nl++] = (uint32_t)pred[i];
-                if (nl == LOCAL_QUEUE) {
-                    flush(j, local, nl);
-                    nl = 0;
-                }
+        uint64_t to = from + CHUNK_WORDS < j->words ? from + CHUNK_WORDS
+                                                    : j->words;
+        for (uint64_t w = from; w < to; w++) {
+            uint64_t bits = j->cur[w];
+            if (!bits)
+                continue;
+            j->cur[w] = 0;
+            for (; bits; bits &= bits - 1) {
+                uint64_t q = w << 6 | low_bit(bits);
+                j->dist[q] = j->depth;
+                unsigned n = p->unmoves(j->s->ctx, j->sub, q, pred);
+                for (unsigned i = 0; i < n; i++)
+                    found += (uint64_t)claim(j, pred[i]);
             }
         }
     }
-    if (nl)
-        flush(j, local, nl);
+    __atomic_fetch_add(&j->found, found, __ATOMIC_RELAXED);
     return NULL;
 }
 
@@ -92,18 +112,15 @@ void ptb_run_threads(void *(*fn)(void *), void *job, unsigned threads)
         pthread_join(tid[i], NULL);
 }
 
-typedef struct goal_sink {
-    uint8_t *dist;
-    uint32_t *queue;
-    uint64_t tail, n;
-} goal_sink;
-
+/* Goals go into the first layer. */
 static void add_goal(void *arg, uint64_t idx)
 {
-    goal_sink *g = arg;
-    if (idx < g->n && g->dist[idx] == PTB_UNSOLVABLE) {
-        g->dist[idx] = 0;
-        g->queue[g->tail++] = (uint32_t)idx;
+    layer_job *j = arg;
+    uint64_t bit = (uint64_t)1 << (idx & 63);
+    if (idx < j->n && !(j->seen[idx >> 6] & bit)) {
+        j->seen[idx >> 6] |= bit;
+        j->cur[idx >> 6] |= bit;
+        j->found++;
     }
 }
 
@@ -129,34 +146,41 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
                         int progress)
 {
     const ptb_space *s = b->s;
-    uint64_t n = s->offset[sub + 1] - s->offset[sub];
+    uint64_t n = s->offset[sub + 1] - s->offset[sub], reached = 0;
     uint8_t *dist = b->dist + s->offset[sub];
-    if (n > UINT32_MAX)
-        return PTB_ERANGE;
+    int rc = PTB_OK;
     layer_job j = { .s = s, .sub = sub, .dist = dist };
-    j.queue = malloc((n ? n : 1) * sizeof *j.queue);
-    if (!j.queue)
+    j.n = n;
+    j.words = (n + 63) / 64;
+    j.seen = calloc(3 * (j.words ? j.words : 1), sizeof *j.seen);
+    if (!j.seen)
         return PTB_ENOMEM;
+    j.cur = j.seen + j.words;
+    j.next = j.cur + j.words;
     memset(dist, PTB_UNSOLVABLE, n);
-    goal_sink g = { dist, j.queue, 0, n };
-    s->p->goals(s->ctx, sub, add_goal, &g);
-    j.tail = g.tail;
-    for (unsigned d = 0; j.head < j.tail; d++) {
+    /* the bits past n are no states: they count as reached */
+    if (n % 64)
+        j.seen[n / 64] = ~(uint64_t)0 << n % 64;
+    s->p->goals(s->ctx, sub, add_goal, &j);
+    for (unsigned d = 0; j.found; d++) {
         if (d >= PTB_MAX_DISTANCE) {
-            free(j.queue);
-            return PTB_ERANGE;
+            rc = PTB_ERANGE;
+            break;
         }
-        j.end = j.tail;
-        j.next = j.head;
+        unsigned t = j.found >= SPLIT_LAYER ? threads : 1;
+        reached += j.found;
+        j.found = 0;
+        j.take = 0;
         j.depth = (uint8_t)d;
-        unsigned t = j.end - j.head >= 2 * LOCAL_QUEUE ? threads : 1;
         ptb_run_threads(expand_worker, &j, t);
-        j.head = j.end;
+        uint64_t *done = j.cur;
+        j.cur = j.next;
+        j.next = done;
         if (progress)
-            report(b, b->done + j.tail);
+            report(b, b->done + reached + j.found);
     }
-    free(j.queue);
-    return PTB_OK;
+    free(j.seen);
+    return rc;
 }
 
 /* Takes small subtables one by one and runs each whole on this thread. */

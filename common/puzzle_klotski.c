@@ -96,6 +96,14 @@ enum {
     KL_GUIDE = 64         /* guide buckets per unranking list */
 };
 
+/* For the few small functions of the move generator's inner loops, which
+ * must be inlined to be fast. */
+#if defined(__GNUC__)
+#define KL_HOT static inline __attribute__((always_inline))
+#else
+#define KL_HOT static inline
+#endif
+
 /* Unit types, as in the CommonCode. */
 enum { KL_EMPTY = 0, KL_HORZ = 1, KL_VERT = 2, KL_ONE = 3, KL_BLOCK = 4 };
 
@@ -133,7 +141,6 @@ static unsigned kl_state(unsigned covered, unsigned empties)
 typedef struct kl_rows {
     uint32_t first[KL_HEADS + 1];              /* first index per 2x2 place */
     uint8_t cover[KL_HEADS][KL_ROWS + 1];      /* 2x2 cells in each row */
-    uint16_t rowmask[KL_CODES];                /* h | v << 4 | s << 8 */
     uint16_t slot[KL_HEADS][KL_ROWS][KL_STATES];
     unsigned slots;
     uint8_t squeeze[16][KL_CODES];  /* row code without covered cells */
@@ -373,13 +380,6 @@ static void kl_build_masks(kl_ctx *x)
                                          ? 3u << head % 4 : 0);
     }
     for (unsigned code = 0; code < KL_CODES; code++) {
-        unsigned m = 0;
-        for (unsigned k = 0; k < KL_COLS; k++) {
-            unsigned ty = code >> 2 * k & 3;
-            if (ty)
-                m |= 1u << (k + 4 * (ty - 1));
-        }
-        x->rowmask[code] = (uint16_t)m;
         for (unsigned covered = 0; covered < 16; covered++) {
             unsigned q = 0, k = KL_COLS;
             while (k-- > 0)
@@ -462,8 +462,6 @@ static int kl_print_tables(const kl_rows *x)
              NULL, 0);
     KL_PRINT("uint8_t kl_cover[KL_HEADS][KL_ROWS + 1]", &x->cover[0][0],
              KL_HEADS * (KL_ROWS + 1), d1, 1);
-    KL_PRINT("uint16_t kl_rowmask[KL_CODES]", x->rowmask, KL_CODES, NULL,
-             0);
     KL_PRINT("uint16_t kl_slot[KL_HEADS][KL_ROWS][KL_STATES]",
              &x->slot[0][0][0], KL_HEADS * KL_ROWS * KL_STATES, d3, 2);
     KL_PRINT("uint8_t kl_squeeze[16][KL_CODES]", &x->squeeze[0][0],
@@ -588,15 +586,21 @@ static uint32_t kl_block_cells(unsigned head)
     return 0x33u << head;
 }
 
-/* Placements (top-left cells) of a piece of type ty that fit in free. */
-static inline uint32_t kl_fit(unsigned ty, uint32_t free)
+/* Placements (top-left cells) of a piece of type ty that fit in free: free
+ * and free moved by each of the piece's other cells, one expression for
+ * every type (a shift of 0 repeats free), so no branch on the type. */
+static const uint8_t kl_fit_shift[5][3] = {
+    { 0, 0, 0 }, { 1, 0, 0 }, { 4, 0, 0 }, { 0, 0, 0 }, { 1, 4, 5 }
+};
+static const uint32_t kl_fit_mask[5] = {
+    KL_FULL, KL_FULL & ~KL_COL3, KL_FULL, KL_FULL, KL_FULL & ~KL_COL3
+};
+
+KL_HOT uint32_t kl_fit(unsigned ty, uint32_t free)
 {
-    switch (ty) {
-    case KL_HORZ:  return free & free >> 1 & ~KL_COL3;
-    case KL_VERT:  return free & free >> 4;
-    case KL_BLOCK: return free & free >> 1 & free >> 4 & free >> 5 & ~KL_COL3;
-    default:       return free;
-    }
+    const uint8_t *s = kl_fit_shift[ty];
+    return free & free >> s[0] & free >> s[1] & free >> s[2]
+        & kl_fit_mask[ty];
 }
 
 /* Placements one cell away from those in x, in any direction. */
@@ -618,7 +622,7 @@ static uint32_t kl_shift(uint32_t x, unsigned d)
 }
 
 /* Destinations of a piece on cell p whose fitting placements are fit. */
-static uint32_t kl_reach(unsigned metric, uint32_t fit, unsigned p)
+KL_HOT uint32_t kl_reach(unsigned metric, uint32_t fit, unsigned p)
 {
     uint32_t from = 1u << p, to = 0;
     if (metric == KL_STEP)
@@ -665,7 +669,7 @@ static int kl_mirrored(unsigned head)
 
 /* The part of a rank that row r adds, given the layout's unit types t, its
  * empty cells e and its 2x1 pieces v (only rows up to r matter). */
-static inline uint32_t kl_part(unsigned hid, unsigned r, uint64_t t,
+KL_HOT uint32_t kl_part(unsigned hid, unsigned r, uint64_t t,
                                uint32_t e, uint32_t v)
 {
     unsigned covered = kl_cover[hid][r];
@@ -697,16 +701,23 @@ static inline uint32_t kl_index(const kl_layout *l)
     return kl_sfirst[hid] + kl_offset(l, hid);
 }
 
-/* Completes a layout from t and head. */
+/* Bit 2i of x to bit i (the other bits are ignored): kl_spread undone. */
+static uint32_t kl_gather(uint64_t x)
+{
+    x &= 0x5555555555555555ull;
+    x = (x | x >> 1) & 0x3333333333333333ull;
+    x = (x | x >> 2) & 0x0F0F0F0F0F0F0F0Full;
+    x = (x | x >> 4) & 0x00FF00FF00FF00FFull;
+    x = (x | x >> 8) & 0x0000FFFF0000FFFFull;
+    return (uint32_t)(x | x >> 16);
+}
+
+/* Completes a layout from t and head: the cells whose type has its low
+ * bit set, and its high bit, give the three kinds of pieces. */
 static void kl_from_rows(uint64_t t, unsigned head, kl_layout *l)
 {
-    uint32_t h = 0, v = 0, s = 0;
-    for (unsigned r = 0; r < KL_ROWS; r++) {
-        unsigned m = kl_rowmask[t >> 8 * r & 255];
-        h |= (uint32_t)(m & 15) << 4 * r;
-        v |= (uint32_t)(m >> 4 & 15) << 4 * r;
-        s |= (uint32_t)(m >> 8 & 15) << 4 * r;
-    }
+    uint32_t lo = kl_gather(t), hi = kl_gather(t >> 1);
+    uint32_t h = lo & ~hi, v = hi & ~lo, s = lo & hi;
     l->t = t;
     l->h = h;
     l->v = v;
@@ -894,7 +905,7 @@ typedef struct kl_sink {
     unsigned n;
 } kl_sink;
 
-static void kl_emit(kl_sink *o, uint32_t idx, unsigned code)
+KL_HOT void kl_emit(kl_sink *o, uint32_t idx, unsigned code)
 {
     if (o->mv) {
         o->mv[o->n].to = idx;
@@ -933,52 +944,64 @@ static void kl_block_move(const kl_layout *l, unsigned p, unsigned q,
     }
 }
 
-/* Every move from l, pieces by top-left cell, then destinations by cell.
- * Only a piece next to an empty cell can move.  A move other than the 2x2
- * block's changes only the rows it touches, so only their rank parts are
- * redone, from the unit types, empty cells and 2x1 pieces after it; the
- * first of those rows keeps its state (what is covered from above and the
- * empty cells before it), so only its code is looked up again. */
-static unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
-                            const kl_rowinfo *ri, int back, ptb_move *mv,
-                            uint64_t *to)
+/* The moves of the pieces other than the 2x2 block whose top-left cells
+ * are in 'pieces', by cell, then destinations by cell.  A move changes only
+ * the rows it touches, so only their rank parts are redone, from the unit
+ * types, empty cells and 2x1 pieces after it; the first of those rows keeps
+ * its state (what is covered from above and the empty cells before it), so
+ * only its code is looked up again.  The row below it is redone for every
+ * move, without a test: a move within one row leaves that row's part as it
+ * was, and a branch on it would be mispredicted often. */
+KL_HOT void kl_piece_moves(const kl_ctx *x, const kl_layout *l,
+                                  const kl_rowinfo *ri, uint32_t pieces,
+                                  kl_sink *o)
 {
-    kl_sink o = { mv, to, 0 };
     unsigned hid = (unsigned)kl_head_id[l->head];
     const uint32_t *part = ri->part, *base = ri->base, rank = ri->rank;
     const uint8_t *covered = ri->covered;
-    uint32_t near = kl_neighbours(l->e);
-    uint32_t pieces = (l->h & (near | near >> 1)) | (l->v & (near | near >> 4))
-        | (l->s & near);
-    if (kl_block_cells(l->head) & near)
-        pieces |= 1u << l->head;
     for (; pieces; pieces &= pieces - 1) {
-        unsigned p = kl_low_bit(pieces), ty = kl_type_at(l, p);
+        unsigned p = kl_low_bit(pieces), ty = (unsigned)(l->t >> 2 * p & 3);
+        uint32_t vert = l->v >> p & 1;       /* a 2x1 piece */
         uint32_t shape = kl_shape[ty], e0 = l->e | shape << p;
         uint32_t dest = kl_reach(x->metric, kl_fit(ty, e0), p);
-        if (ty == KL_BLOCK) {
-            for (; dest; dest &= dest - 1)
-                kl_block_move(l, p, kl_low_bit(dest), back, &o);
-            continue;
-        }
         uint64_t t0 = l->t ^ (uint64_t)ty << 2 * p;
-        uint32_t v0 = ty == KL_VERT ? l->v ^ 1u << p : l->v;
+        uint32_t v0 = l->v & ~(1u << p);
         for (; dest; dest &= dest - 1) {
             unsigned q = kl_low_bit(dest);
             uint64_t t = t0 ^ (uint64_t)ty << 2 * q;
+            uint32_t e = e0 & ~(shape << q), v = v0 | vert << q;
             unsigned r0 = (p < q ? p : q) / 4;
-            unsigned r1 = ((p > q ? p : q) + (ty == KL_VERT ? 4 : 0)) / 4;
+            unsigned r1 = ((p > q ? p : q) + 4 * vert) / 4;
             uint32_t idx = rank - part[r0] + kl_add[base[r0]
                 + kl_squeeze[covered[r0]][t >> 8 * r0 & 255]];
-            if (r1 > r0) {
-                uint32_t e = e0 & ~(shape << q);
-                uint32_t v = ty == KL_VERT ? v0 | 1u << q : v0;
-                for (unsigned r = r0 + 1; r <= r1; r++)
-                    idx += kl_part(hid, r, t, e, v) - part[r];
-            }
-            kl_emit(&o, idx, p | q << 5);
+            for (unsigned r = r0 + 1; r <= r1; r++)
+                idx += kl_part(hid, r, t, e, v) - part[r];
+            kl_emit(o, idx, p | q << 5);
         }
     }
+}
+
+/* Every move from l, pieces by top-left cell (the 2x2 block in its turn),
+ * then destinations by cell.  Only a piece next to an empty cell can
+ * move. */
+KL_HOT unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
+                                   const kl_rowinfo *ri, int back,
+                                   ptb_move *mv, uint64_t *to)
+{
+    kl_sink o = { mv, to, 0 };
+    uint32_t near = kl_neighbours(l->e);
+    uint32_t pieces = (l->h & (near | near >> 1)) | (l->v & (near | near >> 4))
+        | (l->s & near);
+    uint32_t before = (1u << l->head) - 1;
+    kl_piece_moves(x, l, ri, pieces & before, &o);
+    if (kl_block_cells(l->head) & near) {
+        unsigned p = l->head;
+        uint32_t fit = kl_fit(KL_BLOCK, l->e | kl_block_cells(p));
+        for (uint32_t dest = kl_reach(x->metric, fit, p); dest;
+             dest &= dest - 1)
+            kl_block_move(l, p, kl_low_bit(dest), back, &o);
+    }
+    kl_piece_moves(x, l, ri, pieces & ~before, &o);
     return o.n;
 }
 
@@ -1133,39 +1156,59 @@ static void kl_apply(const void *ctx, ptb_position *p, const ptb_move *m)
     kl_user_move(p, m, &from, &to);
     unsigned char letter = p->cell[from];
     uint32_t cells = kl_letter_cells(p, from);
-    for (unsigned i = 0; i < KL_CELLS; i++)
-        if (cells >> i & 1)
-            p->cell[i] = (unsigned char)kl_empty_mark(p);
-    for (unsigned i = 0; i < KL_CELLS; i++)
-        if (cells >> i & 1)
-            p->cell[i - from + to] = letter;
+    for (uint32_t c = cells; c; c &= c - 1)
+        p->cell[kl_low_bit(c)] = (unsigned char)kl_empty_mark(p);
+    for (uint32_t c = cells; c; c &= c - 1)
+        p->cell[kl_low_bit(c) - from + to] = letter;
     if (m->code & KL_FLIP)
         p->aux ^= KL_MIRRORED;
     p->idx = m->to;
 }
 
+/* The board as text: 5 rows of 4 cells joined by '\n', and a NUL. */
+enum { KL_BOARD_TEXT = KL_ROWS * (KL_COLS + 1) };
+
+static void kl_board_text(const ptb_position *p, char out[KL_BOARD_TEXT])
+{
+    for (unsigned r = 0; r < KL_ROWS; r++) {
+        memcpy(out + 5 * r, p->cell + 4 * r, 4);
+        out[5 * r + 4] = '\n';
+    }
+    out[KL_BOARD_TEXT - 1] = '\0';
+}
+
 static int kl_format_board(const void *ctx, const ptb_position *p, char *buf,
                            size_t cap)
 {
-    char text[KL_ROWS * 5];
-    size_t n = 0;
+    char text[KL_BOARD_TEXT];
+    size_t len = 0;
     (void)ctx;
-    for (unsigned r = 0; r < KL_ROWS; r++, n += 4) {
-        if (r)
-            text[n++] = '\n';
-        memcpy(text + n, p->cell + 4 * r, 4);
-    }
-    text[n] = '\0';
-    return snprintf(buf, cap, "%s", text);
+    kl_board_text(p, text);
+    ptb_catf(buf, cap, &len, "%s", text);
+    return (int)len;
 }
 
 /* A shortest path of cell steps (U, D, L, R) from placement a to b within
- * the placements fit; writes the letters and a NUL, returns the length. */
+ * the placements fit; writes the letters and a NUL, returns the length.
+ * When a straight line from a to b is open it is the only shortest path,
+ * and it is found without the search (every step and line move). */
 static unsigned kl_path(uint32_t fit, unsigned a, unsigned b, char *out)
 {
     static const char dir[4] = { 'U', 'D', 'L', 'R' };
     signed char via[KL_CELLS];
     unsigned queue[KL_CELLS], head = 0, tail = 0, n = 0;
+    for (unsigned d = 0; d < 4; d++) {
+        n = 0;
+        for (uint32_t y = kl_shift(1u << a, d) & fit; y;
+             y = kl_shift(y, d) & fit) {
+            out[n++] = dir[d];
+            if (y == 1u << b) {
+                out[n] = '\0';
+                return n;
+            }
+        }
+    }
+    n = 0;
     memset(via, -1, sizeof via);
     via[a] = 4;
     queue[tail++] = a;
@@ -1191,33 +1234,69 @@ static unsigned kl_path(uint32_t fit, unsigned a, unsigned b, char *out)
     return n;
 }
 
-static int kl_format_move(const void *ctx, const ptb_position *before,
-                          const ptb_move *m, char *buf, size_t cap)
+/* A move's text, "G DR": its piece's letter on 'before' and the path of
+ * the piece's top-left cell, with a NUL; returns the length. */
+enum { KL_MOVE_TEXT = 2 + KL_CELLS + 1 };
+
+static unsigned kl_move_text(const ptb_position *before, const ptb_move *m,
+                             char out[KL_MOVE_TEXT])
 {
     unsigned from, to;
     kl_user_move(before, m, &from, &to);
-    uint32_t cells = kl_letter_cells(before, from);
+    unsigned char letter = before->cell[from];
+    unsigned char mark = (unsigned char)kl_empty_mark(before);
+    uint32_t cells = 0, empty = 0;
+    for (unsigned i = 0; i < KL_CELLS; i++) {
+        cells |= (uint32_t)(before->cell[i] == letter) << i;
+        empty |= (uint32_t)(before->cell[i] == mark) << i;
+    }
     unsigned ty = kl_piece_type(cells, from);
-    uint32_t fit = kl_fit(ty ? ty : KL_ONE, kl_empty_cells(before) | cells);
-    char dirs[KL_CELLS + 1];
+    out[0] = (char)letter;
+    out[1] = ' ';
+    return 2 + kl_path(kl_fit(ty ? ty : KL_ONE, empty | cells), from, to,
+                       out + 2);
+}
+
+static int kl_format_move(const void *ctx, const ptb_position *before,
+                          const ptb_move *m, char *buf, size_t cap)
+{
+    char text[KL_MOVE_TEXT];
     size_t len = 0;
     (void)ctx;
-    kl_path(fit, from, to, dirs);
-    ptb_catf(buf, cap, &len, "%c %s", before->cell[from], dirs);
+    kl_move_text(before, m, text);
+    ptb_catf(buf, cap, &len, "%s", text);
     return (int)len;
 }
 
+/* v (below 1000) in decimal at out; returns the length. */
+static unsigned kl_decimal(unsigned v, char *out)
+{
+    unsigned n = v >= 100 ? 3 : v >= 10 ? 2 : 1;
+    for (unsigned i = n; i-- > 0; v /= 10)
+        out[i] = (char)('0' + v % 10);
+    return n;
+}
+
+/* The count, then per move "N LETTER PATH", the board after it and a blank
+ * line: each move's text put together here and appended whole, as
+ * ptb_catf(..., "%u %s\n%s\n\n", N, move, board) would write it. */
 static int kl_format_answer(const void *ctx, const ptb_solution *s, char *buf,
                             size_t cap)
 {
     size_t len = 0;
-    char mv[64], board[64];
+    char step[4 + KL_MOVE_TEXT + KL_BOARD_TEXT + 2];
+    (void)ctx;
     ptb_catf(buf, cap, &len, "%u\n", s->distance);
     for (unsigned i = 0; i < s->distance; i++) {
         const ptb_position *before = i ? &s->after[i - 1] : &s->start;
-        kl_format_move(ctx, before, &s->move[i], mv, sizeof mv);
-        kl_format_board(ctx, &s->after[i], board, sizeof board);
-        ptb_catf(buf, cap, &len, "%u %s\n%s\n\n", i + 1, mv, board);
+        char *o = step + kl_decimal(i + 1, step);
+        *o++ = ' ';
+        o += kl_move_text(before, &s->move[i], o);
+        *o++ = '\n';
+        kl_board_text(&s->after[i], o);
+        o += KL_BOARD_TEXT - 1;
+        memcpy(o, "\n\n", 3);
+        ptb_catf(buf, cap, &len, "%s", step);
     }
     return (int)len;
 }

@@ -41,10 +41,103 @@ int ptb_errf(char *err, size_t cap, const char *fmt, ...)
     return PTB_EPARSE;
 }
 
+/* ---- ptb_catf ----------------------------------------------------------
+ * The formatters build answers with many small ptb_catf() calls, and
+ * vsnprintf costs a few hundred instructions each.  So ptb_catf() formats
+ * the plain conversions itself: %s, %c, %u, %d and %%, without flags,
+ * width, precision or length modifier, written exactly as vsnprintf
+ * writes them (bytes, truncation and the NUL alike); any other format goes
+ * to vsnprintf whole. */
+
+/* Does fmt use only the conversions above? */
+static int plain_format(const char *fmt)
+{
+    for (; *fmt; fmt++)
+        if (*fmt == '%' && (++fmt, *fmt != 's' && *fmt != 'c' && *fmt != 'u'
+                            && *fmt != 'd' && *fmt != '%'))
+            return 0;
+    return 1;
+}
+
+/* Appends s[0..n-1] at buf+*len, keeping room for the NUL below cap. */
+static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
+{
+    if (*len + 1 < cap) {
+        size_t k = n < cap - 1 - *len ? n : cap - 1 - *len;
+        if (k > 16)
+            memcpy(buf + *len, s, k);
+        else
+            for (size_t i = 0; i < k; i++)
+                buf[*len + i] = s[i];
+    }
+    *len += n;
+}
+
+/* v in decimal, after a '-' when neg. */
+static void put_number(char *buf, size_t cap, size_t *len, unsigned v,
+                       int neg)
+{
+    char tmp[24];
+    size_t at = sizeof tmp;
+    do
+        tmp[--at] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (neg)
+        tmp[--at] = '-';
+    put(buf, cap, len, tmp + at, sizeof tmp - at);
+}
+
+static void plain_catf(char *buf, size_t cap, size_t *len, const char *fmt,
+                       va_list ap)
+{
+    size_t start = *len;
+    for (; *fmt; fmt++) {
+        if (*fmt != '%') {
+            if (*len + 1 < cap)
+                buf[*len] = *fmt;
+            ++*len;
+            continue;
+        }
+        switch (*++fmt) {
+        case 's': {
+            const char *s = va_arg(ap, const char *);
+            if (!s)
+                s = "(null)";       /* as glibc prints it */
+            put(buf, cap, len, s, strlen(s));
+            break;
+        }
+        case 'c': {
+            char c = (char)(unsigned char)va_arg(ap, int);
+            put(buf, cap, len, &c, 1);
+            break;
+        }
+        case 'u':
+            put_number(buf, cap, len, va_arg(ap, unsigned), 0);
+            break;
+        case 'd': {
+            int d = va_arg(ap, int);
+            put_number(buf, cap, len, d < 0 ? 0u - (unsigned)d
+                                            : (unsigned)d, d < 0);
+            break;
+        }
+        default:
+            put(buf, cap, len, "%", 1);
+            break;
+        }
+    }
+    if (start < cap)
+        buf[*len < cap ? *len : cap - 1] = '\0';
+}
+
 void ptb_catf(char *buf, size_t cap, size_t *len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (plain_format(fmt)) {
+        plain_catf(buf, cap, len, fmt, ap);
+        va_end(ap);
+        return;
+    }
     int n = vsnprintf(*len < cap ? buf + *len : NULL,
                       *len < cap ? cap - *len : 0, fmt, ap);
     va_end(ap);
