@@ -315,29 +315,44 @@ uninstall:
 
 # ==== fuzzing and ThreadSanitizer (tests/fuzz/README) ====
 # libFuzzer harnesses, built with clang: each puzzle's parser, the table
-# reader fed whole files (the small tables), and the LMDB page check alone.
-# `make fuzz FUZZ_SECONDS=N` runs each for N seconds; `make test` replays
-# tests/fuzz/regress/ and runs each briefly (tests/t_fuzz.sh).  The thread
-# test also runs built with -fsanitize=thread (build/tests/t_threads.tsan).
+# reader fed whole files (the small tables, and the toy puzzle's tiny one:
+# build/fuzz/table_toy links the library compiled with tests/toy), and the
+# LMDB page check alone.  `make fuzz FUZZ_SECONDS=N` runs each for N
+# seconds; `make fuzz-tables FUZZ_SECONDS=N` is the table reader's
+# campaign: each table harness in FUZZ_JOBS processes until they have run
+# FUZZ_EXECS inputs together or for N seconds, whichever comes first;
+# `make test` replays tests/fuzz/regress/ and runs each briefly
+# (tests/t_fuzz.sh).  The thread test also runs built with
+# -fsanitize=thread (build/tests/t_threads.tsan).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
                -fno-sanitize-recover=undefined
 FUZZ_PUZZLES := $(shell sed -n 's/^PTB_PUZZLE(\(.*\))/\1/p' common/puzzles.def)
-FUZZ_TABLES  = four frog
+FUZZ_JOBS    ?= 2
+FUZZ_EXECS   ?= 10000000
+FUZZ_TABLES  = four frog toy
 FUZZ_BIN = $(FUZZ_PUZZLES:%=build/fuzz/parse_%) \
            $(FUZZ_TABLES:%=build/fuzz/table_%) build/fuzz/mdbcheck \
            build/fuzz/batch
 FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
+FUZZ_TOY_OBJ = $(LIB_SRC:%.c=build/fuzz-toy/%.o) \
+               build/fuzz-toy/tests/toy/puzzle_toy.o
+# the toy's table, generated (tests/fuzz/run seeds table_toy from it)
+FUZZ_TOY_TABLE = build/fuzz/tables/toy.mdb
 TSAN_OBJ = $(LIB_SRC:%.c=build/tsan/%.o)
 
-.PHONY: fuzz fuzz-build
-fuzz-build: $(FUZZ_BIN)
-fuzz: $(FUZZ_BIN) $(TABLES)/.built
+.PHONY: fuzz fuzz-build fuzz-tables
+fuzz-build: $(FUZZ_BIN) $(FUZZ_TOY_TABLE)
+fuzz: $(FUZZ_BIN) $(FUZZ_TOY_TABLE) $(TABLES)/.built
 	tests/fuzz/run -t $(FUZZ_SECONDS)
-test: $(FUZZ_BIN) build/tests/t_threads.tsan
+fuzz-tables: $(FUZZ_TABLES:%=build/fuzz/table_%) $(FUZZ_TOY_TABLE) \
+             $(TABLES)/.built
+	tests/fuzz/run -t $(FUZZ_SECONDS) -j $(FUZZ_JOBS) -n $(FUZZ_EXECS) \
+	    $(FUZZ_TABLES:%=table_%)
+test: $(FUZZ_BIN) $(FUZZ_TOY_TABLE) build/tests/t_threads.tsan
 
-$(FUZZ_OBJ) $(TSAN_OBJ): $(GEN_HDR)
+$(FUZZ_OBJ) $(FUZZ_TOY_OBJ) $(TSAN_OBJ): $(GEN_HDR)
 build/fuzz/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) \
@@ -346,6 +361,19 @@ build/fuzz/%.o: %.c $(LIB_HDR)
 build/fuzz/libpuzzletb.a: $(FUZZ_OBJ)
 	rm -f $@
 	ar rcs $@ $^
+
+build/fuzz-toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) $(FUZZ_FLAGS) \
+	    -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build/fuzz-toy/libpuzzletb.a: $(FUZZ_TOY_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_TOY_TABLE): build/toy/tbgen
+	@mkdir -p $(dir $@)
+	build/toy/tbgen --quiet --puzzle toy --out $(dir $@)
 
 # tblookup's batch reader: lookup/main.c compiled into the harness
 build/fuzz/batch: tests/fuzz/fuzz_batch.c lookup/main.c build/fuzz/libpuzzletb.a
@@ -359,6 +387,11 @@ build/fuzz/parse_%: tests/fuzz/fuzz_parse.c build/fuzz/libpuzzletb.a
 build/fuzz/table_%: tests/fuzz/fuzz_table.c build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 	    -DFUZZ_PUZZLE='"$*"' -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
+
+build/fuzz/table_toy: tests/fuzz/fuzz_table.c build/fuzz-toy/libpuzzletb.a
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) $(FUZZ_FLAGS) \
+	    -fsanitize=fuzzer -DFUZZ_PUZZLE='"toy"' -o $@ $< \
+	    build/fuzz-toy/libpuzzletb.a $(LDLIBS)
 
 build/fuzz/mdbcheck: tests/fuzz/fuzz_mdbcheck.c build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \

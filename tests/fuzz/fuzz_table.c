@@ -3,13 +3,19 @@
  * (and -DFUZZ_METRIC='"line"' for another than the default metric).
  *
  * Each input is written as the puzzle's table file in a private temporary
- * folder, then opened with ptb_table_open().  When it opens: its info, a
+ * folder on $TMPDIR (tests/fuzz/run puts it on /dev/shm when it can): the
+ * file is created once and kept open, and each input replaces its whole
+ * content with pwrite() and ftruncate(), cheaper than creating and
+ * truncating the file every time.  Then the library opens it by path with
+ * ptb_table_open(), as any reader would.  When it opens: its info, a
  * reader, a few ptb_table_value() calls (indices taken from the input's
  * last bytes, in range or not), ptb_solve() and ptb_successors() of the
  * fixed query, then close.  Any outcome but a crash, a sanitizer report, a
  * hang, a leak or an out-of-memory is fine: an error code is the expected
  * answer to a hostile file.  The corpus starts from the generated tables
  * (tests/fuzz/run copies them in). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,17 +36,21 @@ static const struct query {
     { "four", "BWBO\nWBWB\nBWBW\nWBWO\n", "first=B" },
     { "frog", NULL, "n=3" },
     { "klotski", "BAAC\nBAAC\nDEEF\nDGHF\nIKKJ\n", NULL },
+    { "toy", "37", NULL },               /* tests/toy: build/fuzz/table_toy */
 };
 
 static ptb_space *space;
 static char dir[64], path[192];
 static ptb_position query[2];
 static unsigned nquery;
+static int fd = -1;                    /* the table file, kept open */
 static ptb_solution sol;
 static ptb_successor next[PTB_MAX_SUCCESSORS];
 
 static void cleanup(void)
 {
+    if (fd >= 0)
+        close(fd);
     unlink(path);
     rmdir(dir);
 }
@@ -63,6 +73,8 @@ static void setup(void)
         abort();
     snprintf(path, sizeof path, "%s/%s", dir, file);
     atexit(cleanup);
+    if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+        abort();
 }
 
 static uint64_t tail64(const uint8_t *data, size_t size, size_t back)
@@ -96,8 +108,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!space)
         setup();
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+    /* the file becomes exactly the input: its bytes, then its length */
+    for (size_t done = 0; done < size;) {
+        ssize_t w = pwrite(fd, data + done, size - done, (off_t)done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            abort();
+        done += (size_t)w;
+    }
+    if (ftruncate(fd, (off_t)size) != 0)
         abort();
     ptb_table *t = NULL;
     if (ptb_table_open(space, dir, &t) == PTB_OK)
