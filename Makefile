@@ -371,8 +371,11 @@ build/fuzz-toy/libpuzzletb.a: $(FUZZ_TOY_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# (and the same in the sparse encoding, build/fuzz/tables/sparse/toy.mdb)
 $(FUZZ_TOY_TABLE): build/toy/tbgen
-	@mkdir -p $(dir $@)
+	@mkdir -p $(dir $@)sparse
+	build/toy/tbgen --quiet --puzzle toy --encoding sparse \
+	    --out $(dir $@)sparse
 	build/toy/tbgen --quiet --puzzle toy --out $(dir $@)
 
 # tblookup's batch reader: lookup/main.c compiled into the harness

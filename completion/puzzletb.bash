@@ -79,9 +79,12 @@ _tbgen()
                 --list metrics)" -- "$cur")); return ;;
         -o|--out) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         -j|--threads|-l|--level) return ;;
+        -e|--encoding)
+            COMPREPLY=($(compgen -W "packed3 packed4 sparse zstd" \
+                -- "$cur")); return ;;
     esac
     COMPREPLY=($(compgen -W "--puzzle --metric --out --threads --level
-        --quiet --help --version" -- "$cur"))
+        --encoding --quiet --help --version" -- "$cur"))
 }
 
 complete -F _tblookup tblookup

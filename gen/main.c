@@ -51,7 +51,7 @@ static int help(void)
 {
     printf(
         "usage: tbgen [--puzzle NAME]... [--metric M]... [--out DIR]\n"
-        "             [--threads N] [--level N] [--quiet]\n"
+        "             [--threads N] [--level N] [--encoding E] [--quiet]\n"
         "Builds the distance tables of the named puzzles (all by default),\n"
         "every metric of each unless --metric names some, into DIR\n"
         "(default: tables).\n\n"
@@ -61,6 +61,10 @@ static int help(void)
         "  -o, --out DIR      directory of the tables (created if missing)\n"
         "  -j, --threads N    worker threads, 1..256 (default: cores)\n"
         "  -l, --level N      zstd level, 1..19 (default 19)\n"
+        "  -e, --encoding E   store the values as E: packed3 (mod-3 values),\n"
+        "                     packed4 (distances up to 14), sparse (exact\n"
+        "                     values) or zstd; default: chosen by size\n"
+        "                     (tables/FORMAT.md)\n"
         "  -q, --quiet        no progress bar and no summary\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
@@ -194,6 +198,11 @@ static int build_one(const char *puzzle, const char *metric, const char *out,
         fprintf(stderr, "\r%*s\r", 70, "");
     }
     ptb_space_close(s);
+    if (rc == PTB_EINVAL && o->encoding) {
+        fprintf(stderr, "tbgen: %s/%s: the %s encoding cannot hold its "
+                "values (tables/FORMAT.md)\n", out, file, o->encoding);
+        return EXIT_FAILED;
+    }
     if (rc != PTB_OK) {
         fprintf(stderr, "tbgen: %s/%s: %s\n", out, file, ptb_strerror(rc));
         return EXIT_FAILED;
@@ -240,6 +249,9 @@ static int number(const char *arg, const char *name, long hi, long *v)
     return 0;
 }
 
+static const char *const encodings[] = { "packed3", "packed4", "sparse",
+                                         "zstd" };
+
 static int parse_option(options *o, int c, char **argv)
 {
     long v;
@@ -267,6 +279,14 @@ static int parse_option(options *o, int c, char **argv)
         if ((rc = number(optarg, "level", 19, &v)) != 0)
             return rc;
         o->build.zstd_level = (int)v;
+        return 0;
+    case 'e':
+        for (unsigned i = 0; i < sizeof encodings / sizeof *encodings; i++)
+            if (!strcmp(optarg, encodings[i]))
+                o->build.encoding = encodings[i];
+        if (!o->build.encoding)
+            return usage_error("unknown encoding '%s' (packed3, packed4, "
+                               "sparse or zstd)", optarg);
         return 0;
     case 'q': o->quiet = 1; return 0;
     case OPT_LIST: o->list = optarg; return 0;
@@ -315,6 +335,7 @@ static int parse_args(int argc, char **argv, options *o)
         { "out",     required_argument, NULL, 'o' },
         { "threads", required_argument, NULL, 'j' },
         { "level",   required_argument, NULL, 'l' },
+        { "encoding", required_argument, NULL, 'e' },
         { "quiet",   no_argument,       NULL, 'q' },
         { "list",    required_argument, NULL, OPT_LIST },
         { "help",    no_argument,       NULL, 'h' },
@@ -323,7 +344,7 @@ static int parse_args(int argc, char **argv, options *o)
     };
     int c, rc = 0;
     opterr = 0;
-    while (!rc && (c = getopt_long(argc, argv, ":p:m:o:j:l:qhV", longopts,
+    while (!rc && (c = getopt_long(argc, argv, ":p:m:o:j:l:e:qhV", longopts,
                                    NULL)) != -1)
         rc = parse_option(o, c, argv);
     if (rc)

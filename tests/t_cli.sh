@@ -301,6 +301,22 @@ bin/tbgen --frob 2>"$TMP/e"; r=$?
 check "tbgen: an unknown option: one line plus Try" \
     test "$r" = 2 -a "$(cat "$TMP/e")" = \
     "tbgen: unknown option '--frob'"$'\n'"Try 'tbgen --help'."
+bin/tbgen --encoding lz4 2>"$TMP/e"; r=$?
+check "tbgen --encoding lz4: a usage error naming the encodings" \
+    test "$r" = 2 -a "$(head -1 "$TMP/e")" = \
+    "tbgen: unknown encoding 'lz4' (packed3, packed4, sparse or zstd)"
+mkdir -p "$TMP/enc"
+bin/tbgen --quiet --puzzle frog --encoding packed4 --out "$TMP/enc" \
+    2>"$TMP/e"; r=$?
+check "tbgen --encoding packed4 for frog (distances to 168): status 1, said, no file" \
+    test "$r" = 1 -a ! -e "$TMP/enc/frog.mdb" -a ! -e "$TMP/enc/frog.mdb.tmp" \
+    -a "$(cat "$TMP/e")" = \
+    "tbgen: $TMP/enc/frog.mdb: the packed4 encoding cannot hold its values (tables/FORMAT.md)"
+bin/tbgen --quiet --puzzle four --encoding zstd --out "$TMP/enc"; r=$?
+check "tbgen --encoding zstd for four: built in zstd, proven by --verify" \
+    test "$r" = 0 -a -n "$(/usr/bin/python3 scripts/ptb_read.py \
+        "$TMP/enc/four.mdb" | grep -x 'encoding zstd')" -a \
+    -n "$("$LOOKUP" --verify four --tables "$TMP/enc" | grep ': ok: ')"
 check "tbgen --help lists every puzzle's metrics" \
     sh -c 'h=$(bin/tbgen --help); for p in $(bin/tbgen --list puzzles); do
              m=$(bin/tbgen --puzzle $p --list metrics | tr "\n" " ")
