@@ -167,12 +167,13 @@ static void put_be64(unsigned char *p, uint64_t v)
         p[i] = (unsigned char)(v >> (56 - 8 * i));
 }
 
+/* Written so that compilers make it one load (and a byte swap). */
 static uint64_t get_be64(const unsigned char *p)
 {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
+    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
+           (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
+           (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+           (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
 
 static uint64_t get_le(const unsigned char *p, unsigned n)
@@ -183,7 +184,7 @@ static uint64_t get_le(const unsigned char *p, unsigned n)
     return v;
 }
 
-/* The same for n = 8, written so that compilers make it one load. */
+/* The same for n = 8, one load. */
 static uint64_t get_le64(const unsigned char *p)
 {
     return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
