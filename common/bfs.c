@@ -14,9 +14,10 @@
  * A layer is expanded by scanning 'cur' in index order, in chunks the
  * threads take in turn (a bit per chunk says which chunks hold a state, so
  * a sparse layer costs no scan of the whole bitmap); each state gets its
- * distance byte as it is expanded.  Index order keeps the work local when neighbouring states have
- * nearby indices, and the test of most unmoves, "reached already?", reads
- * the bitmap (an eighth of the distance bytes) instead of the bytes.
+ * distance byte as it is expanded.  Index order keeps the work local when
+ * neighbouring states have nearby indices, and the test of most unmoves,
+ * "reached already?", reads the bitmap (an eighth of the distance bytes)
+ * instead of the bytes.
  *
  * Knows nothing of any puzzle: only the ops of common/puzzle.h.
  */
