@@ -12,10 +12,12 @@
  * found).  A thread claims a state by setting its bit in 'seen' with an
  * atomic OR, so each state is claimed once, then sets its bit in 'next'.
  * A layer is expanded by scanning 'cur' in index order, in chunks the
- * threads take in turn; each state gets its distance byte as it is
- * expanded.  Index order keeps the work local when neighbouring states have
- * nearby indices, and the test of most unmoves, "reached already?", reads
- * the bitmap (an eighth of the distance bytes) instead of the bytes.
+ * threads take in turn (a bit per chunk says which chunks hold a state, so
+ * a sparse layer costs no scan of the whole bitmap); each state gets its
+ * distance byte as it is expanded.  Index order keeps the work local when
+ * neighbouring states have nearby indices, and the test of most unmoves,
+ * "reached already?", reads the bitmap (an eighth of the distance bytes)
+ * instead of the bytes.
  *
  * Knows nothing of any puzzle: only the ops of common/puzzle.h.
  */
@@ -37,8 +39,12 @@ typedef struct layer_job {
     uint64_t *seen;            /* states reached (atomic) */
     uint64_t *cur;             /* the layer being expanded, cleared as read */
     uint64_t *next;            /* the layer being found (atomic) */
-    uint64_t n, words;         /* states; words of each bitmap */
-    uint64_t take;             /* next chunk of cur to take (atomic) */
+    /* a bit per chunk of CHUNK_WORDS words of cur (next) that holds a
+     * state, so a sparse layer is found without reading every word */
+    uint64_t *cur_sum, *next_sum;
+    uint64_t n, words, chunks; /* states; words of each bitmap; chunks */
+    uint64_t take;             /* next chunk to take (atomic) */
+    int alone;                 /* one thread: it takes every chunk itself */
     uint64_t found;            /* states in next (atomic) */
     uint8_t depth;             /* distance of the layer being expanded */
 } layer_job;
@@ -56,6 +62,15 @@ static unsigned low_bit(uint64_t x)
 #endif
 }
 
+/* Sets bit i of an atomic bitmap, testing it first: most bits a claim
+ * sets in the chunk summary are set already. */
+static void mark(uint64_t *bits, uint64_t i)
+{
+    uint64_t *w = &bits[i >> 6], bit = (uint64_t)1 << (i & 63);
+    if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+}
+
 /* Claims state p for the next layer; true when this call did. */
 static int claim(layer_job *j, uint64_t p)
 {
@@ -65,35 +80,49 @@ static int claim(layer_job *j, uint64_t p)
     if (__atomic_fetch_or(w, bit, __ATOMIC_RELAXED) & bit)
         return 0;
     __atomic_fetch_or(&j->next[p >> 6], bit, __ATOMIC_RELAXED);
+    mark(j->next_sum, (p >> 6) / CHUNK_WORDS);
     return 1;
 }
 
-/* Expands chunks of the current layer until none is left. */
+/* Expands the states of chunk c of the current layer; returns how many
+ * states it claimed for the next. */
+static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred)
+{
+    const ptb_puzzle *p = j->s->p;
+    uint64_t found = 0, from = c * CHUNK_WORDS;
+    uint64_t to = from + CHUNK_WORDS < j->words ? from + CHUNK_WORDS
+                                                : j->words;
+    for (uint64_t w = from; w < to; w++) {
+        uint64_t bits = j->cur[w];
+        if (!bits)
+            continue;
+        j->cur[w] = 0;
+        for (; bits; bits &= bits - 1) {
+            uint64_t q = w << 6 | low_bit(bits);
+            j->dist[q] = j->depth;
+            unsigned n = p->unmoves(j->s->ctx, j->sub, q, pred);
+            for (unsigned i = 0; i < n; i++)
+                found += (uint64_t)claim(j, pred[i]);
+        }
+    }
+    return found;
+}
+
+/* Expands the chunks of the current layer until none is left: alone, by
+ * the chunk summary; else taking chunks in turn with the other threads. */
 static void *expand_worker(void *arg)
 {
     layer_job *j = arg;
-    const ptb_puzzle *p = j->s->p;
-    uint64_t pred[PTB_MAX_MOVES], found = 0;
-    for (;;) {
-        uint64_t from = __atomic_fetch_add(&j->take, CHUNK_WORDS,
-                                           __ATOMIC_RELAXED);
-        if (from >= j->words)
-            break;
-        uint64_t to = from + CHUNK_WORDS < j->words ? from + CHUNK_WORDS
-                                                    : j->words;
-        for (uint64_t w = from; w < to; w++) {
-            uint64_t bits = j->cur[w];
-            if (!bits)
-                continue;
-            j->cur[w] = 0;
-            for (; bits; bits &= bits - 1) {
-                uint64_t q = w << 6 | low_bit(bits);
-                j->dist[q] = j->depth;
-                unsigned n = p->unmoves(j->s->ctx, j->sub, q, pred);
-                for (unsigned i = 0; i < n; i++)
-                    found += (uint64_t)claim(j, pred[i]);
-            }
-        }
+    uint64_t pred[PTB_MAX_MOVES], found = 0, c;
+    if (j->alone) {
+        for (uint64_t s = 0; s < (j->chunks + 63) / 64; s++)
+            for (uint64_t b = j->cur_sum[s]; b; b &= b - 1)
+                found += expand_chunk(j, s << 6 | low_bit(b), pred);
+    } else {
+        while ((c = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED))
+               < j->chunks)
+            if (j->cur_sum[c >> 6] >> (c & 63) & 1)
+                found += expand_chunk(j, c, pred);
     }
     __atomic_fetch_add(&j->found, found, __ATOMIC_RELAXED);
     return NULL;
@@ -120,6 +149,8 @@ static void add_goal(void *arg, uint64_t idx)
     if (idx < j->n && !(j->seen[idx >> 6] & bit)) {
         j->seen[idx >> 6] |= bit;
         j->cur[idx >> 6] |= bit;
+        j->cur_sum[(idx >> 6) / CHUNK_WORDS >> 6] |=
+            (uint64_t)1 << ((idx >> 6) / CHUNK_WORDS & 63);
         j->found++;
     }
 }
@@ -152,11 +183,15 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
     layer_job j = { .s = s, .sub = sub, .dist = dist };
     j.n = n;
     j.words = (n + 63) / 64;
-    j.seen = calloc(3 * (j.words ? j.words : 1), sizeof *j.seen);
+    j.chunks = (j.words + CHUNK_WORDS - 1) / CHUNK_WORDS;
+    uint64_t sums = (j.chunks + 63) / 64;
+    j.seen = calloc(3 * j.words + 2 * sums + 1, sizeof *j.seen);
     if (!j.seen)
         return PTB_ENOMEM;
     j.cur = j.seen + j.words;
     j.next = j.cur + j.words;
+    j.cur_sum = j.next + j.words;
+    j.next_sum = j.cur_sum + sums;
     memset(dist, PTB_UNSOLVABLE, n);
     /* the bits past n are no states: they count as reached */
     if (n % 64)
@@ -168,6 +203,7 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
             break;
         }
         unsigned t = j.found >= SPLIT_LAYER ? threads : 1;
+        j.alone = t == 1;
         reached += j.found;
         j.found = 0;
         j.take = 0;
@@ -176,6 +212,10 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         uint64_t *done = j.cur;
         j.cur = j.next;
         j.next = done;
+        memset(j.cur_sum, 0, sums * sizeof *j.cur_sum);
+        done = j.cur_sum;
+        j.cur_sum = j.next_sum;
+        j.next_sum = done;
         if (progress)
             report(b, b->done + reached + j.found);
     }

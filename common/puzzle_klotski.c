@@ -670,7 +670,7 @@ static int kl_mirrored(unsigned head)
 /* The part of a rank that row r adds, given the layout's unit types t, its
  * empty cells e and its 2x1 pieces v (only rows up to r matter). */
 KL_HOT uint32_t kl_part(unsigned hid, unsigned r, uint64_t t,
-                               uint32_t e, uint32_t v)
+                        uint32_t e, uint32_t v)
 {
     unsigned covered = kl_cover[hid][r];
     unsigned empties = kl_popcount2(e & ((1u << 4 * r) - 1));
@@ -949,12 +949,9 @@ static void kl_block_move(const kl_layout *l, unsigned p, unsigned q,
  * the rows it touches, so only their rank parts are redone, from the unit
  * types, empty cells and 2x1 pieces after it; the first of those rows keeps
  * its state (what is covered from above and the empty cells before it), so
- * only its code is looked up again.  The row below it is redone for every
- * move, without a test: a move within one row leaves that row's part as it
- * was, and a branch on it would be mispredicted often. */
+ * only its code is looked up again. */
 KL_HOT void kl_piece_moves(const kl_ctx *x, const kl_layout *l,
-                                  const kl_rowinfo *ri, uint32_t pieces,
-                                  kl_sink *o)
+                           const kl_rowinfo *ri, uint32_t pieces, kl_sink *o)
 {
     unsigned hid = (unsigned)kl_head_id[l->head];
     const uint32_t *part = ri->part, *base = ri->base, rank = ri->rank;
@@ -985,8 +982,8 @@ KL_HOT void kl_piece_moves(const kl_ctx *x, const kl_layout *l,
  * then destinations by cell.  Only a piece next to an empty cell can
  * move. */
 KL_HOT unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
-                                   const kl_rowinfo *ri, int back,
-                                   ptb_move *mv, uint64_t *to)
+                            const kl_rowinfo *ri, int back, ptb_move *mv,
+                            uint64_t *to)
 {
     kl_sink o = { mv, to, 0 };
     uint32_t near = kl_neighbours(l->e);
