@@ -591,18 +591,16 @@ static int set_block_values(plan *pl, uint32_t bv, uint64_t *bytes)
  * file). */
 static int choose_block_values(plan *pl, uint64_t *bytes)
 {
-    uint64_t largest = 0, pick_bytes = 0;
+    uint64_t largest = *bytes, pick_bytes = *bytes;  /* BLOCK_VALUES's */
     uint32_t pick = BLOCK_VALUES;
-    for (uint32_t bv = BLOCK_VALUES; bv >= MIN_BLOCK_VALUES; bv /= 4) {
+    for (uint32_t bv = BLOCK_VALUES / 4; bv >= MIN_BLOCK_VALUES; bv /= 4) {
         int rc = set_block_values(pl, bv, bytes);
         if (rc != PTB_OK)
             return rc;
-        if (bv == BLOCK_VALUES)
-            largest = pick_bytes = *bytes;
-        else if (100 * *bytes <= BLOCK_SLACK * largest)
-            pick = bv, pick_bytes = *bytes;
-        else
+        if (100 * *bytes > BLOCK_SLACK * largest)
             break;
+        pick = bv;
+        pick_bytes = *bytes;
     }
     *bytes = pick_bytes;
     return pl->bv == pick ? PTB_OK : set_block_values(pl, pick, bytes);
@@ -636,7 +634,9 @@ static int forced_encoding(plan *pl, const char *force)
 }
 
 /* In place (the best of best_in_place) unless zstd, estimated from a
- * sample, is at most half its size; the build options may force one. */
+ * sample, is at most half its size; the build options may force one.  The
+ * largest zstd block compresses best, so when in place wins against it,
+ * no smaller block is tried (four and frog). */
 static int plan_table(plan *pl)
 {
     uint64_t bytes;
@@ -652,10 +652,15 @@ static int plan_table(plan *pl)
         return PTB_EINVAL;
     if (pl->encoding != ENC_ZSTD)
         return PTB_OK;
-    int rc = pl->exact ? choose_block_values(pl, &bytes)
-                       : set_block_values(pl, BLOCK_VALUES, &bytes);
-    if (rc == PTB_OK && !pl->forced && pl->nblocks >= 2 * ESTIMATE_EVERY &&
-        in_place_wins(pl, bytes))
+    int rc = set_block_values(pl, BLOCK_VALUES, &bytes);
+    int estimated = !pl->forced && pl->nblocks >= 2 * ESTIMATE_EVERY;
+    if (rc == PTB_OK && estimated && in_place_wins(pl, bytes)) {
+        pl->encoding = best_in_place(pl);
+        return PTB_OK;
+    }
+    if (rc == PTB_OK && pl->exact)
+        rc = choose_block_values(pl, &bytes);
+    if (rc == PTB_OK && estimated && in_place_wins(pl, bytes))
         pl->encoding = best_in_place(pl);
     return rc;
 }
