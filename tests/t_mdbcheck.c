@@ -1,10 +1,10 @@
 /* tests/t_mdbcheck.c: ptb_mdb_check() against LMDB files made by liblmdb
- * itself in the table layout (only the main database: "header",
- * "sizes", optional "dictionary" and "index", "values"; large values on
- * overflow pages), then against a catalogue of crafted corruptions, each
- * refused with its code, then against every single-byte flip of the pages
- * liblmdb reads: each is refused, or liblmdb, handed the file, reads every
- * key without a fault.
+ * itself in the table layout (only the main database: "header", "sizes",
+ * "stats", "values", optional "checks", "dictionary" and "index"; large
+ * values on overflow pages), then against a catalogue of crafted
+ * corruptions, each refused with its code, then against every single-byte
+ * flip of the pages liblmdb reads: each is refused, or liblmdb, handed the
+ * file, reads every key without a fault.
  *
  * The corruptions are placed with this file's own reading of LMDB 0.9's
  * on-disk layout (native byte order, W = sizeof(size_t)); where the root

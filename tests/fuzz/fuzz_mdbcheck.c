@@ -2,7 +2,7 @@
  * and for its promise: a file it accepts can be handed to liblmdb.  Each
  * input is written to a temporary file and checked; when accepted, liblmdb
  * opens it read-only (as table.c does), begins a read transaction, calls
- * mdb_env_info() and mdb_env_stat(), fetches the format-2 keys with
+ * mdb_env_info() and mdb_env_stat(), fetches the table format's keys with
  * mdb_get(), walks the main database with a cursor, and reads every byte
  * of every value it returns.  liblmdb is not instrumented, so a bad read
  * there shows as a SIGSEGV or SIGBUS, which libFuzzer reports. */
@@ -30,8 +30,9 @@ static void touch(const MDB_val *v, size_t file_size)
 
 static void read_all(size_t file_size)
 {
-    static const char *const keys[] = { "header", "sizes", "dictionary",
-                                        "index", "values" };
+    static const char *const keys[] = { "checks", "dictionary", "header",
+                                        "index", "sizes", "stats",
+                                        "values" };
     MDB_env *env;
     MDB_txn *txn = NULL;
     MDB_dbi dbi;
