@@ -21,10 +21,11 @@
  * threads sharing one Table answer in parallel.  A ptb_reader must not be
  * shared, so a Table keeps a small pool of "slots" (a reader, a solution and
  * an analysis buffer each) behind a mutex held only to pop and push: a call
- * takes a slot, works on it without the GIL, and returns it.  A reader keeps
- * the blocks it decoded (up to the table's decoded size: about 40 MB for
- * frog, 12 MB for a Klotski metric), so warm calls decode nothing; POOL_MAX
- * bounds how many readers stay, and so the memory.  Compiled with
+ * takes a slot, works on it without the GIL, and returns it.  On a zstd
+ * table (swap) a reader keeps the blocks it decoded (up to the table's
+ * decoded size, about 10 MB), so warm calls decode nothing; POOL_MAX bounds
+ * how many readers stay, and so the memory.  Tables read in place need no
+ * reader memory.  Compiled with
  * -DPTB_PY_HOLD_GIL the module keeps the GIL instead, to show that the
  * thread test notices.
  *
