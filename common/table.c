@@ -528,12 +528,17 @@ static int best_in_place(const plan *pl)
                : ENC_SPARSE;
 }
 
+/* sparse counts its entries in 4 bytes. */
+static int sparse_fits(const plan *pl) { return pl->solvable <= UINT32_MAX; }
+
 /* True when an in-place encoding (values and checks) is at most
  * IN_PLACE_SLACK % of a zstd size. */
 static int in_place_wins(const plan *pl, uint64_t zstd_bytes)
 {
-    uint64_t b = in_place_bytes(pl, best_in_place(pl));
-    return 100 * (b + 4 * chunk_count(b)) <= IN_PLACE_SLACK * zstd_bytes;
+    int e = best_in_place(pl);
+    uint64_t b = in_place_bytes(pl, e);
+    return (e != ENC_SPARSE || sparse_fits(pl)) &&
+           100 * (b + 4 * chunk_count(b)) <= IN_PLACE_SLACK * zstd_bytes;
 }
 
 /* Estimates the zstd size (frames, index and dictionary) from one block in
@@ -627,7 +632,8 @@ static int forced_encoding(plan *pl, const char *force)
     int e = encoding_of(force);
     if (e == ENC_COUNT || (e == ENC_PACKED3 && pl->exact) ||
         ((e == ENC_PACKED4 || e == ENC_SPARSE) && !pl->exact) ||
-        (e == ENC_PACKED4 && pl->max_distance > PACKED4_MAX))
+        (e == ENC_PACKED4 && pl->max_distance > PACKED4_MAX) ||
+        (e == ENC_SPARSE && !sparse_fits(pl)))
         return PTB_EINVAL;
     pl->encoding = e;
     return PTB_OK;
