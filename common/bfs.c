@@ -8,9 +8,13 @@
  * splits each layer between the threads.
  *
  * Three bitmaps of one bit a state hold the search: 'seen' (the states
- * reached), 'cur' (the layer being expanded) and 'next' (the layer being
- * found).  A thread claims a state by setting its bit in 'seen' with an
- * atomic OR, so each state is claimed once, then sets its bit in 'next'.
+ * reached), 'old' (those reached before the layer being found) and 'cur'
+ * (the layer being expanded).  A thread claims a state by setting its bit
+ * in 'seen' with an atomic OR, so each state is claimed once, and marks
+ * its chunk (below); after the layer, the marked chunks' states in 'seen'
+ * and not in 'old' become 'cur', and 'old' catches up.  That costs one
+ * locked operation a claimed state, not two (a bit in a bitmap 'next' of
+ * the layer being found, as before: 1.5% more CPU on klotski).
  * A layer is expanded by scanning 'cur' in index order, in chunks the
  * threads take in turn (a bit per chunk says which chunks hold a state, so
  * a sparse layer costs no scan of the whole bitmap); each state gets its
@@ -37,15 +41,17 @@ typedef struct layer_job {
     uint32_t sub;
     uint8_t *dist;
     uint64_t *seen;            /* states reached (atomic) */
+    uint64_t *old;             /* 'seen' before the layer being found */
     uint64_t *cur;             /* the layer being expanded, cleared as read */
-    uint64_t *next;            /* the layer being found (atomic) */
-    /* a bit per chunk of CHUNK_WORDS words of cur (next) that holds a
-     * state, so a sparse layer is found without reading every word */
+    /* a bit per chunk of CHUNK_WORDS words of cur (of the layer being
+     * found) that holds a state, so a sparse layer costs no scan of every
+     * word */
     uint64_t *cur_sum, *next_sum;
     uint64_t n, words, chunks; /* states; words of each bitmap; chunks */
     uint64_t take;             /* next chunk to take (atomic) */
     int alone;                 /* one thread: it takes every chunk itself */
-    uint64_t found;            /* states in next (atomic) */
+    uint64_t found;            /* states claimed for the next layer
+                                  (atomic) */
     uint8_t depth;             /* distance of the layer being expanded */
 } layer_job;
 
@@ -79,9 +85,24 @@ static int claim(layer_job *j, uint64_t p)
         return 0;
     if (__atomic_fetch_or(w, bit, __ATOMIC_RELAXED) & bit)
         return 0;
-    __atomic_fetch_or(&j->next[p >> 6], bit, __ATOMIC_RELAXED);
     mark(j->next_sum, (p >> 6) / CHUNK_WORDS);
     return 1;
+}
+
+/* The layer just found into cur: in each chunk the layer touched, the
+ * states of 'seen' not in 'old', which then catches up. */
+static void take_layer(layer_job *j)
+{
+    for (uint64_t s = 0; s < (j->chunks + 63) / 64; s++)
+        for (uint64_t b = j->cur_sum[s]; b; b &= b - 1) {
+            uint64_t from = (s << 6 | low_bit(b)) * CHUNK_WORDS;
+            uint64_t to = from + CHUNK_WORDS < j->words ? from + CHUNK_WORDS
+                                                        : j->words;
+            for (uint64_t w = from; w < to; w++) {
+                j->cur[w] = j->seen[w] & ~j->old[w];
+                j->old[w] = j->seen[w];
+            }
+        }
 }
 
 /* Expands the states of chunk c of the current layer; returns how many
@@ -148,6 +169,7 @@ static void add_goal(void *arg, uint64_t idx)
     uint64_t bit = (uint64_t)1 << (idx & 63);
     if (idx < j->n && !(j->seen[idx >> 6] & bit)) {
         j->seen[idx >> 6] |= bit;
+        j->old[idx >> 6] |= bit;
         j->cur[idx >> 6] |= bit;
         j->cur_sum[(idx >> 6) / CHUNK_WORDS >> 6] |=
             (uint64_t)1 << ((idx >> 6) / CHUNK_WORDS & 63);
@@ -188,14 +210,14 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
     j.seen = calloc(3 * j.words + 2 * sums + 1, sizeof *j.seen);
     if (!j.seen)
         return PTB_ENOMEM;
-    j.cur = j.seen + j.words;
-    j.next = j.cur + j.words;
-    j.cur_sum = j.next + j.words;
+    j.old = j.seen + j.words;
+    j.cur = j.old + j.words;
+    j.cur_sum = j.cur + j.words;
     j.next_sum = j.cur_sum + sums;
     memset(dist, PTB_UNSOLVABLE, n);
     /* the bits past n are no states: they count as reached */
     if (n % 64)
-        j.seen[n / 64] = ~(uint64_t)0 << n % 64;
+        j.seen[n / 64] = j.old[n / 64] = ~(uint64_t)0 << n % 64;
     s->p->goals(s->ctx, sub, add_goal, &j);
     for (unsigned d = 0; j.found; d++) {
         if (d >= PTB_MAX_DISTANCE) {
@@ -209,13 +231,11 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         j.take = 0;
         j.depth = (uint8_t)d;
         ptb_run_threads(expand_worker, &j, t);
-        uint64_t *done = j.cur;
-        j.cur = j.next;
-        j.next = done;
         memset(j.cur_sum, 0, sums * sizeof *j.cur_sum);
-        done = j.cur_sum;
+        uint64_t *done = j.cur_sum;
         j.cur_sum = j.next_sum;
         j.next_sum = done;
+        take_layer(&j);
         if (progress)
             report(b, b->done + reached + j.found);
     }
