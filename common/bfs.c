@@ -55,18 +55,6 @@ typedef struct layer_job {
     uint8_t depth;             /* distance of the layer being expanded */
 } layer_job;
 
-/* The lowest set bit of x != 0. */
-static unsigned low_bit(uint64_t x)
-{
-#if defined(__GNUC__)
-    return (unsigned)__builtin_ctzll(x);
-#else
-    unsigned i = 0;
-    while (!(x >> i & 1))
-        i++;
-    return i;
-#endif
-}
 
 /* Sets bit i of an atomic bitmap, testing it first: most bits a claim
  * sets in the chunk summary are set already. */
@@ -95,7 +83,7 @@ static void take_layer(layer_job *j)
 {
     for (uint64_t s = 0; s < (j->chunks + 63) / 64; s++)
         for (uint64_t b = j->cur_sum[s]; b; b &= b - 1) {
-            uint64_t from = (s << 6 | low_bit(b)) * CHUNK_WORDS;
+            uint64_t from = (s << 6 | ptb_low_bit(b)) * CHUNK_WORDS;
             uint64_t to = from + CHUNK_WORDS < j->words ? from + CHUNK_WORDS
                                                         : j->words;
             for (uint64_t w = from; w < to; w++) {
@@ -119,7 +107,7 @@ static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred)
             continue;
         j->cur[w] = 0;
         for (; bits; bits &= bits - 1) {
-            uint64_t q = w << 6 | low_bit(bits);
+            uint64_t q = w << 6 | ptb_low_bit(bits);
             j->dist[q] = j->depth;
             unsigned n = p->unmoves(j->s->ctx, j->sub, q, pred);
             for (unsigned i = 0; i < n; i++)
@@ -138,7 +126,7 @@ static void *expand_worker(void *arg)
     if (j->alone) {
         for (uint64_t s = 0; s < (j->chunks + 63) / 64; s++)
             for (uint64_t b = j->cur_sum[s]; b; b &= b - 1)
-                found += expand_chunk(j, s << 6 | low_bit(b), pred);
+                found += expand_chunk(j, s << 6 | ptb_low_bit(b), pred);
     } else {
         while ((c = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED))
                < j->chunks)

@@ -136,6 +136,19 @@ static inline unsigned ptb_popcount(uint32_t x)
     return (x * 0x01010101u) >> 24;
 }
 
+/* The lowest set bit of x != 0. */
+static inline unsigned ptb_low_bit(uint64_t x)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned i = 0;
+    while (!(x >> i & 1))
+        i++;
+    return i;
+#endif
+}
+
 /* ---- the query text reader (common/text.c) ----
  * Every puzzle reads its text through ptb_text_split(), so the rules are
  * the same everywhere (README.md, "Input"): a UTF-8 byte-order mark at the

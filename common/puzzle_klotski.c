@@ -657,18 +657,6 @@ typedef struct kl_ctx {
 
 /* ==== bits ============================================================ */
 
-static unsigned kl_low_bit(uint32_t m)
-{
-#if defined(__GNUC__)
-    return (unsigned)__builtin_ctz(m);
-#else
-    unsigned i = 0;
-    while (!(m >> i & 1))
-        i++;
-    return i;
-#endif
-}
-
 /* The number of bits of m, or 2 if more. */
 static unsigned kl_popcount2(uint32_t m)
 {
@@ -1063,14 +1051,14 @@ KL_HOT void kl_piece_moves(const kl_ctx *x, const kl_layout *l,
     const uint32_t *part = ri->part, *base = ri->base, rank = ri->rank;
     const uint8_t *covered = ri->covered;
     for (; pieces; pieces &= pieces - 1) {
-        unsigned p = kl_low_bit(pieces), ty = (unsigned)(l->t >> 2 * p & 3);
+        unsigned p = ptb_low_bit(pieces), ty = (unsigned)(l->t >> 2 * p & 3);
         uint32_t vert = l->v >> p & 1;       /* a 2x1 piece */
         uint32_t shape = kl_shape[ty], e0 = l->e | shape << p;
         uint32_t dest = kl_reach(x->metric, kl_fit(ty, e0), p);
         uint64_t t0 = l->t ^ (uint64_t)ty << 2 * p;
         uint32_t v0 = l->v & ~(1u << p);
         for (; dest; dest &= dest - 1) {
-            unsigned q = kl_low_bit(dest);
+            unsigned q = ptb_low_bit(dest);
             uint64_t t = t0 ^ (uint64_t)ty << 2 * q;
             uint32_t e = e0 & ~(shape << q), v = v0 | vert << q;
             unsigned r0 = (p < q ? p : q) / 4;
@@ -1102,7 +1090,7 @@ KL_HOT unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
         uint32_t fit = kl_fit(KL_BLOCK, l->e | kl_block_cells(p));
         for (uint32_t dest = kl_reach(x->metric, fit, p); dest;
              dest &= dest - 1)
-            kl_block_move(l, p, kl_low_bit(dest), back, &o);
+            kl_block_move(l, p, ptb_low_bit(dest), back, &o);
     }
     kl_piece_moves(x, l, ri, pieces & ~before, &o);
     return o.n;
@@ -1227,7 +1215,7 @@ static void kl_name_pieces(const kl_layout *l, ptb_position *pos)
     memset(pos->cell, '.', KL_CELLS);
     uint32_t pieces = l->h | l->v | l->s | 1u << l->head;
     for (; pieces; pieces &= pieces - 1) {
-        unsigned p = kl_low_bit(pieces), ty = kl_type_at(l, p);
+        unsigned p = ptb_low_bit(pieces), ty = kl_type_at(l, p);
         char c = ty == KL_BLOCK ? 'A' : next++;
         for (unsigned i = 0; i < KL_CELLS; i++)
             if ((kl_shape[ty] << p) >> i & 1)
@@ -1247,7 +1235,7 @@ static void kl_user_move(const ptb_position *p, const ptb_move *m,
         *to = b;
         return;
     }
-    *from = kl_low_bit(kl_letter_cells(p, a + 3 - 2 * (a % 4)));
+    *from = ptb_low_bit(kl_letter_cells(p, a + 3 - 2 * (a % 4)));
     *to = (unsigned)((int)*from + 4 * ((int)(b / 4) - (int)(a / 4))
                      - ((int)(b % 4) - (int)(a % 4)));
 }
@@ -1260,9 +1248,9 @@ static void kl_apply(const void *ctx, ptb_position *p, const ptb_move *m)
     unsigned char letter = p->cell[from];
     uint32_t cells = kl_letter_cells(p, from);
     for (uint32_t c = cells; c; c &= c - 1)
-        p->cell[kl_low_bit(c)] = (unsigned char)kl_empty_mark(p);
+        p->cell[ptb_low_bit(c)] = (unsigned char)kl_empty_mark(p);
     for (uint32_t c = cells; c; c &= c - 1)
-        p->cell[kl_low_bit(c) - from + to] = letter;
+        p->cell[ptb_low_bit(c) - from + to] = letter;
     if (m->code & KL_FLIP)
         p->aux ^= KL_MIRRORED;
     p->idx = m->to;
@@ -1319,9 +1307,9 @@ static unsigned kl_path(uint32_t fit, unsigned a, unsigned b, char *out)
         unsigned c = queue[head++];
         for (unsigned d = 0; d < 4; d++) {
             uint32_t y = kl_shift(1u << c, d) & fit;
-            if (y && via[kl_low_bit(y)] < 0) {
-                via[kl_low_bit(y)] = (signed char)d;
-                queue[tail++] = kl_low_bit(y);
+            if (y && via[ptb_low_bit(y)] < 0) {
+                via[ptb_low_bit(y)] = (signed char)d;
+                queue[tail++] = ptb_low_bit(y);
             }
         }
     }
