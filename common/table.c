@@ -59,7 +59,7 @@
  * walk of 横刀立马 costs 0.3 M instructions against 4.6 M for decoding its
  * zstd blocks, so zstd must save much to be worth it (swap: 3.2x smaller
  * than packed3, zstd; Klotski: 1.26x, packed3; four: 1.6x, packed4; frog:
- * 1.1x, sparse). */
+ * 1.2x, sparse). */
 #define IN_PLACE_SLACK 200u
 #define CHUNK_BYTES 512u         /* in-place values: one check per chunk */
 #define SPARSE_BLOCK 65536u      /* sparse: states per block */
