@@ -572,17 +572,7 @@ const ptb_puzzle ptb_puzzle_four = {
 
 #ifdef PTB_MKTABLES
 /* ---- the generator: prints build/gen/four_tables.h ---- */
-#include <stdio.h>
-
-static void print_array(const char *field, const uint16_t *v16,
-                        const uint8_t *v8, size_t n)
-{
-    printf("    .%s = {", field);
-    for (size_t i = 0; i < n; i++)
-        printf("%s%u,", i % 12 ? " " : "\n        ",
-               v16 ? (unsigned)v16[i] : (unsigned)v8[i]);
-    printf("\n    },\n");
-}
+#include "mktables.h"
 
 int main(void)
 {
@@ -593,10 +583,10 @@ int main(void)
     }
     printf("/* Made by build/gen/mktables_four from common/puzzle_four.c. */"
            "\nstatic const four_ctx four_tables = {\n");
-    print_array("rank14", c->rank14, NULL, 1u << 14);
-    print_array("unrank14", c->unrank14, NULL, BLACK_RANKS);
-    print_array("pair_lo", NULL, c->pair_lo, PAIRS);
-    print_array("pair_hi", NULL, c->pair_hi, PAIRS);
+    MK_FIELD(c, rank14, 1u << 14);
+    MK_FIELD(c, unrank14, BLACK_RANKS);
+    MK_FIELD(c, pair_lo, PAIRS);
+    MK_FIELD(c, pair_hi, PAIRS);
     printf("};\n");
     four_close(c);
     return ferror(stdout) ? 1 : 0;

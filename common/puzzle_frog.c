@@ -730,17 +730,7 @@ const ptb_puzzle ptb_puzzle_frog = {
 
 #ifdef PTB_MKTABLES
 /* ---- the generator: prints build/gen/frog_tables.h ---- */
-#include <stdio.h>
-
-static void print_array(const char *field, const uint16_t *v16,
-                        const uint32_t *v32, size_t n)
-{
-    printf("    .%s = {", field);
-    for (size_t i = 0; i < n; i++)
-        printf("%s%lu,", i % 12 ? " " : "\n        ",
-               v16 ? (unsigned long)v16[i] : (unsigned long)v32[i]);
-    printf("\n    },\n");
-}
+#include "mktables.h"
 
 int main(void)
 {
@@ -751,18 +741,18 @@ int main(void)
     }
     printf("/* Made by build/gen/mktables_frog from common/puzzle_frog.c. */"
            "\nstatic const frog_ctx frog_tables = {\n");
-    print_array("rank", c->rank, NULL, 1u << MAX_N);
-    print_array("unrank", c->unrank, NULL, 1u << MAX_N);
-    print_array("first", c->first, NULL, MAX_N + 2);
-    print_array("rev", c->rev, NULL, 1u << MAX_N);
+    MK_FIELD(c, rank, 1u << MAX_N);
+    MK_FIELD(c, unrank, 1u << MAX_N);
+    MK_FIELD(c, first, MAX_N + 2);
+    MK_FIELD(c, rev, 1u << MAX_N);
     printf("    .sub = {\n");
     for (unsigned i = 0; i < MAX_N; i++) {
         const frog_sub *f = &c->sub[i];
         printf("    {\n    .n = %u,\n    .pieces = %lu,\n", f->n,
                (unsigned long)f->pieces);
-        print_array("off", NULL, f->off, MAX_N + 2);
-        print_array("choose", NULL, f->choose, MAX_N + 1);
-        print_array("mid", NULL, f->mid, MAX_N + 2);
+        MK_FIELD(f, off, MAX_N + 2);
+        MK_FIELD(f, choose, MAX_N + 1);
+        MK_FIELD(f, mid, MAX_N + 2);
         printf("    .size = %llu,\n    .goal = %llu,\n    .start = %llu,\n"
                "    },\n", (unsigned long long)f->size,
                (unsigned long long)f->goal, (unsigned long long)f->start);

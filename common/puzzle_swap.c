@@ -519,23 +519,7 @@ const ptb_puzzle ptb_puzzle_swap = {
 
 #ifdef PTB_MKTABLES
 /* ---- the generator: prints build/gen/swap_tables.h ---- */
-#include <stdio.h>
-
-static void print_u16(const char *field, const uint16_t *v, size_t n)
-{
-    printf("    .%s = {", field);
-    for (size_t i = 0; i < n; i++)
-        printf("%s%u,", i % 12 ? " " : "\n        ", v[i]);
-    printf("\n    },\n");
-}
-
-static void print_u32(const char *field, const uint32_t *v, size_t n)
-{
-    printf("    .%s = {", field);
-    for (size_t i = 0; i < n; i++)
-        printf(" %lu,", (unsigned long)v[i]);
-    printf(" },\n");
-}
+#include "mktables.h"
 
 static void print_cells(const char *field, unsigned char v[SYMS][CELLS])
 {
@@ -558,12 +542,12 @@ int main(void)
     }
     printf("/* Made by build/gen/mktables_swap from common/puzzle_swap.c. */"
            "\nstatic const swap_ctx swap_tables = {\n");
-    print_u16("rank", c->rank, 1u << CELLS);
-    print_u16("board", c->board, 1u << CELLS);
-    print_u32("first", c->first, CELLS + 2);
+    MK_FIELD(c, rank, 1u << CELLS);
+    MK_FIELD(c, board, 1u << CELLS);
+    MK_FIELD(c, first, CELLS + 2);
     printf("    .nsub = %lu,\n", (unsigned long)c->nsub);
-    print_u16("target", c->target, TARGETS);
-    print_u32("sub_first", c->sub_first, CELLS / 2 + 2);
+    MK_FIELD(c, target, TARGETS);
+    MK_FIELD(c, sub_first, CELLS / 2 + 2);
     print_cells("perm", c->perm);
     print_cells("inv", c->inv);
     printf("    .nib = {\n");
@@ -577,11 +561,9 @@ int main(void)
         }
         printf("        },\n");
     }
-    printf("    },\n    .offset = {");
-    for (unsigned i = 0; i <= TARGETS; i++)
-        printf("%s%lluu,", i % 6 ? " " : "\n        ",
-               (unsigned long long)c->offset[i]);
-    printf("\n    },\n};\n");
+    printf("    },\n");
+    MK_FIELD(c, offset, TARGETS + 1);
+    printf("};\n");
     swap_close(c);
     return ferror(stdout) ? 1 : 0;
 }
