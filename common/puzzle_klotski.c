@@ -12,26 +12,21 @@
  * significant first, zero-padded: 00 empty, 01 1x2, 10 2x1, 11 1x1.
  *
  * Mirror symmetry.  The goal is its own left-right mirror image, so a
- * layout and its mirror are equally far from it.  The state space the table
- * sees is the simple split: the layouts with the 2x2 block in columns 1-2
- * (10,529,912) or 2-3 (8,274,674), 18,804,586 states; those with it in
- * columns 3-4 are the mirrors of the first kind and are never stored (a
- * layout with the block in columns 2-3 keeps its own state, as does its
- * mirror, which has the block there too).  A state's index is its
- * ShortCode minus the columns-3-4 layouts before it.  The alternative, a
- * dense index over the 14,673,066 mirror classes, would store 22% fewer
- * values (0.8 instead of 1.03 bits a layout at 5 values a byte), but it
- * needs a constant table to rank the classes among the columns-2-3 layouts
- * (a bitmap of 8,274,674 bits plus a rank directory: about 1.1 MB in every
- * binary, nearly half of the 2.5 MB it saves on the three tables), and every
- * successor with the block in columns 2-3 (44% of the states) would need
- * its mirror ranked as well to find its class.  The split needs no table
- * and mirrors only the 2x2 block's moves into columns 3-4: a move out of a
- * state lands on its successor's representative (the mirror when the block
- * ends in columns 3-4, marked in the move's code); unmoves() lists every
- * state one such move before it, which adds, for a state with the block in
- * columns 1-2, the mirrors of its block moves into columns 2-3, and leaves
- * out its block moves from columns 2-3 into 3-4 (see kl_block_move).
+ * layout and its mirror are equally far from it, and the table holds one
+ * state per mirror class: of a layout and its mirror, the one with the
+ * smaller CommonCode stands for both, and the states are those layouts in
+ * ascending CommonCode order, 14,673,066 of them (11,634 layouts are their
+ * own mirror image).  With the 2x2 block in columns 1-2 every layout stands
+ * for itself, in columns 3-4 none; in columns 2-3 the mirror has the block
+ * there too, and the layouts' rows decide: the first row from the top that
+ * is not its own mirror image sorts before its mirror's in the one that
+ * stands (a row code's order is its place in CommonCode order).  A move out
+ * of a state lands on its successor's class, marked in the move's code
+ * when the successor stands as its mirror; the states one move before a
+ * class are the classes of its representative's successors, as moves are
+ * reversible and commute with the mirror.  (Format 3 stored the simple
+ * split instead, every layout with the block in columns 1-2 or 2-3:
+ * 18,804,586 states, 28% more.)
  *
  * Ranking works row by row.  A row is coded in 8 bits (2 bits per cell: the
  * type of the unit whose top-left cell it is, 0 for empty or covered cells),
@@ -40,13 +35,23 @@
  * completions of every (2x2 place, row, state) gives, for each row code
  * (squeezed to its uncovered cells), how many layouts sort before it with
  * the same rows above; a rank is the sum of five independent reads of that
- * 190 KB table, and a move's successor redoes only the rows it touches.
+ * 217 KB table, and a move's successor redoes only the rows it touches.
+ * Mirror classes are ranked alike: while the rows are their own mirror
+ * image, a row's part counts the classes before it (a row code that is its
+ * own mirror image adds the classes of its completions, half of them plus
+ * half of those that are their own mirror image; a code that sorts before
+ * its mirror all its completions; one that sorts after none), and from the
+ * first row that is not, the layouts as before.  A move that changes those
+ * leading rows may change which of the pair stands, so it is ranked from
+ * scratch; others redo only the rows they touch.
  * Unranking finds rows 1 and 2 at once in a list of their code pairs per
  * 2x2 place (23,767 pairs of 16 bytes; a 1024-bucket guide, then a short
  * scan), row 3 in per-state lists (a 64-bucket guide, then a short scan)
  * and reads rows 4-5 from a list of all their completions; each entry
  * names the slot of the row after it, so no lookup stands between rows.
- * (Rows 1-3 found one by one cost 6% more CPU in the search.)
+ * (Rows 1-3 found one by one cost 6% more CPU in the search.)  Mirror
+ * classes are unranked row by row in such lists, from class slots while
+ * the rows are their own mirror image.
  * These tables are constant: the PTB_MKTABLES section at the end of this
  * file computes them at build time and prints build/gen/klotski_tables.h,
  * so opening a space builds nothing.
@@ -54,8 +59,8 @@
  * Metrics: "step" moves a piece one cell; "line" any distance in a straight
  * line; "move" to any place it reaches over free cells, turns included.  A
  * move's code is its piece's top-left cell in the state before (bits 0-4)
- * and after (bits 5-9) the move, plus bit 10 when the successor's
- * representative is the mirror image.
+ * and after (bits 5-9) the move, plus bit 10 when the successor stands as
+ * its mirror image.
  *
  * Queries, read by the shared reader (common/text.c: a byte-order mark,
  * CRLF, tabs and blank lines ignored).  A board is 5 rows of 4 cells (rows
@@ -111,6 +116,10 @@ enum {
 
 /* Unit types, as in the CommonCode. */
 enum { KL_EMPTY = 0, KL_HORZ = 1, KL_VERT = 2, KL_ONE = 3, KL_BLOCK = 4 };
+
+/* A row code against its mirror image, in the order of ranks: the same
+ * code, or the one that sorts first, or second. */
+enum { KL_SYM = 0, KL_FIRST = 1, KL_SECOND = 2 };
 
 /* The places of the 2x2 block by its top-left cell. */
 static const unsigned char kl_head_cell[KL_HEADS] = {
@@ -175,12 +184,20 @@ typedef struct kl_rows {
     uint32_t *tail_at;           /* per slot of row 4: its completions */
     uint16_t *tail;              /* rows 4 and 5 codes, in order */
     uint32_t adds, entries, tails;
-    uint32_t slot_base[KL_HEADS * KL_ROWS * KL_STATES];  /* per slot */
-    uint8_t slot_cover[KL_HEADS * KL_ROWS * KL_STATES];  /* per slot */
+    uint32_t slot_base[2 * KL_HEADS * KL_ROWS * KL_STATES];  /* per slot */
+    uint8_t slot_cover[2 * KL_HEADS * KL_ROWS * KL_STATES];  /* per slot */
     uint32_t pair_at[KL_HEADS + 1];  /* per 2x2 place: its pairs */
     kl_pair_guide pair_guide[KL_HEADS];
     kl_pair *pair;
     uint32_t pairs;
+    /* mirror classes (2x2 block in columns 2-3): the class slots, numbered
+     * after the others, their rank parts, and the start slot per place */
+    uint8_t msign[KL_CODES];        /* KL_SYM, KL_FIRST or KL_SECOND */
+    uint16_t cslot[KL_HEADS][KL_ROWS][KL_STATES];
+    uint32_t cadd_at[KL_HEADS][KL_ROWS][KL_STATES];
+    uint16_t start[KL_HEADS];
+    uint32_t sfirst[KL_HEADS + 1];  /* first state index per 2x2 place */
+    unsigned cslots;
 } kl_rows;
 
 typedef kl_rows kl_ctx;
@@ -239,47 +256,98 @@ static unsigned kl_lex_code(unsigned key)
         | (key << 6 & 0xC0);
 }
 
-/* n[hid][r][st]: the ways to fill rows r.. after state st. */
+/* The mirror image of a row code whose covered cells are symmetric (they
+ * stay 0). */
+static unsigned kl_mirror_code(unsigned code)
+{
+    unsigned m = 0;
+    for (unsigned k = 0; k < KL_COLS; k++) {
+        unsigned ty = code >> 2 * k & 3;
+        if (ty == KL_HORZ && k == KL_COLS - 1)
+            return code;                /* no row */
+        if (ty)
+            m |= ty << 2 * (ty == KL_HORZ ? KL_COLS - 2 - k
+                                          : KL_COLS - 1 - k);
+    }
+    return m;
+}
+
+static void kl_build_msign(kl_ctx *x)
+{
+    for (unsigned code = 0; code < KL_CODES; code++) {
+        unsigned m = kl_mirror_code(code);
+        x->msign[code] = (uint8_t)(m == code ? KL_SYM
+                                   : kl_lex_code(code) < kl_lex_code(m)
+                                       ? KL_FIRST : KL_SECOND);
+    }
+}
+
+/* n[hid][r][st]: the ways to fill rows r.. after state st; sym: those of
+ * them whose rows are all their own mirror image. */
 typedef struct kl_counts {
     uint32_t n[KL_HEADS][KL_ROWS + 1][KL_STATES];
+    uint32_t sym[KL_HEADS][KL_ROWS + 1][KL_STATES];
 } kl_counts;
 
 static void kl_count(const kl_ctx *x, kl_counts *c)
 {
-    uint32_t (*count)[KL_ROWS + 1][KL_STATES] = c->n;
     for (unsigned hid = 0; hid < KL_HEADS; hid++) {
         for (unsigned st = 0; st < KL_STATES; st++)
-            count[hid][KL_ROWS][st] = st == kl_state(0, KL_MIN_EMPTY);
+            c->n[hid][KL_ROWS][st] = c->sym[hid][KL_ROWS][st] =
+                st == kl_state(0, KL_MIN_EMPTY);
         for (unsigned r = KL_ROWS; r-- > 0;)
             for (unsigned st = 0; st < KL_STATES; st++) {
-                uint32_t sum = 0;
+                uint32_t sum = 0, sym = 0;
                 for (unsigned code = 0, next; code < KL_CODES; code++)
-                    if (kl_row_step(x, hid, r, st, code, &next))
-                        sum += count[hid][r + 1][next];
-                count[hid][r][st] = sum;
+                    if (kl_row_step(x, hid, r, st, code, &next)) {
+                        sum += c->n[hid][r + 1][next];
+                        if (x->msign[code] == KL_SYM)
+                            sym += c->sym[hid][r + 1][next];
+                    }
+                c->n[hid][r][st] = sum;
+                c->sym[hid][r][st] = sym;
             }
     }
 }
 
-/* Numbers the states that some layout reaches, row by row; returns how
- * many.  Other states get KL_NONE and are never read. */
-static unsigned kl_number_slots(kl_ctx *x, const kl_counts *c)
+/* The 2x2 block in columns 2-3: the place is its own mirror image. */
+static int kl_centred(unsigned hid)
 {
-    const uint32_t (*count)[KL_ROWS + 1][KL_STATES] = c->n;
-    unsigned n = 0;
+    return kl_head_cell[hid] % 4 == 1;
+}
+
+/* The layouts after state st of row r that stand for their mirror class:
+ * those whose first row that is not its own mirror image sorts first, and
+ * those that are their own mirror image.  A class slot's state is reached
+ * by rows that are their own mirror image, so its completions pair up with
+ * their mirrors, except the sym ones. */
+static uint32_t kl_classes(const kl_counts *c, unsigned hid, unsigned r,
+                           unsigned st)
+{
+    return (c->n[hid][r][st] + c->sym[hid][r][st]) / 2;
+}
+
+/* Numbers the states that some layout reaches, row by row, from n; returns
+ * the next number.  Other states get KL_NONE and are never read.  With cls,
+ * the class slots: the states of the places in columns 2-3 that rows that
+ * are their own mirror image reach. */
+static unsigned kl_number_slots(kl_ctx *x, const kl_counts *c, int cls,
+                                unsigned n)
+{
     for (unsigned hid = 0; hid < KL_HEADS; hid++) {
+        uint16_t (*slot)[KL_STATES] = cls ? x->cslot[hid] : x->slot[hid];
         uint8_t reached[KL_ROWS][KL_STATES] = { { 0 } };
-        reached[0][kl_state(x->cover[hid][0], 0)] = 1;
+        reached[0][kl_state(x->cover[hid][0], 0)] = !cls || kl_centred(hid);
         for (unsigned r = 0; r < KL_ROWS; r++)
             for (unsigned st = 0; st < KL_STATES; st++) {
-                x->slot[hid][r][st] = KL_NONE;
-                if (!reached[r][st] || !count[hid][r][st])
+                slot[r][st] = KL_NONE;
+                if (!reached[r][st] || !c->n[hid][r][st])
                     continue;
-                x->slot[hid][r][st] = (uint16_t)n++;
+                slot[r][st] = (uint16_t)n++;
                 for (unsigned code = 0, next; code < KL_CODES; code++)
-                    if (r + 1 < KL_ROWS
+                    if (r + 1 < KL_ROWS && (!cls || x->msign[code] == KL_SYM)
                         && kl_row_step(x, hid, r, st, code, &next)
-                        && count[hid][r + 1][next])
+                        && c->n[hid][r + 1][next])
                         reached[r + 1][next] = 1;
             }
     }
@@ -311,31 +379,37 @@ static void kl_fill_guide(const kl_entry *e, uint32_t n, uint32_t count,
     }
 }
 
-/* Fills the rank parts and the unranking list of one slot. */
+/* Fills the rank parts and the unranking list of one slot; with cls, of
+ * one class slot, whose parts count classes: a code that is its own mirror
+ * image adds the classes after it, one that sorts first all the layouts
+ * after it, and one that sorts second none (those layouts stand as their
+ * mirrors). */
 static void kl_fill_slot(kl_ctx *x, const kl_counts *c, unsigned hid,
-                         unsigned r, unsigned st, uint32_t *n)
+                         unsigned r, unsigned st, int cls, uint32_t *n)
 {
-    const uint32_t (*count)[KL_ROWS + 1][KL_STATES] = c->n;
-    unsigned slot = x->slot[hid][r][st];
+    unsigned slot = cls ? x->cslot[hid][r][st] : x->slot[hid][r][st];
+    uint32_t at = cls ? x->cadd_at[hid][r][st] : x->add_at[hid][r][st];
     uint32_t sum = 0;
-    x->slot_base[slot] = x->add_at[hid][r][st];
+    x->slot_base[slot] = at;
     x->slot_cover[slot] = (uint8_t)(st / 3);
     x->list_at[slot] = *n;
     for (unsigned key = 0; key < KL_CODES; key++) {
-        unsigned code = kl_lex_code(key), next;
+        unsigned code = kl_lex_code(key), next, sign = x->msign[code];
         if (kl_fills_covered(st / 3, code))
             continue;
-        x->add[x->add_at[hid][r][st] + x->squeeze[st / 3][code]] = sum;
+        x->add[at + x->squeeze[st / 3][code]] = sum;
         if (!kl_row_step(x, hid, r, st, code, &next)
-            || !count[hid][r + 1][next])
+            || !c->n[hid][r + 1][next] || (cls && sign == KL_SECOND))
             continue;
+        int sym = cls && sign == KL_SYM;
         x->list[*n].before = sum;
         x->list[*n].code = (uint8_t)code;
         x->list[*n].next = (uint8_t)next;
-        x->list[*n].slot = r + 1 < KL_ROWS ? x->slot[hid][r + 1][next]
-                                           : (uint16_t)KL_NONE;
+        x->list[*n].slot = r + 1 == KL_ROWS ? (uint16_t)KL_NONE
+                           : sym ? x->cslot[hid][r + 1][next]
+                                 : x->slot[hid][r + 1][next];
         ++*n;
-        sum += count[hid][r + 1][next];
+        sum += sym ? kl_classes(c, hid, r + 1, next) : c->n[hid][r + 1][next];
     }
     x->list_at[slot + 1] = *n;
     kl_fill_guide(x->list + x->list_at[slot], *n - x->list_at[slot], sum,
@@ -390,43 +464,71 @@ static void kl_fill_tail(kl_ctx *x, unsigned hid, unsigned st, uint32_t *n)
     }
 }
 
+/* The first state index of each 2x2 place: the places in columns 1-2 hold
+ * all their layouts, those in columns 2-3 one per mirror class, those in
+ * columns 3-4 none.  An empty range starts where the next one does, so a
+ * search for the last start at or below an index never stops on it. */
+static void kl_state_firsts(kl_ctx *x, const kl_counts *c)
+{
+    x->sfirst[0] = 0;
+    for (unsigned hid = 0; hid < KL_HEADS; hid++) {
+        unsigned st = kl_state(x->cover[hid][0], 0);
+        unsigned col = kl_head_cell[hid] % 4;
+        x->sfirst[hid + 1] = x->sfirst[hid]
+            + (col == 0 ? c->n[hid][0][st]
+               : col == 1 ? kl_classes(c, hid, 0, st) : 0);
+        x->start[hid] = col == 1 ? x->cslot[hid][0][st] : (uint16_t)KL_NONE;
+    }
+    for (unsigned hid = KL_HEADS; hid-- > 0;)
+        if (kl_head_cell[hid] % 4 == 2)
+            x->sfirst[hid] = x->sfirst[hid + 1];
+}
+
 /* Builds every table; PTB_OK or PTB_ENOMEM. */
 static int kl_build_tables(kl_ctx *x)
 {
     kl_counts count;
     uint32_t tails = 0, adds = 0, n = 0;
     kl_count(x, &count);
-    x->slots = kl_number_slots(x, &count);
+    x->slots = kl_number_slots(x, &count, 0, 0);
+    x->cslots = kl_number_slots(x, &count, 1, x->slots) - x->slots;
+    unsigned all = x->slots + x->cslots;
     for (unsigned hid = 0; hid < KL_HEADS; hid++) {
         x->first[hid + 1] = x->first[hid]
             + count.n[hid][0][kl_state(x->cover[hid][0], 0)];
         for (unsigned st = 0; st < KL_STATES; st++)
             if (x->slot[hid][KL_ROWS - 2][st] != KL_NONE)
                 tails += count.n[hid][KL_ROWS - 2][st];
-        for (unsigned r = 0; r < KL_ROWS; r++)
-            for (unsigned st = 0; st < KL_STATES; st++) {
-                x->add_at[hid][r][st] = adds;
-                if (x->slot[hid][r][st] != KL_NONE)
-                    adds += 1u << 2 * (KL_COLS - ptb_popcount(st / 3));
-            }
     }
+    for (int cls = 0; cls < 2; cls++)
+        for (unsigned hid = 0; hid < KL_HEADS; hid++)
+            for (unsigned r = 0; r < KL_ROWS; r++)
+                for (unsigned st = 0; st < KL_STATES; st++) {
+                    uint32_t *at = cls ? &x->cadd_at[hid][r][st]
+                                       : &x->add_at[hid][r][st];
+                    *at = adds;
+                    if ((cls ? x->cslot : x->slot)[hid][r][st] != KL_NONE)
+                        adds += 1u << 2 * (KL_COLS - ptb_popcount(st / 3));
+                }
     x->add = malloc(sizeof *x->add * adds);
-    x->list_at = malloc(sizeof *x->list_at * (x->slots + 1));
-    x->list = malloc(sizeof *x->list * x->slots * KL_CODES);
+    x->list_at = malloc(sizeof *x->list_at * (all + 1));
+    x->list = malloc(sizeof *x->list * all * KL_CODES);
     x->tail_at = calloc(x->slots, sizeof *x->tail_at);
-    x->guide = malloc(sizeof *x->guide * x->slots);
+    x->guide = malloc(sizeof *x->guide * all);
     x->tail = malloc(sizeof *x->tail * tails);
     x->pair = malloc(sizeof *x->pair * x->slots * KL_CODES);
     if (!x->add || !x->list_at || !x->list || !x->tail_at || !x->tail
         || !x->guide || !x->pair)
         return PTB_ENOMEM;
-    for (unsigned hid = 0; hid < KL_HEADS; hid++)
-        for (unsigned r = 0; r < KL_ROWS; r++)
-            for (unsigned st = 0; st < KL_STATES; st++)
-                if (x->slot[hid][r][st] != KL_NONE)
-                    kl_fill_slot(x, &count, hid, r, st, &n);
+    for (int cls = 0; cls < 2; cls++)
+        for (unsigned hid = 0; hid < KL_HEADS; hid++)
+            for (unsigned r = 0; r < KL_ROWS; r++)
+                for (unsigned st = 0; st < KL_STATES; st++)
+                    if ((cls ? x->cslot : x->slot)[hid][r][st] != KL_NONE)
+                        kl_fill_slot(x, &count, hid, r, st, cls, &n);
     x->adds = adds;
     x->entries = n;
+    kl_state_firsts(x, &count);
     n = 0;
     for (unsigned hid = 0; hid < KL_HEADS; hid++)
         for (unsigned st = 0; st < KL_STATES; st++)
@@ -503,57 +605,44 @@ static void kl_print(const char *decl, const uint32_t *v, size_t n,
         free(v_);                                                          \
     } while (0)
 
-/* The first state index of each 2x2 place in the mirror-split space: the
- * layouts with the block in columns 3-4 take no indices. */
-static void kl_split_first(const kl_rows *x, uint32_t *sfirst)
-{
-    sfirst[0] = 0;
-    for (unsigned hid = 0; hid < KL_HEADS; hid++) {
-        int kept = kl_head_cell[hid] % 4 != 2;
-        sfirst[hid + 1] = sfirst[hid]
-            + (kept ? x->first[hid + 1] - x->first[hid] : 0);
-    }
-    /* an empty range starts where the next one does, so a search for the
-     * last start at or below an index never stops on it */
-    for (unsigned hid = KL_HEADS; hid-- > 0;)
-        if (kl_head_cell[hid] % 4 == 2)
-            sfirst[hid] = sfirst[hid + 1];
-}
-
 static int kl_print_tables(const kl_rows *x)
 {
     static const size_t d1[1] = { KL_ROWS + 1 }, dc[1] = { KL_CODES };
     static const size_t d3[2] = { KL_ROWS, KL_STATES };
-    uint32_t sfirst[KL_HEADS + 1];
+    unsigned all = x->slots + x->cslots;
     char decl[96];
-    kl_split_first(x, sfirst);
     printf("/* build/gen/klotski_tables.h: made at build time by the "
            "PTB_MKTABLES\n * section of common/puzzle_klotski.c; do not "
            "edit. */\n");
     kl_print("uint32_t kl_first[KL_HEADS + 1]", x->first, KL_HEADS + 1,
              NULL, 0);
-    kl_print("uint32_t kl_sfirst[KL_HEADS + 1]", sfirst, KL_HEADS + 1,
+    kl_print("uint32_t kl_sfirst[KL_HEADS + 1]", x->sfirst, KL_HEADS + 1,
              NULL, 0);
+    KL_PRINT("uint16_t kl_start_slot[KL_HEADS]", x->start, KL_HEADS, NULL,
+             0);
+    KL_PRINT("uint8_t kl_msign[KL_CODES]", x->msign, KL_CODES, NULL, 0);
     KL_PRINT("uint8_t kl_cover[KL_HEADS][KL_ROWS + 1]", &x->cover[0][0],
              KL_HEADS * (KL_ROWS + 1), d1, 1);
     KL_PRINT("uint8_t kl_squeeze[16][KL_CODES]", &x->squeeze[0][0],
              16 * KL_CODES, dc, 1);
     kl_print("uint32_t kl_add_at[KL_HEADS][KL_ROWS][KL_STATES]",
              &x->add_at[0][0][0], KL_HEADS * KL_ROWS * KL_STATES, d3, 2);
+    kl_print("uint32_t kl_cadd_at[KL_HEADS][KL_ROWS][KL_STATES]",
+             &x->cadd_at[0][0][0], KL_HEADS * KL_ROWS * KL_STATES, d3, 2);
     snprintf(decl, sizeof decl, "uint32_t kl_add[%lu]",
              (unsigned long)x->adds);
     kl_print(decl, x->add, x->adds, NULL, 0);
-    snprintf(decl, sizeof decl, "uint32_t kl_list_at[%u]", x->slots + 1);
-    kl_print(decl, x->list_at, x->slots + 1, NULL, 0);
+    snprintf(decl, sizeof decl, "uint32_t kl_list_at[%u]", all + 1);
+    kl_print(decl, x->list_at, all + 1, NULL, 0);
     snprintf(decl, sizeof decl, "uint32_t kl_tail_at[%u]", x->slots);
     kl_print(decl, x->tail_at, x->slots, NULL, 0);
     snprintf(decl, sizeof decl, "uint16_t kl_tail[%lu]",
              (unsigned long)x->tails);
     KL_PRINT(decl, x->tail, x->tails, NULL, 0);
-    snprintf(decl, sizeof decl, "uint32_t kl_slot_base[%u]", x->slots);
-    kl_print(decl, x->slot_base, x->slots, NULL, 0);
-    snprintf(decl, sizeof decl, "uint8_t kl_slot_cover[%u]", x->slots);
-    KL_PRINT(decl, x->slot_cover, x->slots, NULL, 0);
+    snprintf(decl, sizeof decl, "uint32_t kl_slot_base[%u]", all);
+    kl_print(decl, x->slot_base, all, NULL, 0);
+    snprintf(decl, sizeof decl, "uint8_t kl_slot_cover[%u]", all);
+    KL_PRINT(decl, x->slot_cover, all, NULL, 0);
     kl_print("uint32_t kl_pair_at[KL_HEADS + 1]", x->pair_at, KL_HEADS + 1,
              NULL, 0);
     printf("static const kl_pair kl_pairs[%lu] = {\n",
@@ -577,8 +666,8 @@ static int kl_print_tables(const kl_rows *x)
         printf("{%lu,%u,%u,%u},%s", (unsigned long)x->list[i].before,
                x->list[i].code, x->list[i].next, x->list[i].slot,
                i % 4 == 3 ? "\n" : "");
-    printf("};\nstatic const kl_guide kl_guides[%u] = {\n", x->slots);
-    for (unsigned s = 0; s < x->slots; s++) {
+    printf("};\nstatic const kl_guide kl_guides[%u] = {\n", all);
+    for (unsigned s = 0; s < all; s++) {
         printf("{%u,{", x->guide[s].shift);
         for (unsigned b = 0; b < KL_GUIDE; b++)
             printf("%u,%s", x->guide[s].at[b], b % 16 == 15 ? "\n" : "");
@@ -595,6 +684,7 @@ int main(void)
     if (rc == PTB_OK) {
         kl_build_masks(x);
         kl_build_rowstep(x);
+        kl_build_msign(x);
         rc = kl_build_tables(x);
     }
     if (rc == PTB_OK)
@@ -742,46 +832,53 @@ static uint64_t kl_spread(uint32_t m)
     return (x | x << 1) & 0x5555555555555555ull;
 }
 
-/* The 2x2 block in columns 3-4: the layout is stored as its mirror. */
-static int kl_mirrored(unsigned head)
-{
-    return head % 4 == 2;
-}
-
 /* ==== rank and unrank ================================================= */
 
 /* The part of a rank that row r adds, given the layout's unit types t, its
- * empty cells e and its 2x1 pieces v (only rows up to r matter). */
-KL_HOT uint32_t kl_part(unsigned hid, unsigned r, uint64_t t,
-                        uint32_t e, uint32_t v)
+ * empty cells e and its 2x1 pieces v (only rows up to r matter); at is
+ * kl_add_at, or kl_cadd_at for a mirror class's rows up to its first that
+ * is not its own mirror image. */
+KL_HOT uint32_t kl_part(const uint32_t (*at)[KL_ROWS][KL_STATES],
+                        unsigned hid, unsigned r, uint64_t t, uint32_t e,
+                        uint32_t v)
 {
     unsigned covered = kl_cover[hid][r];
     unsigned empties = kl_popcount2(e & ((1u << 4 * r) - 1));
     if (r)
         covered |= v >> 4 * (r - 1) & 15;
-    return kl_add[kl_add_at[hid][r][kl_state(covered, empties)]
+    return kl_add[at[hid][r][kl_state(covered, empties)]
                   + kl_squeeze[covered][t >> 8 * r & 255]];
 }
 
-static inline uint32_t kl_row_part(const kl_layout *l, unsigned hid,
-                                   unsigned r)
+/* l's rank among the layouts with its 2x2 place, or with sym > 0 among the
+ * mirror classes of its place (l stands for its class; sym as
+ * kl_sym_rows() gives it). */
+static inline uint32_t kl_offset(const kl_layout *l, unsigned hid,
+                                 unsigned sym)
 {
-    return kl_part(hid, r, l->t, l->e, l->v);
+    uint32_t off = 0;
+    for (unsigned r = 0; r < KL_ROWS; r++)
+        off += kl_part(r < sym ? kl_cadd_at : kl_add_at, hid, r, l->t, l->e,
+                       l->v);
+    return off;
 }
 
-/* l's rank among the layouts with its 2x2 place. */
-static inline uint32_t kl_offset(const kl_layout *l, unsigned hid)
+/* For a layout with the 2x2 block in columns 2-3 (its mirror has it there
+ * too): the number of rows from the top up to the first that is not its
+ * own mirror image, that one included (5 when the layout is its own
+ * mirror image), and whether the mirror stands for the pair (its row there
+ * sorts first). */
+static unsigned kl_sym_rows(uint64_t t, int *flip)
 {
-    return kl_row_part(l, hid, 0) + kl_row_part(l, hid, 1)
-        + kl_row_part(l, hid, 2) + kl_row_part(l, hid, 3)
-        + kl_row_part(l, hid, 4);
-}
-
-/* The state index of a layout of the space (block not in columns 3-4). */
-static inline uint32_t kl_index(const kl_layout *l)
-{
-    unsigned hid = (unsigned)kl_head_id[l->head];
-    return kl_sfirst[hid] + kl_offset(l, hid);
+    for (unsigned r = 0; r < KL_ROWS; r++) {
+        unsigned sign = kl_msign[t >> 8 * r & 255];
+        if (sign != KL_SYM) {
+            *flip = sign == KL_SECOND;
+            return r + 1;
+        }
+    }
+    *flip = 0;
+    return KL_ROWS;
 }
 
 /* Bit 2i of x to bit i (the other bits are ignored): kl_spread undone. */
@@ -822,23 +919,32 @@ static void kl_mirror(const kl_layout *l, kl_layout *out)
     out->head = l->head + 2 - 2 * (l->head % 4);
 }
 
-/* The index of the state that stands for l; *flip: it is l's mirror. */
+/* The index of the state that stands for l; *flip: that is l's mirror
+ * image.  The block in columns 3-4 stands as its mirror; in columns 2-3, the
+ * mirror stands when it sorts first. */
 static uint32_t kl_state_of(const kl_layout *l, int *flip)
 {
     kl_layout m;
-    *flip = kl_mirrored(l->head);
-    if (!*flip)
-        return kl_index(l);
-    kl_mirror(l, &m);
-    return kl_index(&m);
+    unsigned sym = 0;
+    *flip = l->head % 4 == 2;
+    if (l->head % 4 == 1)
+        sym = kl_sym_rows(l->t, flip);
+    if (*flip)
+        kl_mirror(l, &m);
+    const kl_layout *s = *flip ? &m : l;
+    unsigned hid = (unsigned)kl_head_id[s->head];
+    return kl_sfirst[hid] + kl_offset(s, hid, sym);
 }
 
 /* What ranking a layout's rows found: each row's rank part, the start of
- * its state's rank parts in kl_add, and the cells covered from above. */
+ * its state's rank parts in kl_add, and the cells covered from above; sym,
+ * the rows whose parts count mirror classes (kl_sym_rows(), 0 in columns
+ * 1-2). */
 typedef struct kl_rowinfo {
     uint32_t rank;                 /* the state index */
     uint32_t part[KL_ROWS], base[KL_ROWS];
     uint8_t covered[KL_ROWS];
+    unsigned sym;
 } kl_rowinfo;
 
 /* The row state of row r of l: covered cells and empty cells before. */
@@ -847,6 +953,41 @@ static unsigned kl_row_state(const kl_layout *l, unsigned hid, unsigned r,
 {
     *covered = kl_cover[hid][r] | (r ? l->v >> 4 * (r - 1) & 15 : 0);
     return kl_state(*covered, kl_popcount2(l->e & ((1u << 4 * r) - 1)));
+}
+
+/* Finds rank off in a slot's list: the entry whose span holds it. */
+static const kl_entry *kl_find(unsigned slot, uint32_t off)
+{
+    const kl_guide *g = &kl_guides[slot];
+    const kl_entry *e = kl_list + kl_list_at[slot];
+    const kl_entry *end = kl_list + kl_list_at[slot + 1] - 1;
+    e += g->at[off >> g->shift];
+    while (e < end && e[1].before <= off)
+        e++;
+    return e;
+}
+
+/* The layout that stands for mirror class off of 2x2 place hid (columns
+ * 2-3), row by row from the place's class slot: each row's list gives its
+ * code and the slot of the next row, a class slot while the rows are
+ * their own mirror image. */
+static void kl_unrank_class(unsigned hid, uint32_t off, kl_layout *l,
+                            kl_rowinfo *ri)
+{
+    uint64_t t = 0;
+    unsigned slot = kl_start_slot[hid];
+    int flip;
+    for (unsigned r = 0; r < KL_ROWS; r++) {
+        const kl_entry *e = kl_find(slot, off);
+        ri->covered[r] = kl_slot_cover[slot];
+        ri->base[r] = kl_slot_base[slot];
+        ri->part[r] = e->before;
+        off -= e->before;
+        t |= (uint64_t)e->code << 8 * r;
+        slot = e->slot;
+    }
+    kl_from_rows(t, kl_head_cell[hid], l);
+    ri->sym = kl_sym_rows(t, &flip);
 }
 
 /* The layout of rank off among those of 2x2 place hid, and its rows' rank
@@ -863,6 +1004,7 @@ static void kl_unrank_at(unsigned hid, uint32_t off, kl_layout *l,
     p += pg->at[off >> pg->shift];
     while (p < pend && p[1].before <= off)
         p++;
+    ri->sym = 0;
     ri->covered[0] = kl_cover[hid][0];
     ri->base[0] = kl_add_at[hid][0][kl_state(kl_cover[hid][0], 0)];
     ri->part[0] = p->part0;
@@ -872,12 +1014,7 @@ static void kl_unrank_at(unsigned hid, uint32_t off, kl_layout *l,
     off -= p->before;
     uint64_t t = p->code0 | (uint64_t)p->code1 << 8;
     unsigned slot = p->slot2;
-    const kl_guide *g = &kl_guides[slot];
-    const kl_entry *e = kl_list + kl_list_at[slot];
-    const kl_entry *end = kl_list + kl_list_at[slot + 1] - 1;
-    e += g->at[off >> g->shift];
-    while (e < end && e[1].before <= off)
-        e++;
+    const kl_entry *e = kl_find(slot, off);
     ri->covered[2] = kl_slot_cover[slot];
     ri->base[2] = kl_slot_base[slot];
     ri->part[2] = e->before;
@@ -910,7 +1047,10 @@ static unsigned kl_place(const uint32_t *first, uint32_t idx)
 static void kl_unrank(uint32_t idx, kl_layout *l, kl_rowinfo *ri)
 {
     unsigned hid = kl_place(kl_sfirst, idx);
-    kl_unrank_at(hid, idx - kl_sfirst[hid], l, ri);
+    if (kl_head_cell[hid] % 4 == 1)
+        kl_unrank_class(hid, idx - kl_sfirst[hid], l, ri);
+    else
+        kl_unrank_at(hid, idx - kl_sfirst[hid], l, ri);
     ri->rank = idx;
 }
 
@@ -1010,32 +1150,16 @@ KL_HOT void kl_emit(kl_sink *o, uint32_t idx, unsigned code)
     o->n++;
 }
 
-/* The 2x2 block of l moves from p to q.  Forward (moves()): the successor,
- * or its mirror when the block ends in columns 3-4.  Backward (unmoves()):
- * the states s with l's state among moves(s), which are the successors of
- * l and of its mirror that lie in the space; so from columns 1-2, a move
- * into columns 2-3 gives the successor and its mirror, and from columns
- * 2-3 a move into columns 3-4 gives nothing (its mirror's successor in the
- * space is the mirror of l's state, a different state unless l is its own
- * mirror, when the move into columns 1-2 has given it already). */
-static void kl_block_move(const kl_layout *l, unsigned p, unsigned q,
-                          int back, kl_sink *o)
+/* The piece of type ty on p moves to q: the state of the successor, with
+ * KL_FLIP in the move's code when its mirror image stands for it. */
+static void kl_full_move(const kl_layout *l, unsigned ty, unsigned p,
+                         unsigned q, kl_sink *o)
 {
-    kl_layout after, m;
-    unsigned code = p | q << 5;
-    kl_move(l, KL_BLOCK, p, q, &after);
-    if (kl_mirrored(q)) {
-        if (back && p % 4 == 1)
-            return;
-        kl_mirror(&after, &m);
-        kl_emit(o, kl_index(&m), code | KL_FLIP);
-        return;
-    }
-    kl_emit(o, kl_index(&after), code);
-    if (back && p % 4 == 0 && q % 4 == 1) {
-        kl_mirror(&after, &m);
-        kl_emit(o, kl_index(&m), code | KL_FLIP);
-    }
+    kl_layout after;
+    int flip;
+    kl_move(l, ty, p, q, &after);
+    uint32_t idx = kl_state_of(&after, &flip);
+    kl_emit(o, idx, p | q << 5 | (flip ? KL_FLIP : 0));
 }
 
 /* The moves of the pieces other than the 2x2 block whose top-left cells
@@ -1043,7 +1167,9 @@ static void kl_block_move(const kl_layout *l, unsigned p, unsigned q,
  * the rows it touches, so only their rank parts are redone, from the unit
  * types, empty cells and 2x1 pieces after it; the first of those rows keeps
  * its state (what is covered from above and the empty cells before it), so
- * only its code is looked up again. */
+ * only its code is looked up again.  A mirror class's rows up to its first
+ * that is not its own mirror image decide which of the pair stands for it:
+ * a move that touches them is ranked from scratch. */
 KL_HOT void kl_piece_moves(const kl_ctx *x, const kl_layout *l,
                            const kl_rowinfo *ri, uint32_t pieces, kl_sink *o)
 {
@@ -1063,10 +1189,14 @@ KL_HOT void kl_piece_moves(const kl_ctx *x, const kl_layout *l,
             uint32_t e = e0 & ~(shape << q), v = v0 | vert << q;
             unsigned r0 = (p < q ? p : q) / 4;
             unsigned r1 = ((p > q ? p : q) + 4 * vert) / 4;
+            if (r0 < ri->sym) {
+                kl_full_move(l, ty, p, q, o);
+                continue;
+            }
             uint32_t idx = rank - part[r0] + kl_add[base[r0]
                 + kl_squeeze[covered[r0]][t >> 8 * r0 & 255]];
             for (unsigned r = r0 + 1; r <= r1; r++)
-                idx += kl_part(hid, r, t, e, v) - part[r];
+                idx += kl_part(kl_add_at, hid, r, t, e, v) - part[r];
             kl_emit(o, idx, p | q << 5);
         }
     }
@@ -1076,8 +1206,7 @@ KL_HOT void kl_piece_moves(const kl_ctx *x, const kl_layout *l,
  * then destinations by cell.  Only a piece next to an empty cell can
  * move. */
 KL_HOT unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
-                            const kl_rowinfo *ri, int back, ptb_move *mv,
-                            uint64_t *to)
+                            const kl_rowinfo *ri, ptb_move *mv, uint64_t *to)
 {
     kl_sink o = { mv, to, 0 };
     uint32_t near = kl_neighbours(l->e);
@@ -1090,7 +1219,7 @@ KL_HOT unsigned kl_moves_of(const kl_ctx *x, const kl_layout *l,
         uint32_t fit = kl_fit(KL_BLOCK, l->e | kl_block_cells(p));
         for (uint32_t dest = kl_reach(x->metric, fit, p); dest;
              dest &= dest - 1)
-            kl_block_move(l, p, ptb_low_bit(dest), back, &o);
+            kl_full_move(l, KL_BLOCK, p, ptb_low_bit(dest), &o);
     }
     kl_piece_moves(x, l, ri, pieces & ~before, &o);
     return o.n;
@@ -1151,9 +1280,13 @@ static unsigned kl_moves(const void *ctx, uint32_t sub, uint64_t idx,
         return 0;
     kl_rowinfo ri;
     kl_unrank((uint32_t)idx, &l, &ri);
-    return kl_moves_of(ctx, &l, &ri, 0, out, NULL);
+    return kl_moves_of(ctx, &l, &ri, out, NULL);
 }
 
+/* The states one move before a class are the classes of its
+ * representative's successors: moves are reversible and commute with the
+ * mirror, so if a successor of s is l or its mirror image, a move from l
+ * reaches s or its mirror image. */
 static unsigned kl_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
                            uint64_t *out)
 {
@@ -1162,7 +1295,7 @@ static unsigned kl_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
         return 0;
     kl_rowinfo ri;
     kl_unrank((uint32_t)idx, &l, &ri);
-    return kl_moves_of(ctx, &l, &ri, 1, NULL, out);
+    return kl_moves_of(ctx, &l, &ri, NULL, out);
 }
 
 /* ==== native view ===================================================== */
@@ -1441,7 +1574,7 @@ static int kl_format_query_json(const void *ctx, const ptb_position *p,
     size_t len = 0;
     kl_layout_of_view(p, &l);
     unsigned hid = (unsigned)kl_head_id[l.head];
-    uint32_t rank = kl_first[hid] + kl_offset(&l, hid);
+    uint32_t rank = kl_first[hid] + kl_offset(&l, hid, 0);
     for (int i = 4; i >= 0; i--, rank /= 32)
         shortcode[i] = kl_b32[rank % 32];
     shortcode[5] = '\0';

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define PTB_VERSION_STRING "0.2.0"
-#define PTB_FORMAT_VERSION 3   /* on-disk table format, see tables/FORMAT.md */
+#define PTB_FORMAT_VERSION 4   /* on-disk table format, see tables/FORMAT.md */
 
 /* Error codes.  Their values never change once released.  As in LMDB, a
  * positive code is an errno value from the operating system (EACCES, ENOSPC,

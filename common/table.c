@@ -1,4 +1,4 @@
-/* common/table.c: the on-disk table format, version 3 (tables/FORMAT.md),
+/* common/table.c: the on-disk table format, version 4 (tables/FORMAT.md),
  * the only file that talks to LMDB and zstd.
  *
  * A table is one LMDB file whose main (unnamed) database holds these

@@ -21,7 +21,7 @@ with tblookup's.
                                         check, recompute the digest,
                                         meta_sha256 and stats_sha256
 
-All four encodings of format 3 are read: packed3 (five base-3 digits a
+All four encodings of format 4 are read: packed3 (five base-3 digits a
 byte), packed4 (two 4-bit values a byte), sparse (per block of 65536 states,
 the positions and distances of the solvable ones), all three in place with a
 32-bit check per 512-byte chunk of "values" in "checks"; and zstd (frames
@@ -44,7 +44,7 @@ import sys
 import lmdb
 import zstandard
 
-FORMAT = 3
+FORMAT = 4
 RECORDS = {b'checks', b'dictionary', b'header', b'index', b'sizes', b'stats',
            b'values'}
 MAGIC = 'puzzletb'
@@ -215,7 +215,7 @@ class Table:
             self.fields.setdefault(key, value)
         fmt = self.fields.get('format')
         if fmt != str(FORMAT):
-            if fmt in ('1', '2'):
+            if fmt in ('1', '2', '3'):
                 raise TableError('format %s (an older format), this reader '
                                  'knows %d: rebuild it' % (fmt, FORMAT))
             raise TableError('format %s, this reader knows %d'

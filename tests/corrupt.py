@@ -2,7 +2,7 @@
 """tests/corrupt.py TABLE SUBTABLE INDEX: damages, in place and leaving every
 checksum as it was, the bytes that hold the value of (SUBTABLE, INDEX), so a
 test can check that the reader refuses the table (and never answers with a
-wrong value).  Follows tables/FORMAT.md (format 3):
+wrong value).  Follows tables/FORMAT.md (format 4):
   zstd     one byte in the middle of its block's frame, flipped;
   packed3  the byte that holds it, set to 255 (out of range);
   packed4  its nibble, set to 14 (over max_distance, unless that is 14:

@@ -1,4 +1,4 @@
-/* tests/t_format.c: format 3 through the public API.
+/* tests/t_format.c: format 4 through the public API.
  *
  * Without arguments, on the generated tables: every table states an
  * encoding that fits its values (mod3: packed3 or zstd; exact: packed4,

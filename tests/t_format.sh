@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/t_format.sh: table format 3 from the outside.  Format-1 and
-# format-2 tables are refused (status 3, the file named); a truncated table
+# tests/t_format.sh: table format 4 from the outside.  Format-1 and
+# format-3 tables are refused (status 3, the file named); a truncated table
 # is refused; four and frog built in every other encoding that holds exact
 # values are proven by --verify and answer as the generated tables do; a
 # packed3 table (built with the encoding forced) answers the P1225 sample
@@ -39,13 +39,13 @@ check "a format-1 table: status 3, one line naming the file" \
 check "... and ptb_read.py calls it format 1" \
     test $r = 1 -a -n "$(grep 'format 1' "$TMP/e")"
 
-mkdir -p "$TMP/f2"
-cp "$TABLES/swap.mdb" "$TMP/f2/"
-LC_ALL=C perl -0pi -e 's/\nformat 3\n/\nformat 2\n/' "$TMP/f2/swap.mdb"
-IN=$SAMPLE run swap --tables "$TMP/f2"
-check "a format-2 table: status 3, 'another format version', file named" \
+mkdir -p "$TMP/f3"
+cp "$TABLES/swap.mdb" "$TMP/f3/"
+LC_ALL=C perl -0pi -e 's/\nformat 4\n/\nformat 3\n/' "$TMP/f3/swap.mdb"
+IN=$SAMPLE run swap --tables "$TMP/f3"
+check "a format-3 table: status 3, 'another format version', file named" \
     test "$rc" = 3 -a -z "$out" -a \
-    -n "$(printf '%s' "$err" | grep -F "$TMP/f2/swap.mdb: table has another format version")"
+    -n "$(printf '%s' "$err" | grep -F "$TMP/f3/swap.mdb: table has another format version")"
 
 mkdir -p "$TMP/tr"
 head -c 20000 "$TABLES/swap.mdb" >"$TMP/tr/swap.mdb"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/t_hostile.sh: crafted tables whose header carries a valid
 # meta_sha256 (so only the reader's own range checks stand between them and
-# the code), the reproducers of issue 10 that apply to format 3: each must
+# the code), the reproducers of issue 10 that apply to format 4: each must
 # be refused with exit status 3 and one line on stderr, by a query, by
 # --stats and by --verify, and never end in a signal; a crafted stats record
 # (histogram, farthest states) by --stats and --verify, while queries, which

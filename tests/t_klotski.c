@@ -4,16 +4,16 @@
  * left-right mirror, a brute-force enumeration of every layout, a move
  * generator per metric and a BFS of its own.
  *
- * The state space holds one layout per mirror pair: those with the 2x2
- * block in columns 1-2 or 2-3, in ascending CommonCode order; a layout with
- * the block in columns 3-4 stands as its mirror.  The state space is tested
- * through the puzzle's ops (ptb_puzzle_klotski, via puzzle.h); the answers
- * through the public API and tables/klotski-*.mdb (PUZZLETB_TABLES
- * overrides the folder).  Checks:
- *   - 29,334,498 layouts, 18,804,586 states; the enumeration, sorted, gives
- *     the state order and the ShortCodes (ascending CommonCode rank): each
- *     2x2 place's first and last layout and a sample of the others have the
- *     code format_code() prints (their mirror's, in columns 3-4), and
+ * The state space holds one layout per mirror class: of a layout and its
+ * mirror image, the one with the smaller CommonCode, in ascending
+ * CommonCode order.  The state space is tested through the puzzle's ops
+ * (ptb_puzzle_klotski, via puzzle.h); the answers through the public API
+ * and tables/klotski-*.mdb (PUZZLETB_TABLES overrides the folder).  Checks:
+ *   - 29,334,498 layouts, 14,673,066 mirror classes (the states), 11,634
+ *     layouts their own mirror image; the enumeration, sorted, gives the
+ *     state order and the ShortCodes (ascending CommonCode rank): each 2x2
+ *     place's first and last layout and a sample of the others have the
+ *     code format_code() prints (their mirror's when that is smaller), and
  *     parsing their CommonCode or ShortCode gives that state;
  *   - 1A9BF0C00 = 4WVE1 = 4,091,296, in both directions and lower case;
  *   - the notation: 5-character words are ShortCodes, 6-9 hex digits
@@ -43,7 +43,8 @@
 
 #define CELLS 20
 #define TOTAL 29334498u
-#define STATES 18804586u
+#define STATES 14673066u
+#define SELF_MIRRORED 11634u
 #define GOAL 13
 
 static const ptb_puzzle *const kp = &ptb_puzzle_klotski;
@@ -226,15 +227,14 @@ static unsigned block_col(const board *b)
     return 4;
 }
 
-/* The CommonCode of the layout that stands for b in the state space: b's
- * own, or its mirror's when the block is in columns 3-4. */
+/* The CommonCode of the layout that stands for b in the state space: the
+ * smaller of b's and its mirror's. */
 static uint64_t state_code(const board *b)
 {
     board m;
-    if (block_col(b) != 2)
-        return encode(b);
     mirror(b, &m);
-    return encode(&m);
+    uint64_t c = encode(b), cm = encode(&m);
+    return c < cm ? c : cm;
 }
 
 static int is_goal_board(const board *b)
@@ -271,7 +271,7 @@ static unsigned model_unmoves(const board *b, unsigned metric, uint64_t *out)
     mirror(b, &m);
     n += model_succ(&m, metric, cand + n);
     for (unsigned i = 0; i < n; i++) {
-        if (block_col(&cand[i]) == 2)
+        if (state_code(&cand[i]) != encode(&cand[i]))
             continue;
         unsigned ns = model_moves(&cand[i], metric, 1, succ);
         for (unsigned j = 0; j < ns; j++)
@@ -322,7 +322,12 @@ typedef struct group {
     uint32_t *body, *tmp;
     size_t n, cap;
     unsigned head;
+    /* block in columns 2-3: per layout, its state among the place's, or
+     * NONE when its mirror stands for it */
+    uint32_t *cls;
 } group;
+
+#define NONE UINT32_MAX
 
 /* The fill below marks each cell: ' ' free, '.' empty, 'h' 'v' 'o' the
  * first cell of a 1x2, 2x1 or 1x1 piece, '#' any other covered cell. */
@@ -351,6 +356,42 @@ static void add_layout(group *g, const char *mark)
         }
     }
     g->body[g->n++] = body_of_marks(mark);
+}
+
+/* The marks of a layout from its 2x2 place and CommonCode body. */
+static void marks_of(unsigned head, uint32_t body, char *mark)
+{
+    unsigned shift = 32;
+    memset(mark, ' ', CELLS);
+    mark[head] = mark[head + 1] = mark[head + 4] = mark[head + 5] = '#';
+    for (unsigned i = 0; i < CELLS; i++) {
+        if (mark[i] != ' ')
+            continue;
+        shift -= 2;
+        unsigned ty = body >> shift & 3;
+        mark[i] = ".hvo"[ty];
+        if (ty == 1)
+            mark[i + 1] = '#';
+        if (ty == 2)
+            mark[i + 4] = '#';
+    }
+}
+
+/* The CommonCode body of the mirror image of a layout whose 2x2 block is
+ * in columns 2-3 (so its mirror has it there too). */
+static uint32_t mirror_body(unsigned head, uint32_t body)
+{
+    char mark[CELLS], mm[CELLS];
+    marks_of(head, body, mark);
+    for (unsigned i = 0; i < CELLS; i++)
+        mm[i - i % 4 + 3 - i % 4] = mark[i];
+    for (unsigned i = 0; i < CELLS; i++)
+        if (mark[i] == 'h') {          /* its left cell is now the right */
+            unsigned m = i - i % 4 + 3 - i % 4;
+            mm[m] = '#';
+            mm[m - 1] = 'h';
+        }
+    return body_of_marks(mm);
 }
 
 /* Every filling of the free cells from cell on, with at least 2 empty. */
@@ -427,9 +468,28 @@ typedef struct tally {
     unsigned order, code, parse, sampled;
 } tally;
 
-/* Checks one 2x2 place's layouts; their ShortCodes start at pub and, when
- * the block is not in columns 3-4, their states at first.  mirror_group is
- * the group with the block two columns left, for a group in columns 3-4. */
+/* For a place in columns 2-3 (sorted): the states of its layouts, the
+ * smaller of each mirror pair standing for both; returns how many, and adds
+ * the layouts that are their own mirror image to *self. */
+static uint32_t number_classes(group *g, uint64_t *self)
+{
+    uint32_t k = 0;
+    g->cls = malloc((g->n ? g->n : 1) * sizeof *g->cls);
+    if (!g->cls) {
+        perror("t_klotski");
+        exit(1);
+    }
+    for (size_t j = 0; j < g->n; j++) {
+        uint32_t mb = mirror_body(g->head, g->body[j]);
+        g->cls[j] = mb >= g->body[j] ? k++ : NONE;
+        *self += mb == g->body[j];
+    }
+    return k;
+}
+
+/* Checks one 2x2 place's layouts; their ShortCodes start at pub and their
+ * states at first (in columns 3-4, at mirror_first in mirror_group, the
+ * place two columns left). */
 static void check_group(const group *g, uint64_t pub, uint64_t first,
                         const group *mirror_group, uint64_t mirror_first,
                         tally *t)
@@ -450,6 +510,12 @@ static void check_group(const group *g, uint64_t pub, uint64_t first,
             shown = encode(&m);
             long at = find_body(mirror_group, (uint32_t)shown);
             want = at < 0 ? UINT64_MAX : mirror_first + (uint64_t)at;
+        } else if (g->head % 4 == 1) {
+            uint32_t mb = mirror_body(g->head, g->body[j]);
+            long at = g->cls[j] != NONE ? (long)j : find_body(g, mb);
+            shown = g->cls[j] != NONE ? code : (uint64_t)g->head << 32 | mb;
+            want = at < 0 || g->cls[at] == NONE ? UINT64_MAX
+                                                : first + g->cls[at];
         }
         t->code += ops_code(0, want) != shown;
         hex(code, text);
@@ -459,10 +525,17 @@ static void check_group(const group *g, uint64_t pub, uint64_t first,
     }
 }
 
+static void free_group(group *g)
+{
+    free(g->body);
+    free(g->tmp);
+    free(g->cls);
+}
+
 static void enumeration_is_the_index_order(void)
 {
     group g[16] = { { 0 } };
-    uint64_t pub = 0, first = 0, firsts[16] = { 0 };
+    uint64_t pub = 0, first = 0, firsts[16] = { 0 }, self = 0;
     unsigned heads = 0, mirrored_sizes = 0;
     uint64_t classic = UINT64_MAX;
     tally t = { 0 };
@@ -481,29 +554,32 @@ static void enumeration_is_the_index_order(void)
             long at = find_body(&g[1], 0xA9BF0C00u);
             classic = at < 0 ? UINT64_MAX : pub + (uint64_t)at;
         }
+        uint64_t states = head % 4 == 0 ? g[head].n
+                          : head % 4 == 1 ? number_classes(&g[head], &self)
+                                          : 0;
         check_group(&g[head], pub, first, head % 4 == 2 ? &g[head - 2] : NULL,
                     head % 4 == 2 ? firsts[head - 2] : 0, &t);
         if (head % 4 == 2)
             mirrored_sizes += g[head].n == g[head - 2].n;
         pub += g[head].n;
-        first += head % 4 == 2 ? 0 : g[head].n;
+        first += states;
         heads++;
         if (head % 4 == 2) {
-            free(g[head - 2].body);
-            free(g[head - 2].tmp);
-            free(g[head].body);
-            free(g[head].tmp);
+            free_group(&g[head - 2]);
+            free_group(&g[head]);
         } else if (head % 4 == 1) {
-            free(g[head].body);
-            free(g[head].tmp);
+            free_group(&g[head]);
         }
     }
     check(heads == 12 && pub == TOTAL, "brute force finds %llu layouts over "
           "%u places of the 2x2 block", (unsigned long long)pub, heads);
-    check(first == STATES && kp->size(ctx[0], 0) == STATES &&
-          mirrored_sizes == 4, "the %llu with the block in columns 3-4 "
-          "mirror those in columns 1-2; the rest, %llu, are the states, "
-          "size() %llu", (unsigned long long)(pub - first),
+    check(first == STATES && self == SELF_MIRRORED &&
+          kp->size(ctx[0], 0) == STATES && mirrored_sizes == 4,
+          "the places in columns 3-4 mirror those in columns 1-2; with the "
+          "block in columns 2-3, %llu layouts are their own mirror image; "
+          "%llu stand as their mirror, leaving %llu mirror classes, size() "
+          "%llu", (unsigned long long)self,
+          (unsigned long long)(pub - first),
           (unsigned long long)first,
           (unsigned long long)kp->size(ctx[0], 0));
     check(classic == 4091296, "1A9BF0C00 is layout %llu in CommonCode "
@@ -511,8 +587,8 @@ static void enumeration_is_the_index_order(void)
     check(t.order == 0, "their CommonCodes are all different (%u repeats)",
           t.order);
     check(t.code == 0, "sorted, the n-th of the space is format_code(n), and "
-          "one in columns 3-4 shows as its mirror: %u sampled incl. each "
-          "place's first and last (%u wrong)", t.sampled, t.code);
+          "a layout whose mirror is smaller shows as its mirror: %u sampled "
+          "incl. each place's first and last (%u wrong)", t.sampled, t.code);
     check(t.parse == 0, "parsing their CommonCodes and ShortCodes (rank "
           "among all layouts) gives that state (%u wrong)", t.parse);
 }
@@ -636,15 +712,15 @@ static void random_indices_round_trip(void)
                  (unsigned long long)code);
         bad += ops_index(text) != idx;
         decode(code, &b);
-        bad += block_col(&b) == 2;
+        bad += state_code(&b) != code;
         mirror(&b, &m);
-        uint64_t mi = ops_index(m.c);
-        bad += block_col(&b) == 0 ? mi != idx : ops_code(0, mi) != encode(&m);
+        bad += ops_index(m.c) != idx;
         bad += ops_index(b.c) != idx;
     }
     bad += ops_index("ZZZZZ") != UINT64_MAX;
-    check(bad == 0, "%u random states: the code format_code() shows, and the "
-          "board and its mirror, parse back to the state (%u wrong)", n, bad);
+    check(bad == 0, "%u random states: format_code() shows the smaller code "
+          "of the mirror pair; that code, and the board and its mirror, parse "
+          "back to the state (%u wrong)", n, bad);
 }
 
 /* ==== moves =========================================================== */
@@ -715,13 +791,12 @@ static void moves_match_the_model(unsigned metric)
         total += nw;
         for (unsigned k = 0; k < ng; k++)
             flipped += (mv[k].code >> 10 & 1) != 0;
-        /* apply() on the lettered board, and on its mirror when that
-         * stands as this state too */
+        /* apply() on the lettered board, and on its mirror, which stands
+         * as this state too */
         b.c[CELLS] = '\0';
         bad_apply += apply_on(metric, &b, mv, ng);
         mirror(&b, &m);
-        if (block_col(&m) == 2)
-            bad_apply += apply_on(metric, &m, mv, ng);
+        bad_apply += apply_on(metric, &m, mv, ng);
     }
     check(bad == 0, "%s: moves() of %u random states reach the states of "
           "what the model reaches (%llu moves, %u wrong)", name[metric],
@@ -749,7 +824,7 @@ static void goals_are_the_block_at_cell_13(void)
     check(bad == 0 && n == hi - lo + 1 && ops_code(0, lo) >> 32 == GOAL &&
           ops_code(0, hi) >> 32 == GOAL && ops_code(0, lo - 1) >> 32 != GOAL
           && ops_code(0, hi + 1) >> 32 != GOAL,
-          "goals are the %llu layouts with the 2x2 block on cell 13",
+          "goals are the %llu states (mirror classes) with the 2x2 block on cell 13",
           (unsigned long long)n);
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/t_python.sh: scripts/ptb_read.py, the Python reader written from
-# tables/FORMAT.md (format 3), agrees with tblookup on the swap table: stored
+# tables/FORMAT.md (format 4), agrees with tblookup on the swap table: stored
 # values at the starts of random queries (distance mod 3), the distance
 # histogram, and the digest, which must also catch one flipped byte in a
 # block.  On every table (all four encodings): the histogram equals
