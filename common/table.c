@@ -58,7 +58,7 @@
 /* Values read in place unless zstd is at least twice as small: in place, a
  * walk of 横刀立马 costs 0.3 M instructions against 4.6 M for decoding its
  * zstd blocks, so zstd must save much to be worth it (swap: 3.2x smaller
- * than packed3, zstd; Klotski: 1.26x, packed3; four: 1.6x, packed4; frog:
+ * than packed3, zstd; Klotski: 1.3-1.4x, packed3; four: 1.6x, packed4; frog:
  * 1.2x, sparse). */
 #define IN_PLACE_SLACK 200u
 #define CHUNK_BYTES 512u         /* in-place values: one check per chunk */
@@ -608,9 +608,10 @@ static int set_block_values(plan *pl, uint32_t bv, uint64_t *bytes)
  * compressed), and there is no frame header, checksum or entropy table
  * per block.  It is an argument, not a proof (zstd's match finders are
  * heuristics); at level 19 the stream came out below the trained
- * dictionary's estimate on every table: swap 1.84 MB against 2.56,
- * Klotski 2.51-2.65 MB against 2.67-2.83, four 109 kB against 199, frog
- * 160 kB against 233. */
+ * dictionary's estimate on every table: swap 1.84 MB against 2.56, four
+ * 109 kB against 199, frog 160 kB against 233, and Klotski 2.03-2.15 MB
+ * against 2.15-2.28 MB for the whole table with its dictionary
+ * (tbgen --encoding zstd). */
 static int stream_bytes(const plan *pl, int level, uint64_t *bytes)
 {
     uint64_t n = block_count(pl->nblocks, ESTIMATE_EVERY);
