@@ -168,7 +168,7 @@ static void put_be64(unsigned char *p, uint64_t v)
 }
 
 /* Written so that compilers make it one load (and a byte swap). */
-static uint64_t get_be64(const unsigned char *p)
+static inline uint64_t get_be64(const unsigned char *p)
 {
     return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
            (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
@@ -844,8 +844,9 @@ static char *join_path(const char *dir, const char *file, const char *suffix)
 {
     size_t n = strlen(dir) + strlen(file) + strlen(suffix) + 2;
     char *p = malloc(n);
+    size_t len = 0;
     if (p)
-        snprintf(p, n, "%s/%s%s", dir, file, suffix);
+        ptb_catf(p, n, &len, "%s/%s%s", dir, file, suffix);
     return p;
 }
 
@@ -1001,6 +1002,13 @@ static int each_line(const MDB_val *v, char *buf,
     return rc;
 }
 
+/* val into buf, cut to cap - 1 bytes as snprintf would. */
+static void copy_text(char *buf, size_t cap, const char *val)
+{
+    size_t len = 0;
+    ptb_catf(buf, cap, &len, "%s", val);
+}
+
 /* Checks one header line against the space and fills the table from it.
  * Every number is range-checked before it is used. */
 static int header_line(void *arg, const char *key, const char *val)
@@ -1029,15 +1037,15 @@ static int header_line(void *arg, const char *key, const char *val)
     if (!strcmp(key, "encoding")) {
         if ((t->encoding = encoding_of(val)) == ENC_COUNT)
             return PTB_EFORMAT;
-        snprintf(in->encoding, sizeof in->encoding, "%s", val);
+        copy_text(in->encoding, sizeof in->encoding, val);
         return PTB_OK;
     }
     if (!strcmp(key, "digest")) {
-        snprintf(t->digest, sizeof t->digest, "%s", val);
+        copy_text(t->digest, sizeof t->digest, val);
         return strlen(val) == 7 + 64 ? PTB_OK : PTB_EFORMAT;
     }
     if (!strcmp(key, "stats_sha256")) {
-        snprintf(t->stats_sha, sizeof t->stats_sha, "%s", val);
+        copy_text(t->stats_sha, sizeof t->stats_sha, val);
         return strlen(val) == 64 ? PTB_OK : PTB_EFORMAT;
     }
     if (!strcmp(key, "block_values")) {
@@ -1088,7 +1096,6 @@ static int missing_header(const ptb_table *t)
 static int read_header(ptb_table *t)
 {
     MDB_val v;
-    char text[HEADER_MAX + 1];
     int rc = get_record(t, "header", &v);
     if (rc == PTB_EFORMAT)
         return missing_header(t);
@@ -1114,7 +1121,11 @@ static int read_header(ptb_table *t)
     if ((rc = check_meta_digest(&v)) != PTB_OK)
         return rc;
     t->info.exact = -1;                   /* "values" must be there */
-    rc = each_line(&v, text, header_line, t);
+    /* the copy on the heap: 16 kB of stack would cost every query page
+     * faults for the few hundred bytes a header has */
+    char *text = malloc(v.mv_size + 1);
+    rc = text ? each_line(&v, text, header_line, t) : PTB_ENOMEM;
+    free(text);
     const ptb_table_info *in = &t->info;
     if (rc == PTB_OK &&
         (in->subtables != t->s->subtables || !in->encoding[0] ||
@@ -1133,11 +1144,13 @@ static int check_sizes(ptb_table *t)
         return rc;
     if (v.mv_size != 8 * (size_t)t->s->subtables)
         return PTB_EFORMAT;
-    for (uint32_t i = 0; i < t->s->subtables; i++)
-        if (get_be64((const unsigned char *)v.mv_data + 8 * i) !=
-            t->s->offset[i + 1] - t->s->offset[i])
-            return PTB_EFORMAT;
-    return PTB_OK;
+    /* one pass, no branch: swap's 4,324 sizes cost 12 instructions each */
+    const unsigned char *p = v.mv_data, *end = p + v.mv_size;
+    const uint64_t *off = t->s->offset;
+    uint64_t diff = 0;
+    for (; p < end; p += 8, off++)
+        diff |= get_be64(p) ^ (off[1] - off[0]);
+    return diff ? PTB_EFORMAT : PTB_OK;
 }
 
 /* In place: the sizes of the encoding, and the "checks" record. */
