@@ -65,6 +65,7 @@
 #define SPARSE_BLOCK 65536u      /* sparse: states per block */
 #define PACKED4_MAX 14u          /* packed4: largest distance; 15: none */
 #define STATS_MAX 16384u         /* bytes of the stats record, at most */
+#define BLOCK_GROUP 64u          /* reader: block pointers allocated together */
 
 enum { ENC_PACKED3, ENC_ZSTD, ENC_PACKED4, ENC_SPARSE, ENC_COUNT };
 static const char *const enc_name[ENC_COUNT] = { "packed3", "zstd",
@@ -1383,14 +1384,16 @@ int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
 
 /* ==== reading: readers ==== */
 
-/* A reader keeps every zstd block it decodes (block b in blk[b], both
- * allocated on first use) and makes its decoder on the first decode;
- * packed3 tables need nothing of it. */
+/* A reader keeps every zstd block it decodes and makes its decoder on the
+ * first decode; tables read in place need nothing of it.  Block b is
+ * blk[b / BLOCK_GROUP][b % BLOCK_GROUP], each group of pointers allocated
+ * on first use: a query that decodes one block of swap's 2,416 neither
+ * clears nor walks a pointer for each of them. */
 struct ptb_reader {
     const ptb_table *t;
-    uint64_t nblocks;          /* entries of blk */
+    uint64_t ngroups;          /* entries of blk */
     ZSTD_DCtx *dctx;
-    unsigned char **blk;
+    unsigned char ***blk;
 };
 
 int ptb_reader_new(const ptb_table *t, ptb_reader **out)
@@ -1400,7 +1403,7 @@ int ptb_reader_new(const ptb_table *t, ptb_reader **out)
     if (!r)
         return PTB_ENOMEM;
     r->t = t;
-    r->nblocks = t->nblocks;
+    r->ngroups = (t->nblocks + BLOCK_GROUP - 1) / BLOCK_GROUP;
     return PTB_OK;
 }
 
@@ -1408,20 +1411,35 @@ void ptb_reader_free(ptb_reader *r)
 {
     if (!r)
         return;
-    for (uint64_t b = 0; r->blk && b < r->nblocks; b++)
-        free(r->blk[b]);
+    for (uint64_t g = 0; r->blk && g < r->ngroups; g++) {
+        for (unsigned i = 0; r->blk[g] && i < BLOCK_GROUP; i++)
+            free(r->blk[g][i]);
+        free(r->blk[g]);
+    }
     free(r->blk);
-    ZSTD_freeDCtx(r->dctx);
+    if (r->dctx)             /* else no call into libzstd at all */
+        ZSTD_freeDCtx(r->dctx);
     free(r);
 }
 
-static int reader_setup(ptb_reader *r)
+static int reader_decoder(ptb_reader *r)
 {
-    if (!r->blk && !(r->blk = calloc(r->nblocks, sizeof *r->blk)))
-        return PTB_ENOMEM;
     if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
         return PTB_ENOMEM;
     return PTB_OK;
+}
+
+/* The slot of block b, its group allocated when needed, and the decoder. */
+static int reader_slot(ptb_reader *r, uint64_t b, unsigned char ***slot)
+{
+    unsigned char ***g;
+    if (!r->blk && !(r->blk = calloc(r->ngroups, sizeof *r->blk)))
+        return PTB_ENOMEM;
+    g = &r->blk[b / BLOCK_GROUP];
+    if (!*g && !(*g = calloc(BLOCK_GROUP, sizeof **g)))
+        return PTB_ENOMEM;
+    *slot = &(*g)[b % BLOCK_GROUP];
+    return reader_decoder(r);
 }
 
 /* Decodes block b into buf (its exact size): the frame must lie within
@@ -1441,11 +1459,20 @@ static int decode_into(ptb_reader *r, uint64_t b, unsigned char *buf,
     if (!(f[4] & 4) || ZSTD_getFrameContentSize(f, flen) != want ||
         ZSTD_findFrameCompressedSize(f, flen) != flen)
         return PTB_ECORRUPT;
-    /* the dictionary is raw content, referenced in the map for this frame */
-    size_t n = t->dict ? ZSTD_DCtx_refPrefix(r->dctx, t->dict, t->dict_len)
-                       : 0;
-    if (!ZSTD_isError(n))
-        n = ZSTD_decompressDCtx(r->dctx, buf, want, f, flen);
+    /* The dictionary is raw content, referenced in the map for this frame.
+     * ZSTD_decompress_usingDict references it as it is, without the 27 kB
+     * DDict that ZSTD_DCtx_refPrefix builds for each frame, but it takes
+     * fewer than 8 bytes for no dictionary and bytes that start with the
+     * dictionary magic for a full one: those only as a prefix. */
+    size_t n;
+    if (t->dict_len >= 8 && get_le(t->dict, 4) != ZSTD_MAGIC_DICTIONARY) {
+        n = ZSTD_decompress_usingDict(r->dctx, buf, want, f, flen, t->dict,
+                                      t->dict_len);
+    } else {
+        n = t->dict ? ZSTD_DCtx_refPrefix(r->dctx, t->dict, t->dict_len) : 0;
+        if (!ZSTD_isError(n))
+            n = ZSTD_decompressDCtx(r->dctx, buf, want, f, flen);
+    }
     return ZSTD_isError(n) || n != want ? PTB_ECORRUPT : PTB_OK;
 }
 
@@ -1458,10 +1485,11 @@ static size_t block_bytes(const ptb_table *t, uint64_t b)
 /* Block b, decoded once per reader. */
 static int block_of(ptb_reader *r, uint64_t b, const unsigned char **out)
 {
-    int rc = reader_setup(r);
+    unsigned char **slot;
+    int rc = reader_slot(r, b, &slot);
     if (rc != PTB_OK)
         return rc;
-    if (!r->blk[b]) {
+    if (!*slot) {
         size_t want = block_bytes(r->t, b);
         unsigned char *buf = malloc(want);
         if (!buf)
@@ -1470,9 +1498,9 @@ static int block_of(ptb_reader *r, uint64_t b, const unsigned char **out)
             free(buf);
             return rc;
         }
-        r->blk[b] = buf;
+        *slot = buf;
     }
-    *out = r->blk[b];
+    *out = *slot;
     return PTB_OK;
 }
 
@@ -1654,7 +1682,7 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
     if (rc == PTB_OK && !buf)
         rc = PTB_ENOMEM;
     if (rc == PTB_OK)
-        rc = reader_setup(r);
+        rc = reader_decoder(r);
     for (uint64_t b = 0; rc == PTB_OK && b < t->nblocks; b++) {
         uint64_t first = b * t->block_values;
         uint64_t n = block_len(t->info.states, t->block_values, b);
