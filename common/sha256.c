@@ -1,6 +1,5 @@
 /* common/sha256.c: SHA-256 (FIPS 180-4), for the table digest that lets any
  * reader, in any language, check the uncompressed values. */
-#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -21,9 +20,21 @@ static const uint32_t K[64] = {
 
 static uint32_t ror(uint32_t x, unsigned n) { return x >> n | x << (32 - n); }
 
+/* One round with the eight working variables named in their order this
+ * round (a b c d e f g h); the next round names them one place on, so
+ * nothing is moved between rounds. */
+#define ROUND(a, b, c, d, e, f, g, h, i)                                    \
+    do {                                                                    \
+        uint32_t t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) +           \
+                      ((e & f) ^ (~e & g)) + K[i] + w[i];                   \
+        d += t1;                                                            \
+        h = t1 + (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) +                    \
+            ((a & b) ^ (a & c) ^ (b & c));                                  \
+    } while (0)
+
 static void compress_chunk(uint32_t h[8], const unsigned char *p)
 {
-    uint32_t w[64], a[8];
+    uint32_t w[64];
     for (int i = 0; i < 16; i++)
         w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
                (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
@@ -32,19 +43,21 @@ static void compress_chunk(uint32_t h[8], const unsigned char *p)
         uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ w[i - 2] >> 10;
         w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
-    memcpy(a, h, sizeof a);
-    for (int i = 0; i < 64; i++) {
-        uint32_t s1 = ror(a[4], 6) ^ ror(a[4], 11) ^ ror(a[4], 25);
-        uint32_t ch = (a[4] & a[5]) ^ (~a[4] & a[6]);
-        uint32_t t1 = a[7] + s1 + ch + K[i] + w[i];
-        uint32_t s0 = ror(a[0], 2) ^ ror(a[0], 13) ^ ror(a[0], 22);
-        uint32_t mj = (a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]);
-        memmove(a + 1, a, 7 * sizeof a[0]);
-        a[4] += t1;
-        a[0] = t1 + s0 + mj;
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
+    uint32_t e = h[4], f = h[5], g = h[6], k = h[7];
+    for (int i = 0; i < 64; i += 8) {
+        ROUND(a, b, c, d, e, f, g, k, i);
+        ROUND(k, a, b, c, d, e, f, g, i + 1);
+        ROUND(g, k, a, b, c, d, e, f, i + 2);
+        ROUND(f, g, k, a, b, c, d, e, i + 3);
+        ROUND(e, f, g, k, a, b, c, d, i + 4);
+        ROUND(d, e, f, g, k, a, b, c, i + 5);
+        ROUND(c, d, e, f, g, k, a, b, i + 6);
+        ROUND(b, c, d, e, f, g, k, a, i + 7);
     }
+    const uint32_t sum[8] = { a, b, c, d, e, f, g, k };
     for (int i = 0; i < 8; i++)
-        h[i] += a[i];
+        h[i] += sum[i];
 }
 
 void ptb_sha256_init(ptb_sha256 *c)
@@ -84,6 +97,7 @@ void ptb_sha256_hex(ptb_sha256 *c, char out[65])
     for (int i = 0; i < 8; i++)
         pad[padlen + i] = (unsigned char)(bits >> (56 - 8 * i));
     ptb_sha256_update(c, pad, padlen + 8);
-    for (int i = 0; i < 8; i++)
-        snprintf(out + 8 * i, 9, "%08x", (unsigned)c->h[i]);
+    for (int i = 0; i < 64; i++)
+        out[i] = "0123456789abcdef"[c->h[i / 8] >> (28 - 4 * (i % 8)) & 15];
+    out[64] = '\0';
 }

@@ -84,10 +84,13 @@ const char *ptb_space_metric(const ptb_space *s)
 
 int ptb_space_file(const ptb_space *s, char *buf, size_t cap)
 {
+    size_t len = 0;
     if (s->p->metrics[1] == NULL)
-        return snprintf(buf, cap, "%s.mdb", s->p->name);
-    return snprintf(buf, cap, "%s-%s.mdb", s->p->name,
-                    s->p->metrics[s->metric]);
+        ptb_catf(buf, cap, &len, "%s.mdb", s->p->name);
+    else
+        ptb_catf(buf, cap, &len, "%s-%s.mdb", s->p->name,
+                 s->p->metrics[s->metric]);
+    return (int)len;
 }
 
 /* Splits "NAME=VALUE" options into the puzzle's option slots. */

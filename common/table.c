@@ -65,6 +65,7 @@
 #define SPARSE_BLOCK 65536u      /* sparse: states per block */
 #define PACKED4_MAX 14u          /* packed4: largest distance; 15: none */
 #define STATS_MAX 16384u         /* bytes of the stats record, at most */
+#define BLOCK_GROUP 64u          /* reader: block pointers allocated together */
 
 enum { ENC_PACKED3, ENC_ZSTD, ENC_PACKED4, ENC_SPARSE, ENC_COUNT };
 static const char *const enc_name[ENC_COUNT] = { "packed3", "zstd",
@@ -917,8 +918,9 @@ static char *join_path(const char *dir, const char *file, const char *suffix)
 {
     size_t n = strlen(dir) + strlen(file) + strlen(suffix) + 2;
     char *p = malloc(n);
+    size_t len = 0;
     if (p)
-        snprintf(p, n, "%s/%s%s", dir, file, suffix);
+        ptb_catf(p, n, &len, "%s/%s%s", dir, file, suffix);
     return p;
 }
 
@@ -1074,6 +1076,13 @@ static int each_line(const MDB_val *v, char *buf,
     return rc;
 }
 
+/* val into buf, cut to cap - 1 bytes as snprintf would. */
+static void copy_text(char *buf, size_t cap, const char *val)
+{
+    size_t len = 0;
+    ptb_catf(buf, cap, &len, "%s", val);
+}
+
 /* Checks one header line against the space and fills the table from it.
  * Every number is range-checked before it is used. */
 static int header_line(void *arg, const char *key, const char *val)
@@ -1102,15 +1111,15 @@ static int header_line(void *arg, const char *key, const char *val)
     if (!strcmp(key, "encoding")) {
         if ((t->encoding = encoding_of(val)) == ENC_COUNT)
             return PTB_EFORMAT;
-        snprintf(in->encoding, sizeof in->encoding, "%s", val);
+        copy_text(in->encoding, sizeof in->encoding, val);
         return PTB_OK;
     }
     if (!strcmp(key, "digest")) {
-        snprintf(t->digest, sizeof t->digest, "%s", val);
+        copy_text(t->digest, sizeof t->digest, val);
         return strlen(val) == 7 + 64 ? PTB_OK : PTB_EFORMAT;
     }
     if (!strcmp(key, "stats_sha256")) {
-        snprintf(t->stats_sha, sizeof t->stats_sha, "%s", val);
+        copy_text(t->stats_sha, sizeof t->stats_sha, val);
         return strlen(val) == 64 ? PTB_OK : PTB_EFORMAT;
     }
     if (!strcmp(key, "block_values")) {
@@ -1161,7 +1170,6 @@ static int missing_header(const ptb_table *t)
 static int read_header(ptb_table *t)
 {
     MDB_val v;
-    char text[HEADER_MAX + 1];
     int rc = get_record(t, "header", &v);
     if (rc == PTB_EFORMAT)
         return missing_header(t);
@@ -1187,7 +1195,11 @@ static int read_header(ptb_table *t)
     if ((rc = check_meta_digest(&v)) != PTB_OK)
         return rc;
     t->info.exact = -1;                   /* "values" must be there */
-    rc = each_line(&v, text, header_line, t);
+    /* the copy on the heap: 16 kB of stack would cost every query page
+     * faults for the few hundred bytes a header has */
+    char *text = malloc(v.mv_size + 1);
+    rc = text ? each_line(&v, text, header_line, t) : PTB_ENOMEM;
+    free(text);
     const ptb_table_info *in = &t->info;
     if (rc == PTB_OK &&
         (in->subtables != t->s->subtables || !in->encoding[0] ||
@@ -1204,15 +1216,15 @@ static int check_sizes(ptb_table *t)
     int rc = get_record(t, "sizes", &v);
     if (rc != PTB_OK)
         return rc;
-    const unsigned char *size = v.mv_data;
-    const uint64_t *offset = t->s->offset;
-    uint32_t n = t->s->subtables;
-    uint64_t differ = 0;
-    if (v.mv_size != 8 * (size_t)n)
+    if (v.mv_size != 8 * (size_t)t->s->subtables)
         return PTB_EFORMAT;
-    for (uint32_t i = 0; i < n; i++)     /* no branch: swap has 4,324 */
-        differ |= get_be64(size + 8 * i) ^ (offset[i + 1] - offset[i]);
-    return differ ? PTB_EFORMAT : PTB_OK;
+    /* one pass, no branch: swap's 4,324 sizes cost 12 instructions each */
+    const unsigned char *p = v.mv_data, *end = p + v.mv_size;
+    const uint64_t *off = t->s->offset;
+    uint64_t diff = 0;
+    for (; p < end; p += 8, off++)
+        diff |= get_be64(p) ^ (off[1] - off[0]);
+    return diff ? PTB_EFORMAT : PTB_OK;
 }
 
 /* In place: the sizes of the encoding, and the "checks" record. */
@@ -1445,14 +1457,16 @@ int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
 
 /* ==== reading: readers ==== */
 
-/* A reader keeps every zstd block it decodes (block b in blk[b], both
- * allocated on first use) and makes its decoder on the first decode;
- * packed3 tables need nothing of it. */
+/* A reader keeps every zstd block it decodes and makes its decoder on the
+ * first decode; tables read in place need nothing of it.  Block b is
+ * blk[b / BLOCK_GROUP][b % BLOCK_GROUP], each group of pointers allocated
+ * on first use: a query that decodes one block of swap's 2,416 neither
+ * clears nor walks a pointer for each of them. */
 struct ptb_reader {
     const ptb_table *t;
-    uint64_t nblocks;          /* entries of blk */
+    uint64_t ngroups;          /* entries of blk */
     ZSTD_DCtx *dctx;
-    unsigned char **blk;
+    unsigned char ***blk;
 };
 
 int ptb_reader_new(const ptb_table *t, ptb_reader **out)
@@ -1462,7 +1476,7 @@ int ptb_reader_new(const ptb_table *t, ptb_reader **out)
     if (!r)
         return PTB_ENOMEM;
     r->t = t;
-    r->nblocks = t->nblocks;
+    r->ngroups = (t->nblocks + BLOCK_GROUP - 1) / BLOCK_GROUP;
     return PTB_OK;
 }
 
@@ -1470,20 +1484,35 @@ void ptb_reader_free(ptb_reader *r)
 {
     if (!r)
         return;
-    for (uint64_t b = 0; r->blk && b < r->nblocks; b++)
-        free(r->blk[b]);
+    for (uint64_t g = 0; r->blk && g < r->ngroups; g++) {
+        for (unsigned i = 0; r->blk[g] && i < BLOCK_GROUP; i++)
+            free(r->blk[g][i]);
+        free(r->blk[g]);
+    }
     free(r->blk);
-    ZSTD_freeDCtx(r->dctx);
+    if (r->dctx)             /* else no call into libzstd at all */
+        ZSTD_freeDCtx(r->dctx);
     free(r);
 }
 
-static int reader_setup(ptb_reader *r)
+static int reader_decoder(ptb_reader *r)
 {
-    if (!r->blk && !(r->blk = calloc(r->nblocks, sizeof *r->blk)))
-        return PTB_ENOMEM;
     if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
         return PTB_ENOMEM;
     return PTB_OK;
+}
+
+/* The slot of block b, its group allocated when needed, and the decoder. */
+static int reader_slot(ptb_reader *r, uint64_t b, unsigned char ***slot)
+{
+    unsigned char ***g;
+    if (!r->blk && !(r->blk = calloc(r->ngroups, sizeof *r->blk)))
+        return PTB_ENOMEM;
+    g = &r->blk[b / BLOCK_GROUP];
+    if (!*g && !(*g = calloc(BLOCK_GROUP, sizeof **g)))
+        return PTB_ENOMEM;
+    *slot = &(*g)[b % BLOCK_GROUP];
+    return reader_decoder(r);
 }
 
 /* Decodes block b into buf (its exact size): the frame must lie within
@@ -1503,11 +1532,20 @@ static int decode_into(ptb_reader *r, uint64_t b, unsigned char *buf,
     if (!(f[4] & 4) || ZSTD_getFrameContentSize(f, flen) != want ||
         ZSTD_findFrameCompressedSize(f, flen) != flen)
         return PTB_ECORRUPT;
-    /* the dictionary is raw content, referenced in the map for this frame */
-    size_t n = t->dict ? ZSTD_DCtx_refPrefix(r->dctx, t->dict, t->dict_len)
-                       : 0;
-    if (!ZSTD_isError(n))
-        n = ZSTD_decompressDCtx(r->dctx, buf, want, f, flen);
+    /* The dictionary is raw content, referenced in the map for this frame.
+     * ZSTD_decompress_usingDict references it as it is, without the 27 kB
+     * DDict that ZSTD_DCtx_refPrefix builds for each frame, but it takes
+     * fewer than 8 bytes for no dictionary and bytes that start with the
+     * dictionary magic for a full one: those only as a prefix. */
+    size_t n;
+    if (t->dict_len >= 8 && get_le(t->dict, 4) != ZSTD_MAGIC_DICTIONARY) {
+        n = ZSTD_decompress_usingDict(r->dctx, buf, want, f, flen, t->dict,
+                                      t->dict_len);
+    } else {
+        n = t->dict ? ZSTD_DCtx_refPrefix(r->dctx, t->dict, t->dict_len) : 0;
+        if (!ZSTD_isError(n))
+            n = ZSTD_decompressDCtx(r->dctx, buf, want, f, flen);
+    }
     return ZSTD_isError(n) || n != want ? PTB_ECORRUPT : PTB_OK;
 }
 
@@ -1520,10 +1558,11 @@ static size_t block_bytes(const ptb_table *t, uint64_t b)
 /* Block b, decoded once per reader. */
 static int block_of(ptb_reader *r, uint64_t b, const unsigned char **out)
 {
-    int rc = reader_setup(r);
+    unsigned char **slot;
+    int rc = reader_slot(r, b, &slot);
     if (rc != PTB_OK)
         return rc;
-    if (!r->blk[b]) {
+    if (!*slot) {
         size_t want = block_bytes(r->t, b);
         unsigned char *buf = malloc(want);
         if (!buf)
@@ -1532,9 +1571,9 @@ static int block_of(ptb_reader *r, uint64_t b, const unsigned char **out)
             free(buf);
             return rc;
         }
-        r->blk[b] = buf;
+        *slot = buf;
     }
-    *out = r->blk[b];
+    *out = *slot;
     return PTB_OK;
 }
 
@@ -1716,7 +1755,7 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
     if (rc == PTB_OK && !buf)
         rc = PTB_ENOMEM;
     if (rc == PTB_OK)
-        rc = reader_setup(r);
+        rc = reader_decoder(r);
     for (uint64_t b = 0; rc == PTB_OK && b < t->nblocks; b++) {
         uint64_t first = b * t->block_values;
         uint64_t n = block_len(t->info.states, t->block_values, b);

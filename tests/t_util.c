@@ -2,11 +2,13 @@
  * conversions (%s %c %u %d %%) itself, writes what snprintf writes at
  * buf+len: the same bytes, the same truncation and NUL at every capacity,
  * and the same count past the cap.  The reference is the C library's own
- * snprintf, called as the contract in common/puzzle.h describes. */
+ * snprintf, called as the contract in common/puzzle.h describes.  Also
+ * SHA-256 (common/sha256.c) against the test vectors of FIPS 180-2. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "puzzle.h"
 #include "check.h"
 
@@ -75,8 +77,45 @@ static void the_length_counts_past_the_cap(void)
           "two calls into 4 bytes: length 11, \"abc\" kept");
 }
 
+static void sha256_hex_of(const char *text, size_t len, size_t piece,
+                          char hex[65])
+{
+    ptb_sha256 c;
+    ptb_sha256_init(&c);
+    for (size_t at = 0; at < len; at += piece)
+        ptb_sha256_update(&c, text + at, len - at < piece ? len - at : piece);
+    ptb_sha256_hex(&c, hex);
+}
+
+static void sha256_gives_the_fips_vectors(void)
+{
+    static const struct { const char *text, *hex; } v[] = {
+        { "",
+          "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+        { "abc",
+          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+        { "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+    };
+    unsigned bad = 0;
+    char hex[65];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        for (size_t piece = 1; piece <= 65; piece++) {
+            sha256_hex_of(v[i].text, strlen(v[i].text), piece, hex);
+            bad += strcmp(hex, v[i].hex) != 0;
+        }
+    static char a[1000000];
+    memset(a, 'a', sizeof a);
+    sha256_hex_of(a, sizeof a, 999, hex);
+    bad += strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67"
+                       "f1809a48a497200e046d39ccc7112cd0") != 0;
+    check(bad == 0, "SHA-256: the FIPS 180-2 vectors, data given in pieces "
+          "of 1 to 65 bytes, and a million 'a' (%u differ)", bad);
+}
+
 int main(void)
 {
+    sha256_gives_the_fips_vectors();
     plain_conversions_write_what_snprintf_writes();
     other_formats_still_work();
     the_length_counts_past_the_cap();
