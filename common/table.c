@@ -203,11 +203,21 @@ static void put_le(unsigned char *p, uint64_t v, unsigned n)
 /* The check of n bytes of in-place values (FORMAT.md): running sums a and
  * b of their 64-bit little-endian words (the last one padded with zero
  * bytes), folded to 32 bits.  It is there to catch damage, not forgery
- * (a crafted file recomputes it); a 512-byte chunk costs about 100 cycles. */
+ * (a crafted file recomputes it); a 512-byte chunk costs about 100 cycles
+ * once in cache.  A walk's chunks are not: once the first word is read
+ * (and its page faulted in), the chunk's other cache lines are asked for
+ * together rather than one miss after another, which took a tenth of a
+ * Klotski query. */
 static uint32_t chunk_check(const unsigned char *p, size_t n)
 {
     uint64_t a = 0, b = 0;
     size_t i = 0;
+    if (n >= 8) {
+        a = b = get_le64(p);
+        i = 8;
+    }
+    for (size_t line = 64; line < n; line += 64)
+        __builtin_prefetch(p + line);
     for (; i + 8 <= n; i += 8) {
         a += get_le64(p + i);
         b += a;
