@@ -216,8 +216,10 @@ static uint32_t chunk_check(const unsigned char *p, size_t n)
         a = b = get_le64(p);
         i = 8;
     }
+#if defined(__GNUC__)
     for (size_t line = 64; line < n; line += 64)
         __builtin_prefetch(p + line);
+#endif
     for (; i + 8 <= n; i += 8) {
         a += get_le64(p + i);
         b += a;
