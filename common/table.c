@@ -1037,14 +1037,20 @@ static int get_record(const ptb_table *t, const char *name, MDB_val *val)
     return rc == MDB_NOTFOUND ? PTB_EFORMAT : db_err(rc);
 }
 
+/* A decimal number, digits only, at most max.  (By hand: strtoull's
+ * first call cost each query two page faults into the C library.) */
 static int parse_u64(const char *val, uint64_t max, uint64_t *out)
 {
-    char *end;
+    uint64_t a = 0;
     if (*val < '0' || *val > '9')
         return PTB_EFORMAT;
-    errno = 0;
-    unsigned long long a = strtoull(val, &end, 10);
-    if (errno || *end || a > max)
+    for (; *val >= '0' && *val <= '9'; val++) {
+        unsigned d = (unsigned)(*val - '0');
+        if (a > (UINT64_MAX - d) / 10)
+            return PTB_EFORMAT;
+        a = a * 10 + d;
+    }
+    if (*val || a > max)
         return PTB_EFORMAT;
     *out = a;
     return PTB_OK;
