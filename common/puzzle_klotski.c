@@ -160,6 +160,12 @@ static unsigned kl_state(unsigned covered, unsigned empties)
     return covered * 3 + (empties < 2 ? empties : 2);
 }
 
+/* The 2x2 block in columns 2-3: the place is its own mirror image. */
+static int kl_centred(unsigned hid)
+{
+    return kl_head_cell[hid] % 4 == 1;
+}
+
 #ifdef PTB_MKTABLES
 /* ==== build-time tables =============================================== */
 
@@ -308,12 +314,6 @@ static void kl_count(const kl_ctx *x, kl_counts *c)
                 c->sym[hid][r][st] = sym;
             }
     }
-}
-
-/* The 2x2 block in columns 2-3: the place is its own mirror image. */
-static int kl_centred(unsigned hid)
-{
-    return kl_head_cell[hid] % 4 == 1;
 }
 
 /* The layouts after state st of row r that stand for their mirror class:
@@ -1047,7 +1047,7 @@ static unsigned kl_place(const uint32_t *first, uint32_t idx)
 static void kl_unrank(uint32_t idx, kl_layout *l, kl_rowinfo *ri)
 {
     unsigned hid = kl_place(kl_sfirst, idx);
-    if (kl_head_cell[hid] % 4 == 1)
+    if (kl_centred(hid))
         kl_unrank_class(hid, idx - kl_sfirst[hid], l, ri);
     else
         kl_unrank_at(hid, idx - kl_sfirst[hid], l, ri);
