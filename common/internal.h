@@ -55,11 +55,13 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
  * in *what. */
 int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
                          const char **what);
-/* The one way to read a stored value (as above) by global index g: r may
- * be NULL only when ptb_table_needs_reader(t) is 0 (packed3).  PTB_EINVAL
- * for g out of range, PTB_ECORRUPT for a bad frame or byte. */
-int ptb_table_get(const ptb_table *t, ptb_reader *r, uint64_t g,
-                  unsigned *value);
+/* The one way to read a stored value (as above), of state idx of subtable
+ * sub: r may be NULL only when ptb_table_needs_reader(t) is 0 (in place).
+ * PTB_EINVAL for a state out of range, PTB_ECORRUPT for a bad frame or
+ * byte, or when the table's size of sub is not the puzzle's (checked on
+ * sub's first read). */
+int ptb_table_get(const ptb_table *t, ptb_reader *r, uint32_t sub,
+                  uint64_t idx, unsigned *value);
 int ptb_table_needs_reader(const ptb_table *t);
 /* 1 when name is an encoding of FORMAT.md ("packed3", "zstd", ...). */
 int ptb_table_encoding_known(const char *name);

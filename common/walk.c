@@ -24,13 +24,6 @@ static int in_range(const ptb_space *s, const ptb_position *p)
            p->idx < s->offset[p->sub + 1] - s->offset[p->sub];
 }
 
-/* The one way this file reads a value. */
-static int value_of(ptb_reader *r, const ptb_table *t, uint32_t sub,
-                    uint64_t idx, unsigned *v)
-{
-    return ptb_table_get(t, r, ptb_global(ptb_table_space(t), sub, idx), v);
-}
-
 /* A reader for the caller's r, or a temporary one when a table needs it:
  * free it with drop_reader(). */
 static int take_reader(const ptb_table *t, ptb_reader *r, ptb_reader **out)
@@ -56,7 +49,7 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
     ptb_position pos = *start;
     ptb_move mv[PTB_MAX_MOVES];
     unsigned v, steps = 0;
-    int rc = value_of(r, t, pos.sub, pos.idx, &v);
+    int rc = ptb_table_get(t, r, pos.sub, pos.idx, &v);
     if (rc != PTB_OK)
         return rc;
     if (exact && v == PTB_UNSOLVABLE)
@@ -72,7 +65,7 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
         unsigned want = exact ? v - 1 : (v + 2) % 3, n, i, w = 0;
         n = p->moves(s->ctx, pos.sub, pos.idx, mv);
         for (i = 0; i < n; i++) {
-            if ((rc = value_of(r, t, pos.sub, mv[i].to, &w)) != PTB_OK)
+            if ((rc = ptb_table_get(t, r, pos.sub, mv[i].to, &w)) != PTB_OK)
                 return rc;
             if (w == want)
                 break;
@@ -101,7 +94,7 @@ static int distance_of(ptb_reader *r, const ptb_table *t,
 {
     unsigned v = PTB_UNSOLVABLE;
     int rc = ptb_table_exact(t)
-                 ? value_of(r, t, start->sub, start->idx, &v)
+                 ? ptb_table_get(t, r, start->sub, start->idx, &v)
                  : walk(r, t, start, NULL, &v);
     if (rc == PTB_OK && v == PTB_UNSOLVABLE)
         rc = PTB_NOTFOUND;
@@ -190,7 +183,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
     }
     unsigned k = rc == PTB_OK ? s->p->moves(s->ctx, p->sub, p->idx, mv) : 0;
     for (unsigned i = 0; rc == PTB_OK && i < k; i++) {
-        rc = value_of(r, t, p->sub, mv[i].to, &v);
+        rc = ptb_table_get(t, r, p->sub, mv[i].to, &v);
         out[i].move = mv[i];
         out[i].after = *p;
         s->p->apply(s->ctx, &out[i].after, &mv[i]);

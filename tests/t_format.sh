@@ -113,6 +113,31 @@ check "packed3, the start's byte out of range: the query is refused (3)" \
     test "$rc" = 3 -a -z "$out"
 run --verify swap --tables "$TMP/p3"
 check "... and --verify refuses it" test "$rc" = 3
+# a subtable size that is not the puzzle's, with the total kept (the sizes of
+# the P1225 sample's subtable and the next one moved by 1): each size is
+# checked the first time a value of its subtable is read, and --verify
+# checks them all
+mkdir -p "$TMP/sz"
+cp "$TABLES/swap.mdb" "$TMP/sz/swap.mdb"
+"$PY" - "$TMP/sz/swap.mdb" "$sub" <<'PYEOF'
+import struct, sys, lmdb
+env = lmdb.open(sys.argv[1], subdir=False, lock=False)
+s = int(sys.argv[2])
+with env.begin(write=True) as txn:
+    raw = bytearray(txn.get(b'sizes'))
+    a, b = struct.unpack_from('>QQ', raw, 8 * s)
+    struct.pack_into('>QQ', raw, 8 * s, a + 1, b - 1)
+    txn.put(b'sizes', bytes(raw))
+PYEOF
+check "a size moved: the query in that subtable is refused (3)" \
+    expect_error 3 'swap.mdb: .*corrupt.*rebuild it' \
+    swap --tables "$TMP/sz" "$SAMPLE"
+run swap --tables "$TMP/sz" 1000 0000 0000 0000 0000 0000 0000 0001
+check "... one in another subtable is answered: 6 moves" \
+    test "$rc" = 0 -a "$(printf '%s' "$out" | head -1)" = 6
+check "... and --verify refuses the table (3), naming the sizes" \
+    expect_error 3 'a subtable size is not the puzzle.s' \
+    --verify swap --tables "$TMP/sz"
 # four and frog in the other encodings that hold exact values: each table
 # is proven by --verify (every value against its neighbours) and gives the
 # generated table's answers
