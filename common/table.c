@@ -1347,18 +1347,25 @@ static int check_length(ptb_table *t, uint64_t size)
 
 /* A table that is not in the page cache (never read, or dropped by the
  * kernel) is read in here, through a map of our own that asks for huge
- * pages: the kernel then caches it in 2 MB folios, and every later process
- * maps each with one page fault instead of one fault per 64 kB (Linux 6.16
- * or later on ext4; a Klotski walk, about 600 random reads of a 3 MB
- * table, went from 45 faults to 7, BENCHMARKS.md).  LMDB's own map cannot
- * ask: it reads the file before any call of ours could, and once a page of
- * a 2 MB range is cached in small pages the range stays so.  Only a hint:
- * any failure leaves the table read as before. */
+ * pages: where the kernel caches files in large folios (this machine:
+ * Linux 6.18, ext4) it then keeps the table in 2 MB folios, and every later
+ * process maps each with one page fault instead of one a 64 kB window.  A
+ * Klotski walk, about 250 reads of a 3 MB table, went from 45 faults to 2
+ * (BENCHMARKS.md measures after such a read).  LMDB's own map cannot ask:
+ * liblmdb reads the file before any call of ours could, and once a page of
+ * a 2 MB range is cached in small folios the range stays so.  Tables over
+ * READ_IN_MAX are left to ordinary reads (reading all of one to answer a
+ * query would cost more than the faults it saves).  Only a hint: any
+ * failure leaves the table read as before. */
+#define READ_IN_MAX (64u << 20)
+
 static void read_in_huge(int fd, uint64_t size)
 {
 #ifdef MADV_HUGEPAGE
     const uint64_t huge = 2u << 20;
     unsigned char first;
+    if (size > READ_IN_MAX)
+        return;
     void *m = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED)
         return;
