@@ -138,6 +138,33 @@ check "... one in another subtable is answered: 6 moves" \
 check "... and --verify refuses the table (3), naming the sizes" \
     expect_error 3 'a subtable size is not the puzzle.s' \
     --verify swap --tables "$TMP/sz"
+# a table out of the page cache is read in first through a map of the
+# reader's own (read_in_huge in common/table.c), then answered as ever:
+# 横刀立马 in 116 steps, the published optimum; where the kernel has huge
+# pages (the read-in's hint) the whole file is then cached
+mkdir -p "$TMP/cold"
+cp "$TABLES/klotski-step.mdb" "$TMP/cold/klotski-step.mdb"
+sync
+"$PY" -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$TMP/cold/klotski-step.mdb"
+resident() { fincore -n -o PAGES "$TMP/cold/klotski-step.mdb" 2>/dev/null |
+             tr -d ' '; }
+if [ "$(resident)" = 0 ]; then
+    run klotski --tables "$TMP/cold" -c BAAC BAAC DEEF DGHF IKKJ
+    pages=$(( $(stat -c %s "$TMP/cold/klotski-step.mdb") / 4096 ))
+    check "a table out of the page cache: 横刀立马 in 116 steps" \
+        test "$rc" = 0 -a "$out" = 116
+    if [ -d /sys/kernel/mm/transparent_hugepage ]; then
+        check "... and the whole table was read in ($pages pages)" \
+            test "$(resident)" = "$pages"
+    else
+        ok "# SKIP no huge pages in this kernel: nothing read in whole"
+    fi
+else
+    ok "# SKIP the page cache keeps the copy (tmpfs?): no cold read"
+    ok "# SKIP the same"
+fi
 # four and frog in the other encodings that hold exact values: each table
 # is proven by --verify (every value against its neighbours) and gives the
 # generated table's answers
