@@ -234,7 +234,11 @@ typedef struct ptb_table ptb_table;
 /* Opens DIR/<file> read-only (no lock file; read-only media are fine) and
  * checks its header (its checksum, the puzzle, every size it gives against
  * the records it describes).  The work does not grow with the table: it
- * reads a few pages, not the histogram (ptb_table_get_info reads that).
+ * reads a few pages, not the histogram (ptb_table_get_info reads that), and
+ * each subtable's size is checked against the puzzle's when a value of it
+ * is first read.  A table not in the page cache is first read in through a
+ * map that asks for huge pages (Linux; a hint that later processes map it
+ * with fewer page faults).
  * PTB_ENOTABLE, PTB_EFORMAT, PTB_EVERSION (another format version, such as
  * a format-1 table: rebuild it), PTB_ETRUNC, PTB_ECORRUPT, PTB_EDB,
  * PTB_ENOMEM, or an errno value (EACCES, ...). */
@@ -269,8 +273,9 @@ void ptb_reader_free(ptb_reader *r);        /* NULL is fine */
  * state is solvable: ask ptb_distance().  r may be NULL (a temporary reader
  * is used when one is needed).  PTB_EINVAL for a bad position, PTB_ECORRUPT
  * when its zstd block or its 512-byte chunk of in-place values fails its
- * checksum (each chunk is checked the first time a value is read from it)
- * or the value is out of range; ptb_verify() checks them all. */
+ * checksum (each chunk is checked the first time a value is read from it),
+ * when the table's size of its subtable is not the puzzle's, or when the
+ * value is out of range; ptb_verify() checks them all. */
 int ptb_table_value(const ptb_table *t, ptb_reader *r, uint32_t sub,
                     uint64_t idx, unsigned *value);
 
