@@ -220,10 +220,11 @@ typedef struct ptb_table_info {
  * is chosen by measuring: values read in place (packed3 for mod-3 values,
  * the smaller of packed4 and sparse for exact ones) unless zstd is at most
  * half their size.  The output is byte-for-byte the same whatever the
- * thread count.  Returns PTB_OK, PTB_EINVAL, PTB_ENOMEM, PTB_ERANGE,
- * PTB_ECOMPRESS, PTB_EDB, or an errno value (EACCES, ENOSPC, ...) from
- * creating, writing, syncing or renaming the file; on failure no
- * temporary file is left. */
+ * thread count.  The new file is left out of the page cache, so that its
+ * first reader reads it in huge pages (ptb_table_open).  Returns PTB_OK,
+ * PTB_EINVAL, PTB_ENOMEM, PTB_ERANGE, PTB_ECOMPRESS, PTB_EDB, or an errno
+ * value (EACCES, ENOSPC, ...) from creating, writing, syncing or renaming
+ * the file; on failure no temporary file is left. */
 int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
               ptb_table_info *info);
 
