@@ -1320,6 +1320,29 @@ static uint32_t kl_letter_cells(const ptb_position *p, unsigned c)
     return m;
 }
 
+/* The top-left cell of the piece covering cell c: pieces are at most 2x2
+ * and show one letter each, so it is c, or one cell left or up of it, or
+ * both. */
+static unsigned kl_piece_corner(const ptb_position *p, unsigned c)
+{
+    unsigned char x = p->cell[c];
+    if (c % 4 && p->cell[c - 1] == x)
+        c--;
+    if (c >= 4 && p->cell[c - 4] == x)
+        c -= 4;
+    return c;
+}
+
+/* The cells of the piece whose top-left cell is c (the same as
+ * kl_letter_cells(p, c), read from the two cells right of and below c). */
+static uint32_t kl_piece_cells(const ptb_position *p, unsigned c)
+{
+    unsigned char x = p->cell[c];
+    uint32_t row = c % 4 < 3 && p->cell[c + 1] == x ? 3u : 1u;
+    return (c + 4 < KL_CELLS && p->cell[c + 4] == x ? row | row << 4 : row)
+           << c;
+}
+
 static uint32_t kl_empty_cells(const ptb_position *p)
 {
     uint32_t m = 0;
@@ -1368,7 +1391,7 @@ static void kl_user_move(const ptb_position *p, const ptb_move *m,
         *to = b;
         return;
     }
-    *from = ptb_low_bit(kl_letter_cells(p, a + 3 - 2 * (a % 4)));
+    *from = kl_piece_corner(p, a + 3 - 2 * (a % 4));
     *to = (unsigned)((int)*from + 4 * ((int)(b / 4) - (int)(a / 4))
                      - ((int)(b % 4) - (int)(a % 4)));
 }
@@ -1379,7 +1402,7 @@ static void kl_apply(const void *ctx, ptb_position *p, const ptb_move *m)
     (void)ctx;
     kl_user_move(p, m, &from, &to);
     unsigned char letter = p->cell[from];
-    uint32_t cells = kl_letter_cells(p, from);
+    uint32_t cells = kl_piece_cells(p, from);
     for (uint32_t c = cells; c; c &= c - 1)
         p->cell[ptb_low_bit(c)] = (unsigned char)kl_empty_mark(p);
     for (uint32_t c = cells; c; c &= c - 1)
@@ -1468,12 +1491,8 @@ static unsigned kl_move_text(const ptb_position *before, const ptb_move *m,
     unsigned from, to;
     kl_user_move(before, m, &from, &to);
     unsigned char letter = before->cell[from];
-    unsigned char mark = (unsigned char)kl_empty_mark(before);
-    uint32_t cells = 0, empty = 0;
-    for (unsigned i = 0; i < KL_CELLS; i++) {
-        cells |= (uint32_t)(before->cell[i] == letter) << i;
-        empty |= (uint32_t)(before->cell[i] == mark) << i;
-    }
+    uint32_t cells = kl_piece_cells(before, from);
+    uint32_t empty = kl_empty_cells(before);
     unsigned ty = kl_piece_type(cells, from);
     out[0] = (char)letter;
     out[1] = ' ';
