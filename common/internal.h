@@ -18,6 +18,12 @@ struct ptb_space {
     uint64_t *own_offset;   /* offset when the space computed it, or NULL */
 };
 
+/* Whether state idx of subtable sub exists. */
+static inline int ptb_in_space(const ptb_space *s, uint32_t sub, uint64_t idx)
+{
+    return sub < s->subtables && idx < s->offset[sub + 1] - s->offset[sub];
+}
+
 /* Global value index of (sub, idx); the caller checks the range. */
 static inline uint64_t ptb_global(const ptb_space *s, uint32_t sub,
                                   uint64_t idx)

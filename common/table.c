@@ -972,8 +972,6 @@ static int full_disk(const plan *pl, const char *dir, int rc)
     return rc;
 }
 
-/* Writes the planned table to DIR/<file>.tmp, then renames it into place:
- * the old table stays intact until the new one is complete on disk. */
 /* The new table leaves the page cache (written and synced, it is on
  * disk): its first reader then reads it back in huge pages (read_in_huge),
  * where the pieces its writes left would cost every query more page faults
@@ -987,6 +985,8 @@ static void drop_cached(const char *path)
     }
 }
 
+/* Writes the planned table to DIR/<file>.tmp, then renames it into place:
+ * the old table stays intact until the new one is complete on disk. */
 static int commit(const plan *pl, const char *dir, ptb_table_info *info)
 {
     const ptb_space *s = pl->s;
@@ -1246,6 +1246,23 @@ static int read_header(ptb_table *t)
     return rc;
 }
 
+/* Marks of what was checked once (chunks, subtable sizes), one bit each.
+ * Threads may check one twice; a bit only ever goes from 0 to 1. */
+static uint64_t *new_marks(uint64_t n)
+{
+    return calloc(n / 64 + 1, sizeof(uint64_t));
+}
+
+static int marked(const uint64_t *m, uint64_t i)
+{
+    return __atomic_load_n(&m[i / 64], __ATOMIC_RELAXED) >> (i % 64) & 1;
+}
+
+static void mark(uint64_t *m, uint64_t i)
+{
+    __atomic_fetch_or(&m[i / 64], 1ull << (i % 64), __ATOMIC_RELAXED);
+}
+
 /* "sizes" is found at open and each subtable's size checked against the
  * puzzle's the first time a value of it is read (check_size), so that open
  * costs nothing per subtable (swap has 4,324: 52 K instructions a query);
@@ -1259,7 +1276,7 @@ static int find_sizes(ptb_table *t)
     if (v.mv_size != 8 * (size_t)t->s->subtables)
         return PTB_EFORMAT;
     t->sizes = v.mv_data;
-    t->sized = calloc(t->s->subtables / 64 + 1, sizeof *t->sized);
+    t->sized = new_marks(t->s->subtables);
     return t->sized ? PTB_OK : PTB_ENOMEM;
 }
 
@@ -1267,13 +1284,12 @@ static int find_sizes(ptb_table *t)
  * while reading, that is a table to rebuild like any damaged one. */
 static int check_size(const ptb_table *t, uint32_t sub)
 {
-    uint64_t bit = 1ull << (sub % 64), *w = &t->sized[sub / 64];
-    if (__atomic_load_n(w, __ATOMIC_RELAXED) & bit)
-        return PTB_OK;
     const uint64_t *off = t->s->offset;
+    if (marked(t->sized, sub))
+        return PTB_OK;
     if (get_be64(t->sizes + 8 * (size_t)sub) != off[sub + 1] - off[sub])
         return PTB_ECORRUPT;
-    __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+    mark(t->sized, sub);
     return PTB_OK;
 }
 
@@ -1309,7 +1325,7 @@ static int find_in_place(ptb_table *t)
     if (v.mv_size != 4 * chunks)
         return PTB_ECORRUPT;
     t->checks = v.mv_data;
-    t->checked = calloc(chunks / 64 + 1, sizeof *t->checked);
+    t->checked = new_marks(chunks);
     return t->checked ? PTB_OK : PTB_ENOMEM;
 }
 
@@ -1502,7 +1518,7 @@ static int stats_line(void *arg, const char *key, const char *val)
     if (!strcmp(key, "farthest") &&
         (rc = parse_pair(val, s->subtables ? s->subtables - 1 : 0, &a,
                          &b)) == PTB_OK) {
-        if (in->n_farthest >= 8 || b >= s->offset[a + 1] - s->offset[a])
+        if (in->n_farthest >= 8 || !ptb_in_space(s, (uint32_t)a, b))
             return PTB_EFORMAT;
         in->far_sub[in->n_farthest] = (uint32_t)a;
         in->far_idx[in->n_farthest++] = b;
@@ -1667,21 +1683,19 @@ static int block_of(ptb_reader *r, uint64_t b, const unsigned char **out)
 
 /* ---- in place: read from the map, each chunk checked on first use ---- */
 
-/* Checks, once per table, the chunks holding bytes from..to-1 of values:
- * PTB_ECORRUPT when one fails its check.  Threads may check a chunk twice;
- * the bit only ever goes from 0 to 1. */
+/* Checks, once per table (marked()), the chunks holding bytes from..to-1
+ * of values: PTB_ECORRUPT when one fails its check. */
 static int touch(const ptb_table *t, size_t from, size_t to)
 {
     for (uint64_t c = from / CHUNK_BYTES; c <= (to - 1) / CHUNK_BYTES; c++) {
-        uint64_t bit = 1ull << (c % 64), *w = &t->checked[c / 64];
-        if (__atomic_load_n(w, __ATOMIC_RELAXED) & bit)
+        if (marked(t->checked, c))
             continue;
         size_t at = c * CHUNK_BYTES;
         size_t n = t->values_len - at < CHUNK_BYTES ? t->values_len - at
                                                    : CHUNK_BYTES;
         if (chunk_check(t->values + at, n) != get_le(t->checks + 4 * c, 4))
             return PTB_ECORRUPT;
-        __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+        mark(t->checked, c);
     }
     return PTB_OK;
 }
@@ -1743,8 +1757,7 @@ static int in_place_get(const ptb_table *t, uint64_t g, unsigned *value)
 int ptb_table_get(const ptb_table *t, ptb_reader *r, uint32_t sub,
                   uint64_t idx, unsigned *value)
 {
-    if (sub >= t->s->subtables ||
-        idx >= t->s->offset[sub + 1] - t->s->offset[sub])
+    if (!ptb_in_space(t->s, sub, idx))
         return PTB_EINVAL;
     int rc = check_size(t, sub);
     if (rc != PTB_OK)

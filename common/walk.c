@@ -20,8 +20,7 @@
 
 static int in_range(const ptb_space *s, const ptb_position *p)
 {
-    return p->sub < s->subtables &&
-           p->idx < s->offset[p->sub + 1] - s->offset[p->sub];
+    return ptb_in_space(s, p->sub, p->idx);
 }
 
 /* A reader for the caller's r, or a temporary one when a table needs it:
