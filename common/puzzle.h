@@ -87,6 +87,13 @@ struct ptb_puzzle {
     /* Replays a table move (from moves()) on the native view; sets p->idx
      * to the move's successor. */
     void (*apply)(const void *ctx, ptb_position *p, const ptb_move *m);
+    /* Optional: moves(p->sub, p->idx, out), the same moves in the same
+     * order, for a position made by parse() and apply(), found from what
+     * its native view keeps instead of from the index (the walk makes one
+     * such call a step).  Any other position gets moves()' answer.  NULL:
+     * the walk calls moves(). */
+    unsigned (*position_moves)(const void *ctx, const ptb_position *p,
+                               ptb_move *out);
     /* Native text of the board (may span lines, no trailing newline) and of
      * a move made from 'before'.  snprintf conventions: return the length. */
     int (*format_board)(const void *ctx, const ptb_position *p, char *buf,

@@ -510,7 +510,7 @@ static int kl_build_tables(kl_ctx *x)
                     if ((cls ? x->cslot : x->slot)[hid][r][st] != KL_NONE)
                         adds += 1u << 2 * (KL_COLS - ptb_popcount(st / 3));
                 }
-    x->add = malloc(sizeof *x->add * adds);
+    x->add = calloc(adds + KL_CODES, sizeof *x->add);
     x->list_at = malloc(sizeof *x->list_at * (all + 1));
     x->list = malloc(sizeof *x->list * all * KL_CODES);
     x->tail_at = calloc(x->slots, sizeof *x->tail_at);
@@ -629,9 +629,12 @@ static int kl_print_tables(const kl_rows *x)
              &x->add_at[0][0][0], KL_HEADS * KL_ROWS * KL_STATES, d3, 2);
     kl_print("uint32_t kl_cadd_at[KL_HEADS][KL_ROWS][KL_STATES]",
              &x->cadd_at[0][0][0], KL_HEADS * KL_ROWS * KL_STATES, d3, 2);
+    /* kl_add ends with KL_CODES zeros: a row state no layout reaches
+     * starts its parts at the end, and a row code of a kept layout that is
+     * no layout (kl_kept()) may read up to KL_CODES - 1 past it */
     snprintf(decl, sizeof decl, "uint32_t kl_add[%lu]",
-             (unsigned long)x->adds);
-    kl_print(decl, x->add, x->adds, NULL, 0);
+             (unsigned long)x->adds + KL_CODES);
+    kl_print(decl, x->add, x->adds + KL_CODES, NULL, 0);
     snprintf(decl, sizeof decl, "uint32_t kl_list_at[%u]", all + 1);
     kl_print(decl, x->list_at, all + 1, NULL, 0);
     snprintf(decl, sizeof decl, "uint32_t kl_tail_at[%u]", x->slots);
@@ -1062,6 +1065,24 @@ static void kl_unrank_short(uint32_t n, kl_layout *l)
     kl_unrank_at(hid, n - kl_first[hid], l, &ri);
 }
 
+/* What ranking l, a state's layout, finds row by row (kl_rowinfo);
+ * returns its state index (kl_state_of() without the mirror). */
+static uint32_t kl_rows_of(const kl_layout *l, kl_rowinfo *ri)
+{
+    unsigned hid = (unsigned)kl_head_id[l->head], c;
+    int flip;
+    ri->sym = kl_centred(hid) ? kl_sym_rows(l->t, &flip) : 0;
+    ri->rank = kl_sfirst[hid];
+    for (unsigned r = 0; r < KL_ROWS; r++) {
+        unsigned st = kl_row_state(l, hid, r, &c);
+        ri->base[r] = (r < ri->sym ? kl_cadd_at : kl_add_at)[hid][r][st];
+        ri->covered[r] = (uint8_t)c;
+        ri->part[r] = kl_add[ri->base[r] + kl_squeeze[c][l->t >> 8 * r & 255]];
+        ri->rank += ri->part[r];
+    }
+    return ri->rank;
+}
+
 /* ==== CommonCode ====================================================== */
 
 static uint64_t kl_common_code(const kl_layout *l)
@@ -1303,7 +1324,45 @@ static unsigned kl_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
 /* The native view: cell[0..19] holds each cell of the user's board (the
  * layout as given, not its representative), a letter or the empty mark;
  * aux holds the empty mark ('K' in the A-K notation, '.' in general grids)
- * and KL_MIRRORED when the state is the board's mirror image. */
+ * and KL_MIRRORED when the state is the board's mirror image.  After the
+ * board, from cell[KL_KEEP], the view keeps the state's own layout (the
+ * representative), so that the walk finds a state's moves without
+ * unranking it. */
+#define KL_KEEP 24u   /* past the board, 8-byte aligned */
+
+_Static_assert(KL_KEEP >= KL_CELLS && KL_KEEP + sizeof(kl_layout)
+                   <= sizeof ((ptb_position *)0)->cell,
+               "the kept layout fits in the native view");
+
+static void kl_keep(ptb_position *p, const kl_layout *s)
+{
+    memcpy(p->cell + KL_KEEP, s, sizeof *s);
+}
+
+/* Sets the state of the user's layout l: the index, KL_MIRRORED and the
+ * kept layout. */
+static void kl_set_state(ptb_position *p, const kl_layout *l)
+{
+    kl_layout m;
+    int flip;
+    p->idx = kl_state_of(l, &flip);
+    if (flip) {
+        kl_mirror(l, &m);
+        l = &m;
+        p->aux |= KL_MIRRORED;
+    }
+    kl_keep(p, l);
+}
+
+/* The kept layout; 0 if it is not the layout of p's state (a position
+ * not made by parse() and apply()). */
+static int kl_kept(const ptb_position *p, kl_layout *s, kl_rowinfo *ri)
+{
+    memcpy(s, p->cell + KL_KEEP, sizeof *s);
+    if (p->sub != 0 || s->head >= KL_CELLS || kl_head_id[s->head] < 0)
+        return 0;
+    return kl_rows_of(s, ri) == p->idx;
+}
 
 static char kl_empty_mark(const ptb_position *p)
 {
@@ -1410,6 +1469,24 @@ static void kl_apply(const void *ctx, ptb_position *p, const ptb_move *m)
     if (m->code & KL_FLIP)
         p->aux ^= KL_MIRRORED;
     p->idx = m->to;
+    kl_layout s, after, mirror;
+    unsigned a = m->code & 31;
+    memcpy(&s, p->cell + KL_KEEP, sizeof s);
+    kl_move(&s, kl_type_at(&s, a), a, m->code >> 5 & 31, &after);
+    if (m->code & KL_FLIP)
+        kl_mirror(&after, &mirror);
+    kl_keep(p, m->code & KL_FLIP ? &mirror : &after);
+}
+
+/* moves() of p's state, from its kept layout: no unranking. */
+static unsigned kl_position_moves(const void *ctx, const ptb_position *p,
+                                  ptb_move *out)
+{
+    kl_layout l;
+    kl_rowinfo ri;
+    if (kl_kept(p, &l, &ri))
+        return kl_moves_of(ctx, &l, &ri, out, NULL);
+    return kl_moves(ctx, p->sub, p->idx, out);
 }
 
 /* The board as text: 5 rows of 4 cells joined by '\n', and a NUL. */
@@ -1720,9 +1797,10 @@ static int kl_is_label(char c)
 
 /* Checks the letters of the A-K notation: A the 2x2 block, B-F two-cell
  * pieces, G-J 1x1 pieces. */
-static int kl_check_seed_letter(char c, unsigned ty, const char *where,
-                                char *err, size_t errcap)
+static int kl_check_seed_letter(char c, unsigned ty, const kl_text *tx,
+                                unsigned i, char *err, size_t errcap)
 {
+    char where[32];
     const char *want = c == 'A' ? "the 2x2 block"
         : c <= 'F' ? "a 1x2 or 2x1 piece" : "a 1x1 piece";
     int ok = c == 'A' ? ty == KL_BLOCK
@@ -1731,7 +1809,7 @@ static int kl_check_seed_letter(char c, unsigned ty, const char *where,
         return PTB_OK;
     return ptb_errf(err, errcap, "%s: piece '%c' must be %s in the A-K "
                     "notation (A 2x2, B-F 1x2 or 2x1, G-J 1x1, K empty)",
-                    where, c, want);
+                    kl_where(tx, i, where, sizeof where), c, want);
 }
 
 /* Reads a grid into a layout and the native view. */
@@ -1747,8 +1825,8 @@ static int kl_parse_grid(const kl_text *tx, ptb_position *p, char *err,
     p->aux = seed ? 'K' : '.';
     for (unsigned i = 0; i < KL_CELLS; i++) {
         char c = tx->cell[i];
-        kl_where(tx, i, where, sizeof where);
         if (seed ? !(c >= 'A' && c <= 'K') : c != '.' && !kl_is_label(c)) {
+            kl_where(tx, i, where, sizeof where);
             if (seed)
                 return ptb_errf(err, errcap, "%s: unexpected '%c' (the A-K "
                                 "notation uses A-K; a general grid uses "
@@ -1768,16 +1846,17 @@ static int kl_parse_grid(const kl_text *tx, ptb_position *p, char *err,
         unsigned ty = kl_piece_type(m, i);
         char c = (char)p->cell[i];
         seen |= m;
-        kl_where(tx, i, where, sizeof where);
         if (ty == KL_EMPTY)
             return ptb_errf(err, errcap, "%s: piece '%c' is not one solid "
-                            "1x1, 1x2, 2x1 or 2x2 rectangle", where, c);
-        if (seed && kl_check_seed_letter(c, ty, where, err, errcap))
+                            "1x1, 1x2, 2x1 or 2x2 rectangle",
+                            kl_where(tx, i, where, sizeof where), c);
+        if (seed && kl_check_seed_letter(c, ty, tx, i, err, errcap))
             return PTB_EPARSE;
         if (ty == KL_BLOCK) {
             if (blocks++)
                 return ptb_errf(err, errcap, "%s: a second 2x2 block '%c' "
-                                "(a layout has exactly one)", where, c);
+                                "(a layout has exactly one)",
+                                kl_where(tx, i, where, sizeof where), c);
             head = i;
         } else
             t |= (uint64_t)ty << 2 * i;
@@ -1790,10 +1869,8 @@ static int kl_parse_grid(const kl_text *tx, ptb_position *p, char *err,
         return ptb_errf(err, errcap, "%u empty cell%s, at least 2 needed",
                         empty, empty == 1 ? "" : "s");
     kl_layout l;
-    int flip;
     kl_from_rows(t, head, &l);
-    p->idx = kl_state_of(&l, &flip);
-    p->aux |= flip ? KL_MIRRORED : 0;
+    kl_set_state(p, &l);
     return PTB_OK;
 }
 
@@ -1876,7 +1953,7 @@ static int kl_parse_code(int kind, const char *w, size_t n, ptb_position *p,
                          char *err, size_t errcap)
 {
     kl_layout l;
-    int rc, flip;
+    int rc;
     if (kind == KL_BARE)
         return ptb_errf(err, errcap, "'%.*s': a word of %u characters is "
                         "no position (a ShortCode has 5 characters, a "
@@ -1888,8 +1965,7 @@ static int kl_parse_code(int kind, const char *w, size_t n, ptb_position *p,
         return rc;
     memset(p, 0, sizeof *p);
     kl_name_pieces(&l, p);
-    p->idx = kl_state_of(&l, &flip);
-    p->aux |= flip ? KL_MIRRORED : 0;
+    kl_set_state(p, &l);
     return PTB_OK;
 }
 
@@ -1981,6 +2057,7 @@ const ptb_puzzle ptb_puzzle_klotski = {
     .parse = kl_parse,
     .record_lines = kl_record_lines,
     .apply = kl_apply,
+    .position_moves = kl_position_moves,
     .format_board = kl_format_board,
     .format_move = kl_format_move,
     .format_answer = kl_format_answer,

@@ -6,6 +6,8 @@
  * neighbour of a state at distance d is at d - 1, d or d + 1, so the
  * residue picks out d - 1.  O(distance) value reads; a walk that cannot
  * descend, or that reaches a goal at the wrong value, reports corruption.
+ * Each step's moves come from the position the walk carries (the puzzle's
+ * position_moves(), when it has one), not from unranking the index.
  * Mod-3 tables store unsolvable states as 0 like all their neighbours: a
  * start stored 0 that is no goal and has no successor stored 2 is
  * unsolvable, found at the first step.
@@ -21,6 +23,14 @@
 static int in_range(const ptb_space *s, const ptb_position *p)
 {
     return ptb_in_space(s, p->sub, p->idx);
+}
+
+/* The moves out of a position, in the puzzle's order. */
+static unsigned moves_of(const ptb_space *s, const ptb_position *p,
+                         ptb_move *mv)
+{
+    return s->p->position_moves ? s->p->position_moves(s->ctx, p, mv)
+                                : s->p->moves(s->ctx, p->sub, p->idx, mv);
 }
 
 /* A reader for the caller's r, or a temporary one when a table needs it:
@@ -62,7 +72,7 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
         if (steps == PTB_MAX_DISTANCE)
             return PTB_ECORRUPT;
         unsigned want = exact ? v - 1 : (v + 2) % 3, n, i, w = 0;
-        n = p->moves(s->ctx, pos.sub, pos.idx, mv);
+        n = moves_of(s, &pos, mv);
         for (i = 0; i < n; i++) {
             if ((rc = ptb_table_get(t, r, pos.sub, mv[i].to, &w)) != PTB_OK)
                 return rc;
@@ -180,7 +190,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
             rc = PTB_OK;
         }
     }
-    unsigned k = rc == PTB_OK ? s->p->moves(s->ctx, p->sub, p->idx, mv) : 0;
+    unsigned k = rc == PTB_OK ? moves_of(s, p, mv) : 0;
     for (unsigned i = 0; rc == PTB_OK && i < k; i++) {
         rc = ptb_table_get(t, r, p->sub, mv[i].to, &v);
         out[i].move = mv[i];

@@ -22,7 +22,9 @@
  *   - for random states, moves() reach exactly the states of the layouts
  *     the model's generator reaches, unmoves() exactly the states one move
  *     before, in each metric, and apply() moves the user's lettered board
- *     (mirrored or not) by a legal move of the model;
+ *     (mirrored or not) by a legal move of the model; position_moves() of
+ *     the parsed board and of each board after apply() reach the model's
+ *     successors, and moves()' own when the position keeps nothing;
  *   - a layout and its mirror have the same distance through the public
  *     API, every distance is one more than its nearest model successor's,
  *     and the model's own BFS gives the tables' distance, on samples with
@@ -731,9 +733,34 @@ static int same_set(const uint64_t *a, unsigned na, const uint64_t *b,
     return na == nb && memcmp(a, b, na * sizeof *a) == 0;
 }
 
+/* position_moves() of a position whose user's board is b: the state codes
+ * of its successors are the model's; and with the rest of the native view
+ * (what the puzzle keeps after the board) overwritten, the position gets
+ * moves()' answer.  Returns the number of failures. */
+static unsigned position_moves_on(unsigned metric, const board *b,
+                                  const ptb_position *p)
+{
+    ptb_move mv[PTB_MAX_MOVES], by_idx[PTB_MAX_MOVES];
+    uint64_t want[256], got[PTB_MAX_MOVES];
+    ptb_position spoilt = *p;
+    unsigned nw = model_moves(b, metric, 0, want), bad = 0;
+    unsigned n = kp->position_moves(ctx[metric], p, mv);
+    for (unsigned k = 0; k < n; k++)
+        got[k] = ops_code(metric, mv[k].to);
+    qsort(got, n, sizeof *got, cmp_u64);
+    bad += !same_set(want, nw, got, n);
+    memset(spoilt.cell + CELLS, 0x5A, sizeof spoilt.cell - CELLS);
+    n = kp->position_moves(ctx[metric], &spoilt, mv);
+    bad += n != kp->moves(ctx[metric], 0, p->idx, by_idx)
+           || memcmp(mv, by_idx, n * sizeof *mv) != 0;
+    return bad;
+}
+
 /* Applies every move of the state to the user's board u (parsed), checking
  * each lands on a legal successor of u with u's letters, whose state (the
- * layout or its mirror) is the move's.  Returns the number of failures. */
+ * layout or its mirror) is the move's, and that position_moves() of u and
+ * of each successor reach what the model reaches.  Returns the number of
+ * failures. */
 static unsigned apply_on(unsigned metric, const board *u, const ptb_move *mv,
                          unsigned n)
 {
@@ -742,6 +769,7 @@ static unsigned apply_on(unsigned metric, const board *u, const ptb_move *mv,
     unsigned np, bad = 0, ns = model_succ(u, metric, next);
     if (kp->parse(ctx[metric], u->c, NULL, pos, &np, NULL, 0) != PTB_OK)
         return 1;
+    bad += position_moves_on(metric, u, &pos[0]);
     for (unsigned k = 0; k < n; k++) {
         ptb_position p = pos[0];
         board after, m;
@@ -755,6 +783,7 @@ static unsigned apply_on(unsigned metric, const board *u, const ptb_move *mv,
         uint64_t to = ops_code(metric, mv[k].to);
         bad += p.idx != mv[k].to || !legal ||
                (to != encode(&after) && to != encode(&m));
+        bad += position_moves_on(metric, &after, &p);
     }
     return bad;
 }
@@ -804,9 +833,9 @@ static void moves_match_the_model(unsigned metric)
     check(bad_back == 0, "%s: unmoves() lists exactly the states one move "
           "before (%u wrong)", name[metric], bad_back);
     check(bad_apply == 0 && flipped > 0, "%s: apply() moves the lettered "
-          "board, and its mirror, by a legal move to each move's state "
-          "(%u moves to a mirror; %u wrong)", name[metric], flipped,
-          bad_apply);
+          "board, and its mirror, by a legal move to each move's state, "
+          "and position_moves() there reach what the model reaches (%u "
+          "moves to a mirror; %u wrong)", name[metric], flipped, bad_apply);
 }
 
 static void goals_are_the_block_at_cell_13(void)
