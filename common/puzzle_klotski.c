@@ -1329,14 +1329,24 @@ static unsigned kl_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
  * representative), so that the walk finds a state's moves without
  * unranking it. */
 #define KL_KEEP 24u   /* past the board, 8-byte aligned */
+/* its fields, not the struct's padding, so that equal positions are equal
+ * bytes */
+#define KL_KEPT_BYTES (offsetof(kl_layout, head) + sizeof(unsigned))
 
-_Static_assert(KL_KEEP >= KL_CELLS && KL_KEEP + sizeof(kl_layout)
-                   <= sizeof ((ptb_position *)0)->cell,
+_Static_assert(KL_KEEP >= KL_CELLS
+                   && KL_KEEP + KL_KEPT_BYTES
+                          <= sizeof ((ptb_position *)0)->cell,
                "the kept layout fits in the native view");
 
 static void kl_keep(ptb_position *p, const kl_layout *s)
 {
-    memcpy(p->cell + KL_KEEP, s, sizeof *s);
+    memcpy(p->cell + KL_KEEP, s, KL_KEPT_BYTES);
+}
+
+static void kl_kept_layout(const ptb_position *p, kl_layout *s)
+{
+    memset(s, 0, sizeof *s);
+    memcpy(s, p->cell + KL_KEEP, KL_KEPT_BYTES);
 }
 
 /* Sets the state of the user's layout l: the index, KL_MIRRORED and the
@@ -1358,7 +1368,7 @@ static void kl_set_state(ptb_position *p, const kl_layout *l)
  * not made by parse() and apply()). */
 static int kl_kept(const ptb_position *p, kl_layout *s, kl_rowinfo *ri)
 {
-    memcpy(s, p->cell + KL_KEEP, sizeof *s);
+    kl_kept_layout(p, s);
     if (p->sub != 0 || s->head >= KL_CELLS || kl_head_id[s->head] < 0)
         return 0;
     return kl_rows_of(s, ri) == p->idx;
@@ -1471,7 +1481,7 @@ static void kl_apply(const void *ctx, ptb_position *p, const ptb_move *m)
     p->idx = m->to;
     kl_layout s, after, mirror;
     unsigned a = m->code & 31;
-    memcpy(&s, p->cell + KL_KEEP, sizeof s);
+    kl_kept_layout(p, &s);
     kl_move(&s, kl_type_at(&s, a), a, m->code >> 5 & 31, &after);
     if (m->code & KL_FLIP)
         kl_mirror(&after, &mirror);
