@@ -97,7 +97,10 @@ typedef struct ptb_sha256 {
     uint64_t len;
     unsigned char buf[64];
     size_t fill;
+    int portable;   /* 1: never the SHA extensions (tests set it) */
 } ptb_sha256;
+/* 1 when the processor's SHA extensions compress (sha256.c). */
+int ptb_sha256_accelerated(void);
 void ptb_sha256_init(ptb_sha256 *c);
 void ptb_sha256_update(ptb_sha256 *c, const void *data, size_t n);
 void ptb_sha256_hex(ptb_sha256 *c, char out[65]);
