@@ -629,9 +629,10 @@ static int kl_print_tables(const kl_rows *x)
              &x->add_at[0][0][0], KL_HEADS * KL_ROWS * KL_STATES, d3, 2);
     kl_print("uint32_t kl_cadd_at[KL_HEADS][KL_ROWS][KL_STATES]",
              &x->cadd_at[0][0][0], KL_HEADS * KL_ROWS * KL_STATES, d3, 2);
-    /* kl_add ends with KL_CODES zeros: a row state no layout reaches
-     * starts its parts at the end, and a row code of a kept layout that is
-     * no layout (kl_kept()) may read up to KL_CODES - 1 past it */
+    /* kl_add ends with KL_CODES zeros: the parts of a row state no layout
+     * reaches start where the next slot's do (the last ones at the end),
+     * and a kept layout that is no layout (kl_kept()) may read a row code
+     * up to KL_CODES - 1 past that */
     snprintf(decl, sizeof decl, "uint32_t kl_add[%lu]",
              (unsigned long)x->adds + KL_CODES);
     kl_print(decl, x->add, x->adds + KL_CODES, NULL, 0);
@@ -1331,7 +1332,8 @@ static unsigned kl_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
 #define KL_KEEP 24u   /* past the board, 8-byte aligned */
 /* its fields, not the struct's padding, so that equal positions are equal
  * bytes */
-#define KL_KEPT_BYTES (offsetof(kl_layout, head) + sizeof(unsigned))
+#define KL_KEPT_BYTES \
+    (offsetof(kl_layout, head) + sizeof ((kl_layout *)0)->head)
 
 _Static_assert(KL_KEEP >= KL_CELLS
                    && KL_KEEP + KL_KEPT_BYTES

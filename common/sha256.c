@@ -102,7 +102,8 @@ static void compress_ni(uint32_t h[8], const unsigned char *p)
                                               w[(g + 2) % 4], 4)),
                 w[(g + 3) % 4]);
         w[g % 4] = m;
-        __m128i k = _mm_add_epi32(m, _mm_loadu_si128((const __m128i *)&K[4 * g]));
+        __m128i k =
+            _mm_add_epi32(m, _mm_loadu_si128((const __m128i *)&K[4 * g]));
         cdgh = _mm_sha256rnds2_epu32(cdgh, abef, k);
         abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(k, 0x0E));
     }

@@ -752,7 +752,7 @@ static unsigned position_moves_on(unsigned metric, const board *b,
     memset(spoilt.cell + CELLS, 0x5A, sizeof spoilt.cell - CELLS);
     n = kp->position_moves(ctx[metric], &spoilt, mv);
     bad += n != kp->moves(ctx[metric], 0, p->idx, by_idx);
-    for (unsigned k = 0; k < n; k++)      /* not memcmp: ptb_move has padding */
+    for (unsigned k = 0; k < n; k++)   /* not memcmp: ptb_move has padding */
         bad += mv[k].to != by_idx[k].to || mv[k].code != by_idx[k].code;
     return bad;
 }
