@@ -838,6 +838,23 @@ static uint64_t kl_spread(uint32_t m)
 
 /* ==== rank and unrank ================================================= */
 
+/* The state of row r (cells covered from above, empty cells before it),
+ * given the layout's empty cells e and 2x1 pieces v; *covered gets the
+ * covered cells. */
+KL_HOT unsigned kl_row_state(unsigned hid, unsigned r, uint32_t e,
+                             uint32_t v, unsigned *covered)
+{
+    *covered = kl_cover[hid][r] | (r ? v >> 4 * (r - 1) & 15 : 0);
+    return kl_state(*covered, kl_popcount2(e & ((1u << 4 * r) - 1)));
+}
+
+/* The rank part of a row code in a row whose state's parts start at base
+ * in kl_add, with 'covered' covered from above. */
+KL_HOT uint32_t kl_code_part(uint32_t base, unsigned covered, unsigned code)
+{
+    return kl_add[base + kl_squeeze[covered][code & 255]];
+}
+
 /* The part of a rank that row r adds, given the layout's unit types t, its
  * empty cells e and its 2x1 pieces v (only rows up to r matter); at is
  * kl_add_at, or kl_cadd_at for a mirror class's rows up to its first that
@@ -846,12 +863,8 @@ KL_HOT uint32_t kl_part(const uint32_t (*at)[KL_ROWS][KL_STATES],
                         unsigned hid, unsigned r, uint64_t t, uint32_t e,
                         uint32_t v)
 {
-    unsigned covered = kl_cover[hid][r];
-    unsigned empties = kl_popcount2(e & ((1u << 4 * r) - 1));
-    if (r)
-        covered |= v >> 4 * (r - 1) & 15;
-    return kl_add[at[hid][r][kl_state(covered, empties)]
-                  + kl_squeeze[covered][t >> 8 * r & 255]];
+    unsigned covered, st = kl_row_state(hid, r, e, v, &covered);
+    return kl_code_part(at[hid][r][st], covered, (unsigned)(t >> 8 * r));
 }
 
 /* l's rank among the layouts with its 2x2 place, or with sym > 0 among the
@@ -951,14 +964,6 @@ typedef struct kl_rowinfo {
     unsigned sym;
 } kl_rowinfo;
 
-/* The row state of row r of l: covered cells and empty cells before. */
-static unsigned kl_row_state(const kl_layout *l, unsigned hid, unsigned r,
-                             unsigned *covered)
-{
-    *covered = kl_cover[hid][r] | (r ? l->v >> 4 * (r - 1) & 15 : 0);
-    return kl_state(*covered, kl_popcount2(l->e & ((1u << 4 * r) - 1)));
-}
-
 /* Finds rank off in a slot's list: the entry whose span holds it. */
 static const kl_entry *kl_find(unsigned slot, uint32_t off)
 {
@@ -1030,9 +1035,8 @@ static void kl_unrank_at(unsigned hid, uint32_t off, kl_layout *l,
     kl_from_rows(t, kl_head_cell[hid], l);
     ri->covered[3] = kl_slot_cover[slot];
     ri->base[3] = kl_slot_base[slot];
-    ri->part[3] = kl_add[ri->base[3]
-                         + kl_squeeze[ri->covered[3]][tail & 255]];
-    ri->base[4] = kl_add_at[hid][4][kl_row_state(l, hid, 4, &c)];
+    ri->part[3] = kl_code_part(ri->base[3], ri->covered[3], tail);
+    ri->base[4] = kl_add_at[hid][4][kl_row_state(hid, 4, l->e, l->v, &c)];
     ri->covered[4] = (uint8_t)c;
     ri->part[4] = off - ri->part[3];
 }
@@ -1075,10 +1079,10 @@ static uint32_t kl_rows_of(const kl_layout *l, kl_rowinfo *ri)
     ri->sym = kl_centred(hid) ? kl_sym_rows(l->t, &flip) : 0;
     ri->rank = kl_sfirst[hid];
     for (unsigned r = 0; r < KL_ROWS; r++) {
-        unsigned st = kl_row_state(l, hid, r, &c);
+        unsigned st = kl_row_state(hid, r, l->e, l->v, &c);
         ri->base[r] = (r < ri->sym ? kl_cadd_at : kl_add_at)[hid][r][st];
         ri->covered[r] = (uint8_t)c;
-        ri->part[r] = kl_add[ri->base[r] + kl_squeeze[c][l->t >> 8 * r & 255]];
+        ri->part[r] = kl_code_part(ri->base[r], c, (unsigned)(l->t >> 8 * r));
         ri->rank += ri->part[r];
     }
     return ri->rank;
@@ -1215,8 +1219,8 @@ KL_HOT void kl_piece_moves(const kl_ctx *x, const kl_layout *l,
                 kl_full_move(l, ty, p, q, o);
                 continue;
             }
-            uint32_t idx = rank - part[r0] + kl_add[base[r0]
-                + kl_squeeze[covered[r0]][t >> 8 * r0 & 255]];
+            uint32_t idx = rank - part[r0]
+                + kl_code_part(base[r0], covered[r0], (unsigned)(t >> 8 * r0));
             for (unsigned r = r0 + 1; r <= r1; r++)
                 idx += kl_part(kl_add_at, hid, r, t, e, v) - part[r];
             kl_emit(o, idx, p | q << 5);

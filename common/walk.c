@@ -20,11 +20,6 @@
 
 #include "internal.h"
 
-static int in_range(const ptb_space *s, const ptb_position *p)
-{
-    return ptb_in_space(s, p->sub, p->idx);
-}
-
 /* The moves out of a position, in the puzzle's order. */
 static unsigned moves_of(const ptb_space *s, const ptb_position *p,
                          ptb_move *mv)
@@ -116,7 +111,7 @@ int ptb_distance(const ptb_table *t, ptb_reader *reader, const ptb_position *p,
 {
     ptb_reader *r;
     *distance = PTB_UNSOLVABLE;
-    if (!in_range(ptb_table_space(t), p))
+    if (!ptb_in_space(ptb_table_space(t), p->sub, p->idx))
         return PTB_EINVAL;
     int rc = take_reader(t, reader, &r);
     if (rc == PTB_OK)
@@ -134,7 +129,7 @@ int ptb_solve(const ptb_table *t, ptb_reader *reader,
     if (n == 0 || n > 2)
         return PTB_EINVAL;
     for (unsigned i = 0; i < n; i++)
-        if (!in_range(s, &starts[i]))
+        if (!ptb_in_space(s, starts[i].sub, starts[i].idx))
             return PTB_EINVAL;
     int rc = take_reader(t, reader, &r);
     if (n == 1)
@@ -180,7 +175,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
     unsigned d, v;
     int exact = ptb_table_exact(t);
     *n = 0;
-    if (!in_range(s, p))
+    if (!ptb_in_space(s, p->sub, p->idx))
         return PTB_EINVAL;
     int rc = take_reader(t, reader, &r);
     if (rc == PTB_OK) {
@@ -312,7 +307,8 @@ int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
     if (n == 0 || n > 2)
         return PTB_EINVAL;
     for (unsigned i = 0; i < n; i++)
-        if (!in_range(s, &starts[i]) || starts[i].sub != starts[0].sub)
+        if (!ptb_in_space(s, starts[i].sub, starts[i].idx) ||
+            starts[i].sub != starts[0].sub)
             return PTB_EINVAL;
     uint32_t sub = starts[0].sub;
     out->start = starts[0];

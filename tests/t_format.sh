@@ -148,23 +148,22 @@ sync
 "$PY" -c 'import os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
 os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$TMP/cold/klotski-step.mdb"
-resident() { fincore -n -o PAGES "$TMP/cold/klotski-step.mdb" 2>/dev/null |
-             tr -d ' '; }
-if [ "$(resident)" = 0 ]; then
+resident() { fincore -n -o PAGES "$TMP/cold/$1" 2>/dev/null | tr -d ' '; }
+if [ "$(resident klotski-step.mdb)" = 0 ]; then
     run klotski --tables "$TMP/cold" -c BAAC BAAC DEEF DGHF IKKJ
     pages=$(( $(stat -c %s "$TMP/cold/klotski-step.mdb") / 4096 ))
     check "a table out of the page cache: 横刀立马 in 116 steps" \
         test "$rc" = 0 -a "$out" = 116
     if [ -d /sys/kernel/mm/transparent_hugepage ]; then
         check "... and the whole table was read in ($pages pages)" \
-            test "$(resident)" = "$pages"
+            test "$(resident klotski-step.mdb)" = "$pages"
     else
         ok "# SKIP no huge pages in this kernel: nothing read in whole"
     fi
     # so tbgen leaves what it wrote out of the page cache, for that read-in
     bin/tbgen -q --puzzle four --out "$TMP/cold" >/dev/null 2>&1
     check "tbgen leaves the table it wrote out of the page cache" \
-        test "$(fincore -n -o PAGES "$TMP/cold/four.mdb" | tr -d ' ')" = 0
+        test "$(resident four.mdb)" = 0
 else
     ok "# SKIP the page cache keeps the copy (tmpfs?): no cold read"
     ok "# SKIP the same"
