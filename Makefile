@@ -128,12 +128,15 @@ svg: bin/tblookup $(TABLES)/.built
 	  done; \
 	done
 
-# The toy puzzle (tests/t_toy.sh): the library built again with one more
-# puzzle, tests/toy/puzzle_toy.c, listed in tests/toy/puzzles.def and added
-# by -DPTB_TEST_PUZZLES, then linked with the unchanged programs: a puzzle
-# with its own options takes one file and one registry line, nothing else.
+# The toy puzzles (tests/t_toy.sh): the library built again with two more
+# puzzles, tests/toy/puzzle_toy.c and puzzle_grid.c, listed in
+# tests/toy/puzzles.def and added by -DPTB_TEST_PUZZLES, then linked with
+# the unchanged programs: a puzzle with its own options takes one file and
+# one registry line, nothing else; the grid has a parity, so its table is
+# packed1.
 TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
-TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) build/toy/tests/toy/puzzle_toy.o
+TOY_SRC = tests/toy/puzzle_toy.c tests/toy/puzzle_grid.c
+TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) $(TOY_SRC:%.c=build/toy/%.o)
 TOY_BIN = build/toy/tblookup build/toy/tbgen
 test: $(TOY_BIN)
 
@@ -331,15 +334,16 @@ FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_PUZZLES := $(shell sed -n 's/^PTB_PUZZLE(\(.*\))/\1/p' common/puzzles.def)
 FUZZ_JOBS    ?= 2
 FUZZ_EXECS   ?= 10000000
-FUZZ_TABLES  = four frog toy
+FUZZ_TABLES  = four frog toy grid
 FUZZ_BIN = $(FUZZ_PUZZLES:%=build/fuzz/parse_%) \
            $(FUZZ_TABLES:%=build/fuzz/table_%) build/fuzz/mdbcheck \
            build/fuzz/batch
 FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_TOY_OBJ = $(LIB_SRC:%.c=build/fuzz-toy/%.o) \
-               build/fuzz-toy/tests/toy/puzzle_toy.o
-# the toy's table, generated (tests/fuzz/run seeds table_toy from it)
-FUZZ_TOY_TABLE = build/fuzz/tables/toy.mdb
+               $(TOY_SRC:%.c=build/fuzz-toy/%.o)
+# the toy puzzles' tables, generated (tests/fuzz/run seeds table_toy and
+# table_grid from them)
+FUZZ_TOY_TABLE = build/fuzz/tables/toy.mdb build/fuzz/tables/grid.mdb
 TSAN_OBJ = $(LIB_SRC:%.c=build/tsan/%.o)
 
 .PHONY: fuzz fuzz-build fuzz-tables
@@ -372,11 +376,15 @@ build/fuzz-toy/libpuzzletb.a: $(FUZZ_TOY_OBJ)
 	ar rcs $@ $^
 
 # (and the same in the sparse encoding, build/fuzz/tables/sparse/toy.mdb)
-$(FUZZ_TOY_TABLE): build/toy/tbgen
+build/fuzz/tables/toy.mdb: build/toy/tbgen
 	@mkdir -p $(dir $@)sparse
 	build/toy/tbgen --quiet --puzzle toy --encoding sparse \
 	    --out $(dir $@)sparse
 	build/toy/tbgen --quiet --puzzle toy --out $(dir $@)
+
+build/fuzz/tables/grid.mdb: build/toy/tbgen
+	@mkdir -p $(dir $@)
+	build/toy/tbgen --quiet --puzzle grid --encoding packed1 --out $(dir $@)
 
 # tblookup's batch reader: lookup/main.c compiled into the harness
 build/fuzz/batch: tests/fuzz/fuzz_batch.c lookup/main.c build/fuzz/libpuzzletb.a
@@ -391,9 +399,10 @@ build/fuzz/table_%: tests/fuzz/fuzz_table.c build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 	    -DFUZZ_PUZZLE='"$*"' -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 
-build/fuzz/table_toy: tests/fuzz/fuzz_table.c build/fuzz-toy/libpuzzletb.a
+build/fuzz/table_toy build/fuzz/table_grid: build/fuzz/table_%: \
+        tests/fuzz/fuzz_table.c build/fuzz-toy/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) $(FUZZ_FLAGS) \
-	    -fsanitize=fuzzer -DFUZZ_PUZZLE='"toy"' -o $@ $< \
+	    -fsanitize=fuzzer -DFUZZ_PUZZLE='"$*"' -o $@ $< \
 	    build/fuzz-toy/libpuzzletb.a $(LDLIBS)
 
 build/fuzz/mdbcheck: tests/fuzz/fuzz_mdbcheck.c build/fuzz/libpuzzletb.a

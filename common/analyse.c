@@ -24,9 +24,9 @@
  * Drawing at a distance.  Exact tables: the states at the distance are
  * counted (the header's histogram, or a scan of one subtable), distinct
  * ranks among them are drawn (Floyd's algorithm), and one scan maps ranks to
- * states.  Mod-3 tables: a search outward from the goals through the
- * residues, layer k + 1 being the predecessors of layer k with residue
- * (k + 1) mod 3, collects the states at exactly the distance, then a partial
+ * states.  Tables of the distance mod M (3 or 4): a search outward from the
+ * goals through the residues, layer k + 1 being the predecessors of layer k
+ * with residue (k + 1) mod M, collects the states at exactly the distance, then a partial
  * Fisher-Yates shuffle draws them.  Layer k + 1 comes from the states one
  * move before layer k (unmoves), as the build's BFS does: in a state space
  * that keeps one of some mirror pairs, moves() from a state need not lead
@@ -192,15 +192,16 @@ static unsigned next_limbs(const layer *l)
     return l->limbs;
 }
 
-/* Whether a successor's stored value puts it at distance want. */
-static int at_distance(int exact, unsigned value, unsigned want)
+/* Whether a successor's stored value puts it at distance want, in a table
+ * of modulus m (0: exact). */
+static int at_distance(unsigned m, unsigned value, unsigned want)
 {
-    return exact ? value == want : value == want % 3;
+    return m ? value == want % m : value == want;
 }
 
 /* The optimal moves out of layer up (at distance k + 1) as sorted edges. */
 static int optimal_edges(const ptb_table *t, ptb_reader *r, uint32_t sub,
-                         const layer *up, unsigned k, int exact, edge **out,
+                         const layer *up, unsigned k, unsigned m, edge **out,
                          size_t *nout)
 {
     const ptb_space *s = ptb_table_space(t);
@@ -209,10 +210,10 @@ static int optimal_edges(const ptb_table *t, ptb_reader *r, uint32_t sub,
     edge *e = malloc(cap * sizeof *e);
     int rc = e ? PTB_OK : PTB_ENOMEM;
     for (size_t i = 0; rc == PTB_OK && i < up->n; i++) {
-        unsigned m = s->p->moves(s->ctx, sub, up->idx[i], mv), v;
-        for (unsigned j = 0; rc == PTB_OK && j < m; j++) {
+        unsigned nm = s->p->moves(s->ctx, sub, up->idx[i], mv), v;
+        for (unsigned j = 0; rc == PTB_OK && j < nm; j++) {
             rc = ptb_table_value(t, r, sub, mv[j].to, &v);
-            if (rc != PTB_OK || !at_distance(exact, v, k))
+            if (rc != PTB_OK || !at_distance(m, v, k))
                 continue;
             if (n == cap) {
                 edge *g = realloc(e, 2 * cap * sizeof *e);
@@ -239,11 +240,11 @@ static int optimal_edges(const ptb_table *t, ptb_reader *r, uint32_t sub,
 /* Layer k from layer k + 1: every optimal successor, its count the sum of
  * its predecessors'. */
 static int next_layer(const ptb_table *t, ptb_reader *r, uint32_t sub,
-                      const layer *up, unsigned k, int exact, layer *down)
+                      const layer *up, unsigned k, unsigned m, layer *down)
 {
     edge *e;
     size_t ne, n = 0;
-    int rc = optimal_edges(t, r, sub, up, k, exact, &e, &ne);
+    int rc = optimal_edges(t, r, sub, up, k, m, &e, &ne);
     if (rc != PTB_OK)
         return rc;
     memset(down, 0, sizeof *down);
@@ -322,7 +323,7 @@ static int count_from(const ptb_table *t, ptb_reader *r, const ptb_position *p,
         up.limbs = 1;
     }
     for (unsigned k = d; rc == PTB_OK && k-- > 0;) {
-        rc = next_layer(t, r, p->sub, &up, k, info.exact, &down);
+        rc = next_layer(t, r, p->sub, &up, k, info.modulus, &down);
         if (rc == PTB_OK) {
             layer_free(&up);
             up = down;
@@ -507,7 +508,7 @@ static int draw_exact(const ptb_table *t, ptb_reader *r, uint32_t lo,
     return rc;
 }
 
-/* Mod-3 tables: every state of subtable sub at exactly distance d. */
+/* Mod-M tables: every state of subtable sub at exactly distance d. */
 typedef struct frontier {
     uint64_t *idx;
     size_t n, cap;
@@ -542,7 +543,7 @@ static void add_goal(void *arg, uint64_t idx)
     }
 }
 
-/* The stored values of a subtable, 2 bits each (residue, or 3), read in
+/* The stored values of a subtable, 2 bits each (residues 0..3), read in
  * index order so that every block is decoded once. */
 static int read_residues(const ptb_table *t, ptb_reader *r, uint32_t sub,
                          uint64_t size, uint8_t **out)
@@ -557,7 +558,7 @@ static int read_residues(const ptb_table *t, ptb_reader *r, uint32_t sub,
             free(res);
             return rc;
         }
-        res[i / 4] |= (uint8_t)((v < 3 ? v : 3) << 2 * (i % 4));
+        res[i / 4] |= (uint8_t)((v & 3u) << 2 * (i % 4));
     }
     *out = res;
     return PTB_OK;
@@ -572,6 +573,7 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
                     unsigned d, found *f)
 {
     const ptb_space *s = ptb_table_space(t);
+    unsigned m = ptb_table_modulus(t);
     uint64_t size = s->p->size(s->ctx, sub);
     uint64_t *seen = calloc(size / 64 + 1, sizeof *seen);
     uint8_t *res = NULL;
@@ -586,11 +588,11 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     for (unsigned k = 0; rc == PTB_OK && k < d && a.n; k++) {
         b.n = 0;
         for (size_t i = 0; rc == PTB_OK && i < a.n; i++) {
-            unsigned m = s->p->unmoves(s->ctx, sub, a.idx[i], pre);
-            for (unsigned j = 0; rc == PTB_OK && j < m; j++) {
+            unsigned np = s->p->unmoves(s->ctx, sub, a.idx[i], pre);
+            for (unsigned j = 0; rc == PTB_OK && j < np; j++) {
                 uint64_t x = pre[j];
                 if (seen[x / 64] >> x % 64 & 1 ||
-                    residue(res, x) != (k + 1) % 3)
+                    residue(res, x) != (k + 1) % m)
                     continue;
                 seen[x / 64] |= 1ULL << x % 64;
                 rc = frontier_add(&b, x);
@@ -609,7 +611,7 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     return rc;
 }
 
-static int draw_mod3(const ptb_table *t, ptb_reader *r, uint32_t lo,
+static int draw_residues(const ptb_table *t, ptb_reader *r, uint32_t lo,
                      uint32_t hi, unsigned d, const ptb_table_info *info,
                      rng *g, unsigned n, found *f)
 {
@@ -655,7 +657,7 @@ int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
     if ((rc = ptb_reader_new(t, &r)) != PTB_OK)
         return rc;
     rc = info.exact ? draw_exact(t, r, lo, hi, distance, &info, &g, n, &f)
-                    : draw_mod3(t, r, lo, hi, distance, &info, &g, n, &f);
+                    : draw_residues(t, r, lo, hi, distance, &info, &g, n, &f);
     ptb_reader_free(r);
     /* exact draws come out in index order: shuffle them too */
     for (size_t i = 0; rc == PTB_OK && info.exact && i + 1 < f.n; i++)

@@ -56,7 +56,8 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
                     const ptb_build_opts *o, ptb_table_info *info);
 
 /* Decodes every value: values[g] gets the stored value of every state
- * (exact or PTB_UNSOLVABLE; or mod 3, 0 for unsolvable); checks every
+ * (exact or PTB_UNSOLVABLE; or mod 3, 0 for unsolvable; or mod 4, with the
+ * puzzle's parity); checks every
  * frame's checksum and the table's digest.  PTB_ECORRUPT names the failure
  * in *what. */
 int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
@@ -72,7 +73,8 @@ int ptb_table_needs_reader(const ptb_table *t);
 /* 1 when name is an encoding of FORMAT.md ("packed3", "zstd", ...). */
 int ptb_table_encoding_known(const char *name);
 const ptb_space *ptb_table_space(const ptb_table *t);
-int ptb_table_exact(const ptb_table *t);
+/* 0: exact distances; 3 or 4: the distance mod 3 or mod 4 (puzzletb.h) */
+unsigned ptb_table_modulus(const ptb_table *t);
 
 /* ---- mdbcheck.c ----------------------------------------------------- */
 

@@ -67,6 +67,14 @@ struct ptb_puzzle {
      * the targets of moves(). */
     unsigned (*unmoves)(const void *ctx, uint32_t sub, uint64_t idx,
                         uint64_t *out);
+    /* Optional, for reversible puzzles whose every move changes a parity
+     * of the state that is 0 on every goal (the state graph is bipartite):
+     * that parity, 0 or 1, which is then the distance mod 2.  With it, a
+     * table whose every state is solvable stores one bit a state, the
+     * distance's second bit, and a reader adds the parity to know the
+     * distance mod 4 (FORMAT.md, packed1).  tbgen checks it against the
+     * BFS on every state and --verify proves it.  NULL: no such parity. */
+    unsigned (*parity)(const void *ctx, uint32_t sub, uint64_t idx);
 
     /* ---- queries (used by ptb_parse and the formatters) ---- */
 

@@ -270,6 +270,16 @@ static unsigned swap_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
     return n;
 }
 
+/* A move carries one black piece to a neighbouring cell, so it changes
+ * the parity of the black pieces on odd cells (row + column odd, 0x5A5A);
+ * a start and its target differ there by the distance mod 2. */
+static unsigned swap_parity(const void *ctx, uint32_t sub, uint64_t idx)
+{
+    const swap_ctx *c = ctx;
+    return ptb_popcount((board_of(c, sub, idx) ^ c->target[sub]) & 0x5A5Au) &
+           1u;
+}
+
 /* ---- queries ---- */
 
 /* Reads 8 rows of 4 digits 0/1, start then target, through the shared
@@ -506,6 +516,7 @@ const ptb_puzzle ptb_puzzle_swap = {
     .is_goal = swap_is_goal,
     .moves = swap_moves,
     .unmoves = swap_unmoves,
+    .parity = swap_parity,
     .parse = swap_parse,
     .record_lines = swap_record_lines,
     .apply = swap_apply,

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define PTB_VERSION_STRING "0.2.0"
-#define PTB_FORMAT_VERSION 4   /* on-disk table format, see tables/FORMAT.md */
+#define PTB_FORMAT_VERSION 5   /* on-disk table format, see tables/FORMAT.md */
 
 /* Error codes.  Their values never change once released.  As in LMDB, a
  * positive code is an errno value from the operating system (EACCES, ENOSPC,
@@ -182,8 +182,9 @@ int ptb_format_move(const ptb_space *s, const ptb_position *before,
 typedef struct ptb_build_opts {
     unsigned threads;      /* worker threads, 1..256; default: the cores */
     int zstd_level;        /* 1..19; default 19 */
-    /* NULL (the default): chosen by size (see ptb_build); "packed3" or
-     * "zstd" forces one (packed3 holds mod-3 tables only: PTB_EINVAL) */
+    /* NULL (the default): chosen by size (see ptb_build); "packed1",
+     * "packed3", "packed4", "sparse" or "zstd" forces one (PTB_EINVAL when
+     * it cannot hold the values: tables/FORMAT.md) */
     const char *encoding;
     /* called from the calling thread as work advances, may be NULL.
      * phase is "search" (done and total count states, between BFS layers)
@@ -205,8 +206,12 @@ typedef struct ptb_table_info {
     uint64_t bytes;                /* size of the file */
     uint32_t subtables;
     uint32_t block_values;         /* values per block (zstd, sparse); or 0 */
-    int exact;                     /* 1: exact distances; 0: distance mod 3 */
-    /* "packed3", "packed4", "sparse" (read in place) or "zstd": FORMAT.md */
+    int exact;                     /* 1: exact distances; 0: modulus > 0 */
+    /* 0 (exact distances), 3 (the distance mod 3) or 4 (the distance mod
+     * 4: one bit a state plus the puzzle's parity; every state solvable) */
+    unsigned modulus;
+    /* "packed1", "packed3", "packed4", "sparse" (read in place) or "zstd":
+     * FORMAT.md */
     char encoding[12];
     /* a few farthest states: subtable and index */
     unsigned n_farthest;
@@ -217,9 +222,10 @@ typedef struct ptb_table_info {
 /* Runs the BFS and writes DIR/<file> through a temporary file renamed into
  * place at the end (the file and then the directory synced to disk), so an
  * interrupted build or a crash leaves the old table intact.  The encoding
- * is chosen by measuring: values read in place (packed3 for mod-3 values,
- * the smaller of packed4 and sparse for exact ones) unless zstd is at most
- * half their size.  The output is byte-for-byte the same whatever the
+ * is chosen by measuring: values read in place (packed1 where the puzzle
+ * has a parity and every state is solvable, else packed3, for reversible
+ * puzzles; the smaller of packed4 and sparse for exact ones) unless zstd
+ * is at most 40 % of their size.  The output is byte-for-byte the same whatever the
  * thread count.  The new file is left out of the page cache, so that its
  * first reader reads it in huge pages (ptb_table_open).  Returns PTB_OK,
  * PTB_EINVAL, PTB_ENOMEM, PTB_ERANGE, PTB_ECOMPRESS, PTB_EDB, or an errno
@@ -267,11 +273,13 @@ typedef struct ptb_reader ptb_reader;
 int ptb_reader_new(const ptb_table *t, ptb_reader **out);
 void ptb_reader_free(ptb_reader *r);        /* NULL is fine */
 
-/* The stored value of one state.  Exact tables: the distance, or
- * PTB_UNSOLVABLE.  Mod-3 tables (info.exact == 0): the distance mod 3 for
- * a solvable state, and 0 for an unsolvable one (its neighbours are all
+/* The stored value of one state.  Exact tables (info.modulus == 0): the
+ * distance, or PTB_UNSOLVABLE.  Mod-3 tables: the distance mod 3 for a
+ * solvable state, and 0 for an unsolvable one (its neighbours are all
  * unsolvable and stored 0 too), so the value alone does not tell whether a
- * state is solvable: ask ptb_distance().  r may be NULL (a temporary reader
+ * state is solvable: ask ptb_distance().  Mod-4 tables (packed1, where every
+ * state is solvable): the distance mod 4, the stored bit plus the puzzle's
+ * parity of the state.  r may be NULL (a temporary reader
  * is used when one is needed).  PTB_EINVAL for a bad position, PTB_ECORRUPT
  * when its zstd block or its 512-byte chunk of in-place values fails its
  * checksum (each chunk is checked the first time a value is read from it),
@@ -280,8 +288,8 @@ void ptb_reader_free(ptb_reader *r);        /* NULL is fine */
 int ptb_table_value(const ptb_table *t, ptb_reader *r, uint32_t sub,
                     uint64_t idx, unsigned *value);
 
-/* The exact distance of p: read (exact tables) or walked (mod-3 tables,
- * O(distance) reads).  r may be NULL.  Returns PTB_OK; PTB_NOTFOUND when
+/* The exact distance of p: read (exact tables) or walked (mod-3 and mod-4
+ * tables, O(distance) reads).  r may be NULL.  Returns PTB_OK; PTB_NOTFOUND when
  * the goal cannot be reached from p (*distance = PTB_UNSOLVABLE);
  * PTB_EINVAL; PTB_ECORRUPT (see ptb_solve); PTB_ENOMEM. */
 int ptb_distance(const ptb_table *t, ptb_reader *r, const ptb_position *p,
@@ -290,8 +298,8 @@ int ptb_distance(const ptb_table *t, ptb_reader *r, const ptb_position *p,
 /* Walks the table from the nearest candidate to a goal: O(distance) value
  * reads.  In a mod-3 table a start with no successor one closer at the
  * first step is unsolvable (PTB_NOTFOUND); a walk that fails to descend
- * after the first step is corruption.  Moves are tried in the puzzle's fixed order, so answers are
- * deterministic.  r may be NULL (a temporary reader is used).  Returns
+ * after the first step is corruption.  Moves are tried in the puzzle's
+ * fixed order, so answers are deterministic.  r may be NULL (a temporary reader is used).  Returns
  * PTB_OK; PTB_NOTFOUND (no candidate can reach the goal; out->start is the
  * first candidate and out->distance PTB_UNSOLVABLE); PTB_EINVAL (a position
  * out of range); PTB_ECORRUPT (a block fails its checksum, or the values do
@@ -310,8 +318,8 @@ typedef struct ptb_successor {
 /* Every move out of p, in the puzzle's fixed order, each with its
  * successor's distance; *distance gets p's own (PTB_UNSOLVABLE when the goal
  * cannot be reached).  out must hold PTB_MAX_SUCCESSORS entries.  For mod-3
- * tables this walks from p once (O(distance)); a successor's distance then
- * follows from its residue.  r may be NULL.  Returns PTB_OK, PTB_EINVAL,
+ * and mod-4 tables this walks from p once (O(distance)); a successor's
+ * distance then follows from its residue.  r may be NULL.  Returns PTB_OK, PTB_EINVAL,
  * PTB_ECORRUPT, PTB_ENOMEM. */
 #define PTB_MAX_SUCCESSORS 256
 int ptb_successors(const ptb_table *t, ptb_reader *r, const ptb_position *p,
@@ -330,13 +338,15 @@ typedef struct ptb_verify_result {
  * range) and checks the digest; then checks every value against its
  * one-move neighbours: a goal is at 0, every other solvable state has a
  * successor one closer and none closer, an unsolvable state has no solvable
- * successor.  Mod-3 tables are checked by recomputing exact distances (a
- * BFS), proving those the same way, comparing residues (0 for unsolvable),
- * and proving that the states a walk finds dead (stored 0, no goal, no
- * successor stored 2) are exactly the unsolvable ones.  Last, the stats
+ * successor.  Mod-3 and mod-4 tables are checked by recomputing exact
+ * distances (a BFS), proving those the same way, comparing residues (0 for
+ * unsolvable; a mod-4 residue is the stored bit and the puzzle's parity,
+ * so both are proven), and proving that the states a walk finds dead
+ * (stored 0, no goal, no successor stored M - 1) are exactly the
+ * unsolvable ones.  Last, the stats
  * record (ptb_table_get_info) must count the proven distances and name
  * states at max_distance.  threads: 1..256.  Memory: 1 byte per state (2 for
- * mod-3 tables).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
+ * mod-3 and mod-4 tables).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
  * state in global order, or the failing block/digest), PTB_ENOMEM,
  * PTB_EINVAL. */
 int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res);
@@ -368,8 +378,8 @@ typedef struct ptb_analysis {
 
 /* Analyses the nearest of n (1 or 2) candidates from ptb_parse(): its
  * distance and category, and every legal move with the distance after it,
- * best first.  O(distance) table reads for mod-3 tables, O(moves) for exact
- * ones.  r may be NULL.  Returns PTB_OK (also for an unsolvable position:
+ * best first.  O(distance) table reads for mod-3 and mod-4 tables,
+ * O(moves) for exact ones.  r may be NULL.  Returns PTB_OK (also for an unsolvable position:
  * see out->category), PTB_EINVAL, PTB_ECORRUPT, PTB_ENOMEM. */
 int ptb_analyse(const ptb_table *t, ptb_reader *r, const ptb_position *starts,
                 unsigned n, ptb_analysis *out);
@@ -415,7 +425,7 @@ int ptb_count_solutions(const ptb_table *t, ptb_reader *r,
  * same states in the same order.  sub_out/idx_out get *got states
  * (min(n, how many there are)); ptb_format_code() prints each as an input
  * the puzzle reads back.  Exact tables scan the values (one pass); mod-3
- * tables find the states by a search outward from the goals through the
+ * and mod-4 tables find the states by a search outward from the goals through the
  * table's residues (every state up to 'distance' is visited once).
  * Returns PTB_OK, PTB_NOTFOUND (no state at that distance), PTB_EINVAL,
  * PTB_ECORRUPT, PTB_ENOMEM. */

@@ -1,4 +1,4 @@
-/* common/table.c: the on-disk table format, version 4 (tables/FORMAT.md),
+/* common/table.c: the on-disk table format, version 5 (tables/FORMAT.md),
  * the only file that talks to LMDB and zstd.
  *
  * A table is one LMDB file whose main (unnamed) database holds these
@@ -10,7 +10,11 @@
  * The stored value of a state is its exact distance (PTB_UNSOLVABLE for no
  * path: puzzles with irreversible moves) or its distance mod 3 (reversible
  * puzzles), with every unsolvable state stored as 0, like all of its
- * neighbours.  Encodings:
+ * neighbours; or, for a puzzle with a parity (puzzle.h) whose every state
+ * is solvable, the distance mod 4, of which only the second bit is stored.
+ * Encodings:
+ *   packed1  mod 4: a bit a state, (d / 2) mod 2 of value g at bit g % 8 of
+ *            byte g / 8; d mod 2 is the puzzle's parity of the state;
  *   packed3  mod 3: five base-3 digits a byte, value g at digit g % 5 of
  *            byte g / 5;
  *   packed4  exact, distances up to 14: two nibbles a byte, 15 = no path;
@@ -18,9 +22,9 @@
  *            sorted positions of its solvable ones and their distances;
  *   zstd     blocks of block_values values (2 bits or a byte each), each a
  *            zstd frame with its content size and checksum.
- * The first three are read in place from the map, no decoding, no copy,
+ * The first four are read in place from the map, no decoding, no copy,
  * each chunk checked the first time a value is read from it; tbgen takes
- * the best of them unless zstd is at most half its size.
+ * the best of them unless zstd is at most 40 % of its size.
  *
  * Writing: plan (choose the encoding, train the dictionary when it may
  * matter), compress (the blocks, on ptb_run_threads), commit (one
@@ -56,21 +60,26 @@
 #define SAMPLE_BYTES (16u << 20) /* blocks handed to the trainer, at most */
 #define HEADER_MAX 16384u        /* bytes of the header record, at most */
 #define ESTIMATE_EVERY 8u        /* zstd size estimated from 1 block in 8 */
-/* Values read in place unless zstd is at least twice as small: in place, a
- * walk of 横刀立马 costs 0.3 M instructions against 4.6 M for decoding its
- * zstd blocks, so zstd must save much to be worth it (swap: 3.2x smaller
- * than packed3, zstd; Klotski: 1.3-1.4x, packed3; four: 1.6x, packed4; frog:
- * 1.2x, sparse). */
-#define IN_PLACE_SLACK 200u
+/* Values read in place unless zstd is at least 2.5 times as small: in
+ * place, a walk of 横刀立马 costs 0.3 M instructions against 4.6 M for
+ * decoding its zstd blocks, and a process that decodes at all pays about
+ * 45 us for it on our 2-core VM (the decoder's CPUID, its page faults, 64 K
+ * instructions a 16,384-value block), twice a whole swap query read in
+ * place.  So zstd must save much to be worth it (swap: 2.0x smaller than
+ * packed1, 3.2x than packed3; Klotski: 1.3-1.4x, packed3; four: 1.6x,
+ * packed4; frog: 1.2x, sparse). */
+#define IN_PLACE_SLACK 250u
 #define CHUNK_BYTES 512u         /* in-place values: one check per chunk */
 #define SPARSE_BLOCK 65536u      /* sparse: states per block */
 #define PACKED4_MAX 14u          /* packed4: largest distance; 15: none */
 #define STATS_MAX 16384u         /* bytes of the stats record, at most */
 #define BLOCK_GROUP 64u          /* reader: block pointers allocated together */
 
-enum { ENC_PACKED3, ENC_ZSTD, ENC_PACKED4, ENC_SPARSE, ENC_COUNT };
+enum { ENC_PACKED3, ENC_ZSTD, ENC_PACKED4, ENC_SPARSE, ENC_PACKED1,
+       ENC_COUNT };
 static const char *const enc_name[ENC_COUNT] = { "packed3", "zstd",
-                                                 "packed4", "sparse" };
+                                                 "packed4", "sparse",
+                                                 "packed1" };
 static const unsigned pow3[5] = { 1, 3, 9, 27, 81 };
 
 struct ptb_table {
@@ -79,7 +88,8 @@ struct ptb_table {
     MDB_env *env;
     MDB_txn *txn;              /* read-only, open for the handle's life */
     MDB_dbi dbi;               /* the main database */
-    int exact;                 /* 1: byte per value; 0: residues mod 3 */
+    int exact;                 /* 1: byte per value; 0: residues */
+    unsigned modulus;          /* 0 (exact), 3 or 4 (packed1) */
     int encoding;              /* ENC_* */
     uint32_t block_values;     /* zstd */
     uint64_t nblocks;          /* zstd */
@@ -254,6 +264,7 @@ typedef struct plan {
     const uint8_t *dist;       /* one byte per state, global order */
     uint64_t total;
     int exact, encoding;
+    int parity;                /* packed1 holds the values (parity_holds) */
     int forced;                /* the build options chose the encoding */
     uint32_t bv;               /* zstd: values per block, a power of 4 */
     uint64_t nblocks;
@@ -444,7 +455,8 @@ static int lay_out_frames(plan *pl, const frame *fr)
 static uint64_t in_place_bytes(const plan *pl, int encoding)
 {
     uint64_t blocks = block_count(pl->total, SPARSE_BLOCK);
-    return encoding == ENC_PACKED3 ? (pl->total + 4) / 5
+    return encoding == ENC_PACKED1   ? (pl->total + 7) / 8
+           : encoding == ENC_PACKED3 ? (pl->total + 4) / 5
            : encoding == ENC_PACKED4 ? (pl->total + 1) / 2
                                      : 4 * (blocks + 1) + 3 * pl->solvable;
 }
@@ -478,6 +490,9 @@ static int in_place_all(plan *pl)
         return PTB_ENOMEM;
     if (pl->encoding == ENC_SPARSE)
         sparse_all(pl);
+    for (uint64_t g = 0; pl->encoding == ENC_PACKED1 && g < pl->total; g++)
+        pl->values[g / 8] |= (unsigned char)((pl->dist[g] / 2u & 1u)
+                                             << (g % 8));
     for (uint64_t g = 0; pl->encoding == ENC_PACKED3 && g < pl->total; g++)
         pl->values[g / 5] += (unsigned char)(stored_value(0, pl->dist[g]) *
                                              pow3[g % 5]);
@@ -531,17 +546,37 @@ static int make_dictionary(plan *pl)
 }
 
 /* The in-place encoding that holds the values in the fewest bytes:
- * packed3 for mod-3 values; for exact ones packed4 (distances up to 14)
- * or sparse (few solvable states). */
+ * packed1 where the puzzle's parity holds, else packed3, for the values of
+ * a reversible puzzle; for exact ones packed4 (distances up to 14) or
+ * sparse (few solvable states). */
 static int best_in_place(const plan *pl)
 {
     if (!pl->exact)
-        return ENC_PACKED3;
+        return pl->parity ? ENC_PACKED1 : ENC_PACKED3;
     return pl->max_distance <= PACKED4_MAX &&
                    in_place_bytes(pl, ENC_PACKED4) <=
                        in_place_bytes(pl, ENC_SPARSE)
                ? ENC_PACKED4
                : ENC_SPARSE;
+}
+
+/* Whether packed1 can hold the values: the puzzle has a parity, every
+ * state is solvable, and the parity is the distance mod 2 on every state
+ * (a puzzle that claims one wrongly gets packed3). */
+static int parity_holds(const plan *pl)
+{
+    const ptb_space *s = pl->s;
+    unsigned (*parity)(const void *, uint32_t, uint64_t) = s->p->parity;
+    uint32_t sub = 0;
+    if (pl->exact || !parity || pl->solvable != pl->total)
+        return 0;
+    for (uint64_t g = 0; g < pl->total; g++) {
+        while (s->offset[sub + 1] <= g)
+            sub++;
+        if (parity(s->ctx, sub, g - s->offset[sub]) != (pl->dist[g] & 1u))
+            return 0;
+    }
+    return 1;
 }
 
 /* sparse counts its entries in 4 bytes. */
@@ -708,12 +743,14 @@ int ptb_table_encoding_known(const char *name)
 }
 
 /* The encoding the build options force: PTB_EINVAL for an unknown one or
- * one that cannot hold the values (packed3 only mod-3 values; packed4 and
- * sparse only exact ones, packed4 distances up to 14). */
+ * one that cannot hold the values (packed3 only mod-3 values, packed1 only
+ * where the puzzle's parity holds; packed4 and sparse only exact ones,
+ * packed4 distances up to 14). */
 static int forced_encoding(plan *pl, const char *force)
 {
     int e = encoding_of(force);
     if (e == ENC_COUNT || (e == ENC_PACKED3 && pl->exact) ||
+        (e == ENC_PACKED1 && !pl->parity) ||
         ((e == ENC_PACKED4 || e == ENC_SPARSE) && !pl->exact) ||
         (e == ENC_PACKED4 && pl->max_distance > PACKED4_MAX) ||
         (e == ENC_SPARSE && !sparse_fits(pl)))
@@ -723,7 +760,7 @@ static int forced_encoding(plan *pl, const char *force)
 }
 
 /* In place (the best of best_in_place) unless zstd, estimated from a
- * sample, is at most half its size; the build options may force one.  The
+ * sample, is at most 40 % of its size; the build options may force one.  The
  * largest zstd block compresses best, so when in place wins against it,
  * no smaller block is tried (four and frog), and when it wins even against
  * the low estimate of in_place_sure(), no dictionary is trained (four,
@@ -737,6 +774,7 @@ static int plan_table(plan *pl)
             if (pl->dist[g] > pl->max_distance)
                 pl->max_distance = pl->dist[g];
         }
+    pl->parity = parity_holds(pl);
     pl->forced = pl->o->encoding != NULL;
     pl->encoding = ENC_ZSTD;
     if (pl->forced && forced_encoding(pl, pl->o->encoding) != PTB_OK)
@@ -840,7 +878,10 @@ static char *header_text(const plan *pl, const ptb_table_info *in,
              "dictionary %zu\nvalues_bytes %zu\ndigest sha256:%s\n"
              "stats_sha256 %s\n",
              MAGIC, PTB_FORMAT_VERSION, s->p->name, s->p->metrics[s->metric],
-             pl->exact ? "exact" : "mod3", enc_name[pl->encoding],
+             pl->exact                      ? "exact"
+             : pl->encoding == ENC_PACKED1 ? "mod4"
+                                           : "mod3",
+             enc_name[pl->encoding],
              in->block_values, in->subtables, in->states, in->solvable,
              in->max_distance, pl->dict_len, pl->values_len, pl->digest,
              sum);
@@ -1026,6 +1067,7 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
     if (rc == PTB_OK)
         rc = compress_table(&pl);
     info->exact = pl.exact;
+    info->modulus = pl.exact ? 0 : pl.encoding == ENC_PACKED1 ? 4 : 3;
     info->block_values = pl.encoding == ENC_ZSTD     ? pl.bv
                          : pl.encoding == ENC_SPARSE ? SPARSE_BLOCK
                                                      : 0;
@@ -1140,7 +1182,9 @@ static int header_line(void *arg, const char *key, const char *val)
         return strcmp(val, s->p->metrics[s->metric]) ? PTB_EFORMAT : PTB_OK;
     if (!strcmp(key, "values")) {
         in->exact = !strcmp(val, "exact");
-        if (!in->exact && strcmp(val, "mod3"))
+        in->modulus = !strcmp(val, "mod3") ? 3 : !strcmp(val, "mod4") ? 4 : 0;
+        if ((!in->exact && !in->modulus) ||
+            (in->modulus == 4 && !s->p->parity))
             return PTB_EFORMAT;
         return in->exact == !s->p->reversible ? PTB_OK : PTB_EFORMAT;
     }
@@ -1302,8 +1346,12 @@ static int find_in_place(ptb_table *t)
     MDB_val v;
     int rc;
     switch (t->encoding) {
+    case ENC_PACKED1:
+        rc = t->modulus != 4 || in->block_values ||
+             in->solvable != states || t->values_len != (states + 7) / 8;
+        break;
     case ENC_PACKED3:
-        rc = t->exact || in->block_values ||
+        rc = t->modulus != 3 || in->block_values ||
              t->values_len != (states + 4) / 5;
         break;
     case ENC_PACKED4:
@@ -1344,7 +1392,7 @@ static int find_values(ptb_table *t)
     if (in_place(t->encoding))
         return find_in_place(t);
     uint32_t bv = t->info.block_values;
-    if (bv == 0 || bv % 4 != 0)
+    if (bv == 0 || bv % 4 != 0 || t->modulus == 4)
         return PTB_EFORMAT;
     t->block_values = bv;
     t->nblocks = block_count(states, bv);
@@ -1489,6 +1537,7 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
     if (rc == PTB_OK)
         rc = read_header(t);
     t->exact = t->info.exact;
+    t->modulus = t->info.modulus;
     if (rc == PTB_OK)
         rc = find_sizes(t);
     if (rc == PTB_OK)
@@ -1518,7 +1567,7 @@ void ptb_table_close(ptb_table *t)
 const char *ptb_table_path(const ptb_table *t) { return t->path; }
 const char *ptb_table_digest(const ptb_table *t) { return t->digest; }
 const ptb_space *ptb_table_space(const ptb_table *t) { return t->s; }
-int ptb_table_exact(const ptb_table *t) { return t->exact; }
+unsigned ptb_table_modulus(const ptb_table *t) { return t->modulus; }
 
 typedef struct stats_arg {
     const ptb_space *s;
@@ -1760,18 +1809,33 @@ static int sparse_get(const ptb_table *t, uint64_t g, unsigned *value)
     return PTB_OK;
 }
 
+/* The stored value of state g: packed1 gives its bit, which with_parity()
+ * completes. */
 static int in_place_get(const ptb_table *t, uint64_t g, unsigned *value)
 {
-    size_t at = t->encoding == ENC_PACKED3 ? g / 5 : g / 2;
+    size_t at = t->encoding == ENC_PACKED1   ? g / 8
+                : t->encoding == ENC_PACKED3 ? g / 5
+                                             : g / 2;
     if (t->encoding == ENC_SPARSE)
         return sparse_get(t, g, value);
     int rc = touch(t, at, at + 1);
     if (rc != PTB_OK)
         return rc;
+    if (t->encoding == ENC_PACKED1) {
+        *value = t->values[at] >> (g % 8) & 1u;
+        return PTB_OK;
+    }
     if (t->encoding == ENC_PACKED3)
         return packed3_digit(t->values[at], (unsigned)(g % 5), value);
     unsigned d = t->values[at] >> (4 * (g % 2)) & 15u;
     return exact_value(t, d == 15 ? PTB_UNSOLVABLE : d, value);
+}
+
+/* packed1: the distance mod 4 of state idx of sub, from its stored bit. */
+static unsigned with_parity(const ptb_table *t, uint32_t sub, uint64_t idx,
+                            unsigned bit)
+{
+    return 2 * bit + t->s->p->parity(t->s->ctx, sub, idx);
 }
 
 int ptb_table_get(const ptb_table *t, ptb_reader *r, uint32_t sub,
@@ -1783,6 +1847,11 @@ int ptb_table_get(const ptb_table *t, ptb_reader *r, uint32_t sub,
     if (rc != PTB_OK)
         return rc;
     uint64_t g = ptb_global(t->s, sub, idx);
+    if (t->encoding == ENC_PACKED1) {
+        if ((rc = in_place_get(t, g, value)) == PTB_OK)
+            *value = with_parity(t, sub, idx, *value);
+        return rc;
+    }
     if (in_place(t->encoding))
         return in_place_get(t, g, value);
     const unsigned char *data;
@@ -1856,6 +1925,8 @@ static int decode_in_place(const ptb_table *t, uint8_t *values,
     ptb_sha256_update(c, t->values, t->values_len);
     if (t->encoding == ENC_SPARSE)
         return decode_sparse(t, values, what);
+    const uint64_t *off = t->s->offset;
+    uint32_t sub = 0;
     for (uint64_t g = 0; g < t->info.states; g++) {
         unsigned v;
         if (in_place_get(t, g, &v) != PTB_OK) {
@@ -1864,6 +1935,10 @@ static int decode_in_place(const ptb_table *t, uint8_t *values,
                         : "a packed4 value is over max_distance";
             return PTB_ECORRUPT;
         }
+        while (t->encoding == ENC_PACKED1 && off[sub + 1] <= g)
+            sub++;
+        if (t->encoding == ENC_PACKED1)
+            v = with_parity(t, sub, g - off[sub], v);
         values[g] = (uint8_t)v;
     }
     return PTB_OK;

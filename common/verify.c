@@ -8,13 +8,15 @@
  *   closer; a state at 0 is a goal; an unsolvable state has no solvable
  *   successor.
  * Induction on d shows that an E passing these checks is the true distance.
- * For exact tables E is the stored values themselves; a mod-3 table cannot
- * be checked that way (a cycle of residues 0, 2, 1 looks locally fine), so E
- * comes from a fresh BFS, passes the same checks, and every stored value
- * must then equal E mod 3 (0 where E is unsolvable).  A last pass proves
- * what the walk relies on to report "no solution": the states stored 0
- * that are no goal and have no successor stored 2 are exactly the states E
- * finds unsolvable.  Last, the stats record's histogram must count E and
+ * For exact tables E is the stored values themselves; a table of the
+ * distance mod M (3, or 4 with the puzzle's parity) cannot be checked that
+ * way (a cycle of residues 0, 2, 1 looks locally fine), so E comes from a
+ * fresh BFS, passes the same checks, and every stored value must then
+ * equal E mod M (0 where E is unsolvable; a mod-4 value, its stored bit
+ * plus the parity, so both are proven).  A last pass proves what the walk
+ * relies on to report "no solution": the states stored 0 that are no goal
+ * and have no successor stored M - 1 are exactly the states E finds
+ * unsolvable.  Last, the stats record's histogram must count E and
  * its farthest states lie at max_distance.
  */
 #include <stdio.h>
@@ -32,7 +34,8 @@ typedef const char *(*check_fn)(const check_job *j, uint32_t sub,
 struct check_job {
     const ptb_space *s;
     const uint8_t *dist;      /* E: exact distances */
-    const uint8_t *stored;    /* mod-3 tables: the stored values; or NULL */
+    const uint8_t *stored;    /* mod-M tables: the stored values; or NULL */
+    unsigned m;               /* M: 3 or 4; 0 for exact tables */
     check_fn check;
     uint64_t total;
     uint64_t next;            /* next chunk (atomic) */
@@ -66,12 +69,13 @@ static const char *check_exact(const check_job *j, uint32_t sub,
         return "no successor one move closer";
     if (v != PTB_UNSOLVABLE && best < v - 1)
         return "a successor more than one move closer";
-    if (j->stored && j->stored[g] != (v == PTB_UNSOLVABLE ? 0 : v % 3u))
-        return "stored value is not the distance mod 3";
+    if (j->stored && j->stored[g] != (v == PTB_UNSOLVABLE ? 0 : v % j->m))
+        return j->m == 3 ? "stored value is not the distance mod 3"
+                         : "stored value is not the distance mod 4";
     return NULL;
 }
 
-/* Mod-3 tables: the walk's test for "no solution" picks out exactly the
+/* Mod-M tables: the walk's test for "no solution" picks out exactly the
  * unsolvable states. */
 static const char *check_dead(const check_job *j, uint32_t sub, uint64_t idx)
 {
@@ -81,7 +85,7 @@ static const char *check_dead(const check_job *j, uint32_t sub, uint64_t idx)
     int dead = j->stored[g] == 0 && !s->p->is_goal(s->ctx, sub, idx);
     unsigned n = dead ? s->p->moves(s->ctx, sub, idx, mv) : 0;
     for (unsigned i = 0; i < n && dead; i++)
-        dead = j->stored[ptb_global(s, sub, mv[i].to)] != 2;
+        dead = j->stored[ptb_global(s, sub, mv[i].to)] != j->m - 1;
     if (dead && j->dist[g] != PTB_UNSOLVABLE)
         return "a walk would call it unsolvable, but it is solvable";
     if (!dead && j->dist[g] == PTB_UNSOLVABLE)
@@ -129,10 +133,11 @@ static void *check_worker(void *arg)
 
 /* Runs one check over every state; PTB_ECORRUPT names the first failure. */
 static int check_all(const ptb_space *s, const uint8_t *dist,
-                     const uint8_t *stored, check_fn fn, unsigned threads,
-                     ptb_verify_result *res, const char **what)
+                     const uint8_t *stored, unsigned m, check_fn fn,
+                     unsigned threads, ptb_verify_result *res,
+                     const char **what)
 {
-    check_job j = { s, dist, stored, fn, s->offset[s->subtables], 0,
+    check_job j = { s, dist, stored, m, fn, s->offset[s->subtables], 0,
                     UINT64_MAX, NULL };
     ptb_run_threads(check_worker, &j, threads);
     if (j.bad == UINT64_MAX)
@@ -178,6 +183,7 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
     const ptb_space *s = ptb_table_space(t);
     uint64_t total = s->offset[s->subtables];
     uint8_t *stored = malloc(total ? total : 1), *exact = NULL;
+    unsigned m = ptb_table_modulus(t);
     const char *what = NULL;
     int rc = stored ? PTB_OK : PTB_ENOMEM;
     memset(res, 0, sizeof *res);
@@ -185,17 +191,17 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
         rc = PTB_EINVAL;
     if (rc == PTB_OK)
         rc = ptb_table_decode_all(t, stored, &what);
-    if (rc == PTB_OK && !ptb_table_exact(t)) {
+    if (rc == PTB_OK && m) {
         ptb_build_opts o;
         ptb_build_opts_init(&o);
         o.threads = threads;
         rc = ptb_distances(s, &o, &exact);
     }
     if (rc == PTB_OK)
-        rc = check_all(s, exact ? exact : stored, exact ? stored : NULL,
+        rc = check_all(s, exact ? exact : stored, exact ? stored : NULL, m,
                        check_exact, threads, res, &what);
     if (rc == PTB_OK && exact)
-        rc = check_all(s, exact, stored, check_dead, threads, res, &what);
+        rc = check_all(s, exact, stored, m, check_dead, threads, res, &what);
     if (rc == PTB_OK)
         rc = check_stats(t, exact ? exact : stored, &what);
     if (what && rc != PTB_OK)

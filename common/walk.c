@@ -2,15 +2,15 @@
  *
  * ptb_solve() walks a table: from the start, take at each step the first move
  * (in the puzzle's fixed order) whose successor is one closer: a stored
- * value of d - 1 in exact tables, (v + 2) mod 3 in mod-3 tables, where every
- * neighbour of a state at distance d is at d - 1, d or d + 1, so the
- * residue picks out d - 1.  O(distance) value reads; a walk that cannot
+ * value of d - 1 in exact tables, (v + M - 1) mod M in tables of the
+ * distance mod M (3 or 4), where every neighbour of a state at distance d
+ * is at d - 1, d or d + 1, so the residue picks out d - 1.  O(distance) value reads; a walk that cannot
  * descend, or that reaches a goal at the wrong value, reports corruption.
  * Each step's moves come from the position the walk carries (the puzzle's
  * position_moves(), when it has one), not from unranking the index.
- * Mod-3 tables store unsolvable states as 0 like all their neighbours: a
- * start stored 0 that is no goal and has no successor stored 2 is
- * unsolvable, found at the first step.
+ * Mod-M tables store unsolvable states as 0 like all their neighbours: a
+ * start stored 0 that is no goal and has no successor stored M - 1 is
+ * unsolvable, found at the first step (mod-4 tables have none).
  *
  * ptb_search() answers the same query with no table, by a forward BFS from
  * the candidates until the first goal: the independent check and baseline.
@@ -49,7 +49,8 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
 {
     const ptb_space *s = ptb_table_space(t);
     const ptb_puzzle *p = s->p;
-    int exact = ptb_table_exact(t);
+    unsigned m = ptb_table_modulus(t);
+    int exact = m == 0;
     ptb_position pos = *start;
     ptb_move mv[PTB_MAX_MOVES];
     unsigned v, steps = 0;
@@ -66,7 +67,7 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
             break;
         if (steps == PTB_MAX_DISTANCE)
             return PTB_ECORRUPT;
-        unsigned want = exact ? v - 1 : (v + 2) % 3, n, i, w = 0;
+        unsigned want = exact ? v - 1 : (v + m - 1) % m, n, i, w = 0;
         n = moves_of(s, &pos, mv);
         for (i = 0; i < n; i++) {
             if ((rc = ptb_table_get(t, r, pos.sub, mv[i].to, &w)) != PTB_OK)
@@ -92,12 +93,12 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
     return PTB_OK;
 }
 
-/* The distance of a candidate: read directly, or walked for mod-3 tables. */
+/* The distance of a candidate: read directly, or walked for mod-M tables. */
 static int distance_of(ptb_reader *r, const ptb_table *t,
                        const ptb_position *start, unsigned *dist)
 {
     unsigned v = PTB_UNSOLVABLE;
-    int rc = ptb_table_exact(t)
+    int rc = ptb_table_modulus(t) == 0
                  ? ptb_table_get(t, r, start->sub, start->idx, &v)
                  : walk(r, t, start, NULL, &v);
     if (rc == PTB_OK && v == PTB_UNSOLVABLE)
@@ -152,15 +153,16 @@ int ptb_solve(const ptb_table *t, ptb_reader *reader,
 }
 
 /* The distance of a neighbour of a state at distance d, from its stored
- * value: itself in exact tables; in mod-3 tables one of d - 1, d, d + 1. */
-static unsigned neighbour_distance(int exact, unsigned d, unsigned v)
+ * value: itself in exact tables (m = 0); in mod-m tables one of d - 1, d,
+ * d + 1. */
+static unsigned neighbour_distance(unsigned m, unsigned d, unsigned v)
 {
-    if (exact || v == PTB_UNSOLVABLE)
+    if (m == 0 || v == PTB_UNSOLVABLE)
         return v;
     if (d == PTB_UNSOLVABLE)
         return PTB_UNSOLVABLE;    /* cannot happen in a consistent table */
     for (unsigned e = d ? d - 1 : 0; e <= d + 1; e++)
-        if (e % 3 == v)
+        if (e % m == v)
             return e;
     return PTB_UNSOLVABLE;
 }
@@ -172,8 +174,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
     const ptb_space *s = ptb_table_space(t);
     ptb_move mv[PTB_MAX_MOVES];
     ptb_reader *r = reader;
-    unsigned d, v;
-    int exact = ptb_table_exact(t);
+    unsigned d, v, m = ptb_table_modulus(t);
     *n = 0;
     if (!ptb_in_space(s, p->sub, p->idx))
         return PTB_EINVAL;
@@ -191,7 +192,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
         out[i].move = mv[i];
         out[i].after = *p;
         s->p->apply(s->ctx, &out[i].after, &mv[i]);
-        out[i].distance = neighbour_distance(exact, d, v);
+        out[i].distance = neighbour_distance(m, d, v);
     }
     if (rc == PTB_OK) {
         *distance = d;

@@ -61,10 +61,11 @@ static int help(void)
         "  -o, --out DIR      directory of the tables (created if missing)\n"
         "  -j, --threads N    worker threads, 1..256 (default: cores)\n"
         "  -l, --level N      zstd level, 1..19 (default 19)\n"
-        "  -e, --encoding E   store the values as E: packed3 (mod-3 values),\n"
-        "                     packed4 (distances up to 14), sparse (exact\n"
-        "                     values) or zstd; default: chosen by size\n"
-        "                     (tables/FORMAT.md)\n"
+        "  -e, --encoding E   store the values as E: packed1 (a bit a state,\n"
+        "                     puzzles with a parity), packed3 (mod-3\n"
+        "                     values), packed4 (distances up to 14), sparse\n"
+        "                     (exact values) or zstd; default: chosen by\n"
+        "                     size (tables/FORMAT.md)\n"
         "  -q, --quiet        no progress bar and no summary\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
@@ -249,8 +250,8 @@ static int number(const char *arg, const char *name, long hi, long *v)
     return 0;
 }
 
-static const char *const encodings[] = { "packed3", "packed4", "sparse",
-                                         "zstd" };
+static const char *const encodings[] = { "packed1", "packed3", "packed4",
+                                         "sparse", "zstd" };
 
 static int parse_option(options *o, int c, char **argv)
 {
@@ -285,8 +286,8 @@ static int parse_option(options *o, int c, char **argv)
             if (!strcmp(optarg, encodings[i]))
                 o->build.encoding = encodings[i];
         if (!o->build.encoding)
-            return usage_error("unknown encoding '%s' (packed3, packed4, "
-                               "sparse or zstd)", optarg);
+            return usage_error("unknown encoding '%s' (packed1, packed3, "
+                               "packed4, sparse or zstd)", optarg);
         return 0;
     case 'q': o->quiet = 1; return 0;
     case OPT_LIST: o->list = optarg; return 0;

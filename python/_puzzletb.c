@@ -995,7 +995,8 @@ static PyObject *Table_analyse(TableObject *self, PyObject *args)
 PyDoc_STRVAR(Table_info_doc,
 "info() -> dict\n\n"
 "What the build found: states, solvable, max_distance, histogram (a list\n"
-"indexed by distance), bytes, subtables, exact (False for mod-3 tables).");
+"indexed by distance), bytes, subtables, exact (False for tables of\n"
+"residues), modulus (0 exact, 3 or 4: the distance mod this) and encoding.");
 
 static PyObject *Table_info(TableObject *self, PyObject *unused)
 {
@@ -1014,13 +1015,14 @@ static PyObject *Table_info(TableObject *self, PyObject *unused)
     }
     if (!h)
         return NULL;
-    return Py_BuildValue("{sKsKsIsNsKsIsO}", "states",
+    return Py_BuildValue("{sKsKsIsNsKsIsOsIss}", "states",
                          (unsigned long long)in.states, "solvable",
                          (unsigned long long)in.solvable, "max_distance",
                          in.max_distance, "histogram", h, "bytes",
                          (unsigned long long)in.bytes, "subtables",
                          (unsigned)in.subtables, "exact",
-                         in.exact ? Py_True : Py_False);
+                         in.exact ? Py_True : Py_False, "modulus",
+                         in.modulus, "encoding", in.encoding);
 }
 
 static PyMethodDef Table_methods[] = {

@@ -10,23 +10,28 @@ with tblookup's.
   ptb_read.py TABLE --value SUB INDEX   print the stored value of one state:
                                         the distance or "unsolvable" (exact
                                         tables), the distance mod 3 (mod3
-                                        tables, 0 for unsolvable states)
+                                        tables, 0 for unsolvable states), the
+                                        distance's second bit, (d div 2) mod
+                                        2 (mod4 tables: d mod 2 is the
+                                        puzzle's parity of the state)
   ptb_read.py TABLE --histogram         print "distance count" lines, 0 to
                                         max_distance: counted from the values
                                         (exact tables) and checked against the
                                         "stats" record, or taken from "stats"
                                         and checked against the residues
-                                        (mod3); checks the digest either way
+                                        (mod3) or bits (mod4); checks the
+                                        digest either way
   ptb_read.py TABLE --verify-digest     decode every value, check every chunk
                                         check, recompute the digest,
                                         meta_sha256 and stats_sha256
 
-All four encodings of format 4 are read: packed3 (five base-3 digits a
-byte), packed4 (two 4-bit values a byte), sparse (per block of 65536 states,
-the positions and distances of the solvable ones), all three in place with a
-32-bit check per 512-byte chunk of "values" in "checks"; and zstd (frames
-laid end to end in "values", located by "index", with an optional
-raw-content dictionary).  Formats 1 and 2 are refused: rebuild the table.
+All five encodings of format 5 are read: packed1 (eight bits a byte),
+packed3 (five base-3 digits a byte), packed4 (two 4-bit values a byte),
+sparse (per block of 65536 states, the positions and distances of the
+solvable ones), all four in place with a 32-bit check per 512-byte chunk of
+"values" in "checks"; and zstd (frames laid end to end in "values", located
+by "index", with an optional raw-content dictionary).  Formats 1 to 4 are
+refused: rebuild the table.
 
 Every use checks meta_sha256 (the header's own hash) first; reading a value
 checks the chunk(s) it lies in; --histogram and --verify-digest check every
@@ -44,7 +49,7 @@ import sys
 import lmdb
 import zstandard
 
-FORMAT = 4
+FORMAT = 5
 RECORDS = {b'checks', b'dictionary', b'header', b'index', b'sizes', b'stats',
            b'values'}
 MAGIC = 'puzzletb'
@@ -159,7 +164,9 @@ class Table:
             if key in rec:
                 raise TableError('%s record in a %s table'
                                  % (key.decode(), self.encoding))
-        if self.encoding == 'packed3':
+        if self.encoding == 'packed1':
+            want = -(-self.states // 8)
+        elif self.encoding == 'packed3':
             want = -(-self.states // 5)
         elif self.encoding == 'packed4':
             want = -(-self.states // 2)
@@ -215,7 +222,7 @@ class Table:
             self.fields.setdefault(key, value)
         fmt = self.fields.get('format')
         if fmt != str(FORMAT):
-            if fmt in ('1', '2', '3'):
+            if fmt in ('1', '2', '3', '4'):
                 raise TableError('format %s (an older format), this reader '
                                  'knows %d: rebuild it' % (fmt, FORMAT))
             raise TableError('format %s, this reader knows %d'
@@ -227,12 +234,14 @@ class Table:
             raise TableError('meta_sha256 mismatch: header %s, text %s'
                              % (recorded, computed))
         kind = self.fields.get('values')
-        if kind not in ('exact', 'mod3'):
+        fits = {'exact': ('packed4', 'sparse', 'zstd'),
+                'mod3': ('packed3', 'zstd'), 'mod4': ('packed1',)}
+        if kind not in fits:
             raise TableError('unknown values %r' % kind)
         self.exact = kind == 'exact'
+        self.mod4 = kind == 'mod4'
         self.encoding = self.fields.get('encoding')
-        fits = ('packed4', 'sparse', 'zstd') if self.exact \
-            else ('packed3', 'zstd')
+        fits = fits[kind]
         if self.encoding not in fits:
             raise TableError('encoding %r for %s values'
                              % (self.encoding, kind))
@@ -250,9 +259,11 @@ class Table:
         self.states = self.number('states')
         self.solvable = self.number('solvable')
         self.max_distance = self.number('max_distance')
-        if self.solvable > self.states:
-            raise TableError('%d solvable of %d states'
-                             % (self.solvable, self.states))
+        if self.solvable > self.states or \
+                (self.mod4 and self.solvable != self.states):
+            raise TableError('%d solvable of %d states%s'
+                             % (self.solvable, self.states,
+                                ' (mod4: all)' if self.mod4 else ''))
         top = PACKED4_MAX if self.encoding == 'packed4' else 254
         if self.max_distance > top:
             raise TableError('max_distance %d (at most %d for %s)'
@@ -402,7 +413,8 @@ class Table:
 
     def value(self, sub, index):
         """The stored value of state index of subtable sub: a distance, a
-        distance mod 3, or None when no goal can be reached."""
+        distance mod 3, the second bit of a distance (mod4), or None when
+        no goal can be reached."""
         if not 0 <= sub < self.subtables:
             raise ValueError('subtable %d out of range 0..%d'
                              % (sub, self.subtables - 1))
@@ -411,6 +423,9 @@ class Table:
                              % (index, self.sizes[sub] - 1))
         g = self.starts[sub] + index
         where = 'state %d (subtable %d index %d)' % (g, sub, index)
+        if self.encoding == 'packed1':
+            self.check_bytes(g // 8, g // 8 + 1)
+            return self.values[g // 8] >> (g % 8) & 1
         if self.encoding == 'packed3':
             self.check_bytes(g // 5, g // 5 + 1)
             byte = self.values[g // 5]
@@ -456,7 +471,7 @@ class Table:
         """Decodes every value, checking every chunk (in place) or frame
         (zstd): returns (digest, counts), the digest as the header writes
         it and the number of values of each stored value (0..255 for exact
-        tables, 255 for no path; 0..3 for mod3)."""
+        tables, 255 for no path; 0..3 for mod3; 0..1 for mod4)."""
         counts = [0] * (256 if self.exact else 4)
         if self.in_place:
             self.check_all_chunks()
@@ -487,6 +502,15 @@ class Table:
                 raise TableError('%d values of %d, over max_distance %d'
                                  % (counts[bad[0]], bad[0], self.max_distance))
         return 'sha256:' + h.hexdigest(), counts
+
+    def _scan_packed1(self, counts):
+        ones = sum(bin(byte).count('1') * self.values.count(byte)
+                   for byte in set(self.values))
+        pad = 8 * len(self.values) - self.states
+        if pad and self.values[-1] >> (8 - pad):
+            raise TableError('packed1 bits past the last state are not 0')
+        counts[1] = ones
+        counts[0] = self.states - ones
 
     def _scan_packed3(self, counts):
         for byte in set(self.values):
@@ -565,6 +589,15 @@ def histogram(t):
         if top != t.max_distance:
             raise TableError('largest distance %d, header says %d'
                              % (top, t.max_distance))
+    elif t.mod4:
+        hist = [recorded.get(d, 0) for d in range(t.max_distance + 1)]
+        unsolvable = 0                          # mod4: every state solvable
+        for bit in range(2):
+            want = sum(n for d, n in enumerate(hist) if d // 2 % 2 == bit)
+            if want != counts[bit]:
+                raise TableError('%d values have second bit %d, the stats\' '
+                                 'distances give %d' % (counts[bit], bit,
+                                                        want))
     else:
         hist = [recorded.get(d, 0) for d in range(t.max_distance + 1)]
         unsolvable = t.states - t.solvable      # stored 0, like distance 0

@@ -2,8 +2,10 @@
 """tests/corrupt.py TABLE SUBTABLE INDEX: damages, in place and leaving every
 checksum as it was, the bytes that hold the value of (SUBTABLE, INDEX), so a
 test can check that the reader refuses the table (and never answers with a
-wrong value).  Follows tables/FORMAT.md (format 4):
+wrong value).  Follows tables/FORMAT.md (format 5):
   zstd     one byte in the middle of its block's frame, flipped;
+  packed1  its bit, flipped (every byte is a valid packed1 byte: only the
+           chunk check can tell);
   packed3  the byte that holds it, set to 255 (out of range);
   packed4  its nibble, set to 14 (over max_distance, unless that is 14:
            then the nibble's low bit is flipped);
@@ -31,7 +33,11 @@ with env.begin() as txn:
     g = sum(sizes[:sub]) + index
     enc = header['encoding']
     set_to = None         # a new value for a one-byte range, else a flip
-    if enc == 'packed3':
+    if enc == 'packed1':
+        start, end = g // 8, g // 8 + 1
+        set_to = values[start] ^ 1 << (g % 8)
+        what = 'packed1 byte %d (bit %d flipped)' % (start, g % 8)
+    elif enc == 'packed3':
         start, what, set_to = g // 5, 'packed3 byte %d' % (g // 5), 255
         end = start + 1
     elif enc == 'packed4':

@@ -2,7 +2,7 @@
 """tests/craft.py TABLE KEY VALUE [KEY VALUE]...: rewrites text lines of a
 table and recomputes the checksums that cover them, so the table passes its
 own checksums and only the reader's range checks can refuse it.  Follows
-tables/FORMAT.md (format 4).
+tables/FORMAT.md (format 5).
 
 Each "KEY VALUE" replaces the first line with that key, or is added at the
 end when there is none or when KEY starts with "+" (the "+" dropped):

@@ -935,7 +935,7 @@ static int cmap_add(cmap *m, uint64_t idx, uint64_t count)
 /* The number of optimal lines from (sub, idx) at distance d, counted here
  * layer by layer; 0 on overflow. */
 static uint64_t own_count(const tables *tb, const ptb_puzzle *pz, void *ctx,
-                          uint32_t sub, uint64_t idx, unsigned d, int exact)
+                          uint32_t sub, uint64_t idx, unsigned d, unsigned m)
 {
     cmap up = { 0 }, down = { 0 };
     ptb_move mv[PTB_MAX_SUCCESSORS];
@@ -947,7 +947,7 @@ static uint64_t own_count(const tables *tb, const ptb_puzzle *pz, void *ctx,
             unsigned n = pz->moves(ctx, sub, up.n[i].idx - 1, mv), v;
             for (unsigned j = 0; ok && j < n; j++)
                 if (ptb_table_value(tb->t, tb->r, sub, mv[j].to, &v) ==
-                    PTB_OK && v == (exact ? k : k % 3))
+                    PTB_OK && v == (m ? k % m : k))
                     ok = cmap_add(&down, mv[j].to, up.n[i].count);
         }
         free(up.n);
@@ -993,7 +993,7 @@ static void check_big_counts(const ptb_puzzle *pz, const char *metric,
             PTB_OK)
             break;
         uint64_t c = own_count(&tb, pz, ctx, p[0].sub, p[0].idx,
-                               info.max_distance, info.exact);
+                               info.max_distance, info.modulus);
         snprintf(want, sizeof want, "%llu", (unsigned long long)c);
         if (c == 0 || strcmp(got, want))
             break;

@@ -304,7 +304,7 @@ check "tbgen: an unknown option: one line plus Try" \
 bin/tbgen --encoding lz4 2>"$TMP/e"; r=$?
 check "tbgen --encoding lz4: a usage error naming the encodings" \
     test "$r" = 2 -a "$(head -1 "$TMP/e")" = \
-    "tbgen: unknown encoding 'lz4' (packed3, packed4, sparse or zstd)"
+    "tbgen: unknown encoding 'lz4' (packed1, packed3, packed4, sparse or zstd)"
 mkdir -p "$TMP/enc"
 bin/tbgen --quiet --puzzle frog --encoding packed4 --out "$TMP/enc" \
     2>"$TMP/e"; r=$?

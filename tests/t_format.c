@@ -1,8 +1,9 @@
-/* tests/t_format.c: format 4 through the public API.
+/* tests/t_format.c: format 5 through the public API.
  *
  * Without arguments, on the generated tables: every table states an
- * encoding that fits its values (mod3: packed3 or zstd; exact: packed4,
- * sparse or zstd) with the block size FORMAT.md gives; ptb_distance() gives the same
+ * encoding that fits its values (mod3: packed3 or zstd; mod4: packed1, every
+ * state solvable; exact: packed4, sparse or zstd) with the block size
+ * FORMAT.md gives; ptb_distance() gives the same
  * distance as a search from scratch (ptb_search) on random swap queries and
  * Klotski layouts; an unsolvable Klotski layout is stored 0 like all its
  * neighbours, and ptb_distance() says PTB_NOTFOUND; forcing an encoding
@@ -53,11 +54,16 @@ static void encodings_are_stated(void)
                                  in.max_distance <= 14) ||
                                 (!strcmp(in.encoding, "sparse") &&
                                  in.block_values == 65536)
-                          : zstd || (!strcmp(in.encoding, "packed3") &&
-                                     in.block_values == 0);
-        check(ok, "%s %s: %s values, encoding %s, %u values a block",
-              names[i][0], names[i][1] ? names[i][1] : "",
-              in.exact ? "exact" : "mod3", in.encoding, in.block_values);
+            : in.modulus == 4 ? !strcmp(in.encoding, "packed1") &&
+                                    in.block_values == 0 &&
+                                    in.solvable == in.states
+                              : zstd || (!strcmp(in.encoding, "packed3") &&
+                                         in.block_values == 0);
+        check(ok && in.modulus == (in.exact ? 0 : in.modulus == 4 ? 4 : 3),
+              "%s %s: %s values (modulus %u), encoding %s, %u values a "
+              "block", names[i][0], names[i][1] ? names[i][1] : "",
+              in.exact ? "exact" : "residue", in.modulus, in.encoding,
+              in.block_values);
         tables_close(&tb);
     }
 }
@@ -148,6 +154,7 @@ static void unfit_encodings_refused(void)
         { "frog", "packed4", "packed4 forced on distances over 14 (frog)" },
         { "swap", "packed4", "packed4 forced on mod3 values" },
         { "swap", "sparse", "sparse forced on mod3 values" },
+        { "four", "packed1", "packed1 forced on exact values" },
     };
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ptb_space *s;

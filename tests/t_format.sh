@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# tests/t_format.sh: table format 4 from the outside.  Format-1 and
-# format-3 tables are refused (status 3, the file named); a truncated table
+# tests/t_format.sh: table format 5 from the outside.  Format-1 and
+# format-4 tables are refused (status 3, the file named); a truncated table
 # is refused; four and frog built in every other encoding that holds exact
-# values are proven by --verify and answer as the generated tables do; a
-# packed3 table (built with the encoding forced) answers the P1225 sample
-# (4 moves, the published answer), is read alike by scripts/ptb_read.py,
-# is proven by --verify, fails --verify naming the state when one value is
-# changed with its digest recomputed, and is refused when a byte of its
-# values is out of range.  Crafted headers with out-of-range sizes are
-# refused.  A full disk during tbgen is reported as such and
+# values are proven by --verify and answer as the generated tables do; the
+# generated swap table (packed1) and a packed3 and a zstd one (built with
+# the encoding forced) answer the P1225 sample (4 moves, the published
+# answer), are read alike by scripts/ptb_read.py and proven by --verify;
+# each fails --verify naming the state when one value is changed with its
+# digest recomputed, and is refused when the bytes of the start's value
+# are damaged.  Crafted headers with out-of-range sizes are refused.  A full disk during tbgen is reported as such and
 # leaves the previous table intact.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 need "$LOOKUP" build/tests/t_format build/tests/shim_enospc.so \
@@ -39,29 +39,34 @@ check "a format-1 table: status 3, one line naming the file" \
 check "... and ptb_read.py calls it format 1" \
     test $r = 1 -a -n "$(grep 'format 1' "$TMP/e")"
 
-mkdir -p "$TMP/f3"
-cp "$TABLES/swap.mdb" "$TMP/f3/"
-LC_ALL=C perl -0pi -e 's/\nformat 4\n/\nformat 3\n/' "$TMP/f3/swap.mdb"
-IN=$SAMPLE run swap --tables "$TMP/f3"
-check "a format-3 table: status 3, 'another format version', file named" \
+mkdir -p "$TMP/f4"
+cp "$TABLES/swap.mdb" "$TMP/f4/"
+LC_ALL=C perl -0pi -e 's/\nformat 5\n/\nformat 4\n/' "$TMP/f4/swap.mdb"
+IN=$SAMPLE run swap --tables "$TMP/f4"
+check "a format-4 table: status 3, 'another format version', file named" \
     test "$rc" = 3 -a -z "$out" -a \
-    -n "$(printf '%s' "$err" | grep -F "$TMP/f3/swap.mdb: table has another format version")"
+    -n "$(printf '%s' "$err" | grep -F "$TMP/f4/swap.mdb: table has another format version")"
 
 mkdir -p "$TMP/tr"
 head -c 20000 "$TABLES/swap.mdb" >"$TMP/tr/swap.mdb"
 IN=$SAMPLE run swap --tables "$TMP/tr"
 check "a truncated table: status 3" test "$rc" = 3 -a -z "$out"
 
+# a zstd swap table (tbgen would store it packed1)
+mkdir -p "$TMP/z"
+build/tests/t_format --build swap "$TMP/z" zstd
+check "a zstd swap table is built" test -f "$TMP/z/swap.mdb"
+
 # crafted headers that pass their own checksum: every size is range-checked
 # before use, so each is refused (status 3), never a crash or an answer
 craft() {
-    rm -rf "$TMP/cr"; mkdir -p "$TMP/cr"; cp "$TABLES/swap.mdb" "$TMP/cr/"
+    rm -rf "$TMP/cr"; mkdir -p "$TMP/cr"; cp "$TMP/z/swap.mdb" "$TMP/cr/"
     "$PY" tests/craft.py "$TMP/cr/swap.mdb" "$1" "$2"
     IN=$SAMPLE run swap --tables "$TMP/cr" "${@:3}"
     check "crafted header, $1 $2${3:+ ($3)}: refused with status 3" \
         test "$rc" = 3 -a -z "$out"
 }
-rm -rf "$TMP/cr"; mkdir -p "$TMP/cr"; cp "$TABLES/swap.mdb" "$TMP/cr/"
+rm -rf "$TMP/cr"; mkdir -p "$TMP/cr"; cp "$TMP/z/swap.mdb" "$TMP/cr/"
 "$PY" tests/craft.py "$TMP/cr/swap.mdb" comment 'a key readers ignore'
 IN=$SAMPLE run swap --tables "$TMP/cr"
 check "control: a crafted header with an unknown key still answers (4)" \
@@ -77,7 +82,21 @@ craft dictionary 200000000
 craft values_bytes 5
 craft states 1
 craft values packed3
+craft values mod4
 craft index0 5
+# packed1 (the generated table): mod4 values need every state solvable and
+# the packed1 encoding
+craft_p1() {
+    rm -rf "$TMP/cr"; mkdir -p "$TMP/cr"; cp "$TABLES/swap.mdb" "$TMP/cr/"
+    "$PY" tests/craft.py "$TMP/cr/swap.mdb" "$@"
+    IN=$SAMPLE run swap --tables "$TMP/cr"
+    check "crafted packed1 header, $*: refused with status 3" \
+        test "$rc" = 3 -a -z "$out"
+}
+craft_p1 solvable 39572682
+craft_p1 values mod3
+craft_p1 encoding packed3
+craft_p1 block_values 16384
 
 # a packed3 swap table
 mkdir -p "$TMP/p3"
@@ -95,9 +114,11 @@ check "the P1225 sample from it: 4 moves" \
 v=$("$PY" scripts/ptb_read.py "$TMP/p3/swap.mdb" --value "$sub" "$idx")
 check "ptb_read.py reads its start as 1 (4 mod 3)" test "$v" = 1
 "$PY" scripts/ptb_read.py "$TMP/p3/swap.mdb" --histogram >"$TMP/h3"; r1=$?
-"$PY" scripts/ptb_read.py "$TABLES/swap.mdb" --histogram >"$TMP/hz"; r2=$?
-check "ptb_read.py --histogram: the same for packed3 and zstd" \
-    test $r1 = 0 -a $r2 = 0 -a -n "$(cat "$TMP/h3")" && cmp -s "$TMP/h3" "$TMP/hz"
+"$PY" scripts/ptb_read.py "$TMP/z/swap.mdb" --histogram >"$TMP/hz"; r2=$?
+"$PY" scripts/ptb_read.py "$TABLES/swap.mdb" --histogram >"$TMP/h1"; r3=$?
+check "ptb_read.py --histogram: the same for packed3, zstd and packed1" \
+    test $r1 = 0 -a $r2 = 0 -a $r3 = 0 -a -n "$(cat "$TMP/h3")" &&
+    cmp -s "$TMP/h3" "$TMP/hz" && cmp -s "$TMP/h3" "$TMP/h1"
 run --verify swap --tables "$TMP/p3"
 check "--verify proves the packed3 table" test "$rc" = 0
 
@@ -113,6 +134,28 @@ check "packed3, the start's byte out of range: the query is refused (3)" \
     test "$rc" = 3 -a -z "$out"
 run --verify swap --tables "$TMP/p3"
 check "... and --verify refuses it" test "$rc" = 3
+# the same for the zstd table: a value changed (its frame, index and digest
+# recomputed), then a byte of the start's frame flipped
+run --verify swap --tables "$TMP/z"
+check "--verify proves the zstd table" test "$rc" = 0
+cp "$TMP/z/swap.mdb" "$TMP/z/orig.mdb"
+"$PY" tests/tamper.py "$TMP/z/swap.mdb" 4317 7000 >/dev/null
+check "zstd, one value changed, digest recomputed: --verify names the state" \
+    expect_error 3 'inconsistent at subtable 4317 index 7000 .*: stored value is not the distance mod 3' \
+    --verify swap --tables "$TMP/z"
+cp "$TMP/z/orig.mdb" "$TMP/z/swap.mdb"
+"$PY" tests/corrupt.py "$TMP/z/swap.mdb" "$sub" "$idx" >/dev/null
+IN=$SAMPLE run swap --tables "$TMP/z"
+check "zstd, a byte of the start's frame flipped: the query is refused (3)" \
+    test "$rc" = 3 -a -z "$out"
+# packed1, the generated table: the start's bit flipped, its chunk check
+# left as it was
+mkdir -p "$TMP/p1"
+cp "$TABLES/swap.mdb" "$TMP/p1/"
+"$PY" tests/corrupt.py "$TMP/p1/swap.mdb" "$sub" "$idx" >/dev/null
+IN=$SAMPLE run swap --tables "$TMP/p1"
+check "packed1, the start's bit flipped: the query is refused (3)" \
+    test "$rc" = 3 -a -z "$out"
 # a subtable size that is not the puzzle's, with the total kept (the sizes of
 # the P1225 sample's subtable and the next one moved by 1): each size is
 # checked the first time a value of its subtable is read, and --verify

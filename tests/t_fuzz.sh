@@ -3,18 +3,19 @@
 # input kept under tests/fuzz/regress/NAME/ (each a crash found once, now
 # fixed) is replayed through its harness and must pass; then each libFuzzer
 # harness (every puzzle's parser, the table reader on four, frog and the
-# toy puzzle's table, the LMDB page check, the batch reader) runs for
-# $FUZZ_SMOKE seconds (default 17: nine harnesses in about the time eight
+# toy puzzles' tables, the LMDB page check, the batch reader) runs for
+# $FUZZ_SMOKE seconds (default 15: ten harnesses in about the time eight
 # took at 20) from its corpus and must find nothing.  `make fuzz
 # FUZZ_SECONDS=N` is the long run, `make fuzz-tables` the table reader's.
 cd "$(dirname "$0")/.." && . tests/lib.sh
-SMOKE=${FUZZ_SMOKE:-17}
+SMOKE=${FUZZ_SMOKE:-15}
 harnesses=()
 for b in build/fuzz/*; do
     [ -f "$b" ] && [ -x "$b" ] && harnesses+=("$(basename "$b")")
 done
 need build/fuzz/mdbcheck build/fuzz/parse_four build/fuzz/table_four \
      build/fuzz/table_toy build/fuzz/tables/toy.mdb \
+     build/fuzz/table_grid build/fuzz/tables/grid.mdb \
      "$TABLES/four.mdb" "$TABLES/frog.mdb"
 for h in "${harnesses[@]}"; do
     line=$(tests/fuzz/run -r "$h" 2>&1); r=$?

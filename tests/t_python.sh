@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # tests/t_python.sh: scripts/ptb_read.py, the Python reader written from
-# tables/FORMAT.md (format 4), agrees with tblookup on the swap table: stored
-# values at the starts of random queries (distance mod 3), the distance
-# histogram, and the digest, which must also catch one flipped byte in a
-# block.  On every table (all four encodings): the histogram equals
-# tblookup --stats, the digest, stats_sha256 and chunk checks pass, and
-# known positions read alike; a damaged in-place value (packed4, sparse) is
-# refused by its chunk check; a format-2 header and an edited stats record
-# are refused.
+# tables/FORMAT.md (format 5), agrees with tblookup on the swap table: stored
+# values at the starts of random queries (the distance's second bit,
+# packed1), the distance histogram, and the digest, which must also catch
+# one flipped bit.  On every table (and a zstd one built here): the
+# histogram equals tblookup --stats, the digest, stats_sha256 and chunk
+# checks pass, and known positions read alike; a damaged value (packed4,
+# sparse, zstd) is refused by its check; a format-2 header and an edited
+# stats record are refused.
 set -u
 cd "$(dirname "$0")/.." && . tests/lib.sh
-need "$LOOKUP" "$TABLES/swap.mdb"
+need "$LOOKUP" "$TABLES/swap.mdb" build/tests/t_format
 PY=/usr/bin/python3
 READ=(scripts/ptb_read.py)
 if ! "$PY" -c 'import lmdb, zstandard' 2>/dev/null; then
@@ -20,6 +20,18 @@ fi
 read_table() { "$PY" "${READ[@]}" "$@"; }
 # json_field NAME: the number after the first "NAME": in $out
 json_field() { printf '%s' "$out" | grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2; }
+# stored KIND D: what a table of values KIND (FORMAT.md) stores for
+# distance D (null: no path)
+stored() {
+    case "$1,$2" in
+        exact,null) echo unsolvable ;;
+        exact,*)    echo "$2" ;;
+        *,null)     echo 0 ;;
+        mod3,*)     echo $(($2 % 3)) ;;
+        mod4,*)     echo $(($2 / 2 % 2)) ;;
+    esac
+}
+SWAP_KIND=$(read_table "$TABLES/swap.mdb" | sed -n 's/^values //p')
 
 # the P1225 sample, then random records (same number of black cells)
 SAMPLE=$'1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n'
@@ -44,15 +56,15 @@ while IFS= read -r -d '' rec; do
     [ $queries = 0 ] && sample_value=$v sample_d=$d sample_sub=$sub \
         sample_idx=$idx
     queries=$((queries + 1))
-    if [ "$rc" != 0 ] || [ -z "$d" ] || [ "$v" != $((d % 3)) ]; then
+    if [ "$rc" != 0 ] || [ -z "$d" ] || [ "$v" != "$(stored "$SWAP_KIND" "$d")" ]; then
         echo "# record $queries: tblookup $rc distance '$d' at $sub/$idx," \
              "ptb_read.py '$v'" >&2
         bad=$((bad + 1))
     fi
 done < <(awk -v RS= '{ printf "%s\n%c", $0, 0 }' "$TMP/all")
-check "the P1225 sample's start holds 1 (4 moves, mod 3)" \
-    test "$sample_d" = 4 -a "$sample_value" = 1
-check "$queries queries: each start's stored value is its distance mod 3" \
+check "the P1225 sample's start holds 0 (4 moves, second bit)" \
+    test "$SWAP_KIND" = mod4 -a "$sample_d" = 4 -a "$sample_value" = 0
+check "$queries queries: each start's stored value is its distance's second bit" \
     test $bad = 0 -a $queries = 11
 read_table "$TABLES/swap.mdb" --value 0 99999999 >/dev/null 2>&1; r=$?
 check "--value with an index out of range: status 2" test $r = 2
@@ -81,7 +93,7 @@ mkdir -p "$TMP/bad"
 cp "$TABLES/swap.mdb" "$TMP/bad/"
 "$PY" tests/corrupt.py "$TMP/bad/swap.mdb" "$sample_sub" "$sample_idx" >/dev/null
 read_table "$TMP/bad/swap.mdb" --verify-digest >"$TMP/v" 2>"$TMP/e"; r=$?
-check "--verify-digest fails (status 1) on one flipped byte of a block" \
+check "--verify-digest fails (status 1) on one flipped bit" \
     test $r = 1 -a ! -s "$TMP/v" -a "$(wc -l <"$TMP/e")" = 1
 read_table "$TMP/bad/swap.mdb" --histogram >/dev/null 2>&1; r=$?
 check "--histogram fails on it too" test $r = 1
@@ -107,19 +119,14 @@ for f in "$TABLES"/*.mdb; do
         test $r = 0
 done
 # same_value FILE PUZZLE [ARGS...]: ptb_read.py reads tblookup's start as
-# its distance (exact), distance mod 3 (mod3), "unsolvable" or 0 (no path)
+# stored() says
 same_value() {
     local file=$1 sub idx d want v; shift
     run "$@" --format json
     sub=$(json_field subtable) idx=$(json_field index)
     d=$(printf '%s' "$out" | grep -o '"distance":[0-9a-z]*' | head -1 | cut -d: -f2)
     v=$(read_table "$TABLES/$file" --value "$sub" "$idx" 2>&1)
-    case "$(read_table "$TABLES/$file" | sed -n 's/^values //p'),$d" in
-        exact,null) want=unsolvable ;;
-        exact,*)    want=$d ;;
-        mod3,null)  want=0 ;;
-        *)          want=$((d % 3)) ;;
-    esac
+    want=$(stored "$(read_table "$TABLES/$file" | sed -n 's/^values //p')" "$d")
     [ -n "$sub" ] && [ -n "$d" ] && [ "$v" = "$want" ] && return 0
     echo "# $*: tblookup $sub/$idx distance '$d', ptb_read.py '$v'" >&2
     return 1
@@ -148,6 +155,27 @@ for c in "four 0 5000" "frog 11 33803997" "frog 11 5"; do
         test $r = 1 -a $r2 = 1 -a ! -s "$TMP/v" -a \
         -n "$(grep 'fails its check' "$TMP/e")"
 done
+
+# zstd (no generated table has it): four built so, read alike, and a byte of
+# a frame flipped
+mkdir -p "$TMP/z"
+build/tests/t_format --build four "$TMP/z" zstd
+run four --tables "$TMP/z" --stats
+printf '%s\n' "$out" | grep -E '^[0-9]+ [0-9]+$' >"$TMP/stats"
+read_table "$TMP/z/four.mdb" --histogram 2>&1 | grep -E '^[0-9]+ [0-9]+$' >"$TMP/hist"
+check "four (zstd): --histogram is tblookup --stats, line by line" \
+    test -s "$TMP/stats" -a "$(cat "$TMP/stats")" = "$(cat "$TMP/hist")"
+read_table "$TMP/z/four.mdb" --verify-digest >/dev/null 2>&1; r=$?
+check "four (zstd): --verify-digest passes" test $r = 0
+run four --tables "$TMP/z" --format json BWBO/WBWB/BWBW/WBWO
+sub=$(json_field subtable) idx=$(json_field index)
+v=$(read_table "$TMP/z/four.mdb" --value "$sub" "$idx" 2>&1)
+check "four (zstd): a start at 5 moves reads 5" test "$v" = 5
+"$PY" tests/corrupt.py "$TMP/z/four.mdb" "$sub" "$idx" >/dev/null
+read_table "$TMP/z/four.mdb" --verify-digest >/dev/null 2>&1; r=$?
+read_table "$TMP/z/four.mdb" --value "$sub" "$idx" >"$TMP/v" 2>&1; r2=$?
+check "four (zstd), a byte of the start's frame flipped: refused" \
+    test $r = 1 -a $r2 = 1
 
 # other format versions and an edited stats record
 cp "$TABLES/four.mdb" "$TMP/bad/four.mdb"

@@ -4,7 +4,10 @@
 # tests/toy/puzzle_toy.c added through -DPTB_TEST_PUZZLES and linked with the
 # unchanged tblookup and tbgen (see the Makefile).  Answers are checked
 # against the toy's rule, worked out here: from cell x the goal 0 takes
-# ceil(x / 2) moves.
+# ceil(x / 2) moves.  The second toy, tests/toy/puzzle_grid.c, has a
+# parity: its table in packed1 (one bit a state plus the parity,
+# tables/FORMAT.md) answers r + c from row r, column c (the rule), is
+# proven by --verify and read alike by scripts/ptb_read.py.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 LOOKUP=build/toy/tblookup
 need "$LOOKUP" build/toy/tbgen
@@ -44,4 +47,26 @@ check "--twice maybe: a usage error naming --twice" \
     expect_usage "^tblookup: --twice: expected yes or no" toy --twice maybe 3
 check "another puzzle does not take the toy's option" \
     expect_usage "^tblookup: swap takes no option --twice" swap --twice yes
+
+build/toy/tbgen --quiet --puzzle grid --encoding packed1 --out "$TMP/g"
+hdr=$(/usr/bin/python3 scripts/ptb_read.py "$TMP/g/grid.mdb")
+check "the grid's table: encoding packed1, values mod4" \
+    test -n "$(echo "$hdr" | grep -x 'encoding packed1')" -a \
+    -n "$(echo "$hdr" | grep -x 'values mod4')"
+bad=
+for r in 0 1 2 7 50 98 99; do
+    for c in 0 1 3 64 99; do
+        run grid --count --tables "$TMP/g" "$r $c"
+        [ "$rc" = 0 ] && [ "$out" = $((r + c)) ] || bad="$bad $r/$c"
+    done
+done
+check "35 cells (r, c) answer r + c${bad:+ (wrong:$bad)}" test -z "$bad"
+run grid --tables "$TMP/g" --moves "3 2"
+check "a line from 3 2: 5 moves, each one up or left" \
+    test "$rc" = 0 -a "$(printf '%s\n' "$out" | grep -cE '^[1-5] (up|left)$')" = 5
+run --verify grid --tables "$TMP/g"
+check "--verify proves the packed1 table" test "$rc" = 0
+v=$(/usr/bin/python3 scripts/ptb_read.py "$TMP/g/grid.mdb" --value 0 5307)
+check "ptb_read.py reads 53 7 (distance 60) as its second bit, 0" \
+    test "$v" = 0
 echo "1..$n"

@@ -2,16 +2,17 @@
 """tests/tamper.py TABLE SUBTABLE INDEX: changes the stored value of one state
 and recomputes everything that would otherwise give it away, so that only a
 check of the values themselves (tblookup --verify) can find it.  Follows
-tables/FORMAT.md (format 4).  Prints the old and new value
+tables/FORMAT.md (format 5).  Prints the old and new value
 ("value of subtable S index I: OLD -> NEW", "unsolvable" for no path).
 
-The new value: mod3 tables (old + 1) mod 3; exact tables old + 1, or
+The new value: mod3 tables (old + 1) mod 3; mod4 tables (packed1) the
+stored bit flipped; exact tables old + 1, or
 old - 1 when old is max_distance (so the value stays within max_distance
 and the reader's range check cannot refuse it), and 0 for a state with no
 path (it claims to be a goal).
 
 What is recomputed:
-  packed3, packed4  the changed byte's chunk check in "checks";
+  packed1, packed3, packed4  the changed byte's chunk check in "checks";
   sparse            a state with an entry (a solvable one: pick one) has
                     only its distance byte changed, and that chunk's check
                     recomputed.  A state without an entry (no path) gets a
@@ -25,7 +26,8 @@ and then, always: "digest", "values_bytes"; for exact tables the "stats"
 record's distance counts (and "solvable" and "max_distance" in the header
 when they change; the farthest lines are kept); "stats_sha256"; and last
 "meta_sha256".  (A mod3 table's stats cannot follow a changed residue; they
-are left as they are, which only ptb_read.py --histogram notices.)"""
+are left as they are, and so are a mod4 table's, which only ptb_read.py
+--histogram notices.)"""
 import hashlib
 import os
 import struct
@@ -85,7 +87,14 @@ with env.begin(write=True) as txn:
     values = bytearray(txn.get(b'values'))
     checks = bytearray(txn.get(b'checks') or b'')
     digest = hashlib.sha256()
-    if enc == 'packed3':
+    if enc == 'packed1':
+        byte, bit = g // 8, 1 << (g % 8)
+        old = 1 if values[byte] & bit else 0
+        new = 1 - old
+        values[byte] ^= bit
+        set_check(checks, values, byte)
+        digest.update(values)
+    elif enc == 'packed3':
         byte, digit = g // 5, 3 ** (g % 5)
         old = values[byte] // digit % 3
         new = (old + 1) % 3

@@ -324,7 +324,8 @@ class Tablebase:
     def info(self, puzzle, metric=None):
         """What the build of a table found: a dict with states, solvable,
         max_distance, histogram (a list indexed by distance), bytes,
-        subtables, exact (False for tables of distances mod 3)."""
+        subtables, exact (False for tables of residues), modulus (0 for
+        exact tables, else 3 or 4: the distance mod this) and encoding."""
         return self._table(puzzle, metric, None, ()).info()
 
     def parse(self, puzzle, position=None, metric=None, **options):

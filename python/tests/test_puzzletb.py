@@ -636,6 +636,13 @@ class TestHandle(Base):
         # one state per board with black to move: 823,680 positions, the
         # ones with white to move stored colour-swapped (tests/t_four.c)
         self.assertEqual(info["states"], 411840)
+        self.assertEqual((info["exact"], info["modulus"]), (True, 0))
+        # swap: every start reaches its target, stored one bit a state
+        # (the distance mod 4 with the board's parity, tables/FORMAT.md)
+        info = self.tb.info("swap")
+        self.assertEqual((info["exact"], info["modulus"], info["encoding"]),
+                         (False, 4, "packed1"))
+        self.assertEqual(info["solvable"], info["states"])
 
 
 class TestDocs(unittest.TestCase):

@@ -37,6 +37,7 @@ static const struct query {
     { "frog", NULL, "n=3" },
     { "klotski", "BAAC\nBAAC\nDEEF\nDGHF\nIKKJ\n", NULL },
     { "toy", "37", NULL },               /* tests/toy: build/fuzz/table_toy */
+    { "grid", "37 52", NULL },           /* tests/toy: packed1 */
 };
 
 static ptb_space *space;
