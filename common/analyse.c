@@ -18,22 +18,22 @@
  * entry as the layer needs: a state has at most PTB_MAX_MOVES (256)
  * predecessors, so when every count of a layer is below 2^(32L - 8) the next
  * layer fits L limbs, else it gets L + 1 (the goals' sum gets one more, as
- * the last layer has fewer than 2^32 states).  Over at most 254 layers the count
- * stays below 256^254, which has at most 612 decimal digits.
+ * the last layer has fewer than 2^32 states).  Over at most 254 layers the
+ * count stays below 256^254, which has at most 612 decimal digits.
  *
  * Drawing at a distance.  Exact tables: the states at the distance are
- * counted (the header's histogram, or a scan of one subtable), distinct
- * ranks among them are drawn (Floyd's algorithm), and one scan maps ranks to
+ * counted (the header's histogram, or a scan of one subtable), distinct ranks
+ * among them are drawn (Floyd's algorithm), and one scan maps ranks to
  * states.  Tables of the distance mod M (3 or 4): a search outward from the
  * goals through the residues, layer k + 1 being the predecessors of layer k
- * with residue (k + 1) mod M, collects the states at exactly the distance, then a partial
- * Fisher-Yates shuffle draws them.  Layer k + 1 comes from the states one
- * move before layer k (unmoves), as the build's BFS does: in a state space
- * that keeps one of some mirror pairs, moves() from a state need not lead
- * back to every state that moves to it.  The subtable's values are first
- * read in index order into 2 bits per state (random reads would decode a
- * block per read), and a bitmap of one bit per state marks the states
- * seen.  Random numbers: splitmix64 from the seed, in a local state.
+ * with residue (k + 1) mod M, collects the states at exactly the distance,
+ * then a partial Fisher-Yates shuffle draws them.  Layer k + 1 comes from the
+ * states one move before layer k (unmoves), as the build's BFS does: in a
+ * state space that keeps one of some mirror pairs, moves() from a state need
+ * not lead back to every state that moves to it.  The subtable's values are
+ * first read in index order into 2 bits per state (random reads would decode
+ * a block per read), and a bitmap of one bit per state marks the states seen.
+ * Random numbers: splitmix64 from the seed, in a local state.
  *
  * May touch: its arguments only.  No I/O.
  */

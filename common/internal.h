@@ -83,12 +83,12 @@ unsigned ptb_table_modulus(const ptb_table *t);
  * fetched from its main database, before liblmdb maps it: both meta pages,
  * the main database's record, its single root leaf page and every node's
  * overflow run (the table layout, one leaf of plain or big-data nodes).
- * file_size bounds every page; ptb_mdb_check() refuses anything but a
- * regular file (PTB_EFORMAT), without blocking on a FIFO.  Returns PTB_OK;
- * PTB_ETRUNC (a page past the end), PTB_EFORMAT (not LMDB 0.9 in this byte order and word size, or
- * another layout), PTB_ECORRUPT (anything else out of place), PTB_ENOMEM,
- * PTB_ENOTABLE or a positive errno when the file cannot be opened or read;
- * *what (may be NULL) names the first failure. */
+ * file_size bounds every page; ptb_mdb_check() refuses anything but a regular
+ * file (PTB_EFORMAT), without blocking on a FIFO.  Returns PTB_OK; PTB_ETRUNC
+ * (a page past the end), PTB_EFORMAT (not LMDB 0.9 in this byte order and
+ * word size, or another layout), PTB_ECORRUPT (anything else out of place),
+ * PTB_ENOMEM, PTB_ENOTABLE or a positive errno when the file cannot be opened
+ * or read; *what (may be NULL) names the first failure. */
 int ptb_mdb_check(const char *path, uint64_t file_size, const char **what);
 int ptb_mdb_check_fd(int fd, uint64_t file_size, const char **what);
 

@@ -221,16 +221,16 @@ typedef struct ptb_table_info {
 
 /* Runs the BFS and writes DIR/<file> through a temporary file renamed into
  * place at the end (the file and then the directory synced to disk), so an
- * interrupted build or a crash leaves the old table intact.  The encoding
- * is chosen by measuring: values read in place (packed1 where the puzzle
- * has a parity and every state is solvable, else packed3, for reversible
- * puzzles; the smaller of packed4 and sparse for exact ones) unless zstd
- * is at most 40 % of their size.  The output is byte-for-byte the same whatever the
+ * interrupted build or a crash leaves the old table intact.  The encoding is
+ * chosen by measuring: values read in place (packed1 where the puzzle has a
+ * parity and every state is solvable, else packed3, for reversible puzzles;
+ * the smaller of packed4 and sparse for exact ones) unless zstd is at most
+ * 40 % of their size.  The output is byte-for-byte the same whatever the
  * thread count.  The new file is left out of the page cache, so that its
  * first reader reads it in huge pages (ptb_table_open).  Returns PTB_OK,
  * PTB_EINVAL, PTB_ENOMEM, PTB_ERANGE, PTB_ECOMPRESS, PTB_EDB, or an errno
- * value (EACCES, ENOSPC, ...) from creating, writing, syncing or renaming
- * the file; on failure no temporary file is left. */
+ * value (EACCES, ENOSPC, ...) from creating, writing, syncing or renaming the
+ * file; on failure no temporary file is left. */
 int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
               ptb_table_info *info);
 
@@ -266,9 +266,9 @@ int ptb_table_get_info(const ptb_table *t, ptb_table_info *info);
 /* A reader: the decoded zstd blocks of one caller, each decoded at most once
  * and kept until the reader is freed (memory grows with the blocks touched,
  * up to the table's decoded size).  Creating one costs nothing; tables read
- * in place (packed3, packed4, sparse) use none.  Create one per thread and reuse
- * it across queries (batch answering); never share one between threads.
- * PTB_ENOMEM. */
+ * in place (packed1, packed3, packed4, sparse) use none.  Create one per
+ * thread and reuse it across queries (batch answering); never share one
+ * between threads.  PTB_ENOMEM. */
 typedef struct ptb_reader ptb_reader;
 int ptb_reader_new(const ptb_table *t, ptb_reader **out);
 void ptb_reader_free(ptb_reader *r);        /* NULL is fine */
@@ -289,21 +289,21 @@ int ptb_table_value(const ptb_table *t, ptb_reader *r, uint32_t sub,
                     uint64_t idx, unsigned *value);
 
 /* The exact distance of p: read (exact tables) or walked (mod-3 and mod-4
- * tables, O(distance) reads).  r may be NULL.  Returns PTB_OK; PTB_NOTFOUND when
- * the goal cannot be reached from p (*distance = PTB_UNSOLVABLE);
+ * tables, O(distance) reads).  r may be NULL.  Returns PTB_OK; PTB_NOTFOUND
+ * when the goal cannot be reached from p (*distance = PTB_UNSOLVABLE);
  * PTB_EINVAL; PTB_ECORRUPT (see ptb_solve); PTB_ENOMEM. */
 int ptb_distance(const ptb_table *t, ptb_reader *r, const ptb_position *p,
                  unsigned *distance);
 
 /* Walks the table from the nearest candidate to a goal: O(distance) value
- * reads.  In a mod-3 table a start with no successor one closer at the
- * first step is unsolvable (PTB_NOTFOUND); a walk that fails to descend
- * after the first step is corruption.  Moves are tried in the puzzle's
- * fixed order, so answers are deterministic.  r may be NULL (a temporary reader is used).  Returns
- * PTB_OK; PTB_NOTFOUND (no candidate can reach the goal; out->start is the
- * first candidate and out->distance PTB_UNSOLVABLE); PTB_EINVAL (a position
- * out of range); PTB_ECORRUPT (a block fails its checksum, or the values do
- * not form a descending path); PTB_ENOMEM. */
+ * reads.  In a mod-3 table a start with no successor one closer at the first
+ * step is unsolvable (PTB_NOTFOUND); a walk that fails to descend after the
+ * first step is corruption.  Moves are tried in the puzzle's fixed order, so
+ * answers are deterministic.  r may be NULL (a temporary reader is used).
+ * Returns PTB_OK; PTB_NOTFOUND (no candidate can reach the goal; out->start
+ * is the first candidate and out->distance PTB_UNSOLVABLE); PTB_EINVAL (a
+ * position out of range); PTB_ECORRUPT (a block fails its checksum, or the
+ * values do not form a descending path); PTB_ENOMEM. */
 int ptb_solve(const ptb_table *t, ptb_reader *r, const ptb_position *starts,
               unsigned n, ptb_solution *out);
 
@@ -319,8 +319,8 @@ typedef struct ptb_successor {
  * successor's distance; *distance gets p's own (PTB_UNSOLVABLE when the goal
  * cannot be reached).  out must hold PTB_MAX_SUCCESSORS entries.  For mod-3
  * and mod-4 tables this walks from p once (O(distance)); a successor's
- * distance then follows from its residue.  r may be NULL.  Returns PTB_OK, PTB_EINVAL,
- * PTB_ECORRUPT, PTB_ENOMEM. */
+ * distance then follows from its residue.  r may be NULL.  Returns PTB_OK,
+ * PTB_EINVAL, PTB_ECORRUPT, PTB_ENOMEM. */
 #define PTB_MAX_SUCCESSORS 256
 int ptb_successors(const ptb_table *t, ptb_reader *r, const ptb_position *p,
                    unsigned *distance, ptb_successor *out, unsigned *n);
@@ -335,18 +335,17 @@ typedef struct ptb_verify_result {
 } ptb_verify_result;
 
 /* Proves a table: decodes every value (frame and chunk checksums, values in
- * range) and checks the digest; then checks every value against its
- * one-move neighbours: a goal is at 0, every other solvable state has a
- * successor one closer and none closer, an unsolvable state has no solvable
- * successor.  Mod-3 and mod-4 tables are checked by recomputing exact
- * distances (a BFS), proving those the same way, comparing residues (0 for
- * unsolvable; a mod-4 residue is the stored bit and the puzzle's parity,
- * so both are proven), and proving that the states a walk finds dead
- * (stored 0, no goal, no successor stored M - 1) are exactly the
- * unsolvable ones.  Last, the stats
- * record (ptb_table_get_info) must count the proven distances and name
- * states at max_distance.  threads: 1..256.  Memory: 1 byte per state (2 for
- * mod-3 and mod-4 tables).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
+ * range) and checks the digest; then checks every value against its one-move
+ * neighbours: a goal is at 0, every other solvable state has a successor one
+ * closer and none closer, an unsolvable state has no solvable successor.
+ * Mod-3 and mod-4 tables are checked by recomputing exact distances (a BFS),
+ * proving those the same way, comparing residues (0 for unsolvable; a mod-4
+ * residue is the stored bit and the puzzle's parity, so both are proven), and
+ * proving that the states a walk finds dead (stored 0, no goal, no successor
+ * stored M - 1) are exactly the unsolvable ones.  Last, the stats record
+ * (ptb_table_get_info) must count the proven distances and name states at
+ * max_distance.  threads: 1..256.  Memory: 1 byte per state (2 for mod-3 and
+ * mod-4 tables).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
  * state in global order, or the failing block/digest), PTB_ENOMEM,
  * PTB_EINVAL. */
 int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res);
@@ -378,9 +377,9 @@ typedef struct ptb_analysis {
 
 /* Analyses the nearest of n (1 or 2) candidates from ptb_parse(): its
  * distance and category, and every legal move with the distance after it,
- * best first.  O(distance) table reads for mod-3 and mod-4 tables,
- * O(moves) for exact ones.  r may be NULL.  Returns PTB_OK (also for an unsolvable position:
- * see out->category), PTB_EINVAL, PTB_ECORRUPT, PTB_ENOMEM. */
+ * best first.  O(distance) table reads for mod-3 and mod-4 tables, O(moves)
+ * for exact ones.  r may be NULL.  Returns PTB_OK (also for an unsolvable
+ * position: see out->category), PTB_EINVAL, PTB_ECORRUPT, PTB_ENOMEM. */
 int ptb_analyse(const ptb_table *t, ptb_reader *r, const ptb_position *starts,
                 unsigned n, ptb_analysis *out);
 
@@ -422,13 +421,13 @@ int ptb_count_solutions(const ptb_table *t, ptb_reader *r,
 /* Draws up to n distinct states at exactly 'distance', uniformly at random
  * among all such states of the table (sub == PTB_ANY_SUBTABLE) or of one
  * subtable, and reproducibly: the same table, arguments and seed give the
- * same states in the same order.  sub_out/idx_out get *got states
- * (min(n, how many there are)); ptb_format_code() prints each as an input
- * the puzzle reads back.  Exact tables scan the values (one pass); mod-3
- * and mod-4 tables find the states by a search outward from the goals through the
- * table's residues (every state up to 'distance' is visited once).
- * Returns PTB_OK, PTB_NOTFOUND (no state at that distance), PTB_EINVAL,
- * PTB_ECORRUPT, PTB_ENOMEM. */
+ * same states in the same order.  sub_out/idx_out get *got states (min(n, how
+ * many there are)); ptb_format_code() prints each as an input the puzzle
+ * reads back.  Exact tables scan the values (one pass); mod-3 and mod-4
+ * tables find the states by a search outward from the goals through the
+ * table's residues (every state up to 'distance' is visited once).  Returns
+ * PTB_OK, PTB_NOTFOUND (no state at that distance), PTB_EINVAL, PTB_ECORRUPT,
+ * PTB_ENOMEM. */
 #define PTB_ANY_SUBTABLE UINT32_MAX
 int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
                   uint64_t seed, unsigned n, uint32_t *sub_out,

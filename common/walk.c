@@ -1,13 +1,13 @@
 /* common/walk.c: answering a query.
  *
  * ptb_solve() walks a table: from the start, take at each step the first move
- * (in the puzzle's fixed order) whose successor is one closer: a stored
- * value of d - 1 in exact tables, (v + M - 1) mod M in tables of the
- * distance mod M (3 or 4), where every neighbour of a state at distance d
- * is at d - 1, d or d + 1, so the residue picks out d - 1.  O(distance) value reads; a walk that cannot
- * descend, or that reaches a goal at the wrong value, reports corruption.
- * Each step's moves come from the position the walk carries (the puzzle's
- * position_moves(), when it has one), not from unranking the index.
+ * (in the puzzle's fixed order) whose successor is one closer: a stored value
+ * of d - 1 in exact tables, (v + M - 1) mod M in tables of the distance mod M
+ * (3 or 4), where every neighbour of a state at distance d is at d - 1, d or
+ * d + 1, so the residue picks out d - 1.  O(distance) value reads; a walk
+ * that cannot descend, or that reaches a goal at the wrong value, reports
+ * corruption.  Each step's moves come from the position the walk carries (the
+ * puzzle's position_moves(), when it has one), not from unranking the index.
  * Mod-M tables store unsolvable states as 0 like all their neighbours: a
  * start stored 0 that is no goal and has no successor stored M - 1 is
  * unsolvable, found at the first step (mod-4 tables have none).
