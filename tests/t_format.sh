@@ -119,35 +119,31 @@ check "ptb_read.py reads its start as 1 (4 mod 3)" test "$v" = 1
 check "ptb_read.py --histogram: the same for packed3, zstd and packed1" \
     test $r1 = 0 -a $r2 = 0 -a $r3 = 0 -a -n "$(cat "$TMP/h3")" &&
     cmp -s "$TMP/h3" "$TMP/hz" && cmp -s "$TMP/h3" "$TMP/h1"
-run --verify swap --tables "$TMP/p3"
-check "--verify proves the packed3 table" test "$rc" = 0
-
-cp "$TMP/p3/swap.mdb" "$TMP/p3/orig.mdb"
-"$PY" tests/tamper.py "$TMP/p3/swap.mdb" 4317 7000 >/dev/null
-check "packed3, one value changed, digest recomputed: --verify names the state" \
-    expect_error 3 'inconsistent at subtable 4317 index 7000 .*: stored value is not the distance mod 3' \
-    --verify swap --tables "$TMP/p3"
-cp "$TMP/p3/orig.mdb" "$TMP/p3/swap.mdb"
-"$PY" tests/corrupt.py "$TMP/p3/swap.mdb" "$sub" "$idx" >/dev/null
-IN=$SAMPLE run swap --tables "$TMP/p3"
-check "packed3, the start's byte out of range: the query is refused (3)" \
-    test "$rc" = 3 -a -z "$out"
-run --verify swap --tables "$TMP/p3"
-check "... and --verify refuses it" test "$rc" = 3
-# the same for the zstd table: a value changed (its frame, index and digest
-# recomputed), then a byte of the start's frame flipped
-run --verify swap --tables "$TMP/z"
-check "--verify proves the zstd table" test "$rc" = 0
-cp "$TMP/z/swap.mdb" "$TMP/z/orig.mdb"
-"$PY" tests/tamper.py "$TMP/z/swap.mdb" 4317 7000 >/dev/null
-check "zstd, one value changed, digest recomputed: --verify names the state" \
-    expect_error 3 'inconsistent at subtable 4317 index 7000 .*: stored value is not the distance mod 3' \
-    --verify swap --tables "$TMP/z"
-cp "$TMP/z/orig.mdb" "$TMP/z/swap.mdb"
-"$PY" tests/corrupt.py "$TMP/z/swap.mdb" "$sub" "$idx" >/dev/null
-IN=$SAMPLE run swap --tables "$TMP/z"
-check "zstd, a byte of the start's frame flipped: the query is refused (3)" \
-    test "$rc" = 3 -a -z "$out"
+# damaged DIR ENCODING: the swap table in DIR is proven by --verify; with
+# one value changed and everything that would give it away recomputed
+# (tamper.py: checks, or frame and index; digest) --verify names the state;
+# with the bytes of the start's value damaged and the checks left as they
+# were (corrupt.py: packed3 a byte out of range, zstd a byte of the frame
+# flipped) the query and --verify are refused (3).  t_verify.sh does the
+# same to the packed1 table.
+damaged() {
+    run --verify swap --tables "$1"
+    check "--verify proves the $2 table" test "$rc" = 0
+    cp "$1/swap.mdb" "$1/orig.mdb"
+    "$PY" tests/tamper.py "$1/swap.mdb" 4317 7000 >/dev/null
+    check "$2, one value changed, digest recomputed: --verify names the state" \
+        expect_error 3 'inconsistent at subtable 4317 index 7000 .*: stored value is not the distance mod 3' \
+        --verify swap --tables "$1"
+    cp "$1/orig.mdb" "$1/swap.mdb"
+    "$PY" tests/corrupt.py "$1/swap.mdb" "$sub" "$idx" >/dev/null
+    IN=$SAMPLE run swap --tables "$1"
+    check "$2, the bytes of the start's value damaged: the query is refused (3)" \
+        test "$rc" = 3 -a -z "$out"
+    run --verify swap --tables "$1"
+    check "... and --verify refuses it" test "$rc" = 3
+}
+damaged "$TMP/p3" packed3
+damaged "$TMP/z" zstd
 # packed1, the generated table: the start's bit flipped, its chunk check
 # left as it was
 mkdir -p "$TMP/p1"
