@@ -80,7 +80,7 @@ _tbgen()
         -o|--out) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         -j|--threads|-l|--level) return ;;
         -e|--encoding)
-            COMPREPLY=($(compgen -W "packed3 packed4 sparse zstd" \
+            COMPREPLY=($(compgen -W "packed1 packed3 packed4 sparse zstd" \
                 -- "$cur")); return ;;
     esac
     COMPREPLY=($(compgen -W "--puzzle --metric --out --threads --level

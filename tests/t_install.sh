@@ -83,6 +83,11 @@ check "... four --first offers B and W, from four's option help" \
 check "... tbgen --puzzle klotski --metric offers its metrics" \
     test "$(complete_words "$P/bin/tbgen" --puzzle klotski --metric '')" \
     = "$want"
+# the encodings tbgen names when it refuses an unknown one
+want=$("$P/bin/tbgen" --encoding lz4 2>&1 | sed -n 's/.*(\(.*\))$/\1/p' |
+       sed 's/,* or /, /; s/, /\n/g' | sort)
+check "... tbgen --encoding offers the encodings tbgen knows ($(echo $want))" \
+    test -n "$want" -a "$(complete_words "$P/bin/tbgen" --encoding '')" = "$want"
 check "libpuzzletb.so -> libpuzzletb.so.1 -> libpuzzletb.so.$VERSION" \
     test "$(readlink "$P/lib/libpuzzletb.so")" = libpuzzletb.so.1 -a \
     "$(readlink "$P/lib/libpuzzletb.so.1")" = "libpuzzletb.so.$VERSION"
