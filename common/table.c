@@ -88,8 +88,7 @@ struct ptb_table {
     MDB_env *env;
     MDB_txn *txn;              /* read-only, open for the handle's life */
     MDB_dbi dbi;               /* the main database */
-    int exact;                 /* 1: byte per value; 0: residues */
-    unsigned modulus;          /* 0 (exact), 3 or 4 (packed1) */
+    unsigned modulus;          /* 0: exact, a byte a value; 3; 4 (packed1) */
     int encoding;              /* ENC_* */
     uint32_t block_values;     /* zstd */
     uint64_t nblocks;          /* zstd */
@@ -859,6 +858,12 @@ static char *stats_text(const ptb_table_info *in)
     return buf;
 }
 
+/* 0 for exact values; else the modulus of the stored residues. */
+static unsigned plan_modulus(const plan *pl)
+{
+    return pl->exact ? 0 : pl->encoding == ENC_PACKED1 ? 4 : 3;
+}
+
 /* The "header" record without its last line, documented in FORMAT.md:
  * small and of a fixed set of lines, so opening a table reads and checks
  * a few hundred bytes. */
@@ -878,9 +883,9 @@ static char *header_text(const plan *pl, const ptb_table_info *in,
              "dictionary %zu\nvalues_bytes %zu\ndigest sha256:%s\n"
              "stats_sha256 %s\n",
              MAGIC, PTB_FORMAT_VERSION, s->p->name, s->p->metrics[s->metric],
-             pl->exact                      ? "exact"
-             : pl->encoding == ENC_PACKED1 ? "mod4"
-                                           : "mod3",
+             plan_modulus(pl) == 0   ? "exact"
+             : plan_modulus(pl) == 4 ? "mod4"
+                                     : "mod3",
              enc_name[pl->encoding],
              in->block_values, in->subtables, in->states, in->solvable,
              in->max_distance, pl->dict_len, pl->values_len, pl->digest,
@@ -1067,7 +1072,7 @@ int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
     if (rc == PTB_OK)
         rc = compress_table(&pl);
     info->exact = pl.exact;
-    info->modulus = pl.exact ? 0 : pl.encoding == ENC_PACKED1 ? 4 : 3;
+    info->modulus = plan_modulus(&pl);
     info->block_values = pl.encoding == ENC_ZSTD     ? pl.bv
                          : pl.encoding == ENC_SPARSE ? SPARSE_BLOCK
                                                      : 0;
@@ -1355,7 +1360,7 @@ static int find_in_place(ptb_table *t)
              t->values_len != (states + 4) / 5;
         break;
     case ENC_PACKED4:
-        rc = !t->exact || in->block_values ||
+        rc = t->modulus || in->block_values ||
              in->max_distance > PACKED4_MAX ||
              t->values_len != (states + 1) / 2;
         break;
@@ -1363,7 +1368,7 @@ static int find_in_place(ptb_table *t)
         head = 4 * (blocks + 1);
         t->nblocks = blocks;
         t->sparse_n = in->solvable;
-        rc = !t->exact || in->block_values != SPARSE_BLOCK ||
+        rc = t->modulus || in->block_values != SPARSE_BLOCK ||
              t->values_len != head + 3 * in->solvable;
     }
     if (rc || t->dict_len)
@@ -1536,7 +1541,6 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
         rc = db_err(mdb_dbi_open(t->txn, NULL, 0, &t->dbi));
     if (rc == PTB_OK)
         rc = read_header(t);
-    t->exact = t->info.exact;
     t->modulus = t->info.modulus;
     if (rc == PTB_OK)
         rc = find_sizes(t);
@@ -1724,7 +1728,7 @@ static int decode_into(ptb_reader *r, uint64_t b, unsigned char *buf,
 
 static size_t block_bytes(const ptb_table *t, uint64_t b)
 {
-    return packed_size(t->exact, block_len(t->info.states, t->block_values,
+    return packed_size(!t->modulus, block_len(t->info.states, t->block_values,
                                            b));
 }
 
@@ -1857,7 +1861,7 @@ int ptb_table_get(const ptb_table *t, ptb_reader *r, uint32_t sub,
     const unsigned char *data;
     uint64_t b = g / t->block_values;
     rc = block_of(r, b, &data);
-    return rc == PTB_OK ? unpack_value(t->exact, data, g % t->block_values,
+    return rc == PTB_OK ? unpack_value(!t->modulus, data, g % t->block_values,
                                        value)
                         : rc;
 }
@@ -1948,7 +1952,7 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
                          const char **what)
 {
     ptb_reader *r;
-    unsigned char *buf = malloc(packed_size(t->exact, t->block_values));
+    unsigned char *buf = malloc(packed_size(!t->modulus, t->block_values));
     int rc = ptb_reader_new(t, &r);
     if (rc == PTB_OK && !buf)
         rc = PTB_ENOMEM;
@@ -1957,7 +1961,7 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
     for (uint64_t b = 0; rc == PTB_OK && b < t->nblocks; b++) {
         uint64_t first = b * t->block_values;
         uint64_t n = block_len(t->info.states, t->block_values, b);
-        size_t want = packed_size(t->exact, n);
+        size_t want = packed_size(!t->modulus, n);
         if ((rc = decode_into(r, b, buf, want)) != PTB_OK) {
             *what = "a block fails its checksum";
             break;
@@ -1965,7 +1969,7 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
         ptb_sha256_update(c, buf, want);
         for (uint64_t i = 0; rc == PTB_OK && i < n; i++) {
             unsigned v;
-            if ((rc = unpack_value(t->exact, buf, i, &v)) != PTB_OK)
+            if ((rc = unpack_value(!t->modulus, buf, i, &v)) != PTB_OK)
                 *what = "a 2-bit value of 3";
             values[first + i] = (uint8_t)v;
         }
