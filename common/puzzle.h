@@ -10,7 +10,10 @@
  * keep.  The walk finds table moves; apply() replays each on the native view,
  * so the answer is printed in the user's own terms.
  *
- * To add a puzzle: write common/puzzle_NAME.c defining
+ * A sliding-block puzzle needs no code: its description (README.md,
+ * "Describing a puzzle") is read by common/describe.c into a puzzle whose
+ * ops are common/puzzle_slide.c's (ptb_puzzle_load).  For a puzzle no
+ * description can say, write common/puzzle_NAME.c defining
  *     const ptb_puzzle ptb_puzzle_NAME = { ... };
  * and add PTB_PUZZLE(NAME) to common/puzzles.def.  Puzzle files do no I/O and
  * keep no global mutable state: everything they compute at run time lives in
@@ -39,12 +42,19 @@ struct ptb_puzzle {
     int reversible;
     /* Query options, ended by an entry with name NULL; NULL for none. */
     const ptb_option *options;
+    /* A described puzzle's canonical description (what its tables store),
+     * the engine's reading of it, and its start; NULL for a built-in
+     * puzzle. */
+    const char *description;
+    const void *data;
+    const char *start;       /* its drawn start as query text, or NULL */
 
     /* ---- state space (used by tbgen, --verify and the walk) ---- */
 
-    /* Builds the context for one metric (index into metrics).  Returns PTB_OK
-     * or PTB_ENOMEM.  close(NULL) does nothing. */
-    int (*open)(unsigned metric, void **ctx);
+    /* Builds the context for one metric (index into metrics) of the puzzle
+     * self.  Returns PTB_OK, PTB_ENOMEM, or PTB_EINVAL when the state space
+     * is too large for this puzzle's index.  close(NULL) does nothing. */
+    int (*open)(const ptb_puzzle *self, unsigned metric, void **ctx);
     void (*close)(void *ctx);
     uint32_t (*subtables)(const void *ctx);
     uint64_t (*size)(const void *ctx, uint32_t sub);

@@ -105,8 +105,10 @@ static const char *const metrics[] = { "move", NULL };
 /* ---- ranking ---------------------------------------------------------- */
 
 #ifdef PTB_MKTABLES
-static int four_open(unsigned metric, void **out)
+static int four_open(const ptb_puzzle *self, unsigned metric,
+                     void **out)
 {
+    (void)self;
     if (metric != 0)
         return PTB_EINVAL;
     four_ctx *c = malloc(sizeof *c);
@@ -138,8 +140,10 @@ static void four_close(void *ctx)
 #include "four_tables.h"           /* static const four_ctx four_tables */
 
 /* Nothing to build: every process shares the tables in the binary. */
-static int four_open(unsigned metric, void **out)
+static int four_open(const ptb_puzzle *self, unsigned metric,
+                     void **out)
 {
+    (void)self;
     if (metric != 0)
         return PTB_EINVAL;
     *out = (void *)&four_tables;
@@ -577,7 +581,7 @@ const ptb_puzzle ptb_puzzle_four = {
 int main(void)
 {
     four_ctx *c;
-    if (four_open(0, (void **)&c) != PTB_OK) {
+    if (four_open(NULL, 0, (void **)&c) != PTB_OK) {
         fprintf(stderr, "mktables_four: out of memory\n");
         return 1;
     }

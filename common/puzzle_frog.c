@@ -216,8 +216,10 @@ static void init_sub(const frog_ctx *c, frog_sub *f, unsigned n)
     f->start = encode(c, f, &start);
 }
 
-static int frog_open(unsigned metric, void **out)
+static int frog_open(const ptb_puzzle *self, unsigned metric,
+                     void **out)
 {
+    (void)self;
     if (metric != 0)
         return PTB_EINVAL;
     frog_ctx *c = malloc(sizeof *c);
@@ -252,8 +254,10 @@ static void frog_close(void *ctx)
 #include "frog_tables.h"           /* static const frog_ctx frog_tables */
 
 /* Nothing to build: every process shares the tables in the binary. */
-static int frog_open(unsigned metric, void **out)
+static int frog_open(const ptb_puzzle *self, unsigned metric,
+                     void **out)
 {
+    (void)self;
     if (metric != 0)
         return PTB_EINVAL;
     *out = (void *)&frog_tables;
@@ -735,7 +739,7 @@ const ptb_puzzle ptb_puzzle_frog = {
 int main(void)
 {
     frog_ctx *c;
-    if (frog_open(0, (void **)&c) != PTB_OK) {
+    if (frog_open(NULL, 0, (void **)&c) != PTB_OK) {
         fprintf(stderr, "mktables_frog: out of memory\n");
         return 1;
     }

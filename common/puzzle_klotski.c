@@ -1258,8 +1258,10 @@ static void kl_close(void *ctx)
     free(ctx);
 }
 
-static int kl_open(unsigned metric, void **ctx)
+static int kl_open(const ptb_puzzle *self, unsigned metric,
+                   void **ctx)
 {
+    (void)self;
     kl_ctx *x = calloc(1, sizeof *x);
     if (!x)
         return PTB_ENOMEM;

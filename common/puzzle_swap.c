@@ -175,8 +175,10 @@ static int swap_build(swap_ctx *c)
     return 1;
 }
 
-static int swap_open(unsigned metric, void **out)
+static int swap_open(const ptb_puzzle *self, unsigned metric,
+                     void **out)
 {
+    (void)self;
     swap_ctx *c = calloc(1, sizeof *c);
     (void)metric;
     *out = c;
@@ -190,8 +192,10 @@ static void swap_close(void *ctx) { free(ctx); }
 #include "swap_tables.h"           /* static const swap_ctx swap_tables */
 
 /* Nothing to build: every process shares the tables in the binary. */
-static int swap_open(unsigned metric, void **out)
+static int swap_open(const ptb_puzzle *self, unsigned metric,
+                     void **out)
 {
+    (void)self;
     (void)metric;
     *out = (void *)&swap_tables;
     return PTB_OK;
@@ -547,7 +551,7 @@ static void print_cells(const char *field, unsigned char v[SYMS][CELLS])
 int main(void)
 {
     swap_ctx *c;
-    if (swap_open(0, (void **)&c) != PTB_OK) {
+    if (swap_open(NULL, 0, (void **)&c) != PTB_OK) {
         fprintf(stderr, "mktables_swap: out of memory or TARGETS wrong\n");
         return 1;
     }

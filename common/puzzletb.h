@@ -13,7 +13,9 @@
  *     an independent check and a baseline.
  *
  * Objects:
- *   ptb_puzzle   a puzzle of the built-in registry (static, never freed)
+ *   ptb_puzzle   a puzzle: built in (static, never freed), or loaded from a
+ *                sliding-block description or from a table that stores one
+ *                (ptb_puzzle_load, ptb_table_puzzle; ptb_puzzle_free)
  *   ptb_space    a puzzle with one metric chosen, ready to parse and search
  *   ptb_table    a table file opened for reading, bound to a space
  *
@@ -92,6 +94,46 @@ typedef struct ptb_option {
 /* The options of a puzzle; NULL past the last. */
 const ptb_option *ptb_puzzle_option(const ptb_puzzle *p, unsigned i);
 
+/* Reads a sliding-block puzzle's description (README.md, "Describing a
+ * puzzle"; puzzletb-description(5)): the board, its walls, the start
+ * drawn, the goals, the metrics and which pieces are told apart.  The
+ * puzzle has the description's name, summary and metrics, and its tables
+ * store the description, so any reader rebuilds it from a table
+ * (ptb_table_puzzle).  Returns PTB_OK; PTB_EPARSE with one line in err
+ * that names the line and column and what is wrong ("line 7, column 3:
+ * piece 'B' is not connected ..."); PTB_ENOMEM.  Free it with
+ * ptb_puzzle_free() after every space opened on it is closed. */
+int ptb_puzzle_load(const char *text, ptb_puzzle **out, char *err,
+                    size_t errcap);
+/* The puzzle called name: a built-in one, or else the description stored
+ * in a table of that puzzle in dir (DIR/NAME.mdb or DIR/NAME-METRIC.mdb).
+ * Free it with ptb_puzzle_free().  PTB_OK; PTB_EINVAL when there is no
+ * such puzzle; PTB_ENOMEM; when none is found but a file of that name is
+ * no table that reads, its error (ptb_table_puzzle: PTB_ECORRUPT, ...). */
+int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out);
+/* Every table file in dir (every NAME.mdb, in name order) whose header
+ * reads (ptb_table_puzzle): calls fn(arg, file name, its puzzle, its
+ * metric); the puzzle lives only during the call.  Stops when fn returns
+ * other than 0 and returns that; PTB_ENOTABLE when dir cannot be read;
+ * PTB_OK. */
+int ptb_tables_scan(const char *dir,
+                    int (*fn)(void *arg, const char *file,
+                              const ptb_puzzle *p, const char *metric),
+                    void *arg);
+/* ptb_puzzle_load() of the file at path (at most 64 kB of text).  Also
+ * PTB_EPARSE for a file too long or with a NUL byte, and an errno value
+ * when it cannot be read (ENOENT, EACCES, ...). */
+int ptb_puzzle_load_file(const char *path, ptb_puzzle **out, char *err,
+                         size_t errcap);
+/* A described puzzle's drawn start as position text ptb_parse() reads
+ * ("ABBC/ABBC/..."); NULL for a built-in puzzle. */
+const char *ptb_puzzle_start(const ptb_puzzle *p);
+/* Frees a loaded puzzle; a built-in one and NULL are left alone. */
+void ptb_puzzle_free(ptb_puzzle *p);
+/* The canonical text of a loaded puzzle's description (what its tables
+ * store, one "key value" line each); NULL for a built-in puzzle. */
+const char *ptb_puzzle_description(const ptb_puzzle *p);
+
 /* ---- positions and answers -------------------------------------------- */
 
 /* A position: its place in the table (subtable and dense index) plus the
@@ -126,8 +168,13 @@ typedef struct ptb_solution {
 
 typedef struct ptb_space ptb_space;
 
-/* metric NULL means the default.  PTB_EINVAL: unknown puzzle or metric. */
+/* metric NULL means the default.  PTB_EINVAL: unknown puzzle or metric.
+ * ptb_space_open() takes a built-in puzzle's name, ptb_space_new() any
+ * puzzle (a loaded one must outlive the space).  PTB_EINVAL also when a
+ * described puzzle has more layouts than its index can rank (2^40), or its
+ * index would take more than 256 MB; PTB_ENOMEM. */
 int ptb_space_open(const char *puzzle, const char *metric, ptb_space **out);
+int ptb_space_new(const ptb_puzzle *p, const char *metric, ptb_space **out);
 void ptb_space_close(ptb_space *s);          /* NULL is fine */
 const ptb_puzzle *ptb_space_puzzle(const ptb_space *s);
 const char *ptb_space_metric(const ptb_space *s);
@@ -251,6 +298,15 @@ typedef struct ptb_table ptb_table;
  * PTB_ENOMEM, or an errno value (EACCES, ...). */
 int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out);
 void ptb_table_close(ptb_table *t);         /* NULL is fine */
+/* The puzzle and metric of the table file at path, from its header (with
+ * the same checks as ptb_table_open: the file, its LMDB pages, the header's
+ * checksum and version): a built-in puzzle, or the puzzle of the
+ * description the table stores (free it with ptb_puzzle_free).  metric gets
+ * the metric's name.  Returns what ptb_table_open would for the file, and
+ * PTB_EFORMAT when the stored description does not read or names a
+ * puzzle that is not built in and stores none. */
+int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
+                     size_t cap);
 /* The path the table was opened from, for messages. */
 const char *ptb_table_path(const ptb_table *t);
 /* The header's digest of every stored value, "sha256:" and 64 hex digits:

@@ -1,8 +1,13 @@
 /* common/registry.c: the list of built-in puzzles, expanded from puzzles.def,
- * and the accessors of the public header that read it. */
+ * the puzzles loaded from descriptions, and the accessors of the public
+ * header that read them. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "slide.h"
 
 #define PTB_PUZZLE(n) &ptb_puzzle_##n,
 static const ptb_puzzle *const registry[] = {
@@ -48,4 +53,148 @@ const ptb_option *ptb_puzzle_option(const ptb_puzzle *p, unsigned i)
         if (k == i)
             return &p->options[k];
     return NULL;
+}
+
+const char *ptb_puzzle_description(const ptb_puzzle *p)
+{
+    return p->description;
+}
+
+const char *ptb_puzzle_start(const ptb_puzzle *p)
+{
+    return p->start;
+}
+
+int ptb_puzzle_load(const char *text, ptb_puzzle **out, char *err,
+                    size_t errcap)
+{
+    sl_desc *d;
+    *out = NULL;
+    int rc = sl_read(text, &d, err, errcap);
+    if (rc == PTB_OK && (rc = sl_puzzle(d, out)) != PTB_OK)
+        sl_free(d);
+    return rc;
+}
+
+#define MAX_DESCRIPTION (64 * 1024)
+
+int ptb_puzzle_load_file(const char *path, ptb_puzzle **out, char *err,
+                         size_t errcap)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = malloc(MAX_DESCRIPTION + 1);
+    size_t n = 0;
+    int rc = !f ? errno : !text ? PTB_ENOMEM : PTB_OK;
+    *out = NULL;
+    if (rc == PTB_OK) {
+        n = fread(text, 1, MAX_DESCRIPTION + 1, f);
+        rc = ferror(f) ? (errno ? errno : PTB_EIO)
+             : n > MAX_DESCRIPTION ? ptb_errf(err, errcap, "longer than "
+                                              "64 kB: not a description")
+             : memchr(text, '\0', n) ? ptb_errf(err, errcap, "a NUL byte: "
+                                                "not a description")
+                                     : PTB_OK;
+    }
+    if (rc == PTB_OK) {
+        text[n] = '\0';
+        rc = ptb_puzzle_load(text, out, err, errcap);
+    }
+    if (f)
+        fclose(f);
+    free(text);
+    return rc;
+}
+
+void ptb_puzzle_free(ptb_puzzle *p)
+{
+    if (!p || !p->description)
+        return;
+    sl_free((sl_desc *)p->data);
+    free(p);
+}
+
+/* Table files are named PUZZLE.mdb or PUZZLE-METRIC.mdb. */
+static int table_file(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name);
+    return n > 4 && !strcmp(e->d_name + n - 4, ".mdb") && e->d_name[0] != '.';
+}
+
+/* Whether a table file's name can be of the puzzle called name: NAME.mdb
+ * or NAME-METRIC.mdb (any name when name is NULL). */
+static int named(const char *file, const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    return !name || (!strncmp(file, name, n) &&
+                     (!strcmp(file + n, ".mdb") || file[n] == '-'));
+}
+
+/* ptb_tables_scan over the files that can be of the puzzle called name;
+ * *bad (may be NULL) gets the error of the first such file that does not
+ * read. */
+static int scan(const char *dir, const char *name,
+                int (*fn)(void *arg, const char *file, const ptb_puzzle *p,
+                          const char *metric),
+                void *arg, int *bad)
+{
+    struct dirent **list;
+    char path[4096], metric[64];
+    int n = scandir(dir, &list, table_file, alphasort), rc = PTB_OK;
+    if (n < 0)
+        return PTB_ENOTABLE;
+    for (int i = 0; i < n; i++) {
+        ptb_puzzle *p;
+        int got = PTB_EINVAL;
+        if (rc == PTB_OK && named(list[i]->d_name, name) &&
+            snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name) <
+                (int)sizeof path &&
+            (got = ptb_table_puzzle(path, &p, metric, sizeof metric)) ==
+                PTB_OK) {
+            rc = fn(arg, list[i]->d_name, p, metric);
+            ptb_puzzle_free(p);
+        } else if (got != PTB_EINVAL && bad && *bad == PTB_OK) {
+            *bad = got;
+        }
+        free(list[i]);
+    }
+    free(list);
+    return rc;
+}
+
+int ptb_tables_scan(const char *dir,
+                    int (*fn)(void *arg, const char *file,
+                              const ptb_puzzle *p, const char *metric),
+                    void *arg)
+{
+    return scan(dir, NULL, fn, arg, NULL);
+}
+
+typedef struct lookup {
+    const char *name;
+    ptb_puzzle *found;
+    int rc;
+} lookup;
+
+static int lookup_one(void *arg, const char *file, const ptb_puzzle *p,
+                      const char *metric)
+{
+    lookup *l = arg;
+    (void)file;
+    (void)metric;
+    if (strcmp(p->name, l->name) || !p->description)
+        return PTB_OK;
+    l->rc = ptb_puzzle_load(p->description, &l->found, NULL, 0);
+    return 1;                                     /* stop */
+}
+
+int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
+{
+    lookup l = { name, NULL, PTB_EINVAL };
+    int bad = PTB_OK;
+    *out = (ptb_puzzle *)ptb_puzzle_find(name);   /* built in */
+    if (*out)
+        return PTB_OK;
+    scan(dir, name, lookup_one, &l, &bad);
+    *out = l.found;
+    return l.found ? PTB_OK : l.rc == PTB_EINVAL && bad ? bad : l.rc;
 }

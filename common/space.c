@@ -21,6 +21,12 @@ static int find_metric(const ptb_puzzle *p, const char *metric, unsigned *m)
 int ptb_space_open(const char *puzzle, const char *metric, ptb_space **out)
 {
     const ptb_puzzle *p = ptb_puzzle_find(puzzle);
+    *out = NULL;
+    return p ? ptb_space_new(p, metric, out) : PTB_EINVAL;
+}
+
+int ptb_space_new(const ptb_puzzle *p, const char *metric, ptb_space **out)
+{
     ptb_space *s;
     unsigned m;
     *out = NULL;
@@ -30,7 +36,7 @@ int ptb_space_open(const char *puzzle, const char *metric, ptb_space **out)
         return PTB_ENOMEM;
     s->p = p;
     s->metric = m;
-    int rc = p->open(m, &s->ctx);
+    int rc = p->open(p, m, &s->ctx);
     if (rc == PTB_OK) {
         s->subtables = p->subtables(s->ctx);
         if (p->offsets)

@@ -104,6 +104,9 @@ struct ptb_table {
     uint64_t sparse_n;         /* sparse: entries */
     char digest[72];           /* the header's "digest" value */
     char stats_sha[72];        /* the header's "stats_sha256" value */
+    size_t desc_at;            /* of the puzzle's description, the bytes
+                                  the header's lines matched */
+    int desc_bad;              /* a "description" line did not match */
     ptb_table_info info;       /* from the header; no histogram, farthest */
 };
 
@@ -871,7 +874,8 @@ static char *header_text(const plan *pl, const ptb_table_info *in,
                          const char *stats)
 {
     const ptb_space *s = pl->s;
-    size_t cap = 2048, len = 0;
+    const char *desc = s->p->description;
+    size_t cap = 2048 + (desc ? 2 * strlen(desc) : 0), len = 0;
     char *buf = malloc(cap), sum[65];
     if (!buf)
         return NULL;
@@ -890,6 +894,11 @@ static char *header_text(const plan *pl, const ptb_table_info *in,
              in->block_values, in->subtables, in->states, in->solvable,
              in->max_distance, pl->dict_len, pl->values_len, pl->digest,
              sum);
+    /* a described puzzle's description, a line each (every line of the
+     * canonical text ends with a newline) */
+    for (const char *nl; desc && (nl = strchr(desc, '\n')); desc = nl + 1)
+        ptb_catf(buf, cap, &len, "description %.*s\n", (int)(nl - desc),
+                 desc);
     return buf;
 }
 
@@ -925,8 +934,16 @@ static int put(MDB_txn *txn, MDB_dbi dbi, const char *k, const void *v,
 
 /* Puts the records, in key order, into a new LMDB file at path, and syncs
  * it to disk. */
+/* write_env()'s "the main database would not be one leaf page" */
+#define SPLIT_LEAF (-1000)
+
+/* Writes the table to path.  LMDB keeps a record of at most about half a
+ * page on the leaf page itself, so small tables with a long header (a
+ * described puzzle's) can need more than one leaf, which the layout of
+ * FORMAT.md does not allow: then nothing is committed, *page gets the page
+ * size, and SPLIT_LEAF comes back (commit() pads the header). */
 static int write_env(const char *path, const plan *pl, const char *header,
-                     const char *stats)
+                     const char *stats, unsigned *page)
 {
     const ptb_space *s = pl->s;
     size_t hlen = strlen(header), sizes_len = 8 * (size_t)s->subtables;
@@ -961,6 +978,11 @@ static int write_env(const char *path, const plan *pl, const char *header,
     if (!rc) rc = put(txn, dbi, "sizes", sizes, sizes_len);
     if (!rc) rc = put(txn, dbi, "stats", stats, strlen(stats));
     if (!rc) rc = put(txn, dbi, "values", pl->values, pl->values_len);
+    MDB_stat ms;
+    if (!rc && !(rc = mdb_stat(txn, dbi, &ms)) && ms.ms_depth > 1) {
+        *page = ms.ms_psize;
+        rc = SPLIT_LEAF;
+    }
     if (!rc) {
         rc = mdb_txn_commit(txn);
         txn = NULL;
@@ -972,7 +994,22 @@ static int write_env(const char *path, const plan *pl, const char *header,
         mdb_env_close(env);
     free(sizes);
     free(text);
-    return db_err(rc);
+    return rc == SPLIT_LEAF ? rc : db_err(rc);
+}
+
+/* The header with a "padding" line that makes it longer than half a page,
+ * so that LMDB keeps it on overflow pages (FORMAT.md); NULL: no memory. */
+static char *padded(const char *header, unsigned page)
+{
+    size_t len = strlen(header), want = page / 2 + 64, cap = len + want + 16;
+    char *h = malloc(cap);
+    if (h) {
+        memcpy(h, header, len);
+        memcpy(h + len, "padding ", 8);
+        memset(h + len + 8, '.', want);
+        memcpy(h + len + 8 + want, "\n", 2);
+    }
+    return h;
 }
 
 static char *join_path(const char *dir, const char *file, const char *suffix)
@@ -1043,8 +1080,15 @@ static int commit(const plan *pl, const char *dir, ptb_table_info *info)
     struct stat st;
     if (rc == PTB_OK && unlink(tmp) != 0 && errno != ENOENT)
         rc = errno;
-    if (rc == PTB_OK)
-        rc = full_disk(pl, dir, write_env(tmp, pl, header, stats));
+    unsigned page = 0;
+    if (rc == PTB_OK &&
+        (rc = write_env(tmp, pl, header, stats, &page)) == SPLIT_LEAF) {
+        char *longer = padded(header, page);
+        rc = longer ? write_env(tmp, pl, longer, stats, &page) : PTB_ENOMEM;
+        rc = rc == SPLIT_LEAF ? PTB_EDB : rc;
+        free(longer);
+    }
+    rc = full_disk(pl, dir, rc);
     if (rc == PTB_OK && rename(tmp, final) != 0)
         rc = errno;
     if (rc == PTB_OK)
@@ -1183,6 +1227,15 @@ static int header_line(void *arg, const char *key, const char *val)
                                                         : PTB_OK;
     if (!strcmp(key, "puzzle"))
         return strcmp(val, s->p->name) ? PTB_EFORMAT : PTB_OK;
+    if (!strcmp(key, "description")) {   /* the puzzle's next line */
+        const char *d = s->p->description;
+        size_t n = strlen(val);
+        if (!d || strncmp(d + t->desc_at, val, n) ||
+            d[t->desc_at + n] != '\n')
+            return PTB_EFORMAT;
+        t->desc_at += n + 1;
+        return PTB_OK;
+    }
     if (!strcmp(key, "metric"))
         return strcmp(val, s->p->metrics[s->metric]) ? PTB_EFORMAT : PTB_OK;
     if (!strcmp(key, "values")) {
@@ -1252,32 +1305,40 @@ static int missing_header(const ptb_table *t)
                                                    : PTB_EVERSION;
 }
 
-static int read_header(ptb_table *t)
+/* The header record, its magic, version and checksum checked. */
+static int header_record(const ptb_table *t, MDB_val *v)
 {
-    MDB_val v;
-    int rc = get_record(t, "header", &v);
+    int rc = get_record(t, "header", v);
     if (rc == PTB_EFORMAT)
         return missing_header(t);
     if (rc != PTB_OK)
         return rc;
-    if (v.mv_size > HEADER_MAX || v.mv_size < 15 ||
-        memcmp(v.mv_data, "magic " MAGIC "\n", 15) != 0)
+    if (v->mv_size > HEADER_MAX || v->mv_size < 15 ||
+        memcmp(v->mv_data, "magic " MAGIC "\n", 15) != 0)
         return PTB_EFORMAT;
     /* the version first: another version may checksum differently */
-    const char *h = v.mv_data;
+    const char *h = v->mv_data;
     char ver[12];
     size_t k = 0;
     uint64_t version;
-    if (v.mv_size < 24 || memcmp(h + 15, "format ", 7))
+    if (v->mv_size < 24 || memcmp(h + 15, "format ", 7))
         return PTB_EFORMAT;
-    for (; 22 + k < v.mv_size && k < sizeof ver - 1 && h[22 + k] != '\n'; k++)
+    for (; 22 + k < v->mv_size && k < sizeof ver - 1 && h[22 + k] != '\n';
+         k++)
         ver[k] = h[22 + k];
     ver[k] = '\0';
     if (parse_u64(ver, UINT32_MAX, &version) != PTB_OK)
         return PTB_EFORMAT;
     if (version != PTB_FORMAT_VERSION)
         return PTB_EVERSION;
-    if ((rc = check_meta_digest(&v)) != PTB_OK)
+    return check_meta_digest(v);
+}
+
+static int read_header(ptb_table *t)
+{
+    MDB_val v;
+    int rc = header_record(t, &v);
+    if (rc != PTB_OK)
         return rc;
     t->info.exact = -1;                   /* "values" must be there */
     /* the copy on the heap: 16 kB of stack would cost every query page
@@ -1286,11 +1347,13 @@ static int read_header(ptb_table *t)
     rc = text ? each_line(&v, text, header_line, t) : PTB_ENOMEM;
     free(text);
     const ptb_table_info *in = &t->info;
+    const char *desc = t->s->p->description;
     if (rc == PTB_OK &&
         (in->subtables != t->s->subtables || !in->encoding[0] ||
          in->exact < 0 || !t->digest[0] || !t->stats_sha[0] ||
          in->solvable > in->states ||
-         in->states != t->s->offset[t->s->subtables]))
+         in->states != t->s->offset[t->s->subtables] ||
+         t->desc_at != (desc ? strlen(desc) : 0)))
         rc = PTB_EFORMAT;
     return rc;
 }
@@ -1521,15 +1584,10 @@ static int open_env(ptb_table *t)
     return rc == PTB_OK ? check_length(t, (uint64_t)st.st_size) : rc;
 }
 
-int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
+/* The file at t->path opened, checked and in a read transaction. */
+static int open_db(ptb_table *t)
 {
-    ptb_table *t = calloc(1, sizeof *t);
-    *out = NULL;
-    if (!t)
-        return PTB_ENOMEM;
-    t->s = s;
-    t->path = table_path(s, dir, "");
-    int rc = t->path ? open_env(t) : PTB_ENOMEM;
+    int rc = open_env(t);
     for (int again = 0; rc == EAGAIN && again < 8; again++) {
         mdb_env_close(t->env);
         t->env = NULL;
@@ -1539,6 +1597,18 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
         rc = db_err(mdb_txn_begin(t->env, NULL, MDB_RDONLY, &t->txn));
     if (rc == PTB_OK)
         rc = db_err(mdb_dbi_open(t->txn, NULL, 0, &t->dbi));
+    return rc;
+}
+
+int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
+{
+    ptb_table *t = calloc(1, sizeof *t);
+    *out = NULL;
+    if (!t)
+        return PTB_ENOMEM;
+    t->s = s;
+    t->path = table_path(s, dir, "");
+    int rc = t->path ? open_db(t) : PTB_ENOMEM;
     if (rc == PTB_OK)
         rc = read_header(t);
     t->modulus = t->info.modulus;
@@ -1566,6 +1636,77 @@ void ptb_table_close(ptb_table *t)
     free(t->sized);
     free(t->path);
     free(t);
+}
+
+/* What ptb_table_puzzle reads of a header. */
+typedef struct identity {
+    char puzzle[64], metric[64];
+    char *desc;                /* the description's lines, HEADER_MAX + 1 */
+    size_t len;
+} identity;
+
+static int identity_line(void *arg, const char *key, const char *val)
+{
+    identity *id = arg;
+    if (!strcmp(key, "puzzle"))
+        copy_text(id->puzzle, sizeof id->puzzle, val);
+    else if (!strcmp(key, "metric"))
+        copy_text(id->metric, sizeof id->metric, val);
+    else if (!strcmp(key, "description"))
+        ptb_catf(id->desc, HEADER_MAX + 1, &id->len, "%s\n", val);
+    return PTB_OK;
+}
+
+/* The puzzle that id names or describes; PTB_EFORMAT if none. */
+static int identify(const identity *id, ptb_puzzle **out)
+{
+    unsigned m = 0;
+    *out = NULL;
+    if (id->len) {
+        if (ptb_puzzle_load(id->desc, out, NULL, 0) != PTB_OK)
+            return PTB_EFORMAT;
+    } else {
+        *out = (ptb_puzzle *)ptb_puzzle_find(id->puzzle);  /* built in */
+    }
+    if (!*out || strcmp((*out)->name, id->puzzle))
+        goto refuse;
+    while ((*out)->metrics[m] && strcmp((*out)->metrics[m], id->metric))
+        m++;
+    if ((*out)->metrics[m])
+        return PTB_OK;
+refuse:
+    ptb_puzzle_free(*out);
+    *out = NULL;
+    return PTB_EFORMAT;
+}
+
+int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
+                     size_t cap)
+{
+    identity id = { .len = 0 };
+    MDB_val v;
+    ptb_table *t = calloc(1, sizeof *t);
+    char *text = malloc(HEADER_MAX + 1);
+    *out = NULL;
+    id.desc = malloc(HEADER_MAX + 1);
+    int rc = !t || !text || !id.desc ? PTB_ENOMEM : PTB_OK;
+    if (rc == PTB_OK && !(t->path = strdup(path)))
+        rc = PTB_ENOMEM;
+    if (rc == PTB_OK)
+        rc = open_db(t);
+    if (rc == PTB_OK)
+        rc = header_record(t, &v);
+    if (rc == PTB_OK)
+        rc = each_line(&v, text, identity_line, &id);
+    if (rc == PTB_OK && id.len >= HEADER_MAX)
+        rc = PTB_EFORMAT;
+    if (rc == PTB_OK && (rc = identify(&id, out)) == PTB_OK)
+        copy_text(metric, cap, id.metric);
+    if (t)
+        ptb_table_close(t);
+    free(text);
+    free(id.desc);
+    return rc;
 }
 
 const char *ptb_table_path(const ptb_table *t) { return t->path; }

@@ -18,6 +18,13 @@
 
 #include "puzzletb.h"
 
+/* Where `--puzzle NAME` finds the descriptions the project ships, as
+ * NAME.txt: the tree's puzzles/ (an installed tbgen: its data directory).
+ * $PUZZLETB_PUZZLES, when set, comes first. */
+#ifndef PTB_PUZZLES_DIR
+#define PTB_PUZZLES_DIR "puzzles"
+#endif
+
 #define MAX_PUZZLES 32
 #define MAX_METRICS 16
 #define BAR_WIDTH 24
@@ -50,12 +57,15 @@ static int flush_stdout(void)
 static int help(void)
 {
     printf(
-        "usage: tbgen [--puzzle NAME]... [--metric M]... [--out DIR]\n"
+        "usage: tbgen [--puzzle NAME|FILE]... [--metric M]... [--out DIR]\n"
         "             [--threads N] [--level N] [--encoding E] [--quiet]\n"
-        "Builds the distance tables of the named puzzles (all by default),\n"
-        "every metric of each unless --metric names some, into DIR\n"
-        "(default: tables).\n\n"
-        "  -p, --puzzle NAME  build this puzzle (repeatable)\n"
+        "Builds the distance tables of the named puzzles (all built-in ones\n"
+        "by default), every metric of each unless --metric names some, into\n"
+        "DIR (default: tables).\n\n"
+        "  -p, --puzzle NAME  build this puzzle (repeatable): a built-in one,\n"
+        "                     a sliding-block description FILE (a value with\n"
+        "                     a '/' or an existing file), or a shipped\n"
+        "                     description NAME (%s/NAME.txt)\n"
         "  -m, --metric M     build only this metric (repeatable; each named\n"
         "                     puzzle must have it)\n"
         "  -o, --out DIR      directory of the tables (created if missing)\n"
@@ -69,9 +79,9 @@ static int help(void)
         "  -q, --quiet        no progress bar and no summary\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
-        "exit status: 0 built, 1 a table could not be made, 2 usage, 4 "
-        "output error\n\npuzzles and their metrics (the first is the "
-        "default):\n");
+        "exit status: 0 built, 1 a table could not be made, 2 usage or a "
+        "bad\ndescription, 4 output error\n\npuzzles and their metrics "
+        "(the first is the default):\n", PTB_PUZZLES_DIR);
     for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
         const ptb_puzzle *p = ptb_puzzle_at(i);
         printf("  %-8s %s\n           metrics:", ptb_puzzle_name(p),
@@ -175,16 +185,23 @@ static void human_size(uint64_t bytes, char *buf, size_t cap)
 
 /* Builds one table; prints its summary line unless quiet.  Returns 0,
  * EXIT_FAILED or EXIT_WRITE. */
-static int build_one(const char *puzzle, const char *metric, const char *out,
-                     ptb_build_opts *o, int quiet)
+static int build_one(const ptb_puzzle *p, const char *metric,
+                     const char *out, ptb_build_opts *o, int quiet)
 {
     ptb_space *s;
     ptb_table_info info;
     char file[128], size[32];
     bar b = { file, NULL, 0, 0, -1 };
-    int rc = ptb_space_open(puzzle, metric, &s);
+    int rc = ptb_space_new(p, metric, &s);
+    if (rc == PTB_EINVAL) {
+        fprintf(stderr, "tbgen: %s: too many layouts for the description "
+                "engine's index (at most 2^40 layouts, 256 MB of index)\n",
+                ptb_puzzle_name(p));
+        return EXIT_FAILED;
+    }
     if (rc != PTB_OK) {
-        fprintf(stderr, "tbgen: %s: %s\n", puzzle, ptb_strerror(rc));
+        fprintf(stderr, "tbgen: %s: %s\n", ptb_puzzle_name(p),
+                ptb_strerror(rc));
         return EXIT_FAILED;
     }
     ptb_space_file(s, file, sizeof file);
@@ -221,7 +238,7 @@ static int build_one(const char *puzzle, const char *metric, const char *out,
 /* ==== the command line ================================================= */
 
 typedef struct options {
-    const char *puzzles[MAX_PUZZLES];
+    ptb_puzzle *puzzles[MAX_PUZZLES];   /* built-in or loaded */
     unsigned npuzzles;
     const char *metrics[MAX_METRICS];
     unsigned nmetrics;
@@ -253,17 +270,49 @@ static int number(const char *arg, const char *name, long hi, long *v)
 static const char *const encodings[] = { "packed1", "packed3", "packed4",
                                          "sparse", "zstd" };
 
+/* --puzzle's value: a built-in puzzle, a description file, or a shipped
+ * description's name.  Returns 0 or EXIT_USAGE after a message. */
+static int find_puzzle(const char *arg, ptb_puzzle **out)
+{
+    char path[4096], err[256];
+    const char *dir = getenv("PUZZLETB_PUZZLES");
+    int rc;
+    struct stat st;
+    *out = (ptb_puzzle *)ptb_puzzle_find(arg);
+    if (*out)
+        return 0;
+    if (strchr(arg, '/') || stat(arg, &st) == 0)
+        snprintf(path, sizeof path, "%s", arg);
+    else if (dir && snprintf(path, sizeof path, "%s/%s.txt", dir, arg) > 0 &&
+             stat(path, &st) == 0)
+        ;
+    else if (snprintf(path, sizeof path, "%s/%s.txt", PTB_PUZZLES_DIR, arg) <=
+                 0 || stat(path, &st) != 0)
+        return usage_error("unknown puzzle '%s' (no built-in puzzle, file "
+                           "or shipped description of that name)", arg);
+    rc = ptb_puzzle_load_file(path, out, err, sizeof err);
+    if (rc == PTB_EPARSE) {
+        fprintf(stderr, "tbgen: %s: %s\n", path, err);
+        return EXIT_USAGE;
+    }
+    if (rc != PTB_OK) {
+        fprintf(stderr, "tbgen: %s: %s\n", path, ptb_strerror(rc));
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 static int parse_option(options *o, int c, char **argv)
 {
     long v;
     int rc;
     switch (c) {
     case 'p':
-        if (!ptb_puzzle_find(optarg))
-            return usage_error("unknown puzzle '%s'", optarg);
         if (o->npuzzles >= MAX_PUZZLES)
             return usage_error("too many --puzzle options");
-        o->puzzles[o->npuzzles++] = optarg;
+        if ((rc = find_puzzle(optarg, &o->puzzles[o->npuzzles])) != 0)
+            return rc;
+        o->npuzzles++;
         return 0;
     case 'm':
         if (o->nmetrics >= MAX_METRICS)
@@ -311,7 +360,7 @@ static int check_metrics(const options *o)
         return usage_error("--metric needs --puzzle: metrics differ from "
                            "puzzle to puzzle");
     for (unsigned i = 0; i < o->npuzzles; i++) {
-        const ptb_puzzle *p = ptb_puzzle_find(o->puzzles[i]);
+        const ptb_puzzle *p = o->puzzles[i];
         for (unsigned k = 0; k < o->nmetrics; k++)
             if (!has_metric(p, o->metrics[k])) {
                 char list[256];
@@ -322,7 +371,7 @@ static int check_metrics(const options *o)
                                             "%s%s", m ? ", " : "",
                                             ptb_puzzle_metric(p, m));
                 return usage_error("%s has no metric '%s' (%s)",
-                                   o->puzzles[i], o->metrics[k], list);
+                                   ptb_puzzle_name(p), o->metrics[k], list);
             }
     }
     return 0;
@@ -370,7 +419,7 @@ static int list(const options *o)
         const ptb_puzzle *p = ptb_puzzle_at(i);
         int named = o->npuzzles == 0;
         for (unsigned k = 0; k < o->npuzzles; k++)
-            named |= ptb_puzzle_find(o->puzzles[k]) == p;
+            named |= o->puzzles[k] == p;
         if (!metrics) {
             printf("%s\n", ptb_puzzle_name(p));
             continue;
@@ -380,8 +429,7 @@ static int list(const options *o)
             for (unsigned j = 0; j < i && !seen; j++) {
                 int jnamed = o->npuzzles == 0;
                 for (unsigned k = 0; k < o->npuzzles; k++)
-                    jnamed |= ptb_puzzle_find(o->puzzles[k]) ==
-                              ptb_puzzle_at(j);
+                    jnamed |= o->puzzles[k] == ptb_puzzle_at(j);
                 seen = jnamed && has_metric(ptb_puzzle_at(j),
                                             ptb_puzzle_metric(p, m));
             }
@@ -410,35 +458,40 @@ static int make_out(const char *out)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int build_all(options *o)
 {
-    options o = { .out = "tables" };
-    ptb_build_opts_init(&o.build);
-    int status = parse_args(argc, argv, &o);
+    int status = make_out(o->out);
     if (status)
-        return status < 0 ? 0 : status;
-    if (o.list)
-        return list(&o);
-    if ((status = make_out(o.out)) != 0)
         return status;
-    if (o.npuzzles == 0)           /* none named: every puzzle */
+    if (o->npuzzles == 0)          /* none named: every built-in puzzle */
         for (unsigned i = 0; i < ptb_puzzle_count(); i++)
-            o.puzzles[o.npuzzles++] = ptb_puzzle_name(ptb_puzzle_at(i));
-    for (unsigned i = 0; i < o.npuzzles; i++) {
-        const ptb_puzzle *p = ptb_puzzle_find(o.puzzles[i]);
+            o->puzzles[o->npuzzles++] = (ptb_puzzle *)ptb_puzzle_at(i);
+    for (unsigned i = 0; i < o->npuzzles; i++) {
+        const ptb_puzzle *p = o->puzzles[i];
         for (unsigned m = 0; ptb_puzzle_metric(p, m); m++) {
             const char *metric = ptb_puzzle_metric(p, m);
-            int chosen = o.nmetrics == 0;
-            for (unsigned k = 0; k < o.nmetrics; k++)
-                chosen |= !strcmp(o.metrics[k], metric);
+            int chosen = o->nmetrics == 0;
+            for (unsigned k = 0; k < o->nmetrics; k++)
+                chosen |= !strcmp(o->metrics[k], metric);
             if (!chosen)
                 continue;
-            int rc = build_one(o.puzzles[i], metric, o.out, &o.build,
-                               o.quiet);
+            int rc = build_one(p, metric, o->out, &o->build, o->quiet);
             if (rc == EXIT_WRITE)
                 return rc;
             status |= rc;
         }
     }
     return status;
+}
+
+int main(int argc, char **argv)
+{
+    options o = { .out = "tables" };
+    ptb_build_opts_init(&o.build);
+    int status = parse_args(argc, argv, &o);
+    if (!status)
+        status = o.list ? list(&o) : build_all(&o);
+    for (unsigned i = 0; i < o.npuzzles; i++)
+        ptb_puzzle_free(o.puzzles[i]);
+    return status < 0 ? 0 : status;
 }

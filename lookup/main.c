@@ -43,11 +43,12 @@ enum { EXIT_NOSOLUTION = 1, EXIT_USAGE = 2, EXIT_TABLE = 3, EXIT_WRITE = 4 };
 enum {
     OPT_MOVES = 256, OPT_BFS, OPT_STATS, OPT_VERIFY, OPT_LIST,
     OPT_ANALYSE, OPT_SOLUTIONS, OPT_RANDOM_AT, OPT_SEED, OPT_LIMIT,
-    OPT_FARTHEST, OPT_QUERY
+    OPT_FARTHEST, OPT_START, OPT_QUERY
 };
 
 typedef struct options {
     const char *puzzle, *metric, *tables, *input;
+    ptb_puzzle *p;             /* the puzzle: built in, or described */
     int out, batch, bfs, stats, verify;
     const char *out_flag;      /* the option that chose 'out', for messages */
     char **args;               /* positions, or --verify's puzzles */
@@ -59,6 +60,7 @@ typedef struct options {
     /* analysis: --analyse, --solutions, --random-at D (--seed, --limit),
      * --stats --farthest N; 0 when not given */
     int analyse, solutions, random_at, farthest;
+    int start;                 /* --start: the puzzle's own start */
     unsigned at, limit;
     uint64_t seed;
     const char *seed_flag, *limit_flag;
@@ -142,6 +144,8 @@ static int help(void)
         "input)\n"
         "  -b, --batch        answer records one after another to the end\n"
         "      --bfs          solve by search from scratch, without tables\n"
+        "      --start        the puzzle's own start as the position (a\n"
+        "                     described puzzle's drawn start)\n"
         "  -o, --option NAME=VALUE  a query option of the puzzle (below);\n"
         "                     --NAME VALUE is the same\n"
         "      --analyse      every legal move, best first, with the distance\n"
@@ -844,6 +848,7 @@ static struct option *long_options(const char **qname, unsigned *nq,
         { "seed",    required_argument, NULL, OPT_SEED },
         { "limit",   required_argument, NULL, OPT_LIMIT },
         { "farthest", required_argument, NULL, OPT_FARTHEST },
+        { "start",   no_argument,       NULL, OPT_START },
         { "tables",  required_argument, NULL, 't' },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
@@ -963,6 +968,7 @@ static int parse_option(options *o, int c, const char **qname,
     case OPT_LIST: o->list = optarg_; return 0;
     case OPT_ANALYSE: o->analyse = 1; return 0;
     case OPT_SOLUTIONS: o->solutions = 1; return 0;
+    case OPT_START: o->start = 1; return 0;
     case OPT_RANDOM_AT:
         o->random_at = 1;
         return number_arg("--random-at", optarg_, PTB_MAX_DISTANCE, &o->at);
@@ -1123,6 +1129,60 @@ static int join_args(options *o)
     return 0;
 }
 
+/* --start: the puzzle's own start becomes the position's text. */
+static int start_text(options *o, const ptb_puzzle *p)
+{
+    const char *x = o->text ? "a position" : o->input ? "-i"
+                  : o->batch ? "--batch" : NULL;
+    if (!o->start)
+        return 0;
+    if (x)
+        return usage_error("--start stands for the position: it cannot be "
+                           "combined with %s", x);
+    if (!ptb_puzzle_start(p))
+        return usage_error("%s has no start of its own (--start is for "
+                           "described puzzles)", ptb_puzzle_name(p));
+    if (!(o->text = strdup(ptb_puzzle_start(p)))) {
+        fprintf(stderr, "tblookup: %s\n", ptb_strerror(PTB_ENOMEM));
+        return 1;
+    }
+    return 0;
+}
+
+/* The tables directory: --tables, $PUZZLETB_TABLES, or the default. */
+static const char *tables_dir(const options *o)
+{
+    const char *env = getenv("PUZZLETB_TABLES");
+    return o->tables ? o->tables : env && *env ? env : PTB_TABLES_DIR;
+}
+
+/* A puzzle named on the command line: built in, a description file (a
+ * name with a '/'), or the description stored in the tables of that name.
+ * Returns 0 or an exit status after a message. */
+static int find_puzzle(const options *o, const char *name, ptb_puzzle **out)
+{
+    char err[256];
+    int rc;
+    if (strchr(name, '/')) {
+        rc = ptb_puzzle_load_file(name, out, err, sizeof err);
+        if (rc == PTB_OK)
+            return 0;
+        fprintf(stderr, "tblookup: %s: %s\n", name,
+                rc == PTB_EPARSE ? err : ptb_strerror(rc));
+        return EXIT_USAGE;
+    }
+    rc = ptb_puzzle_lookup(tables_dir(o), name, out);
+    if (rc == PTB_EINVAL)
+        return usage_error("unknown puzzle '%s' (not built in, and no table "
+                           "of that name in %s)", name, tables_dir(o));
+    if (rc != PTB_OK) {
+        fprintf(stderr, "tblookup: %s: %s: %s\n", tables_dir(o), name,
+                ptb_strerror(rc));
+        return rc == PTB_ENOMEM ? 1 : EXIT_TABLE;
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     const char *qname[MAX_QNAMES] = { NULL };
@@ -1148,9 +1208,10 @@ static int parse_args(int argc, char **argv, options *o)
         return usage_error("which puzzle? (tblookup --help lists them)");
     o->puzzle = argv[optind++];
     o->args = argv + optind;
-    const ptb_puzzle *p = ptb_puzzle_find(o->puzzle);
-    if (!p)
-        return usage_error("unknown puzzle '%s'", o->puzzle);
+    if ((rc = find_puzzle(o, o->puzzle, &o->p)) != 0)
+        return rc;
+    const ptb_puzzle *p = o->p;
+    o->puzzle = ptb_puzzle_name(p);
     unsigned m = 0;
     while (o->metric && ptb_puzzle_metric(p, m) &&
            strcmp(ptb_puzzle_metric(p, m), o->metric))
@@ -1162,7 +1223,7 @@ static int parse_args(int argc, char **argv, options *o)
                            ptb_puzzle_metric(p, 1) ? ", " : "",
                            ptb_puzzle_metric(p, 1) ? ptb_puzzle_metric(p, 1)
                                                    : "");
-    if ((rc = join_args(o)) != 0)
+    if ((rc = join_args(o)) != 0 || (rc = start_text(o, p)) != 0)
         return rc;
     if ((rc = check_combinations(o)) != 0)
         return rc;
@@ -1172,14 +1233,14 @@ static int parse_args(int argc, char **argv, options *o)
 /* ==== --verify ========================================================= */
 
 /* Proves one table; prints one line; returns an exit status. */
-static int verify_table(const char *puzzle, const char *metric,
+static int verify_table(const ptb_puzzle *puzzle, const char *metric,
                         const char *tables)
 {
     ptb_space *s;
     ptb_table *t = NULL;
     ptb_verify_result res = { 0 };
     char file[128], code[128];
-    if (ptb_space_open(puzzle, metric, &s) != PTB_OK)
+    if (ptb_space_new(puzzle, metric, &s) != PTB_OK)
         return 1;
     ptb_space_file(s, file, sizeof file);
     ptb_build_opts o;
@@ -1206,32 +1267,68 @@ static int verify_table(const char *puzzle, const char *metric,
     return rc == PTB_OK ? 0 : rc == PTB_ENOMEM ? 1 : EXIT_TABLE;
 }
 
-/* --verify: every metric of every named puzzle (all when none is named);
- * stops at the first failure. */
-static int verify_all(const options *o)
+/* Every metric of one puzzle, or only --metric. */
+static int verify_puzzle(const options *o, const ptb_puzzle *p)
 {
-    for (char **n = o->args; *n; n++)
-        if (!ptb_puzzle_find(*n))
-            return usage_error("unknown puzzle '%s'", *n);
-    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
-        const ptb_puzzle *p = ptb_puzzle_at(i);
-        int named = !*o->args;
-        for (char **n = o->args; *n; n++)
-            named |= !strcmp(*n, ptb_puzzle_name(p));
-        for (unsigned m = 0; named && ptb_puzzle_metric(p, m); m++) {
-            if (o->metric && strcmp(o->metric, ptb_puzzle_metric(p, m)))
-                continue;
-            int rc = verify_table(ptb_puzzle_name(p), ptb_puzzle_metric(p, m),
-                                  o->tables);
-            if (rc)
-                return rc;
-        }
+    for (unsigned m = 0; ptb_puzzle_metric(p, m); m++) {
+        if (o->metric && strcmp(o->metric, ptb_puzzle_metric(p, m)))
+            continue;
+        int rc = verify_table(p, ptb_puzzle_metric(p, m), o->tables);
+        if (rc)
+            return rc;
     }
     return 0;
 }
 
+/* The described puzzles of the tables directory, each once. */
+typedef struct described {
+    const options *o;
+    char last[64];
+    int rc;
+} described;
+
+static int verify_described(void *arg, const char *file, const ptb_puzzle *p,
+                            const char *metric)
+{
+    described *d = arg;
+    (void)file;
+    (void)metric;
+    if (!ptb_puzzle_description(p) || !strcmp(d->last, ptb_puzzle_name(p)))
+        return 0;
+    snprintf(d->last, sizeof d->last, "%s", ptb_puzzle_name(p));
+    return d->rc = verify_puzzle(d->o, p);
+}
+
+/* --verify: every metric of every named puzzle (when none is named, the
+ * built-in ones and the described ones whose tables are in the
+ * directory); stops at the first failure. */
+static int verify_all(const options *o)
+{
+    ptb_puzzle *named[64];
+    unsigned n = 0;
+    int rc = 0;
+    for (char **a = o->args; *a && !rc; a++)
+        if (n >= sizeof named / sizeof *named)
+            rc = usage_error("too many puzzles to verify");
+        else if ((rc = find_puzzle(o, *a, &named[n])) == 0)
+            n++;
+    for (unsigned i = 0; !rc && i < n; i++)
+        rc = verify_puzzle(o, named[i]);
+    for (unsigned i = 0; i < n; i++)
+        ptb_puzzle_free(named[i]);
+    if (*o->args || rc)
+        return rc;
+    for (unsigned i = 0; !rc && i < ptb_puzzle_count(); i++)
+        rc = verify_puzzle(o, ptb_puzzle_at(i));
+    described d = { o, "", 0 };
+    if (!rc)
+        ptb_tables_scan(o->tables, verify_described, &d);
+    return rc ? rc : d.rc;
+}
+
 static void free_options(options *o)
 {
+    ptb_puzzle_free(o->p);
     for (unsigned i = 0; i < o->nqopt; i++)
         free((char *)o->qopt[i]);
     free(o->text);
@@ -1260,7 +1357,7 @@ int main(int argc, char **argv)
         free_options(&o);
         return status ? status : flush_stdout();
     }
-    int rc = ptb_space_open(o.puzzle, o.metric, &ss.s);
+    int rc = ptb_space_new(o.p, o.metric, &ss.s);
     if (rc != PTB_OK) {
         fprintf(stderr, "tblookup: %s: %s\n", o.puzzle, ptb_strerror(rc));
         free_options(&o);

@@ -976,7 +976,7 @@ static void check_big_counts(const ptb_puzzle *pz, const char *metric,
     uint64_t most = 0;
     if (!tables_open(pz->name, metric, &tb))
         return;
-    if (pz->open(metric_no, &ctx) != PTB_OK) {
+    if (pz->open(pz, metric_no, &ctx) != PTB_OK) {
         check(0, "%s: open", pz->name);
         tables_close(&tb);
         return;

@@ -642,7 +642,7 @@ static void table_part(void)
 
 int main(void)
 {
-    if (!check(P->open(0, &ctx) == PTB_OK, "the four puzzle opens"))
+    if (!check(P->open(P, 0, &ctx) == PTB_OK, "the four puzzle opens"))
         return check_done();
     ranking_is_a_bijection();
     moves_agree_with_the_model();

@@ -836,7 +836,7 @@ static void table_part(void)
 
 int main(void)
 {
-    if (!check(P->open(0, &ctx) == PTB_OK, "the frog puzzle opens"))
+    if (!check(P->open(P, 0, &ctx) == PTB_OK, "the frog puzzle opens"))
         return check_done();
     sizes_count_mirror_pairs();
     rows_map_onto_mirror_pairs();

@@ -1288,7 +1288,7 @@ static void bad_queries_get_one_line_messages(void)
 int main(void)
 {
     for (unsigned m = 0; m < 3; m++)
-        if (kp->open(m, &ctx[m]) != PTB_OK) {
+        if (kp->open(kp, m, &ctx[m]) != PTB_OK) {
             check(0, "open metric %u", m);
             return check_done();
         }

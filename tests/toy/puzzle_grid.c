@@ -22,8 +22,10 @@
 
 static const char *const grid_metrics[] = { "step", NULL };
 
-static int grid_open(unsigned metric, void **ctx)
+static int grid_open(const ptb_puzzle *self, unsigned metric,
+                     void **ctx)
 {
+    (void)self;
     (void)metric;
     *ctx = NULL;
     return PTB_OK;

@@ -24,8 +24,10 @@
 
 static const char *const toy_metrics[] = { "hop", NULL };
 
-static int toy_open(unsigned metric, void **ctx)
+static int toy_open(const ptb_puzzle *self, unsigned metric,
+                    void **ctx)
 {
+    (void)self;
     (void)metric;
     *ctx = NULL;
     return PTB_OK;

@@ -1,0 +1,712 @@
+/* common/puzzle_slide.c: the engine of every described sliding-block
+ * puzzle (common/slide.h; README.md, "Describing a puzzle").
+ *
+ * Rules.  A move takes one piece; the others stay.  In the step metric it
+ * moves one cell up, down, left or right; in the line metric any number of
+ * cells in one of those directions; in the move metric to any place it can
+ * reach by such steps, turning corners.  A piece that moves along its axis
+ * moves only across (a piece wider than tall) or only down and up.  Every
+ * move can be taken back and costs one, so the puzzle is reversible and a
+ * table stores distances mod 3.
+ *
+ * States.  The table covers every layout of the start's pieces: every way
+ * to place, without overlap and off the walls, as many pieces of each kind
+ * as the start has.  Pieces of one kind are interchangeable, so a layout is
+ * which kind stands at which anchor.  Layouts are ranked densely and
+ * perfectly by counting completions cell by cell in reading order (a
+ * dynamic programme): at cell c, with 'win' the cells from c on already
+ * covered by pieces anchored before c, and 's' the pieces still to place
+ * (mixed radix over the kinds), T(c, win, s) is the number of ways to fill
+ * the rest.  A free cell is empty or the anchor of a piece of some kind
+ * that fits there; the choices are ordered (empty first, then the kinds),
+ * and a layout's rank adds, at each free cell, the completions of the
+ * choices before its own.  Unranking makes the same choices from the top.
+ * The window holds one bit per cell a piece can reach past its anchor, so
+ * T has (cells + 1) x 2^window x (pieces-left states) entries, made when
+ * the space opens.
+ *
+ * The native view (ptb_position.cell) is the user's drawing, a character a
+ * cell; aux holds the character the user draws empty cells with.
+ *
+ * May touch: its arguments and the heap.  No I/O.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "slide.h"
+
+#define MAX_ENTRIES (1u << 25)   /* entries of T: 256 MB */
+#define MAX_LAYOUTS ((uint64_t)1 << 40)
+
+typedef struct sl_ctx {
+    const sl_desc *d;
+    unsigned metric;             /* SL_STEP, SL_LINE, SL_MOVE */
+    unsigned wbits;              /* window bits */
+    uint64_t nwin, nleft;        /* 2^wbits; states of pieces left */
+    uint64_t radix[SL_MAX_KINDS];
+    uint64_t full;               /* every piece left */
+    uint64_t size;               /* layouts */
+    uint64_t *t;                 /* T(c, win, s) */
+} sl_ctx;
+
+/* A layout: the kind at each anchor, the covered cells, the anchors. */
+typedef struct layout {
+    uint8_t at[SL_MAX_CELLS];    /* kind + 1 at an anchor, else 0 */
+    uint64_t occ;
+    unsigned np;
+    uint8_t anchor[SL_MAX_PIECES];
+} layout;
+
+static inline const uint64_t *row_of(const sl_ctx *x, unsigned c,
+                                     uint64_t win)
+{
+    return x->t + ((uint64_t)c * x->nwin + win) * x->nleft;
+}
+
+static unsigned left_of(const sl_ctx *x, uint64_t s, unsigned k)
+{
+    return (unsigned)(s / x->radix[k] % (x->d->kind[k].count + 1));
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* ==== the dynamic programme ============================================= */
+
+static int make_table(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    uint64_t span = 0;
+    x->nleft = 1;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        x->radix[k] = x->nleft;
+        x->nleft *= d->kind[k].count + 1;
+        x->full += d->kind[k].count * x->radix[k];
+        span |= d->kind[k].shape;
+    }
+    x->wbits = 64 - (unsigned)__builtin_clzll(span | 1);
+    x->nwin = (uint64_t)1 << x->wbits;
+    if (x->nleft > MAX_ENTRIES ||
+        (uint64_t)(d->n + 1) * x->nwin * x->nleft > MAX_ENTRIES)
+        return PTB_EINVAL;
+    if (!(x->t = calloc((size_t)((d->n + 1) * x->nwin * x->nleft),
+                        sizeof *x->t)))
+        return PTB_ENOMEM;
+    x->t[(uint64_t)d->n * x->nwin * x->nleft] = 1;   /* T(n, 0, 0) */
+    for (unsigned c = d->n; c-- > 0;)
+        for (uint64_t win = 0; win < x->nwin; win++) {
+            uint64_t *t = x->t + ((uint64_t)c * x->nwin + win) * x->nleft;
+            const uint64_t *skip = row_of(x, c + 1, win >> 1);
+            if (win & 1 || d->walls >> c & 1) {
+                if (!(win & 1 && d->walls >> c & 1))
+                    memcpy(t, skip, x->nleft * sizeof *t);
+                continue;
+            }
+            for (uint64_t s = 0; s < x->nleft; s++) {
+                uint64_t v = skip[s];
+                for (unsigned k = 0; k < d->nkinds; k++) {
+                    const sl_kind *kd = &d->kind[k];
+                    if (left_of(x, s, k) && (kd->fit >> c & 1) &&
+                        !(kd->shape & win))
+                        v = add_sat(v, row_of(x, c + 1,
+                                              (win | kd->shape) >> 1)
+                                           [s - x->radix[k]]);
+                }
+                t[s] = v;
+            }
+        }
+    x->size = row_of(x, 0, 0)[x->full];
+    return x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
+}
+
+/* Whether kind k can stand at free cell c with window win and s left. */
+static int can_place(const sl_ctx *x, unsigned c, uint64_t win, uint64_t s,
+                     unsigned k)
+{
+    const sl_kind *kd = &x->d->kind[k];
+    return left_of(x, s, k) && (kd->fit >> c & 1) && !(kd->shape & win);
+}
+
+static uint64_t rank(const sl_ctx *x, const layout *l)
+{
+    const sl_desc *d = x->d;
+    uint64_t win = 0, s = x->full, r = 0;
+    for (unsigned c = 0; c < d->n; c++, win >>= 1) {
+        if (win & 1 || d->walls >> c & 1)
+            continue;
+        if (!l->at[c])
+            continue;
+        unsigned kind = l->at[c] - 1u;
+        r += row_of(x, c + 1, win >> 1)[s];          /* empty */
+        for (unsigned k = 0; k < kind; k++)
+            if (can_place(x, c, win, s, k))
+                r += row_of(x, c + 1, (win | d->kind[k].shape) >> 1)
+                         [s - x->radix[k]];
+        win |= d->kind[kind].shape;
+        s -= x->radix[kind];
+    }
+    return r;
+}
+
+static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
+{
+    l->at[a] = (uint8_t)(k + 1);
+    l->occ |= d->kind[k].shape << a;
+}
+
+static void unrank(const sl_ctx *x, uint64_t r, layout *l)
+{
+    const sl_desc *d = x->d;
+    uint64_t win = 0, s = x->full;
+    memset(l, 0, sizeof *l);
+    for (unsigned c = 0; c < d->n; c++, win >>= 1) {
+        if (win & 1 || d->walls >> c & 1)
+            continue;
+        uint64_t n = row_of(x, c + 1, win >> 1)[s];
+        if (r < n)
+            continue;                                 /* empty */
+        r -= n;
+        for (unsigned k = 0; k < d->nkinds; k++) {
+            if (!can_place(x, c, win, s, k))
+                continue;
+            n = row_of(x, c + 1, (win | d->kind[k].shape) >> 1)
+                    [s - x->radix[k]];
+            if (r < n) {
+                put_piece(d, l, k, c);
+                l->anchor[l->np++] = (uint8_t)c;
+                win |= d->kind[k].shape;
+                s -= x->radix[k];
+                break;
+            }
+            r -= n;
+        }
+    }
+}
+
+/* ==== moves ============================================================= */
+
+enum { UP, DOWN, LEFT, RIGHT };
+static const char dir_letter[] = "UDLR";
+
+/* The anchor one cell from a in direction dir, if the piece (kind k, the
+ * others covering occ) can stand there; -1 otherwise. */
+static int neighbour(const sl_desc *d, unsigned k, uint64_t occ, unsigned a,
+                     unsigned dir)
+{
+    const sl_kind *kd = &d->kind[k];
+    int b;
+    if ((kd->axis == SL_ACROSS && dir < LEFT) ||
+        (kd->axis == SL_DOWN && dir >= LEFT))
+        return -1;
+    switch (dir) {
+    case UP:    b = a >= d->w ? (int)(a - d->w) : -1; break;
+    case DOWN:  b = a + d->w < d->n ? (int)(a + d->w) : -1; break;
+    case LEFT:  b = a % d->w ? (int)a - 1 : -1; break;
+    default:    b = a % d->w < d->w - 1 ? (int)a + 1 : -1; break;
+    }
+    if (b < 0 || !(kd->fit >> b & 1) || (kd->shape << b & occ))
+        return -1;
+    return b;
+}
+
+/* The places a piece of kind k at anchor a can reach in one move of the
+ * metric, in a fixed order (the directions UDLR; nearer first), into to[];
+ * with from[], each place's previous place on the way (for its path).
+ * occ: the cells of the other pieces.  Returns the count. */
+static unsigned reach(const sl_desc *d, unsigned metric, unsigned k,
+                      uint64_t occ, unsigned a, uint8_t *to, uint8_t *from)
+{
+    unsigned n = 0;
+    if (metric != SL_MOVE) {
+        for (unsigned dir = 0; dir < 4; dir++) {
+            int b = (int)a, prev;
+            while (prev = b, (b = neighbour(d, k, occ, (unsigned)b, dir)) >= 0) {
+                from[n] = (uint8_t)prev;
+                to[n++] = (uint8_t)b;
+                if (metric == SL_STEP)
+                    break;
+            }
+        }
+        return n;
+    }
+    uint64_t seen = (uint64_t)1 << a;
+    uint8_t queue[SL_MAX_CELLS];
+    unsigned head = 0, tail = 0;
+    queue[tail++] = (uint8_t)a;
+    while (head < tail) {
+        unsigned c = queue[head++];
+        for (unsigned dir = 0; dir < 4; dir++) {
+            int b = neighbour(d, k, occ, c, dir);
+            if (b < 0 || (seen >> b & 1))
+                continue;
+            seen |= (uint64_t)1 << b;
+            queue[tail++] = (uint8_t)b;
+            from[n] = (uint8_t)c;
+            to[n++] = (uint8_t)b;
+        }
+    }
+    return n;
+}
+
+/* Every move of layout l: the successor's rank, and code = from | to << 8
+ * (the moving piece's anchor before and after). */
+static unsigned moves_of(const sl_ctx *x, const layout *l, ptb_move *out,
+                         uint64_t *idx)
+{
+    const sl_desc *d = x->d;
+    unsigned n = 0;
+    uint8_t to[SL_MAX_CELLS], from[SL_MAX_CELLS];
+    for (unsigned i = 0; i < l->np; i++) {
+        unsigned a = l->anchor[i], k = l->at[a] - 1u;
+        uint64_t cells = d->kind[k].shape << a;
+        unsigned m = reach(d, x->metric, k, l->occ & ~cells, a, to, from);
+        layout next = *l;
+        next.at[a] = 0;
+        next.occ &= ~cells;
+        for (unsigned j = 0; j < m && n < PTB_MAX_MOVES; j++) {
+            layout t = next;
+            put_piece(d, &t, k, to[j]);
+            uint64_t r = rank(x, &t);
+            if (out) {
+                out[n].to = r;
+                out[n].code = a | (uint32_t)to[j] << 8;
+            } else {
+                idx[n] = r;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+static int is_goal_layout(const sl_desc *d, const layout *l)
+{
+    for (unsigned g = 0; g < d->ngoals; g++) {
+        const sl_goal *gl = &d->goal[g];
+        int ok = !(l->occ & gl->empty);
+        for (unsigned i = 0; ok && i < gl->n; i++)
+            ok = l->at[gl->anchor[i]] == gl->kind[i] + 1u;
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* ==== the puzzle's state-space ops ====================================== */
+
+static void slide_close(void *ctx)
+{
+    sl_ctx *x = ctx;
+    if (x)
+        free(x->t);
+    free(x);
+}
+
+static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
+{
+    sl_ctx *x = calloc(1, sizeof *x);
+    if (!x)
+        return PTB_ENOMEM;
+    x->d = p->data;
+    x->metric = x->d->metric[metric];
+    int rc = make_table(x);
+    if (rc != PTB_OK) {
+        slide_close(x);
+        return rc;
+    }
+    *ctx = x;
+    return PTB_OK;
+}
+
+static uint32_t slide_subtables(const void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static uint64_t slide_size(const void *ctx, uint32_t sub)
+{
+    return sub == 0 ? ((const sl_ctx *)ctx)->size : 0;
+}
+
+static int slide_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
+{
+    const sl_ctx *x = ctx;
+    layout l;
+    if (sub != 0 || idx >= x->size)
+        return 0;
+    unrank(x, idx, &l);
+    return is_goal_layout(x->d, &l);
+}
+
+static void slide_goals(const void *ctx, uint32_t sub,
+                        void (*emit)(void *arg, uint64_t idx), void *arg)
+{
+    const sl_ctx *x = ctx;
+    for (uint64_t i = 0; sub == 0 && i < x->size; i++)
+        if (slide_is_goal(ctx, sub, i))
+            emit(arg, i);
+}
+
+static unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
+                            ptb_move *out)
+{
+    const sl_ctx *x = ctx;
+    layout l;
+    if (sub != 0 || idx >= x->size)
+        return 0;
+    unrank(x, idx, &l);
+    return moves_of(x, &l, out, NULL);
+}
+
+static unsigned slide_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
+                              uint64_t *out)
+{
+    const sl_ctx *x = ctx;
+    layout l;
+    if (sub != 0 || idx >= x->size)
+        return 0;
+    unrank(x, idx, &l);
+    return moves_of(x, &l, NULL, out);
+}
+
+/* ==== the native view =================================================== */
+
+/* The layout of the user's drawing in p (checked by parse). */
+static void layout_of(const sl_desc *d, const ptb_position *p, layout *l)
+{
+    uint64_t done = d->walls;
+    memset(l, 0, sizeof *l);
+    for (unsigned c = 0; c < d->n; c++) {
+        char ch = (char)p->cell[c];
+        if ((done >> c & 1) || sl_is_empty(d, ch))
+            continue;
+        uint64_t m = 0;
+        for (unsigned i = c; i < d->n; i++)
+            if (p->cell[i] == (unsigned char)ch)
+                m |= (uint64_t)1 << i;
+        done |= m;
+        put_piece(d, l, (unsigned)sl_kind_of(d, ch, m >> c), c);
+        l->anchor[l->np++] = (uint8_t)c;
+    }
+}
+
+static int parse_error(char *err, size_t cap, const ptb_token *t,
+                       unsigned ntok, unsigned c, unsigned w,
+                       const char *what, char ch)
+{
+    const ptb_token *row = ntok == 1 ? &t[0] : &t[c / w];
+    unsigned off = ntok == 1 ? c : c % w;
+    return ptb_errf(err, cap, "line %u, column %u: %s '%c'", row->line,
+                    ptb_text_column(row, off), what, ch);
+}
+
+/* The user's drawing: h rows of w cells, or all cells in one row. */
+static int slide_parse(const void *ctx, const char *text,
+                       const char *const *opt, ptb_position out[2],
+                       unsigned *n, char *err, size_t errcap)
+{
+    const sl_desc *d = ((const sl_ctx *)ctx)->d;
+    ptb_token t[SL_MAX_H];
+    ptb_position *p = &out[0];
+    unsigned counts[SL_MAX_KINDS] = { 0 };
+    (void)opt;
+    unsigned rows = ptb_text_split(text, PTB_TEXT_GRID, t, SL_MAX_H);
+    int one = rows == 1 && t[0].len == d->n && d->h > 1;
+    if (!one && rows != d->h)
+        return ptb_errf(err, errcap, "expected %u rows of %u cells (or the "
+                        "%u cells in one row), found %u rows", d->h, d->w,
+                        d->n, rows);
+    for (unsigned r = 0; !one && r < rows; r++)
+        if (t[r].len != d->w)
+            return ptb_errf(err, errcap, "line %u, column %u: expected %u "
+                            "cells in a row, found %u", t[r].line, t[r].col,
+                            d->w, t[r].len);
+    p->aux = '.';
+    for (unsigned c = 0; c < d->n; c++) {
+        char ch = one ? t[0].s[c] : t[c / d->w].s[c % d->w];
+        int wall = d->walls >> c & 1;
+        p->cell[c] = (unsigned char)ch;
+        if (sl_is_wall(d, ch) != wall)
+            return parse_error(err, errcap, t, rows, c, d->w, wall ?
+                               "the board has a wall here, expected '#', got"
+                               : "the board has no wall here, got", ch);
+        if (wall)
+            continue;
+        if (sl_is_empty(d, ch)) {
+            p->aux = (unsigned char)ch;
+            continue;
+        }
+        if (ch <= ' ' || ch >= 127 || ch == '?' || ch == '/' ||
+            ch == '"' || ch == '\\')
+            return parse_error(err, errcap, t, rows, c, d->w,
+                               "unexpected", ch);
+    }
+    uint64_t done = d->walls;
+    for (unsigned c = 0; c < d->n; c++) {
+        char ch = (char)p->cell[c];
+        if ((done >> c & 1) || sl_is_empty(d, ch))
+            continue;
+        uint64_t m = 0;
+        for (unsigned i = c; i < d->n; i++)
+            if (p->cell[i] == (unsigned char)ch)
+                m |= (uint64_t)1 << i;
+        done |= m;
+        int k = sl_kind_of(d, ch, m >> c);
+        uint64_t grow = (uint64_t)1 << c, prev;
+        do {                               /* the cells joined to c */
+            prev = grow;
+            for (unsigned i = 0; i < d->n; i++)
+                if (grow >> i & 1)
+                    grow |= ((i % d->w ? (uint64_t)1 << (i - 1) : 0) |
+                             (i % d->w < d->w - 1 ? (uint64_t)1 << (i + 1)
+                                                  : 0) |
+                             (i >= d->w ? (uint64_t)1 << (i - d->w) : 0) |
+                             (i + d->w < d->n ? (uint64_t)1 << (i + d->w)
+                                              : 0)) & m;
+        } while (grow != prev);
+        if (grow != m)
+            return parse_error(err, errcap, t, rows, c, d->w, "the cells "
+                               "of a piece must touch: two pieces show",
+                               ch);
+        if (k < 0)
+            return parse_error(err, errcap, t, rows, c, d->w, "no piece of "
+                               "this puzzle has the shape of", ch);
+        counts[k]++;
+    }
+    for (unsigned k = 0; k < d->nkinds; k++)
+        if (counts[k] != d->kind[k].count) {
+            if (d->kind[k].label)
+                return ptb_errf(err, errcap, "piece '%c' is missing",
+                                d->kind[k].label);
+            return ptb_errf(err, errcap, "expected %u pieces shaped like "
+                            "'%c' of the start, found %u", d->kind[k].count,
+                            d->kind[k].shown, counts[k]);
+        }
+    layout l;
+    layout_of(d, p, &l);
+    p->sub = 0;
+    p->idx = rank(ctx, &l);
+    *n = 1;
+    return PTB_OK;
+}
+
+static unsigned slide_record_lines(const void *ctx, const char *first_line)
+{
+    const sl_desc *d = ((const sl_ctx *)ctx)->d;
+    ptb_token t[2];
+    if (ptb_text_split(first_line, PTB_TEXT_GRID, t, 2) == 1 &&
+        t[0].len == d->n && d->h > 1)
+        return 1;
+    return ptb_text_record_lines(first_line, PTB_TEXT_GRID, d->h);
+}
+
+/* The moving piece's cells before a move of code m. */
+static uint64_t moving_cells(const sl_desc *d, const ptb_position *p,
+                             uint32_t code)
+{
+    unsigned char ch = p->cell[code & 0xFF];
+    uint64_t m = 0;
+    for (unsigned i = 0; i < d->n; i++)
+        if (p->cell[i] == ch)
+            m |= (uint64_t)1 << i;
+    return m;
+}
+
+static void slide_apply(const void *ctx, ptb_position *p, const ptb_move *m)
+{
+    const sl_desc *d = ((const sl_ctx *)ctx)->d;
+    unsigned from = m->code & 0xFF, to = m->code >> 8 & 0xFF;
+    unsigned char ch = p->cell[from];
+    uint64_t cells = moving_cells(d, p, m->code);
+    for (unsigned i = 0; i < d->n; i++)
+        if (cells >> i & 1)
+            p->cell[i] = (unsigned char)p->aux;
+    for (unsigned i = 0; i < d->n; i++)
+        if (cells >> i & 1)
+            p->cell[i + to - from] = ch;
+    p->idx = m->to;
+}
+
+/* The path of a move: its directions, "DDL", into path (NUL-ended). */
+static unsigned move_path(const sl_ctx *x, const ptb_position *before,
+                          uint32_t code, char *path)
+{
+    const sl_desc *d = x->d;
+    unsigned a = code & 0xFF, b = code >> 8 & 0xFF, n = 0;
+    uint64_t cells = moving_cells(d, before, code), occ = 0;
+    uint8_t to[SL_MAX_CELLS], from[SL_MAX_CELLS], way[SL_MAX_CELLS];
+    for (unsigned i = 0; i < d->n; i++)
+        if (!(cells >> i & 1) && !sl_is_empty(d, (char)before->cell[i]) &&
+            !(d->walls >> i & 1))
+            occ |= (uint64_t)1 << i;
+    int k = sl_kind_of(d, (char)before->cell[a], cells >> a);
+    unsigned m = k < 0 ? 0 : reach(d, x->metric, (unsigned)k, occ, a, to,
+                                   from);
+    for (unsigned c = b; c != a && n < SL_MAX_CELLS;) {
+        unsigned j = 0;
+        while (j < m && to[j] != c)
+            j++;
+        if (j == m)
+            break;
+        unsigned f = from[j];
+        way[n++] = (uint8_t)(c + d->w == f ? UP : f + d->w == c ? DOWN
+                             : c + 1 == f ? LEFT : RIGHT);
+        c = f;
+    }
+    for (unsigned i = 0; i < n; i++)
+        path[i] = dir_letter[way[n - 1 - i]];
+    path[n] = '\0';
+    return n;
+}
+
+static int slide_format_board(const void *ctx, const ptb_position *p,
+                              char *buf, size_t cap)
+{
+    const sl_desc *d = ((const sl_ctx *)ctx)->d;
+    size_t len = 0;
+    for (unsigned r = 0; r < d->h; r++)
+        ptb_catf(buf, cap, &len, "%s%.*s", r ? "\n" : "", (int)d->w,
+                 (const char *)p->cell + r * d->w);
+    return (int)len;
+}
+
+static int slide_format_move(const void *ctx, const ptb_position *before,
+                             const ptb_move *m, char *buf, size_t cap)
+{
+    char path[SL_MAX_CELLS + 1];
+    size_t len = 0;
+    move_path(ctx, before, m->code, path);
+    ptb_catf(buf, cap, &len, "%c %s", before->cell[m->code & 0xFF], path);
+    return (int)len;
+}
+
+/* The count, then per move "N PIECE PATH", the board after it and a blank
+ * line. */
+static int slide_format_answer(const void *ctx, const ptb_solution *s,
+                               char *buf, size_t cap)
+{
+    size_t len = 0;
+    char move[SL_MAX_CELLS + 8], board[SL_MAX_CELLS + SL_MAX_H + 1];
+    ptb_catf(buf, cap, &len, "%u\n", s->distance);
+    for (unsigned i = 0; i < s->distance; i++) {
+        const ptb_position *before = i ? &s->after[i - 1] : &s->start;
+        slide_format_move(ctx, before, &s->move[i], move, sizeof move);
+        slide_format_board(ctx, &s->after[i], board, sizeof board);
+        ptb_catf(buf, cap, &len, "%u %s\n%s\n\n", i + 1, move, board);
+    }
+    return (int)len;
+}
+
+/* A state as a drawing parse() reads back: rows joined by '/', a letter a
+ * piece (a distinct piece's own, then the first free ones). */
+static int slide_format_code(const void *ctx, uint32_t sub, uint64_t idx,
+                             char *buf, size_t cap)
+{
+    const sl_ctx *x = ctx;
+    const sl_desc *d = x->d;
+    char cells[SL_MAX_CELLS];
+    layout l;
+    size_t len = 0;
+    if (sub != 0 || idx >= x->size)
+        return -1;
+    unrank(x, idx, &l);
+    for (unsigned c = 0; c < d->n; c++)
+        cells[c] = d->walls >> c & 1 ? '#' : '.';
+    const char *pool = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                       "0123456789!$%&()*+,-:;<=>@[]^_`{|}~'";
+    for (unsigned i = 0; i < l.np; i++) {
+        unsigned a = l.anchor[i], k = l.at[a] - 1u;
+        char ch = d->kind[k].label;
+        while (!ch) {
+            ch = *pool++;
+            for (unsigned j = 0; ch && j < d->nkinds; j++)
+                if (d->kind[j].label == ch)
+                    ch = 0;
+            if (ch && (sl_is_empty(d, ch) || sl_is_wall(d, ch)))
+                ch = 0;
+        }
+        for (unsigned o = 0; o < 64; o++)
+            if (d->kind[k].shape >> o & 1)
+                cells[a + o] = ch;
+    }
+    for (unsigned r = 0; r < d->h; r++)
+        ptb_catf(buf, cap, &len, "%s%.*s", r ? "/" : "", (int)d->w,
+                 cells + r * d->w);
+    return (int)len;
+}
+
+static int slide_format_query_json(const void *ctx, const ptb_position *p,
+                                   char *buf, size_t cap)
+{
+    const sl_desc *d = ((const sl_ctx *)ctx)->d;
+    size_t len = 0;
+    ptb_catf(buf, cap, &len, "\"code\":\"");
+    for (unsigned r = 0; r < d->h; r++)
+        ptb_catf(buf, cap, &len, "%s%.*s", r ? "/" : "", (int)d->w,
+                 (const char *)p->cell + r * d->w);
+    ptb_catf(buf, cap, &len, "\"");
+    return (int)len;
+}
+
+static int slide_format_move_json(const void *ctx, const ptb_position *before,
+                                  const ptb_move *m, char *buf, size_t cap)
+{
+    static const char *const name[] = { "up", "down", "left", "right" };
+    const sl_desc *d = ((const sl_ctx *)ctx)->d;
+    unsigned from = m->code & 0xFF, to = m->code >> 8 & 0xFF;
+    char path[SL_MAX_CELLS + 1];
+    size_t len = 0, k;
+    move_path(ctx, before, m->code, path);
+    ptb_catf(buf, cap, &len, "{\"piece\":\"%c\",\"from\":[%u,%u],\"to\":"
+             "[%u,%u],\"path\":[", before->cell[from], from / d->w + 1,
+             from % d->w + 1, to / d->w + 1, to % d->w + 1);
+    for (k = 0; path[k]; k++)
+        ptb_catf(buf, cap, &len, "%s\"%s\"", k ? "," : "",
+                 name[strchr(dir_letter, path[k]) - dir_letter]);
+    ptb_catf(buf, cap, &len, "]");
+    if (k && strspn(path, (char[2]){ path[0], 0 }) == k)
+        ptb_catf(buf, cap, &len, ",\"direction\":\"%s\"",
+                 name[strchr(dir_letter, path[0]) - dir_letter]);
+    ptb_catf(buf, cap, &len, "}");
+    return (int)len;
+}
+
+static const ptb_puzzle slide_ops = {
+    .reversible = 1,
+    .open = slide_open,
+    .close = slide_close,
+    .subtables = slide_subtables,
+    .size = slide_size,
+    .goals = slide_goals,
+    .is_goal = slide_is_goal,
+    .moves = slide_moves,
+    .unmoves = slide_unmoves,
+    .parse = slide_parse,
+    .record_lines = slide_record_lines,
+    .apply = slide_apply,
+    .format_board = slide_format_board,
+    .format_move = slide_format_move,
+    .format_answer = slide_format_answer,
+    .format_code = slide_format_code,
+    .format_query_json = slide_format_query_json,
+    .format_move_json = slide_format_move_json,
+};
+
+int sl_puzzle(sl_desc *d, ptb_puzzle **out)
+{
+    ptb_puzzle *p = malloc(sizeof *p);
+    if (!p)
+        return PTB_ENOMEM;
+    *p = slide_ops;
+    p->name = d->name;
+    p->summary = d->summary;
+    p->metrics = d->metric_name;
+    p->description = d->text;
+    p->start = d->start_text;
+    p->data = d;
+    *out = p;
+    return PTB_OK;
+}

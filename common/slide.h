@@ -1,0 +1,94 @@
+/* common/slide.h: a sliding-block puzzle read from a description
+ * (library-internal).
+ *
+ * describe.c reads a description (README.md, "Describing a puzzle"; man
+ * page puzzletb-description(5)) into an sl_desc and writes its canonical
+ * text, the form a table stores; puzzle_slide.c is the engine that turns
+ * an sl_desc into a puzzle of common/puzzle.h.  Nothing here knows any one
+ * puzzle: a puzzle is its description.
+ *
+ * The board has w x h cells (at most SL_MAX_W x SL_MAX_H), numbered in
+ * reading order, c = row * w + column.  A piece is a set of cells; its
+ * anchor is its first cell in reading order, and its shape the offsets of
+ * its cells from the anchor, c - anchor, as a bit mask (every offset is
+ * >= 0 because the anchor comes first).  Pieces that the table tells apart
+ * are of different *kinds*: a distinct piece is a kind of its own; pieces
+ * of the same shape and move rule that are not distinct share one.
+ */
+#ifndef PTB_SLIDE_H
+#define PTB_SLIDE_H
+
+#include <stdint.h>
+
+#include "puzzle.h"
+
+#define SL_MAX_W 8
+#define SL_MAX_H 8
+#define SL_MAX_CELLS (SL_MAX_W * SL_MAX_H)
+#define SL_MAX_KINDS 16          /* kinds of piece */
+#define SL_MAX_PIECES 48         /* pieces on the board */
+#define SL_MAX_GOALS 8           /* goal patterns */
+#define SL_MAX_TEXT 8192         /* a description's canonical text */
+
+enum { SL_STEP, SL_LINE, SL_MOVE, SL_METRICS };   /* the metrics */
+enum { SL_FREE, SL_ACROSS, SL_DOWN };             /* how a kind moves */
+
+typedef struct sl_kind {
+    uint64_t shape;          /* offsets from the anchor, bit per offset */
+    uint64_t fit;            /* anchors where it lies on the board, off
+                                the walls */
+    unsigned cells;          /* cells of one piece */
+    unsigned count;          /* pieces of this kind */
+    unsigned axis;           /* SL_FREE, SL_ACROSS (a row), SL_DOWN */
+    char label;              /* a distinct piece's letter; 0: none */
+    char shown;              /* the letter that shows it: the first piece's */
+} sl_kind;
+
+/* A goal: every required piece of a kind at an anchor, and the cells that
+ * must be empty; the other cells may hold anything. */
+typedef struct sl_goal {
+    uint64_t empty;
+    unsigned n;
+    uint8_t kind[SL_MAX_PIECES], anchor[SL_MAX_PIECES];
+} sl_goal;
+
+typedef struct sl_desc {
+    char name[32];
+    unsigned w, h, n;        /* width, height, cells */
+    uint64_t walls;
+    unsigned nkinds;
+    sl_kind kind[SL_MAX_KINDS];
+    unsigned npieces;
+    unsigned nmetrics;
+    unsigned metric[SL_METRICS];      /* SL_STEP.. in the listed order */
+    const char *metric_name[SL_METRICS + 1];   /* NULL-terminated */
+    char start[SL_MAX_CELLS];         /* the drawn start: a letter, '.', '#' */
+    char start_text[SL_MAX_CELLS + SL_MAX_H];  /* rows joined by '/' */
+    unsigned ngoals;
+    sl_goal goal[SL_MAX_GOALS];
+    char empty[8], wall[8];           /* more characters for "empty", "wall" */
+    char *summary;                    /* malloc'd, may be "" */
+    char *text;                       /* the canonical text, malloc'd */
+} sl_desc;
+
+/* Reads a description.  PTB_OK; PTB_EPARSE with "line L, column C: what"
+ * (or "line L: what") in err; PTB_ENOMEM.  sl_free() it on success. */
+int sl_read(const char *text, sl_desc **out, char *err, size_t errcap);
+void sl_free(sl_desc *d);
+
+/* Whether c stands for an empty cell or a wall in this description's
+ * drawings (besides '.' and '#'). */
+int sl_is_empty(const sl_desc *d, char c);
+int sl_is_wall(const sl_desc *d, char c);
+
+/* The kind of a piece drawn with letter x in the given shape (offsets from
+ * its anchor): the distinct piece x, or else the kind of that shape that
+ * is not distinct; -1 when there is none (or x is a distinct piece drawn
+ * in another shape). */
+int sl_kind_of(const sl_desc *d, char x, uint64_t shape);
+
+/* The puzzle of a description (puzzle_slide.c): a ptb_puzzle whose name,
+ * summary, metrics and description are d's; it owns d. */
+int sl_puzzle(sl_desc *d, ptb_puzzle **out);
+
+#endif

@@ -1,0 +1,306 @@
+#!/usr/bin/python3
+"""tests/t_describe.py: described sliding-block puzzles against a model of
+the rules written here.
+
+Each description below is drawn in this file.  The test reads the drawing
+itself, enumerates every layout of the start's pieces by brute force (every
+placement of every piece, without overlap, off the walls, pieces of a kind
+interchangeable unless distinct), makes the moves of each metric from the
+rules (step: one cell; line: any distance in one direction; move: anywhere a
+path of steps reaches; axis pieces only along their long axis), and finds
+every layout's distance by a BFS from the goals.  Then tbgen builds the
+tables, and every layout, drawn as a query, must get that distance from
+tblookup (--batch --count, -1 for no solution); the table's state count
+must be the enumeration's; --verify must prove it.  Nothing is compared
+with the code's own output.
+
+Prints TAP lines ("ok N - ...") for tests/run; run from the top of the tree
+(tests/t_describe.sh)."""
+import collections
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+
+TBGEN = os.environ.get('TBGEN', 'bin/tbgen')
+LOOKUP = os.environ.get('LOOKUP', 'bin/tblookup')
+n = 0
+
+
+def check(what, cond, detail=''):
+    global n
+    n += 1
+    print(('ok %d - %s' if cond else 'not ok %d - %s') % (n, what))
+    if not cond and detail:
+        print('# ' + str(detail)[:2000].replace('\n', '\n# '))
+
+
+# ---- the model ----------------------------------------------------------
+
+class Model:
+    """A description as this test reads it: board, walls, kinds, goals."""
+
+    def __init__(self, start, goals, distinct='', axis='', metric='step'):
+        rows = start.split('/')
+        self.h, self.w = len(rows), len(rows[0])
+        self.walls = {(r, c) for r in range(self.h) for c in range(self.w)
+                      if rows[r][c] == '#'}
+        cells = collections.defaultdict(list)
+        for r in range(self.h):
+            for c in range(self.w):
+                if rows[r][c] not in '.#':
+                    cells[rows[r][c]].append((r, c))
+        self.letters = {}
+        kinds = []          # (shape, label or None, axis)
+        self.count = collections.Counter()
+        for x, cs in sorted(cells.items(), key=lambda kv: min(kv[1])):
+            a = min(cs)
+            shape = tuple(sorted((r - a[0], c - a[1]) for r, c in cs))
+            ax = None
+            if axis == 'all' or x in axis:
+                hgt = max(r for r, _ in shape) + 1
+                wid = max(c for _, c in shape) - min(c for _, c in shape) + 1
+                ax = 'across' if wid > hgt else 'down'
+            label = x if (distinct == 'all' or x in distinct) else None
+            kind = (shape, label, ax)
+            if kind not in kinds:
+                kinds.append(kind)
+            self.letters[x] = kinds.index(kind)
+            self.count[kinds.index(kind)] += 1
+        self.kinds = kinds
+        self.metric = metric
+        self.goals = []
+        for g in goals:
+            grows = g.split('/')
+            need, empty = [], set()
+            seen = set()
+            for r in range(self.h):
+                for c in range(self.w):
+                    x = grows[r][c]
+                    if x == '.':
+                        empty.add((r, c))
+                    elif x not in '?#' and x not in seen:
+                        seen.add(x)
+                        need.append((self.letters[x], (r, c)))
+            self.goals.append((need, empty))
+
+    def cells(self, kind, anchor):
+        return [(anchor[0] + dr, anchor[1] + dc)
+                for dr, dc in self.kinds[kind][0]]
+
+    def fits(self, kind, anchor):
+        return all(0 <= r < self.h and 0 <= c < self.w and
+                   (r, c) not in self.walls
+                   for r, c in self.cells(kind, anchor))
+
+    def layouts(self):
+        """Every layout: a sorted tuple of (kind, anchor) pairs."""
+        pieces = [k for k in sorted(self.count) for _ in range(self.count[k])]
+        out = set()
+
+        def place(i, used, placed):
+            if i == len(pieces):
+                out.add(tuple(sorted(placed)))
+                return
+            k = pieces[i]
+            for r in range(self.h):
+                for c in range(self.w):
+                    if not self.fits(k, (r, c)):
+                        continue
+                    cs = self.cells(k, (r, c))
+                    if any(x in used for x in cs):
+                        continue
+                    # interchangeable pieces in anchor order: each set once
+                    if (i and pieces[i - 1] == k and
+                            (r, c) <= placed[-1][1]):
+                        continue
+                    place(i + 1, used | set(cs), placed + [(k, (r, c))])
+        place(0, frozenset(), [])
+        return out
+
+    def moves(self, lay):
+        out = []
+        for i, (k, a) in enumerate(lay):
+            others = set()
+            for j, (k2, a2) in enumerate(lay):
+                if j != i:
+                    others.update(self.cells(k2, a2))
+            ax = self.kinds[k][2]
+            dirs = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            if ax == 'across':
+                dirs = [(0, -1), (0, 1)]
+            elif ax == 'down':
+                dirs = [(-1, 0), (1, 0)]
+
+            def free(b):
+                return self.fits(k, b) and not any(
+                    x in others for x in self.cells(k, b))
+            ends = set()
+            if self.metric == 'move':
+                seen, todo = {a}, [a]
+                while todo:
+                    p = todo.pop()
+                    for dr, dc in dirs:
+                        b = (p[0] + dr, p[1] + dc)
+                        if b not in seen and free(b):
+                            seen.add(b)
+                            todo.append(b)
+                ends = seen - {a}
+            else:
+                for dr, dc in dirs:
+                    b = a
+                    while True:
+                        b = (b[0] + dr, b[1] + dc)
+                        if not free(b):
+                            break
+                        ends.add(b)
+                        if self.metric == 'step':
+                            break
+            for b in ends:
+                out.append(tuple(sorted(lay[:i] + lay[i + 1:] + ((k, b),))))
+        return out
+
+    def is_goal(self, lay):
+        have = set(lay)
+        occ = set()
+        for k, a in lay:
+            occ.update(self.cells(k, a))
+        return any(all(p in have for p in need) and not (empty & occ)
+                   for need, empty in self.goals)
+
+    def distances(self):
+        lays = self.layouts()
+        dist = {l: 0 for l in lays if self.is_goal(l)}
+        frontier = list(dist)
+        while frontier:
+            nxt = []
+            for l in frontier:
+                for m in self.moves(l):       # moves are reversible
+                    if m not in dist:
+                        dist[m] = dist[l] + 1
+                        nxt.append(m)
+            frontier = nxt
+        return lays, dist
+
+    def draw(self, lay):
+        """The layout as a query: a letter a piece (distinct ones their
+        own), rows joined by '/'."""
+        g = [['#' if (r, c) in self.walls else '.' for c in range(self.w)]
+             for r in range(self.h)]
+        labels = {k: kd[1] for k, kd in enumerate(self.kinds) if kd[1]}
+        pool = iter(x for x in 'abcdefghijklmnopqrstuvwxyz'
+                    if x not in labels.values())
+        for k, a in lay:
+            x = labels.get(k) or next(pool)
+            for r, c in self.cells(k, a):
+                g[r][c] = x
+        return '/'.join(''.join(row) for row in g)
+
+
+# ---- the descriptions ---------------------------------------------------
+
+CASES = [
+    # name, description text, model arguments
+    ('walls', '''# a notch and a wall inside; a 2x1 and three 1x1 pieces
+name t-walls
+metrics step line move
+start
+A.B#
+A.C.
+#.D.
+
+goal ????/????/#?D?
+''', dict(start='A.B#/A.C./#.D.', goals=['????/????/#?D?'])),
+    ('ell', '''name t-ell
+summary an L-shaped piece and two squares; two goals
+metrics move step
+start   LL./L../..a/.b.
+goal    ???/???/LL?/L??
+goal    ???/??./?LL/?L?
+''', dict(start='LL./L../..a/.b.',
+          goals=['???/???/LL?/L??', '???/??./?LL/?L?'])),
+    ('axis', '''name t-axis
+metrics line step
+distinct A
+axis all
+start
+..B.
+AAB.
+...C
+DD.C
+
+goal ????/??AA/????/????
+''', dict(start='..B./AAB./...C/DD.C', goals=['????/??AA/????/????'],
+          distinct='A', axis='all')),
+    ('tiles', '''name t-tiles
+metrics step
+distinct all
+empty 0
+start 123/450
+goal  123/45.
+''', dict(start='123/45.', goals=['123/45.'], distinct='all')),
+    ('mixed', '''name t-mixed
+summary two distinct squares among interchangeable ones, a 1x2 bar
+metrics move line
+distinct XY
+start
+XaY.
+bb.c
+goal
+Y??X
+????
+''', dict(start='XaY./bb.c', goals=['Y??X/????'], distinct='XY')),
+]
+
+
+def run(args, stdin=None):
+    return subprocess.run(args, input=stdin, capture_output=True, text=True)
+
+
+def build(tmp, name, text):
+    path = os.path.join(tmp, name + '.txt')
+    with open(path, 'w') as f:
+        f.write(text)
+    return run([TBGEN, '--quiet', '--puzzle', path, '--out', tmp])
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    for name, text, args in CASES:
+        r = build(tmp, name, text)
+        check('%s: tbgen builds it' % name, r.returncode == 0, r.stderr)
+        metrics = [l.split()[1:] for l in text.splitlines()
+                   if l.startswith('metrics')][0]
+        for metric in metrics:
+            model = Model(metric=metric, **args)
+            lays, dist = model.distances()
+            puzzle = 't-' + name
+            r = run([LOOKUP, '--tables', tmp, puzzle, '--metric', metric,
+                     '--stats'])
+            head = r.stdout.splitlines()[0] if r.stdout else ''
+            check('%s %s: the table has a state per layout (%d, counted '
+                  'here)' % (name, metric, len(lays)),
+                  ' %d states,' % len(lays) in head, head + r.stderr)
+            order = sorted(lays)
+            queries = ''.join(model.draw(l) + '\n' for l in order)
+            r = run([LOOKUP, '--tables', tmp, puzzle, '--metric', metric,
+                     '--batch', '--count'], queries)
+            got = r.stdout.split()
+            want = [str(dist.get(l, -1)) for l in order]
+            bad = [(model.draw(l), g, w) for l, g, w in zip(order, got, want)
+                   if g != w]
+            check('%s %s: every layout answers the BFS of the rules (%d '
+                  'solvable, at most %d moves)' %
+                  (name, metric, len(dist), max(dist.values())),
+                  len(got) == len(want) and not bad,
+                  (bad[:5], r.stderr[:300]))
+            r = run([LOOKUP, '--tables', tmp, '--verify', '--metric', metric,
+                     puzzle])
+            check('%s %s: --verify proves the table' % (name, metric),
+                  r.returncode == 0 and ' ok: ' in r.stdout, r.stderr)
+    print('# %d checks' % n)
+
+
+if __name__ == '__main__':
+    main()

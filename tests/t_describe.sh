@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# tests/t_describe.sh: puzzles from descriptions.  tests/t_describe.py
+# checks described puzzles drawn in the test against its own model of the
+# rules; this script checks what the shipped descriptions must give
+# (published figures), bad descriptions, and tables whose stored
+# description was tampered with.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+need bin/tbgen "$LOOKUP" "$TABLES/eight.mdb" "$TABLES/p1379.mdb" \
+    "$TABLES/century-move.mdb" "$TABLES/ma-line.mdb"
+/usr/bin/python3 tests/t_describe.py | sed -e 's/^ok [0-9]*/ok/' \
+    -e 's/^not ok [0-9]*/not ok/' >"$TMP/py"
+cat "$TMP/py"
+n=$(grep -c '^ok\|^not ok' "$TMP/py")
+
+# ---- the shipped 8-puzzles against published figures ----
+run eight --stats
+check "eight: 181,440 of the 362,880 layouts solvable, at most 31 moves (Reinefeld 1993)" \
+    test "$(head -1 "$TMP/out")" = "# eight step: 362880 states, 181440 solvable, 181440 unsolvable, max distance 31"
+check "eight: exactly 2 positions at 31 moves" \
+    sh -c 'grep -qx "31 2" "$1"' _ "$TMP/out"
+run p1379 --count 283104765
+check "p1379: Luogu P1379's sample 283104765 takes 4 moves" test "$rc" = 0 -a "$out" = 4
+run p1379 --count '283/1.4/765'
+check "p1379: the same position drawn with '.': 4" test "$rc" = 0 -a "$out" = 4
+run eight --count 123456708
+check "eight: one move from solved: 1" test "$rc" = 0 -a "$out" = 1
+run eight --count 123456870
+check "eight: two tiles swapped (an odd permutation) cannot be solved: 1" \
+    test "$rc" = 1 -a -z "$out"
+run eight 123456708
+check "eight: the answer keeps the user's blank mark '0'" \
+    test "$out" = $'1\n1 8 L\n123\n456\n780'
+
+# ---- the classics from their drawn starts against their published optima ----
+# (the sources are cited in each puzzles/NAME.txt: Winning Ways, Storer's
+# pages at Brandeis, Pegg's MAA column, Hordern 1986, Coffin 2007)
+optimum() {   # optimum NAME METRIC MOVES
+    run "$1" --start --metric "$2" --count
+    check "$1 --start --metric $2: $3 moves, as published" test "$rc" = 0 -a "$out" = "$3"
+}
+optimum century move 99
+optimum century line 111
+optimum supercentury move 138
+optimum supercentury line 150
+optimum quzzle move 84
+optimum quzzle line 93
+optimum dads move 59
+optimum ma move 23
+optimum ma line 26
+run century --stats --metric move
+check "SuperCentury's start is among Century's farthest layouts: 138 moves" \
+    sh -c 'head -1 "$1" | grep -q "max distance 138$" &&
+           "$2" supercentury --start --metric move --count | grep -qx 138' _ "$TMP/out" "$LOOKUP"
+check "--start of a built-in puzzle: a usage error" \
+    expect_usage "klotski has no start of its own" klotski --start
+check "--start with a position: a usage error" \
+    expect_usage "--start stands for the position" eight --start 123456780
+
+# ---- a header that outgrows half a page: still one leaf page, and read ----
+long=$(printf 'x%.0s' $(seq 1 240))
+printf 'name t-long\nsummary %s\nsource %s\nsource %s\nmetrics move\nstart AABB/AAcd/..cd/eFFg/eHHi\ngoal ??AA/??AA/????/????/????\n' \
+    "$long" "$long" "$long" >"$TMP/long.txt"
+mkdir -p "$TMP/long"
+bin/tbgen -q --puzzle "$TMP/long.txt" --out "$TMP/long"
+run t-long --tables "$TMP/long" --count AABB/AAcd/..cd/eFFg/eHHi
+check "a table with a long description (a padded header) answers: Quzzle's 84" \
+    test "$rc" = 0 -a "$out" = 84
+check "... and --verify proves it" \
+    sh -c '"$1" --verify --tables "$2" t-long | grep -q " ok: "' _ "$LOOKUP" "$TMP/long"
+
+# ---- bad descriptions: one line with line and column, status 2, nothing written ----
+bad() {   # bad WHAT PATTERN TEXT
+    local what=$1 pattern=$2
+    printf '%s' "$3" >"$TMP/bad.txt"
+    mkdir -p "$TMP/badout"
+    bin/tbgen --puzzle "$TMP/bad.txt" --out "$TMP/badout" >"$TMP/o" 2>"$TMP/e"
+    local st=$?
+    if [ "$st" = 2 ] && [ "$(wc -l <"$TMP/e")" = 1 ] && [ ! -s "$TMP/o" ] &&
+       grep -qE -- "$pattern" "$TMP/e" && [ -z "$(ls "$TMP/badout")" ]; then
+        ok "a bad description: $what"
+    else
+        fail "a bad description: $what (status $st: $(cat "$TMP/e"))"
+    fi
+}
+bad "a piece that is not connected" \
+    "bad.txt: line 3, column 1: piece 'A' is not connected" \
+    $'name x\nstart\nA.A\n...\ngoal ???/?A?\n'
+bad "a goal piece that is not in the start" \
+    "line 3, column 11: goal piece 'Z' is not in the start" \
+    $'name x\nstart A../...\ngoal ???/?Z?\n'
+bad "a board wider than 8" \
+    "line 2, column 15: a board has at most 8 columns" \
+    $'name x\nstart A......../.........\ngoal ?????????/????????A\n'
+bad "a goal piece on a wall" \
+    "line 3, column 8: the board has a wall here" \
+    $'name x\nstart A.#/...\ngoal ??A/???\n'
+bad "a goal piece drawn in another shape" \
+    "line 4, column 7: goal piece 'A' is not drawn in its start's shape" \
+    $'name x\nstart\nAA./...\ngoal .A./.A.\n'
+bad "an unknown key" "line 2: unknown key 'colour'" \
+    $'name x\ncolour red\nstart A./..\ngoal ?A/??\n'
+bad "an unknown metric" "line 2, column 14: unknown metric 'slide'" \
+    $'name x\nmetrics step slide\nstart A./..\ngoal ?A/??\n'
+bad "no goal" "no goal" $'name x\nstart A./..\n'
+bad "a built-in puzzle's name" "line 1: 'klotski' is a built-in" \
+    $'name klotski\nstart A./..\ngoal ?A/??\n'
+bad "an axis piece with no long axis" "line 3, column 7: piece 'A' is as tall as it is wide" \
+    $'name x\naxis A\nstart A./..\ngoal ?A/??\n'
+
+# ---- tables whose stored description was changed ----
+PY=/usr/bin/python3
+mkdir -p "$TMP/cr"
+cp "$TABLES/eight.mdb" "$TMP/cr/"
+"$PY" tests/craft.py "$TMP/cr/eight.mdb" description 'name nine' 2>/dev/null
+check "a table whose description names another puzzle: refused, status 3" \
+    expect_error 3 "eight: not a puzzletb table for this puzzle" eight --tables "$TMP/cr" 123456780
+cp "$TABLES/eight.mdb" "$TMP/cr/"
+"$PY" tests/craft.py "$TMP/cr/eight.mdb" +description 'start 12' 2>/dev/null
+check "a stored description that does not read: the table is refused, status 3" \
+    expect_error 3 "eight: not a puzzletb table for this puzzle" eight --tables "$TMP/cr" 123456780
+cp "$TABLES/eight.mdb" "$TMP/cr/eight.mdb"
+cp "$TABLES/p1379.mdb" "$TMP/cr/eight-step.mdb"
+check "p1379's table under eight's name is not eight's: still eight.mdb answers" \
+    sh -c '"$1" eight --tables "$2" --count 123456708 | grep -qx 1' _ "$LOOKUP" "$TMP/cr"
+printf 'X' | dd of="$TMP/cr/eight.mdb" bs=1 seek=11310 conv=notrunc status=none
+run eight --tables "$TMP/cr" --count 123456708
+check "a damaged header: no answer" test "$rc" != 0 -a -z "$out"
+echo "1..$n"
