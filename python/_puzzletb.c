@@ -255,39 +255,68 @@ static PyObject *distance_obj(unsigned d)
 typedef struct {
     PyObject_HEAD
     ptb_space *s;
+    ptb_puzzle *p;             /* a described puzzle, loaded; or NULL */
 } SpaceObject;
+
+/* The puzzle called name: built in, or described by a table in tables
+ * (NULL: none looked for).  NULL with an exception set. */
+static ptb_puzzle *find_puzzle(modstate *st, const char *name,
+                               const char *tables)
+{
+    ptb_puzzle *p = (ptb_puzzle *)ptb_puzzle_find(name);
+    int rc = p || !tables ? PTB_OK : ptb_puzzle_lookup(tables, name, &p);
+    if (p)
+        return p;
+    if (rc == PTB_ENOMEM)
+        return (ptb_puzzle *)PyErr_NoMemory();
+    if (rc != PTB_OK && rc != PTB_EINVAL)       /* tblookup's words */
+        PyErr_Format(st->TableError, "%s: %s: %s", tables, name,
+                     ptb_strerror(rc));
+    else if (tables)
+        PyErr_Format(st->ParseError, "unknown puzzle '%s' (not built in, "
+                     "and no table of that name in %s)", name, tables);
+    else
+        PyErr_Format(st->ParseError, "unknown puzzle '%s'", name);
+    return NULL;
+}
 
 static PyObject *Space_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = { "puzzle", "metric", NULL };
-    const char *puzzle, *metric = NULL;
+    static char *kwlist[] = { "puzzle", "metric", "tables", NULL };
+    const char *puzzle, *metric = NULL, *tables = NULL;
     modstate *st = state_of_type(type);
-    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "s|z:Space", kwlist,
-                                            &puzzle, &metric))
+    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "s|zz:Space", kwlist,
+                                            &puzzle, &metric, &tables))
+        return NULL;
+    ptb_puzzle *p = find_puzzle(st, puzzle, tables);
+    if (!p)
         return NULL;
     SpaceObject *self = (SpaceObject *)type->tp_alloc(type, 0);
-    if (!self)
-        return NULL;
-    int rc = ptb_space_open(puzzle, metric, &self->s);
-    if (rc == PTB_OK)
-        return (PyObject *)self;
-    Py_DECREF(self);
-    if (rc == PTB_ENOMEM)
-        return PyErr_NoMemory();
-    /* tblookup's words */
-    const ptb_puzzle *p = ptb_puzzle_find(puzzle);
-    if (!p) {
-        PyErr_Format(st->ParseError, "unknown puzzle '%s'", puzzle);
+    if (!self) {
+        ptb_puzzle_free(p);
         return NULL;
     }
+    self->p = ptb_puzzle_description(p) ? p : NULL;
+    int rc = ptb_space_new(p, metric, &self->s);
+    if (rc == PTB_OK)
+        return (PyObject *)self;
     char list[256];
     size_t len = 0;
-    for (unsigned i = 0; ptb_puzzle_metric(p, i) && len < sizeof list; i++)
+    unsigned m = 0;
+    for (unsigned i = 0; ptb_puzzle_metric(p, i) && len < sizeof list; i++) {
         len += snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
                         ptb_puzzle_metric(p, i));
-    PyErr_Format(st->ParseError, "%s has no metric '%s' (%s: %s)", puzzle,
-                 metric, ptb_puzzle_metric(p, 1) ? "metrics"
-                                                 : "its one metric", list);
+        m += metric && !strcmp(metric, ptb_puzzle_metric(p, i));
+    }
+    if (rc == PTB_ENOMEM)
+        PyErr_NoMemory();
+    else if (metric && !m)                       /* tblookup's words */
+        PyErr_Format(st->ParseError, "%s has no metric '%s' (%s: %s)",
+                     puzzle, metric, ptb_puzzle_metric(p, 1)
+                     ? "metrics" : "its one metric", list);
+    else
+        PyErr_Format(st->ParseError, "%s: %s", puzzle, ptb_strerror(rc));
+    Py_DECREF(self);                             /* frees p */
     return NULL;
 }
 
@@ -295,6 +324,7 @@ static void Space_dealloc(SpaceObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
     ptb_space_close(self->s);
+    ptb_puzzle_free(self->p);
     type->tp_free(self);
     Py_DECREF(type);
 }
@@ -405,7 +435,9 @@ static PyGetSetDef Space_getset[] = {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
 static PyType_Slot Space_slots[] = {
-    { Py_tp_doc, "Space(puzzle, metric=None): a puzzle with one metric "
+    { Py_tp_doc, "Space(puzzle, metric=None, tables=None): a puzzle (built "
+                 "in, or described by a table in the directory tables) with "
+                 "one metric "
                  "(None: the default), ready to parse queries." },
     { Py_tp_new, Space_new },
     { Py_tp_dealloc, Space_dealloc },

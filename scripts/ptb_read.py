@@ -79,11 +79,13 @@ def chunk_check(data):
 
 
 def parse_text(raw, what):
-    """(lines) of a key-value text record; every line 'key value'."""
+    """(lines) of a key-value text record; every line 'key value'.  ASCII,
+    but a header's description lines may be UTF-8 (a summary, a source)."""
     try:
-        text = raw.decode('ascii')
+        text = raw.decode('utf-8' if what == 'header' else 'ascii')
     except UnicodeDecodeError:
-        raise TableError('%s is not ASCII text' % what)
+        raise TableError('%s is not %s text' %
+                         (what, 'UTF-8' if what == 'header' else 'ASCII'))
     if text and not text.endswith('\n'):
         raise TableError('%s does not end with a newline' % what)
     lines = text.split('\n')[:-1] if text else []
@@ -464,7 +466,7 @@ class Table:
         before its last line."""
         head, _, last = self.text.rstrip('\n').rpartition('\n')
         recorded = last.split(' ', 1)[1]
-        computed = hashlib.sha256((head + '\n').encode('ascii')).hexdigest()
+        computed = hashlib.sha256((head + '\n').encode('utf-8')).hexdigest()
         return recorded, computed
 
     def scan(self):

@@ -51,7 +51,8 @@ check "an unknown short option" \
 check "an option without its value" \
     expect_usage "^tblookup: option '--metric' needs a value$" swap --metric
 check "no puzzle" expect_usage "^tblookup: which puzzle" --count
-check "an unknown puzzle" expect_usage "^tblookup: unknown puzzle 'nosuch'$" \
+check "an unknown puzzle" expect_usage \
+    "^tblookup: unknown puzzle 'nosuch' \(not built in, and no table of that name in .+\)$" \
     nosuch
 check "-o without NAME=VALUE" expect_usage "-o takes NAME=VALUE" four -o first
 check "-o with a name four does not take" \

@@ -4,8 +4,8 @@
 # fixed) is replayed through its harness and must pass; then each libFuzzer
 # harness (every puzzle's parser, the table reader on four, frog and the
 # toy puzzles' tables, the LMDB page check, the batch reader) runs for
-# $FUZZ_SMOKE seconds (default 15: ten harnesses in about the time eight
-# took at 20) from its corpus and must find nothing.  `make fuzz
+# $FUZZ_SMOKE seconds (default 15: eleven harnesses, the description reader
+# with them) from its corpus and must find nothing.  `make fuzz
 # FUZZ_SECONDS=N` is the long run, `make fuzz-tables` the table reader's.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 SMOKE=${FUZZ_SMOKE:-15}

@@ -241,15 +241,17 @@ _spaces = {}
 _spaces_lock = _threading.Lock()
 
 
-def _space(puzzle, metric):
-    """The shared, immutable Space of (puzzle, metric)."""
-    key = (puzzle, metric)
+def _space(puzzle, metric, tables):
+    """The shared, immutable Space of (puzzle, metric): a built-in puzzle,
+    or one described by its table in the directory tables (a described
+    puzzle's space is kept per directory)."""
+    key = (puzzle, metric, None if puzzle in _DEFAULT_METRIC else tables)
     s = _spaces.get(key)
     if s is None:
         with _spaces_lock:
             s = _spaces.get(key)
             if s is None:
-                s = _spaces[key] = _Space(puzzle, metric)
+                s = _spaces[key] = _Space(puzzle, metric, tables)
     return s
 
 
@@ -308,7 +310,7 @@ class Tablebase:
                 raise ValueError("the tablebase is closed")
             t = self._tables.get((puzzle, metric))
             if t is None:
-                s = _space(puzzle, metric)
+                s = _space(puzzle, metric, self.directory)
                 try:
                     t = _Table(s, self.directory)
                 except TableError:
@@ -334,8 +336,8 @@ class Tablebase:
         Raises ParseError."""
         if metric is None:
             metric = _DEFAULT_METRIC.get(puzzle)
-        return _space(puzzle, metric).parse(_text(position),
-                                            _options(options))
+        return _space(puzzle, metric, self.directory).parse(
+            _text(position), _options(options))
 
     def get_distance(self, puzzle, position=None, metric=None, **options):
         """The least number of moves from the position to the goal, or
