@@ -707,15 +707,40 @@ static void grid_text(const sl_desc *d, char *buf, size_t cap, size_t *len,
                  cells + r * d->w);
 }
 
+/* The letter of the start's j-th piece (in reading order) of kind k. */
+static char start_letter(const sl_desc *d, unsigned k, unsigned j)
+{
+    uint64_t done = 0;
+    for (unsigned c = 0; c < d->n; c++) {
+        char x = d->start[c];
+        if (x == '.' || x == '#' || (done >> c & 1))
+            continue;
+        uint64_t m = 0;
+        for (unsigned i = c; i < d->n; i++)
+            if (d->start[i] == x)
+                m |= (uint64_t)1 << i;
+        done |= m;
+        if (sl_kind_of(d, x, m >> c) == (int)k && j-- == 0)
+            return x;
+    }
+    return '?';                          /* never: read_goal counted them */
+}
+
+/* A goal drawn: each required piece in the letter of a start's piece of
+ * its kind, no two alike. */
 static void goal_cells(const sl_desc *d, const sl_goal *g, char *out)
 {
     for (unsigned c = 0; c < d->n; c++)
         out[c] = d->walls >> c & 1 ? '#' : g->empty >> c & 1 ? '.' : '?';
     for (unsigned i = 0; i < g->n; i++) {
         const sl_kind *k = &d->kind[g->kind[i]];
+        unsigned j = 0;
+        for (unsigned e = 0; e < i; e++)
+            j += g->kind[e] == g->kind[i];
+        char x = start_letter(d, g->kind[i], j);
         for (unsigned o = 0; o < 64; o++)
             if (k->shape >> o & 1)
-                out[g->anchor[i] + o] = k->label ? k->label : k->shown;
+                out[g->anchor[i] + o] = x;
     }
 }
 

@@ -82,14 +82,17 @@ static int make_table(sl_ctx *x)
     x->nleft = 1;
     for (unsigned k = 0; k < d->nkinds; k++) {
         x->radix[k] = x->nleft;
-        x->nleft *= d->kind[k].count + 1;
+        x->nleft *= d->kind[k].count + 1;      /* at most 2^25 * 49 */
+        if (x->nleft > MAX_ENTRIES)
+            return PTB_EINVAL;
         x->full += d->kind[k].count * x->radix[k];
         span |= d->kind[k].shape;
     }
     x->wbits = 64 - (unsigned)__builtin_clzll(span | 1);
+    if (x->wbits > 25)
+        return PTB_EINVAL;
     x->nwin = (uint64_t)1 << x->wbits;
-    if (x->nleft > MAX_ENTRIES ||
-        (uint64_t)(d->n + 1) * x->nwin * x->nleft > MAX_ENTRIES)
+    if ((uint64_t)(d->n + 1) * x->nwin * x->nleft > MAX_ENTRIES)
         return PTB_EINVAL;
     if (!(x->t = calloc((size_t)((d->n + 1) * x->nwin * x->nleft),
                         sizeof *x->t)))
