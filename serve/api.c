@@ -688,8 +688,8 @@ static void api_random(ctx *c, serve_slot *sl)
         if (rc == PTB_OK) {
             failf(c, 404, "no position %sis at distance %u (the farthest "
                   "are at %u; /stats shows how many are at each)",
-                  n ? "of this kind (the position's subtable) " : "",
-                  (unsigned)d, in.max_distance);
+                  n && in.subtables > 1 ? "of this kind (the position's "
+                  "subtable) " : "", (unsigned)d, in.max_distance);
             return;
         }
     }

@@ -671,11 +671,14 @@ def check_random(t, srv):
             print(f"# {path}: {st} {body}")
         return good
     t.check("/random: a distance no position has is a 404 naming the "
-            "farthest", err("/api/v1/four/random?distance=9", 404,
+            "farthest ('of this kind' where a position restricts the draw "
+            "to a part of the table)", err("/api/v1/four/random?distance=9", 404,
                             r"^no position is at distance 9 \(the farthest "
                             r"are at 8") and
             err("/api/v1/frog/random?distance=30&n=2", 404,
-                r"^no position of this kind .* at distance 30"))
+                r"^no position of this kind .* at distance 30") and
+            err(api_path("four", SEED001).replace("?", "/random?") +
+                "&distance=9", 404, r"^no position is at distance 9"))
     bad_pos = "BAAC\nBAAC\nDEEF\nDGHF\nIKKX"
     _, _, lerr = tblookup("klotski", bad_pos)
     t.check("/random: bad parameters are 400s naming them",

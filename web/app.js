@@ -272,7 +272,7 @@ function drawChart() {
   }
   const hist = stats.histogram, n = hist.length;
   const W = Math.max(280, Math.round(svg.getBoundingClientRect().width) || 720);
-  const H = 240, left = 52, right = 8, top = 22, bottom = 44;
+  const H = 240, left = 52, right = 16, top = 22, bottom = 44;
   const pw = W - left - right, ph = H - top - bottom;
   const decades = Math.max(1, Math.ceil(Math.log10(Math.max(...hist, 1))));
   const y = v => top + ph - ph * Math.log10(Math.max(v, 1)) / decades;
@@ -422,9 +422,20 @@ function showGoal() {
   $('goal-caption').textContent = caption;
 }
 
+/* Under the board: swap's start, the side to move (four). */
+function boardCaption() {
+  const q = answer.query || {};
+  if (q.target) return 'Start';
+  if (q.to_move)
+    return `${STONE_BLACK.includes(q.to_move) ? 'black' : 'white'} ` +
+           `(${q.to_move}) to move`;
+  return '';
+}
+
 function showAnswer() {
   $('error').hidden = true;
   showBoard(answer.input, null);
+  $('board-caption').textContent = boardCaption();
   showGoal();
   const solved = answer.distance === 0;
   $('distance').textContent =
@@ -448,7 +459,7 @@ function showError(msg) {
   $('error').hidden = false;
   $('board').replaceChildren();
   $('goal').replaceChildren();
-  $('goal-caption').textContent = '';
+  $('goal-caption').textContent = $('board-caption').textContent = '';
   $('moves').replaceChildren();
   $('distance').textContent = '–';
   $('category').textContent = '';
