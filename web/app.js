@@ -520,7 +520,8 @@ function loadCode(code, origin) {
  * fresh seed.  Tables of residues are searched, which takes seconds. */
 async function randomAt() {
   const d = Number($('at').value);
-  if (busy || $('at').value === '' || !Number.isInteger(d) || d < 0) {
+  if (busy) return;
+  if ($('at').value === '' || !Number.isInteger(d) || d < 0) {
     $('origin').textContent = 'give a distance: a whole number from 0';
     return;
   }
@@ -674,6 +675,7 @@ async function main() {
   });
   const navigate = () => {
     if (location.hash === toHash()) return;
+    $('origin').textContent = '';
     fromHash();
     fillSetup();
     refresh();
