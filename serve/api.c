@@ -6,6 +6,11 @@
  *       (ptb_format_analysis_json(), what tblookup --analyse --format json
  *       prints)
  *   GET /api/v1/PUZZLE/stats?metric=..  histogram and farthest positions
+ *   GET /api/v1/PUZZLE/random?distance=D&metric=..[&seed=S][&limit=N]
+ *       [&position=..][&NAME=VALUE]..
+ *       positions at exactly distance D, drawn by ptb_random_at() (what
+ *       tblookup --random-at D --format json prints); a position or an
+ *       option that stands for one restricts the draw to its subtable
  *
  * Query options are the puzzle's own (ptb_puzzle_option()), handed to
  * ptb_parse() as NAME=VALUE, so a new puzzle or option needs nothing here.
@@ -128,6 +133,8 @@ typedef struct serve_work {
     ptb_solution sol;
     ptb_analysis an;
     ptb_successor succ[PTB_MAX_SUCCESSORS];
+    uint32_t rsub[SERVE_MAX_RANDOM];   /* positions drawn at random */
+    uint64_t ridx[SERVE_MAX_RANDOM];
     char text[4096];                 /* one board or move */
     char out[SERVE_OUT_CAP];
 } serve_work;
@@ -309,8 +316,13 @@ static const serve_arg *arg_find(const serve_request *rq, const char *key)
     return NULL;
 }
 
+/* What a path takes besides its metric: ARGS_STATS nothing more;
+ * ARGS_POSITION a position, moves and the puzzle's options; ARGS_RANDOM a
+ * distance, seed and limit, and a position or options to restrict the draw. */
+enum { ARGS_STATS, ARGS_POSITION, ARGS_RANDOM };
+
 /* Checks the query's parameters: each known, none twice, no NUL bytes. */
-static int check_args(ctx *c, const ptb_puzzle *p, int position_query)
+static int check_args(ctx *c, const ptb_puzzle *p, int kind)
 {
     const serve_request *rq = c->rq;
     if (rq->bad_arg)
@@ -321,11 +333,16 @@ static int check_args(ctx *c, const ptb_puzzle *p, int position_query)
     for (unsigned i = 0; i < rq->nargs; i++) {
         const char *k = rq->arg[i].key;
         int known = !strcmp(k, "metric");
-        if (position_query) {
-            known |= !strcmp(k, "position") || !strcmp(k, "moves");
+        if (kind != ARGS_STATS) {
+            known |= !strcmp(k, "position");
             for (unsigned o = 0; !known && ptb_puzzle_option(p, o); o++)
                 known = !strcmp(k, ptb_puzzle_option(p, o)->name);
         }
+        if (kind == ARGS_POSITION)
+            known |= !strcmp(k, "moves");
+        if (kind == ARGS_RANDOM)
+            known |= !strcmp(k, "distance") || !strcmp(k, "seed") ||
+                     !strcmp(k, "limit");
         if (!known) {
             jbuf b = { c->msg, 0, sizeof c->msg, 0 };
             put(&b, "query: unknown parameter ");
@@ -337,6 +354,37 @@ static int check_args(ctx *c, const ptb_puzzle *p, int position_query)
             if (!strcmp(rq->arg[j].key, k))
                 return failf(c, 400, "query: parameter '%s' given twice", k);
     }
+    return 0;
+}
+
+/* The decimal parameter key in min..max, or def when it is absent (def
+ * outside min..max: the parameter is required). */
+static int number_arg(ctx *c, const char *key, uint64_t min, uint64_t max,
+                      uint64_t def, uint64_t *out)
+{
+    const serve_arg *a = arg_find(c->rq, key);
+    uint64_t v = 0;
+    int ok = a && *a->value;
+    if (!a) {
+        if (def < min || def > max)
+            return failf(c, 400, "query: missing parameter '%s'", key);
+        *out = def;
+        return 0;
+    }
+    for (const char *s = a->value; ok && *s; s++) {
+        uint64_t digit = (uint64_t)(*s - '0');
+        ok = *s >= '0' && *s <= '9' && digit <= max &&
+             v <= (max - digit) / 10;
+        v = v * 10 + digit;
+    }
+    if (!ok || v < min) {
+        jbuf b = { c->msg, 0, sizeof c->msg, 0 };
+        putf(&b, "%s: takes %" PRIu64 "..%" PRIu64 ", got ", key, min, max);
+        put_quoted(&b, a->value, a->value_len);
+        fail(c, 400);
+        return -1;
+    }
+    *out = v;
     return 0;
 }
 
@@ -472,9 +520,10 @@ static void api_stats(ctx *c, serve_slot *sl)
     reply_ok(c, sl, &b);
 }
 
-/* The parsed position: ptb_parse() with the query's options. */
+/* The parsed position: ptb_parse() with the query's options.  With
+ * optional set, a query with neither a position nor an option gets *n = 0. */
 static int parse_query(ctx *c, serve_slot *sl, ptb_position start[2],
-                       unsigned *n)
+                       unsigned *n, int optional)
 {
     const serve_request *rq = c->rq;
     const serve_arg *pos = arg_find(rq, "position");
@@ -497,6 +546,9 @@ static int parse_query(ctx *c, serve_slot *sl, ptb_position start[2],
         stands_for_position |= (op->flags & PTB_OPT_POSITION) != 0;
     }
     opts[nopt] = NULL;
+    *n = 0;
+    if (optional && !pos && nopt == 0)
+        return 0;
     if (!pos && !stands_for_position)
         return failf(c, 400, "query: missing parameter 'position'");
     if (pos && pos->value_len > SERVE_MAX_POSITION)
@@ -570,7 +622,8 @@ static void api_position(ctx *c, serve_slot *sl)
     ptb_table *t;
     ptb_reader **r = &w->reader[sl - c->srv->slot];
     jbuf b = { w->out, 0, sizeof w->out, 0 };
-    if (check_args(c, sl->puzzle, 1) || parse_query(c, sl, start, &n))
+    if (check_args(c, sl->puzzle, ARGS_POSITION) ||
+        parse_query(c, sl, start, &n, 0))
         return;
     int rc = slot_table(sl, &t);
     if (rc == PTB_OK && !*r)
@@ -601,6 +654,66 @@ static void api_position(ctx *c, serve_slot *sl)
     reply_ok(c, sl, &b);
 }
 
+/* GET /api/v1/PUZZLE/random?distance=D: the object tblookup --random-at D
+ * --format json prints.  A mod-3 or mod-4 table is searched outward from
+ * its goals up to D, which takes seconds for Klotski and swap; the answer
+ * cache keeps each answer, as it never changes while the table is open. */
+static void api_random(ctx *c, serve_slot *sl)
+{
+    serve_work *w = c->w;
+    ptb_position start[2];
+    unsigned n, got = 0;
+    uint64_t d, seed, limit;
+    ptb_table *t;
+    jbuf b = { w->out, 0, sizeof w->out, 0 };
+    if (check_args(c, sl->puzzle, ARGS_RANDOM) ||
+        number_arg(c, "distance", 0, PTB_MAX_DISTANCE, UINT64_MAX, &d) ||
+        number_arg(c, "seed", 0, UINT64_MAX, 0, &seed) ||
+        number_arg(c, "limit", 1, SERVE_MAX_RANDOM, 1, &limit) ||
+        parse_query(c, sl, start, &n, 1))
+        return;
+    int rc = slot_table(sl, &t);
+    if (rc != PTB_OK) {
+        table_failed(c, sl, rc);
+        return;
+    }
+    if (not_modified(c, sl))
+        return;
+    uint32_t sub = n ? start[0].sub : PTB_ANY_SUBTABLE;
+    rc = ptb_random_at(t, (unsigned)d, sub, seed, (unsigned)limit, w->rsub,
+                       w->ridx, &got);
+    if (rc == PTB_NOTFOUND) {
+        ptb_table_info in;
+        rc = ptb_table_get_info(t, &in);
+        if (rc == PTB_OK) {
+            failf(c, 404, "no position %sis at distance %u (the farthest "
+                  "are at %u; /stats shows how many are at each)",
+                  n && in.subtables > 1 ? "of this kind (the position's "
+                  "subtable) " : "", (unsigned)d, in.max_distance);
+            return;
+        }
+    }
+    if (rc != PTB_OK) {
+        table_failed(c, sl, rc);
+        return;
+    }
+    putf(&b, "{\"schema\":%d,\"puzzle\":", PTB_JSON_SCHEMA);
+    put_str(&b, ptb_puzzle_name(sl->puzzle));
+    put(&b, ",\"metric\":");
+    put_str(&b, sl->metric);
+    putf(&b, ",\"distance\":%u,\"seed\":%" PRIu64 ",\"positions\":[",
+         (unsigned)d, seed);
+    for (unsigned i = 0; i < got; i++) {
+        ptb_format_code(sl->space, w->rsub[i], w->ridx[i], w->text,
+                        sizeof w->text);
+        if (i)
+            put(&b, ",");
+        put_str(&b, w->text);
+    }
+    put(&b, "]}\n");
+    reply_ok(c, sl, &b);
+}
+
 void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep)
 {
     ctx c = { srv, rq, rep, work_get(srv), "" };
@@ -616,7 +729,8 @@ void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep)
         return;
     }
     int stats = !strcmp(path + len, "/stats");
-    if (len == 0 || (path[len] && !stats)) {
+    int draw = !strcmp(path + len, "/random");
+    if (len == 0 || (path[len] && !stats && !draw)) {
         failf(&c, 404, "no such API path (see /api/v1/puzzles)");
         return;
     }
@@ -624,8 +738,10 @@ void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep)
     if (!sl)
         return;
     if (stats) {
-        if (check_args(&c, sl->puzzle, 0) == 0)
+        if (check_args(&c, sl->puzzle, ARGS_STATS) == 0)
             api_stats(&c, sl);
+    } else if (draw) {
+        api_random(&c, sl);
     } else {
         api_position(&c, sl);
     }

@@ -9,6 +9,10 @@ free ports of 127.0.0.1 and stops (nothing else is contacted).
     generator written here from the rules (frog, swap), and with each other
     (best first, categories);
   - moves=..: playing moves equals asking about the board they reach;
+  - /random: every position drawn is at the distance asked for by a search
+    written here from the rules (four, frog, swap, Klotski's step metric),
+    distinct, restricted to the position's part of the table when one is
+    given, the same for the same seed; its errors;
   - /stats equals `tblookup --stats --format json`, /puzzles lists every
     puzzle of `tblookup --help`;
   - every error status with its JSON body (400, 404, 405, 503 for a missing
@@ -244,6 +248,175 @@ def klotski_steps(board):
     return n
 
 
+# ---- independent distances: searches written here from the rules -------
+
+def bfs_distance(start, moves, is_goal, limit=40):
+    """Moves from start to the nearest goal, by breadth-first search over
+    moves(state) (an iterable of states); None past limit or when no goal
+    can be reached."""
+    layer, seen = [start], {start}
+    for d in range(limit + 1):
+        if any(is_goal(x) for x in layer):
+            return d
+        nxt = []
+        for x in layer:
+            for y in moves(x):
+                if y not in seen:
+                    seen.add(y)
+                    nxt.append(y)
+        if not nxt:
+            return None
+        layer = nxt
+    return None
+
+
+FOUR_LINES = ([[(r, c) for c in range(4)] for r in range(4)] +
+              [[(r, c) for r in range(4)] for c in range(4)] +
+              [[(i, i) for i in range(4)], [(i, 3 - i) for i in range(4)]])
+
+
+def four_line(board):
+    """The cells of a line of four stones of one colour, or None."""
+    g = board.split("\n")
+    for line in FOUR_LINES:
+        if g[line[0][0]][line[0][1]] in "BW" and \
+                len({g[r][c] for r, c in line}) == 1:
+            return line
+    return None
+
+
+def four_distance(code):
+    """code: 'ROW/ROW/ROW/ROW S', S the side to move; the sides alternate,
+    a piece of the side to move slides into a neighbouring empty cell."""
+    rows, side = code.split()
+
+    def moves(st):
+        b, s = st
+        out = []
+        for i, ch in enumerate(b):
+            if ch != "O":
+                continue
+            r, c = divmod(i, 4)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                y, x = r + dr, c + dc
+                j = y * 4 + x
+                if 0 <= y < 4 and 0 <= x < 4 and b[j] == s:
+                    nb = list(b)
+                    nb[i], nb[j] = s, "O"
+                    out.append(("".join(nb), "W" if s == "B" else "B"))
+        return out
+
+    def goal(st):
+        b = st[0]
+        return four_line("\n".join(b[i:i + 4] for i in range(0, 16, 4)))
+    return bfs_distance((rows.replace("/", ""), side), moves, goal)
+
+
+def frog_distance(row):
+    n = len(row) // 2
+
+    def moves(x):
+        e = x.index(".")
+        out = []
+        for frm in frog_moves(x):
+            y = list(x)
+            y[e], y[frm] = y[frm], "."
+            out.append("".join(y))
+        return out
+    return bfs_distance(row, moves, lambda x: x == "B" * n + "." + "W" * n)
+
+
+def swap_distance(code):
+    """code: the start's four rows then the target's, joined by '/'; a move
+    swaps two edge-adjacent cells of different colours.  Searched from both
+    ends at once (every move is its own reverse)."""
+    rows = code.split("/")
+    a, b = "".join(rows[:4]), "".join(rows[4:])
+    pairs = [(i, i + 1) for i in range(16) if i % 4 < 3] + \
+            [(i, i + 4) for i in range(12)]
+
+    def moves(x):
+        for i, j in pairs:
+            if x[i] != x[j]:
+                y = list(x)
+                y[i], y[j] = y[j], y[i]
+                yield "".join(y)
+    if sorted(a) != sorted(b):
+        return None
+    da, db = {a: 0}, {b: 0}
+    fa, fb = [a], [b]
+    while True:
+        met = [da[x] + db[x] for x in fa if x in db] + \
+              [da[x] + db[x] for x in fb if x in da]
+        if met:
+            return min(met)
+        if len(fa) > len(fb):          # grow the smaller side
+            da, db, fa, fb = db, da, fb, fa
+        nxt = []
+        for x in fa:
+            for y in moves(x):
+                if y not in da:
+                    da[y] = da[x] + 1
+                    nxt.append(y)
+        fa = nxt
+
+
+KLOTSKI_SHAPES = {"A": (2, 2), "h": (1, 2), "v": (2, 1), "s": (1, 1)}
+
+
+def klotski_decode(code):
+    """A CommonCode (9 hex digits) as a set of pieces (kind, row, column):
+    the first digit is the 2x2 block's cell (row * 4 + column), then two
+    bits a piece for the other pieces in reading order of the free cells
+    left: 00 empty, 01 1x2, 10 2x1, 11 1x1 (the Klotski community's code,
+    README's CommonCode)."""
+    v = int(code, 16)
+    head = v >> 32
+    occ = [[False] * 4 for _ in range(5)]
+    pieces = [("A", head // 4, head % 4)]
+    for dr in (0, 1):
+        for dc in (0, 1):
+            occ[head // 4 + dr][head % 4 + dc] = True
+    bits = [(v >> (30 - 2 * k)) & 3 for k in range(16)]
+    k = 0
+    for r in range(5):
+        for c in range(4):
+            if occ[r][c]:
+                continue
+            kind = ".hvs"[bits[k]] if k < 16 else "."
+            k += 1
+            if kind == ".":
+                continue
+            h, w = KLOTSKI_SHAPES[kind]
+            for dr in range(h):
+                for dc in range(w):
+                    occ[r + dr][c + dc] = True
+            pieces.append((kind, r, c))
+    return frozenset(pieces)
+
+
+def klotski_step_distance(code):
+    """Step metric: a piece slides one cell; the goal is the 2x2 block at
+    the bottom middle (rows 4-5, columns 2-3 from 1)."""
+    def cells(kind, r, c):
+        h, w = KLOTSKI_SHAPES[kind]
+        return {(r + i, c + j) for i in range(h) for j in range(w)}
+
+    def moves(st):
+        occ = set()
+        for p in st:
+            occ |= cells(*p)
+        for p in st:
+            mine = cells(*p)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                to = cells(p[0], p[1] + dr, p[2] + dc)
+                if all(0 <= r < 5 and 0 <= c < 4 and
+                       ((r, c) in mine or (r, c) not in occ) for r, c in to):
+                    yield st - {p} | {(p[0], p[1] + dr, p[2] + dc)}
+    return bfs_distance(klotski_decode(code), moves,
+                        lambda st: ("A", 3, 1) in st, limit=60)
+
+
 # ---- the checks ---------------------------------------------------------
 
 def check_cli(t):
@@ -411,6 +584,129 @@ def check_moves_param(t, srv):
             'there')
 
 
+def swap_orbit(target):
+    """The boards a target may be relabeled to (README: the 8 symmetries of
+    the square, and swapping the colours)."""
+    g = [list(r) for r in target.split("\n")]
+    out = set()
+    for _ in range(4):
+        g = [list(r) for r in zip(*g[::-1])]                 # a quarter turn
+        for h in (g, [r[::-1] for r in g]):                  # and a mirror
+            for flip in (False, True):
+                out.add("/".join("".join(("1" if x == "0" else "0")
+                                         if flip else x for x in r)
+                                 for r in h))
+    return out
+
+
+def check_random(t, srv):
+    """/random against the searches above: every position drawn is at the
+    distance asked for, as the rules say."""
+    cases = [("four", None, None, 0, 5, {}, four_distance),
+             ("four", None, None, 3, 8, {}, four_distance),
+             ("four", None, None, 8, 64, {}, four_distance),
+             ("frog", None, None, 9, 6, {"n": "4"}, frog_distance),
+             ("frog", None, None, 0, 3, {"n": "5"}, frog_distance),  # 1
+             ("swap", None, None, 6, 4, {}, swap_distance),
+             ("swap", None, P1225, 5, 4, {}, swap_distance),
+             ("klotski", "step", None, 12, 3, {}, klotski_step_distance)]
+    bad = []
+    for puzzle, metric, position, d, limit, opts, dist in cases:
+        what = f"{puzzle} {metric or ''} at {d} {opts} {position!r}"
+        q = {"distance": d, "seed": 7, "limit": limit, **opts}
+        q.update({"metric": metric} if metric else {})
+        q.update({"position": position} if position else {})
+        path = f"/api/v1/{puzzle}/random?" + urllib.parse.urlencode(q)
+        st, hd, body = srv.request(path)
+        ans = json.loads(body) if st == 200 else {}
+        pos = ans.get("positions", [])
+        got = [dist(p) for p in pos]
+        args = [puzzle, "--random-at", str(d), "--seed", "7", "--limit",
+                str(limit), "--format", "json"]
+        args += ["--metric", metric] if metric else []
+        args += [x for k, v in opts.items() for x in (f"--{k}", v)]
+        args += [position] if position else []
+        rc, out, _ = tblookup(*args)
+        want = 1 if puzzle == "frog" and d == 0 else limit  # one goal per n
+        why = (f"status {st}" if st != 200 else
+               f"{len(pos)} positions" if len(pos) != want else
+               "not distinct" if len(set(pos)) != len(pos) else
+               f"the rules say {got}" if got != [d] * want else
+               "tblookup --random-at differs" if body.decode() != out else
+               "frog: not of size n" if puzzle == "frog" and
+               any(len(p) != 2 * int(opts["n"]) + 1 for p in pos) else
+               "swap: another target" if position and
+               any(p.split("/", 4)[4] not in swap_orbit(position[20:])
+                   for p in pos) else
+               "the echo" if (ans["puzzle"], ans["distance"], ans["seed"]) !=
+               (puzzle, d, 7) else None)
+        if why:
+            bad.append(f"{what}: {why}")
+            print(f"# {what}: {why}; {body[:300]!r}")
+    t.check(f"/random: {len(cases)} draws (four, frog of size n, swap, swap "
+            "for a target, Klotski), each position distinct and at the "
+            "distance asked for by a search from the rules; the same as "
+            "tblookup --random-at", not bad)
+    one = "/api/v1/four/random?distance=5&limit=6"
+    _, _, a = srv.get(one + "&seed=1")
+    _, _, b = srv.get(one + "&seed=1")
+    _, hd, c = srv.get(one + "&seed=2")
+    t.check("/random: the same seed draws the same positions, another seed "
+            "others; seed 0 by default",
+            a == b and a["positions"] != c["positions"] and
+            srv.get(one)[2] == srv.get(one + "&seed=0")[2] and
+            hd.get("etag") == srv.request("/api/v1/four/stats")[1]["etag"])
+    _, _, stats = srv.get("/api/v1/four/stats")
+    far = [four_distance(p) for p in stats["farthest"]]
+    t.check("/stats: four's farthest positions are at max_distance, 8, by a "
+            "search from the rules (the page's 'farthest' start)",
+            stats["max_distance"] == 8 and far == [8] * len(far) and far)
+
+    def err(path, status, pattern):
+        st, _, body = srv.get(path)
+        good = (st == status and isinstance(body, dict) and
+                body.get("status") == status and
+                re.search(pattern, body.get("error", "")) is not None)
+        if not good:
+            print(f"# {path}: {st} {body}")
+        return good
+    t.check("/random: a distance no position has is a 404 naming the "
+            "farthest ('of this kind' where a position restricts the draw "
+            "to a part of the table)", err("/api/v1/four/random?distance=9", 404,
+                            r"^no position is at distance 9 \(the farthest "
+                            r"are at 8") and
+            err("/api/v1/frog/random?distance=30&n=2", 404,
+                r"^no position of this kind .* at distance 30") and
+            err(api_path("four", SEED001).replace("?", "/random?") +
+                "&distance=9", 404, r"^no position is at distance 9"))
+    bad_pos = "BAAC\nBAAC\nDEEF\nDGHF\nIKKX"
+    _, _, lerr = tblookup("klotski", bad_pos)
+    t.check("/random: bad parameters are 400s naming them",
+            err("/api/v1/four/random", 400, "missing parameter 'distance'")
+            and err("/api/v1/four/random?distance=255", 400,
+                    r'^distance: takes 0\.\.254, got "255"$') and
+            err("/api/v1/four/random?distance=-1", 400, "distance: takes") and
+            err("/api/v1/four/random?distance=", 400, "distance: takes") and
+            err("/api/v1/four/random?distance=3&limit=0", 400,
+                r"limit: takes 1\.\.64") and
+            err("/api/v1/four/random?distance=3&limit=65", 400,
+                r"limit: takes 1\.\.64") and
+            err("/api/v1/four/random?distance=3&seed=18446744073709551616",
+                400, "seed: takes 0..18446744073709551615") and
+            err("/api/v1/four/random?distance=3&moves=B", 400,
+                'unknown parameter "moves"') and
+            err("/api/v1/four/random?distance=3&distance=4", 400,
+                "given twice") and
+            err(api_path("klotski", bad_pos).replace("?", "/random?") +
+                "&distance=3", 400,
+                "^" + re.escape(lerr.strip().split(": ", 2)[2]) + "$") and
+            err("/api/v1/chess/random?distance=3", 404, "unknown puzzle"))
+    st, _, a = srv.get("/api/v1/four/random?distance=3&seed="
+                       "18446744073709551615")
+    t.check("/random: the largest seed is taken",
+            st == 200 and a["seed"] == 18446744073709551615)
+
+
 def check_stats_and_list(t, srv):
     ok = True
     _, helptext, _ = tblookup("--help")
@@ -519,8 +815,10 @@ def check_errors(t, srv):
             t.check("503: a file that is no table, named",
                     err2(bad, api_path("frog", n="3"), 503,
                          f"^{f}/frog.mdb: "))
-            t.check("503 also for /stats",
+            t.check("503 also for /stats and /random",
                     err2(bad, "/api/v1/klotski/stats", 503,
+                         "klotski-step.mdb") and
+                    err2(bad, "/api/v1/klotski/random?distance=3", 503,
                          "klotski-step.mdb"))
             st, _, lst = bad.get("/api/v1/puzzles")
             status = {(p["name"], m["name"]): m["status"]
@@ -743,6 +1041,7 @@ def main():
     with Server("--threads", "2") as srv:
         check_answers(t, srv)
         check_moves_param(t, srv)
+        check_random(t, srv)
         check_stats_and_list(t, srv)
         check_errors(t, srv)
         check_http(t, srv)

@@ -8,12 +8,32 @@ It loads 横刀立马 from the named starts and reads the distance the page show
 also checked by t_klotski.sh), clicks the first optimal move and sees the
 distance drop by one, follows the optimal line to the goal one move at a
 time, reopens the shared URL, and loads a bad position to see the parser's
-message.  Screenshots go to build/web-*.png for a human look."""
+message.
+
+Then, with the viewport at 1280x900 and at 420x900 (a phone), what the page
+must show of each puzzle: the goal drawn beside the board (swap's target
+with the cells that still differ, Klotski's zone at the bottom middle where
+the 2x2 block of the goal board is, four's line of one colour, frog's row
+with the colours exchanged), all of it inside the viewport; the move list's
+numbers (24 moves) each as wide as its text and inside the list; the
+histogram's axes: a bar per distance with the API's counts, distance and
+count labels that do not overlap and are at least 10 px high, both axis
+titles; the Chinese summary drawn by a font that has its glyphs (asked of
+the browser through the DevTools protocol: needs fonts-noto-cjk); a random
+position at a chosen distance for four, frog, swap and Klotski, whose
+distance the page shows and a search written in tests/t_serve.py from the
+rules confirms, and the farthest positions.  Screenshots go to
+build/web-*.png (build/web-PUZZLE-WIDTH.png at both widths) for a human
+look."""
 import os
+import re
 import sys
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from t_serve import Server, Tap  # noqa: E402
+from t_serve import (Server, Tap, four_distance, four_line,  # noqa: E402
+                     frog_distance, swap_distance, klotski_decode,
+                     klotski_step_distance, P1225, SEED001, CLASSIC)
 
 try:
     from selenium import webdriver
@@ -29,7 +49,7 @@ def browser():
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
-              "--disable-dev-shm-usage", "--window-size=1200,1100",
+              "--disable-dev-shm-usage", "--window-size=1280,900",
               "--no-proxy-server", "--disable-extensions",
               "--disable-background-networking"):
         opts.add_argument(a)
@@ -43,7 +63,16 @@ def main():
     with Server() as srv:
         d = browser()
         try:
+            viewport(d, 1280, 900)
             run(t, d, srv)
+            for width in (1280, 420):
+                viewport(d, width, 900)
+                print(f"# the viewport at {width}x900")
+                check_goals(t, d, srv, width)
+                check_move_numbers(t, d, srv, width)
+                check_chart(t, d, srv, width)
+                check_cjk(t, d, srv, width)
+                check_random(t, d, srv, width)
         finally:
             d.quit()
         t.check("the server logged every page request and stopped cleanly",
@@ -142,6 +171,279 @@ def run(t, d, srv):
     stones = d.find_elements(By.CSS_SELECTOR, "#board circle.stone")
     t.check("... drawn as 14 stones", len(stones) == 14)
     d.save_screenshot("build/web-four.png")
+
+
+# ---- what the page shows of each puzzle, at a width ---------------------
+
+def viewport(d, width, height):
+    """The page's viewport exactly width x height CSS pixels (a headless
+    window keeps a minimum width of its own)."""
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1,
+        "mobile": False})
+
+
+def open_page(d, srv, fragment, want=None):
+    """Loads the page afresh at #fragment; waits for the distance want (or
+    for the page to be ready)."""
+    d.get("about:blank")
+    d.get(srv.url("/#" + fragment))
+    if want is not None:
+        return wait_text(d, "distance", want)
+    try:
+        WebDriverWait(d, 30).until(
+            lambda _: d.execute_script("return document.body.dataset.ready"))
+        return True
+    except Exception:
+        return False
+
+
+def frag(**q):
+    return urllib.parse.urlencode(q)
+
+
+def box(d, el):
+    """An element's bounding box in the viewport: left, top, right, bottom."""
+    r = d.execute_script("const r = arguments[0].getBoundingClientRect();"
+                         "return [r.left, r.top, r.right, r.bottom];", el)
+    return r
+
+
+def in_view(d, el):
+    """The element is drawn, with a size, and not cut at the viewport's
+    sides."""
+    left, top, right, bottom = box(d, el)
+    width = d.execute_script("return document.documentElement.clientWidth")
+    return el.is_displayed() and right - left > 20 and \
+        bottom - top > 8 and left >= 0 and right <= width + 0.5
+
+
+def goal_cells(d, selector):
+    return {(int(c.get_attribute("data-r")), int(c.get_attribute("data-c")))
+            for c in d.find_elements(By.CSS_SELECTOR, selector)}
+
+
+def check_goals(t, d, srv, width):
+    # Klotski: the zone on both boards, where the goal's 2x2 block is
+    ok = open_page(d, srv, frag(puzzle="klotski", metric="step",
+                                position=CLASSIC), "116")
+    zones = d.find_elements(By.CSS_SELECTOR, "rect.goal-zone")
+    where = [tuple(int(z.get_attribute(f"data-{k}")) for k in "rcwh")
+             for z in zones]
+    goal = d.find_element(By.ID, "goal").get_attribute("data-board") or ""
+    _, _, ans = srv.get("/api/v1/klotski?" + frag(position=CLASSIC))
+    g = goal.split("\n")
+    block = [(r, c) for r in range(4) for c in range(3)
+             if g[r][c] != "." and g[r][c] == g[r][c + 1] == g[r + 1][c] ==
+             g[r + 1][c + 1]] if len(g) == 5 else []
+    t.check(f"{width}: Klotski's goal zone is drawn on the board and on the "
+            "goal beside it, at the bottom middle (rows 4-5, columns 2-3), "
+            "where the goal board that ends the optimal line has its 2x2 "
+            "block", ok and where == [(3, 1, 2, 2)] * 2 and
+            goal == ans["moves"][-1]["board"] and block == [(3, 1)] and
+            in_view(d, d.find_element(By.ID, "goal")) and
+            "2×2 block at the bottom middle" in text(d, "goal-caption"))
+    d.save_screenshot(f"build/web-klotski-{width}.png")
+
+    # swap: the target, its differing cells marked
+    ok = open_page(d, srv, frag(puzzle="swap", position=P1225), "4")
+    rows = P1225.split("\n")
+    start, target = rows[:4], rows[4:]
+    goal = d.find_element(By.ID, "goal")
+    black = len(goal.find_elements(By.CSS_SELECTOR, "circle.stone.black"))
+    differ = {(r, c) for r in range(4) for c in range(4)
+              if start[r][c] != target[r][c]}
+    t.check(f"{width}: swap shows the target it is solved against beside "
+            "the start, with the cells that still differ marked",
+            ok and goal.get_attribute("data-board") == "\n".join(target) and
+            black == "".join(target).count("1") and
+            goal_cells(d, "#goal rect.cell.differs") == differ and
+            in_view(d, goal) and in_view(d, d.find_element(By.ID, "board"))
+            and text(d, "goal-caption").startswith("Target"))
+    d.save_screenshot(f"build/web-swap-{width}.png")
+
+    # four: the line of one colour on the goal the optimal line reaches
+    ok = open_page(d, srv, frag(puzzle="four", position=SEED001), "5")
+    lines = d.find_elements(By.CSS_SELECTOR, "#goal line.goal-line")
+    goal = d.find_element(By.ID, "goal").get_attribute("data-board") or ""
+    marked = {tuple(int(x) for x in p.split(","))
+              for p in (lines[0].get_attribute("data-cells").split()
+                        if lines else [])}
+    want = four_line(goal) if goal.count("\n") == 3 else None
+    t.check(f"{width}: four draws the goal its optimal line reaches with "
+            "its line of four marked (the line found here from the rules), "
+            "and says who moves",
+            ok and len(lines) == 1 and want and marked == set(want) and
+            in_view(d, d.find_element(By.ID, "goal")) and
+            not d.find_elements(By.CSS_SELECTOR, "#board line.goal-line") and
+            text(d, "board-caption") == "black (B) to move")
+    d.save_screenshot(f"build/web-four-{width}.png")
+
+    # frog: the row with the colours exchanged, even from a dead end
+    ok = open_page(d, srv, frag(puzzle="frog", position="WB.WB"), "∞")
+    goal = d.find_element(By.ID, "goal")
+    stones = [(float(c.get_attribute("cx")), "B" in c.get_attribute("class")
+               .replace("black", "B")) for c in
+              goal.find_elements(By.CSS_SELECTOR, "circle.stone")]
+    order = "".join("B" if b else "W" for _, b in sorted(stones))
+    t.check(f"{width}: frog draws its goal, the colours exchanged (BB.WW), "
+            "also for a position that cannot reach it",
+            ok and goal.get_attribute("data-board") == "BB.WW" and
+            order == "BBWW" and in_view(d, goal))
+    open_page(d, srv, frag(puzzle="frog", n="3"), "15")
+    d.save_screenshot(f"build/web-frog-{width}.png")
+
+
+def check_move_numbers(t, d, srv, width):
+    """24 legal moves (every pair of neighbours differs): the numbers
+    1. to 24. are text inside the list, each no wider than its box."""
+    pos = "1010\n0101\n1010\n0101\n1100\n1100\n0011\n0011"
+    ok = open_page(d, srv, frag(puzzle="swap", position=pos))
+    nums = d.find_elements(By.CSS_SELECTOR, "#moves li .num")
+    got = d.execute_script("""
+      const ol = document.getElementById('moves').getBoundingClientRect();
+      return [...document.querySelectorAll('#moves li .num')].map(e => {
+        const r = e.getBoundingClientRect(), g = document.createRange();
+        g.selectNodeContents(e);
+        const t = g.getBoundingClientRect();
+        return [e.textContent, t.width, r.width, r.left, t.left, t.right,
+                e.scrollWidth, e.clientWidth, ol.left, ol.right];
+      });""")
+    bad = [x for x in got if not (x[1] <= x[2] + 0.5 and x[4] >= x[3] - 0.5
+                                  and x[4] >= x[8] - 0.5 and
+                                  x[5] <= x[9] + 0.5 and x[6] <= x[7])]
+    t.check(f"{width}: the move list's numbers 1. to 24. are whole: each "
+            "text within its box and within the list",
+            ok and [x[0] for x in got] == [f"{i}." for i in range(1, 25)] and
+            len(nums) == 24 and not bad or print(f"# clipped: {bad[:3]}"))
+
+
+def check_chart(t, d, srv, width):
+    ok = open_page(d, srv, frag(puzzle="klotski", metric="step",
+                                position=CLASSIC), "116")
+    _, _, stats = srv.get("/api/v1/klotski/stats?metric=step")
+    chart = d.find_element(By.ID, "chart")
+    d.execute_script("arguments[0].scrollIntoView()", chart)
+    counts = [int(b.get_attribute("data-count")) for b in
+              chart.find_elements(By.CSS_SELECTOR, "rect.bar")]
+    here = chart.find_elements(By.CSS_SELECTOR, "rect.bar.here")
+    xt = chart.find_elements(By.CSS_SELECTOR, "text.x-tick")
+    yt = chart.find_elements(By.CSS_SELECTOR, "text.y-tick")
+    xb = sorted(box(d, e) for e in xt)
+    yb = sorted((box(d, e) for e in yt), key=lambda b: b[1])
+    apart = all(a[2] <= b[0] for a, b in zip(xb, xb[1:])) and \
+        all(a[3] <= b[1] for a, b in zip(yb, yb[1:]))
+    tall = all(b[3] - b[1] >= 10 for b in xb + yb)
+    left, _, right, _ = box(d, chart)
+    out = [b for b in xb + yb if b[0] < left - 0.5 or b[2] > right + 0.5]
+    xs = [int(e.text) for e in xt]
+    ys = [e.text for e in yt]
+    t.check(f"{width}: the histogram has a bar per distance with the API's "
+            "counts, the current one marked with its count",
+            ok and counts == stats["histogram"] and len(here) == 1 and
+            here[0].get_attribute("data-distance") == "116" and
+            f"116: {stats['histogram'][116]:,}" in
+            " ".join(e.text for e in chart.find_elements(
+                By.CSS_SELECTOR, "text.here-label")))
+    t.check(f"{width}: its axes are labelled: distances from 0 to the "
+            "farthest and counts in powers of ten, none overlapping, at "
+            "least 10 px high, inside the chart, both axes titled",
+            len(xs) >= 5 and xs[0] == 0 and xs[-1] == stats["max_distance"]
+            and xs == sorted(xs) and ys[0] == "1" and "10" in ys and
+            "1M" in ys and apart and tall and not out and
+            "distance" in text(d, "x-title") and
+            "positions" in text(d, "y-title") or
+            print(f"# x {xs} y {ys} apart {apart} tall {tall} out {out} "
+                  f"of {left}..{right}"))
+    d.save_screenshot(f"build/web-chart-{width}.png")
+
+
+CJK = re.compile(r"CJK|Han|Hei|PingFang|YaHei|Noto Sans [ST]C")
+
+
+def check_cjk(t, d, srv, width):
+    """The browser says which fonts drew the summary's glyphs."""
+    open_page(d, srv, frag(puzzle="swap"), "4")
+    summary = text(d, "summary")
+    han = sum(1 for ch in summary if "\u4e00" <= ch <= "\u9fff")
+    d.execute_cdp_cmd("DOM.enable", {})
+    d.execute_cdp_cmd("CSS.enable", {})
+    root = d.execute_cdp_cmd("DOM.getDocument", {"depth": 1})
+    node = d.execute_cdp_cmd("DOM.querySelector", {
+        "nodeId": root["root"]["nodeId"], "selector": "#summary"})
+    fonts = d.execute_cdp_cmd("CSS.getPlatformFontsForNode",
+                              {"nodeId": node["nodeId"]})["fonts"]
+    drawn = sum(f["glyphCount"] for f in fonts if CJK.search(f["familyName"]))
+    t.check(f"{width}: the Chinese summary (黑白棋游戏) is drawn by a font "
+            "with CJK glyphs, not as empty boxes (fonts-noto-cjk)",
+            han == 5 and drawn >= han or
+            print(f"# {han} Han characters; fonts used: {fonts}"))
+
+
+def position_in_url(d):
+    q = urllib.parse.parse_qs(urllib.parse.urlparse(d.current_url).fragment)
+    return q.get("position", [""])[0]
+
+
+def draw_at(d, distance):
+    at = d.find_element(By.ID, "at")
+    at.clear()
+    at.send_keys(str(distance))
+    d.find_element(By.ID, "random").click()
+
+
+def check_random(t, d, srv, width):
+    cases = [(frag(puzzle="four", position=SEED001), 6, four_distance),
+             (frag(puzzle="frog", n="4"), 9, frog_distance),
+             (frag(puzzle="swap", position=P1225), 5, swap_distance),
+             (frag(puzzle="klotski", metric="step"), 12,
+              klotski_step_distance)]
+    for fragment, dist, search in cases:
+        puzzle = fragment.split("&")[0].split("=")[1]
+        open_page(d, srv, fragment)
+        before = position_in_url(d)
+        draw_at(d, dist)
+        ok = wait_text(d, "distance", str(dist), timeout=60)
+        code = position_in_url(d)
+        origin = text(d, "origin")
+        got = search(code) if ok and code else None
+        t.check(f"{width}: {puzzle}: 'random at this distance' {dist} loads "
+                f"a new position, shows {dist} and says so, and a search "
+                "from the rules agrees",
+                ok and code != before and got == dist and
+                f"random position at distance {dist}" in origin and
+                (puzzle != "frog" or len(code) == 9) or
+                print(f"# {code!r}: {got}; {origin!r}"))
+        if puzzle == "klotski":
+            kinds = sorted(k for k, _, _ in klotski_decode(code))
+            t.check(f"{width}: ... the Klotski one drawn as its pieces",
+                    len(d.find_elements(By.CSS_SELECTOR, "#board g.piece"))
+                    == len(kinds))
+        if puzzle == "four":
+            d.save_screenshot(f"build/web-random-{width}.png")
+    open_page(d, srv, frag(puzzle="four"), "5")
+    draw_at(d, 9)
+    try:
+        WebDriverWait(d, 30).until(
+            lambda _: "no position is at distance 9" in text(d, "origin"))
+        said = True
+    except Exception:
+        said = False
+    t.check(f"{width}: a distance no position has: the page says so and "
+            "names the farthest", said and "farthest are at 8" in
+            text(d, "origin") and text(d, "distance") == "5")
+    seen = []
+    for _ in range(2):
+        d.find_element(By.ID, "farthest").click()
+        WebDriverWait(d, 30).until(lambda _: position_in_url(d) not in
+                                   [SEED001] + seen)
+        wait_text(d, "distance", "8")
+        seen.append(position_in_url(d))
+    t.check(f"{width}: 'a farthest position' loads four's farthest ones, "
+            "one after another, each at 8 by a search from the rules",
+            len(set(seen)) == 2 and
+            [four_distance(c) for c in seen] == [8, 8] and
+            "farthest position 2 of 8" in text(d, "origin"))
 
 
 if __name__ == "__main__":
