@@ -160,6 +160,26 @@ static serve_work *work_get(serve_server *srv)
 
 /* ==== opening ==== */
 
+/* A described puzzle of the tables directory, added once. */
+static int add_described(void *arg, const char *file, const ptb_puzzle *p,
+                         const char *metric)
+{
+    serve_server *srv = arg;
+    (void)file;
+    (void)metric;
+    if (!ptb_puzzle_description(p))
+        return 0;
+    for (unsigned i = 0; i < srv->npuzzles; i++)
+        if (!strcmp(ptb_puzzle_name(srv->puzzle[i]), ptb_puzzle_name(p)))
+            return 0;
+    if (srv->npuzzles >= SERVE_MAX_PUZZLES)
+        return PTB_EINVAL;
+    int rc = ptb_puzzle_load(ptb_puzzle_description(p),
+                             &srv->puzzle[srv->npuzzles], NULL, 0);
+    srv->npuzzles += rc == PTB_OK;
+    return rc;
+}
+
 int serve_open(serve_server *srv, const char *tables, char *msg, size_t cap)
 {
     memset(srv, 0, sizeof *srv);
@@ -168,12 +188,15 @@ int serve_open(serve_server *srv, const char *tables, char *msg, size_t cap)
         snprintf(msg, cap, "cannot create a thread key");
         return PTB_ENOMEM;
     }
-    if (ptb_puzzle_count() > SERVE_MAX_PUZZLES) {
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++)
+        srv->puzzle[srv->npuzzles++] = (ptb_puzzle *)ptb_puzzle_at(i);
+    int rc = ptb_tables_scan(tables, add_described, srv);
+    if (rc == PTB_EINVAL) {
         snprintf(msg, cap, "more than %d puzzles", SERVE_MAX_PUZZLES);
-        return PTB_EINVAL;
+        return rc;
     }
-    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
-        const ptb_puzzle *p = ptb_puzzle_at(i);
+    for (unsigned i = 0; i < srv->npuzzles; i++) {
+        const ptb_puzzle *p = srv->puzzle[i];
         for (unsigned m = 0; ptb_puzzle_metric(p, m); m++) {
             serve_slot *sl = &srv->slot[i * SERVE_MAX_METRICS + m];
             char file[128];
@@ -185,8 +208,7 @@ int serve_open(serve_server *srv, const char *tables, char *msg, size_t cap)
             sl->puzzle = p;
             sl->metric = ptb_puzzle_metric(p, m);
             pthread_mutex_init(&sl->lock, NULL);
-            int rc = ptb_space_open(ptb_puzzle_name(p), sl->metric,
-                                    &sl->space);
+            rc = ptb_space_new(p, sl->metric, &sl->space);
             if (rc == PTB_OK && ptb_space_file(sl->space, file,
                                                sizeof file) >= (int)sizeof file)
                 rc = PTB_EINVAL;
@@ -211,6 +233,8 @@ void serve_close(serve_server *srv)
         ptb_space_close(sl->space);
         pthread_mutex_destroy(&sl->lock);
     }
+    for (unsigned i = 0; i < srv->npuzzles; i++)
+        ptb_puzzle_free(srv->puzzle[i]);         /* the loaded ones */
     pthread_key_delete(srv->work_key);
 }
 
@@ -392,8 +416,8 @@ static int number_arg(ctx *c, const char *key, uint64_t min, uint64_t max,
 static serve_slot *find_slot(ctx *c, const char *name, size_t len)
 {
     const serve_arg *m = arg_find(c->rq, "metric");
-    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
-        const ptb_puzzle *p = ptb_puzzle_at(i);
+    for (unsigned i = 0; i < c->srv->npuzzles; i++) {
+        const ptb_puzzle *p = c->srv->puzzle[i];
         const char *pn = ptb_puzzle_name(p);
         if (strlen(pn) != len || memcmp(pn, name, len))
             continue;
@@ -445,12 +469,18 @@ static void api_puzzles(ctx *c)
         return;
     }
     putf(&b, "{\"api\":1,\"version\":\"%s\",\"puzzles\":[", ptb_version());
-    for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
-        const ptb_puzzle *p = ptb_puzzle_at(i);
+    for (unsigned i = 0; i < c->srv->npuzzles; i++) {
+        const ptb_puzzle *p = c->srv->puzzle[i];
         put(&b, i ? ",{\"name\":" : "{\"name\":");
         put_str(&b, ptb_puzzle_name(p));
         put(&b, ",\"summary\":");
         put_str(&b, ptb_puzzle_summary(p));
+        if (ptb_puzzle_description(p)) {
+            put(&b, ",\"description\":");
+            put_str(&b, ptb_puzzle_description(p));
+            put(&b, ",\"start\":");
+            put_str(&b, ptb_puzzle_start(p));
+        }
         put(&b, ",\"metrics\":[");
         for (unsigned m = 0; ptb_puzzle_metric(p, m); m++) {
             serve_slot *sl = &c->srv->slot[i * SERVE_MAX_METRICS + m];

@@ -17,7 +17,7 @@
 
 #include "puzzletb.h"
 
-#define SERVE_MAX_PUZZLES 16
+#define SERVE_MAX_PUZZLES 32
 #define SERVE_MAX_METRICS 4
 #define SERVE_SLOTS (SERVE_MAX_PUZZLES * SERVE_MAX_METRICS)
 #define SERVE_MAX_POSITION 256      /* bytes; every notation is far shorter */
@@ -42,6 +42,10 @@ typedef struct serve_slot {
 
 typedef struct serve_server {
     const char *tables;             /* tables directory */
+    /* the built-in puzzles, then the described ones whose tables were in
+     * the directory at start (loaded: ptb_puzzle_free at close) */
+    ptb_puzzle *puzzle[SERVE_MAX_PUZZLES];
+    unsigned npuzzles;
     serve_slot slot[SERVE_SLOTS];   /* [i * SERVE_MAX_METRICS + m] */
     pthread_key_t work_key;         /* per-thread serve_work */
 } serve_server;
@@ -72,8 +76,9 @@ typedef struct serve_request {
     int bad_arg;                    /* a key or value holds a NUL byte */
 } serve_request;
 
-/* Opens every puzzle's spaces; tables stay closed.  Returns PTB_OK or the
- * first failure (with msg filled). */
+/* Opens every puzzle's spaces (the built-in ones, and the described ones
+ * whose tables are in the directory now); tables stay closed.  Returns
+ * PTB_OK or the first failure (with msg filled). */
 int serve_open(serve_server *srv, const char *tables, char *msg, size_t cap);
 /* Closes tables and spaces; call after every connection thread has ended. */
 void serve_close(serve_server *srv);
