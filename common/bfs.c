@@ -344,3 +344,21 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
     free(dist);
     return rc;
 }
+
+/* Measured peaks (BENCHMARKS.md): klotski 1.9 bytes a state, swap 1.9,
+ * frog 3.0 (its sparse encoding); the plan's bound is 2 bytes a state (the
+ * distances and the writer's buffers) plus the three bitmaps, plus a fixed
+ * allowance for the rest (the puzzle's own tables, zstd, the heap). */
+#define PLAN_FIXED ((uint64_t)64 << 20)
+
+int ptb_plan(const ptb_space *s, ptb_build_plan *out)
+{
+    uint64_t n = s->offset[s->subtables];
+    out->states = n;
+    out->memory = 2 * n + 3 * ((n + 7) / 8) + PLAN_FIXED;
+    /* in place: at most packed3 (reversible puzzles) or a byte a value;
+     * the chunk checks; LMDB's pages, the header and the stats */
+    uint64_t values = s->p->reversible ? (n + 4) / 5 : n;
+    out->disk = values + 4 * (values / 512 + 1) + ((uint64_t)64 << 10);
+    return PTB_OK;
+}

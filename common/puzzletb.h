@@ -281,6 +281,17 @@ typedef struct ptb_table_info {
 int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
               ptb_table_info *info);
 
+/* What building a space's table needs, known before anything is
+ * allocated: its states, and bounds on the memory the build takes at its
+ * peak and on the bytes of the file (a byte a state; 1.6 bits for
+ * reversible puzzles, whose tables are at most packed3).  Returns PTB_OK. */
+typedef struct ptb_build_plan {
+    uint64_t states;
+    uint64_t memory;
+    uint64_t disk;
+} ptb_build_plan;
+int ptb_plan(const ptb_space *s, ptb_build_plan *out);
+
 /* ---- reading tables --------------------------------------------------- */
 
 typedef struct ptb_table ptb_table;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,7 +30,7 @@
 #define MAX_METRICS 16
 #define BAR_WIDTH 24
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_WRITE = 4 };
-enum { OPT_LIST = 256 };      /* long options without a short form */
+enum { OPT_LIST = 256, OPT_PLAN };   /* long options without a short form */
 
 static int usage_error(const char *fmt, ...)
 {
@@ -59,6 +60,7 @@ static int help(void)
     printf(
         "usage: tbgen [--puzzle NAME|FILE]... [--metric M]... [--out DIR]\n"
         "             [--threads N] [--level N] [--encoding E] [--quiet]\n"
+        "             [--plan]\n"
         "Builds the distance tables of the named puzzles (all built-in ones\n"
         "by default), every metric of each unless --metric names some, into\n"
         "DIR (default: tables).\n\n"
@@ -77,6 +79,9 @@ static int help(void)
         "                     (exact values) or zstd; default: chosen by\n"
         "                     size (tables/FORMAT.md)\n"
         "  -q, --quiet        no progress bar and no summary\n"
+        "      --plan         print each table's states and the memory and\n"
+        "                     disk its build needs; build nothing (a build\n"
+        "                     that does not fit this machine is refused)\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
         "exit status: 0 built, 1 a table could not be made, 2 usage or a "
@@ -183,10 +188,70 @@ static void human_size(uint64_t bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%.2f GB", (double)bytes / 1e9);
 }
 
+/* 99792372174 as "99,792,372,174". */
+static void grouped(uint64_t v, char *buf, size_t cap)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v), k = 0;
+    for (int i = 0; i < n && (size_t)k + 2 < cap; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+}
+
+/* The machine's memory and the free disk of dir, in bytes (0: unknown). */
+static uint64_t machine_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+static uint64_t free_disk(const char *dir)
+{
+    struct statvfs fs;
+    return statvfs(dir, &fs) == 0 ? (uint64_t)fs.f_bavail * fs.f_frsize : 0;
+}
+
+/* --plan prints what a table needs; a build refuses one that does not fit
+ * this machine.  Returns 0 or EXIT_FAILED after a message. */
+static int plan(const ptb_space *s, const char *file, const char *out,
+                int show)
+{
+    ptb_build_plan pl;
+    char n[32], mem[32], disk[32], have[32], room[32];
+    uint64_t memory = machine_memory(), space = free_disk(out);
+    ptb_plan(s, &pl);
+    grouped(pl.states, n, sizeof n);
+    human_size(pl.memory, mem, sizeof mem);
+    human_size(pl.disk, disk, sizeof disk);
+    human_size(memory, have, sizeof have);
+    human_size(space, room, sizeof room);
+    if (show) {
+        printf("%s/%s: %s states; generation needs at most %s of memory "
+               "(this machine has %s), the table at most %s of disk (%s "
+               "free)\n", out, file, n, mem, have, disk, room);
+        return 0;
+    }
+    if (memory && pl.memory > memory) {
+        fprintf(stderr, "tbgen: %s/%s: %s states need %s of memory during "
+                "generation; this machine has %s\n", out, file, n, mem, have);
+        return EXIT_FAILED;
+    }
+    if (space && pl.disk > space) {
+        fprintf(stderr, "tbgen: %s/%s: the table may take %s of disk; %s has "
+                "%s free\n", out, file, disk, out, room);
+        return EXIT_FAILED;
+    }
+    return 0;
+}
+
 /* Builds one table; prints its summary line unless quiet.  Returns 0,
  * EXIT_FAILED or EXIT_WRITE. */
 static int build_one(const ptb_puzzle *p, const char *metric,
-                     const char *out, ptb_build_opts *o, int quiet)
+                     const char *out, ptb_build_opts *o, int quiet,
+                     int plan_only)
 {
     ptb_space *s;
     ptb_table_info info;
@@ -205,6 +270,10 @@ static int build_one(const ptb_puzzle *p, const char *metric,
         return EXIT_FAILED;
     }
     ptb_space_file(s, file, sizeof file);
+    if ((rc = plan(s, file, out, plan_only)) != 0 || plan_only) {
+        ptb_space_close(s);
+        return rc ? rc : flush_stdout();
+    }
     o->progress = !quiet && isatty(2) ? show_progress : NULL;
     o->progress_ctx = &b;
     double t0 = now();
@@ -245,6 +314,7 @@ typedef struct options {
     const char *out;
     const char *list;          /* --list puzzles|metrics, for completion */
     int quiet;
+    int plan;                  /* --plan: the figures, no build */
     ptb_build_opts build;
 } options;
 
@@ -339,6 +409,7 @@ static int parse_option(options *o, int c, char **argv)
                                "packed4, sparse or zstd)", optarg);
         return 0;
     case 'q': o->quiet = 1; return 0;
+    case OPT_PLAN: o->plan = 1; return 0;
     case OPT_LIST: o->list = optarg; return 0;
     case 'h': return help() ? EXIT_WRITE : -1;
     case 'V':
@@ -387,6 +458,7 @@ static int parse_args(int argc, char **argv, options *o)
         { "level",   required_argument, NULL, 'l' },
         { "encoding", required_argument, NULL, 'e' },
         { "quiet",   no_argument,       NULL, 'q' },
+        { "plan",    no_argument,       NULL, OPT_PLAN },
         { "list",    required_argument, NULL, OPT_LIST },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
@@ -475,7 +547,8 @@ static int build_all(options *o)
                 chosen |= !strcmp(o->metrics[k], metric);
             if (!chosen)
                 continue;
-            int rc = build_one(p, metric, o->out, &o->build, o->quiet);
+            int rc = build_one(p, metric, o->out, &o->build, o->quiet,
+                               o->plan);
             if (rc == EXIT_WRITE)
                 return rc;
             status |= rc;

@@ -171,16 +171,51 @@ static int help(void)
 
 /* --list puzzles|metrics|options [PUZZLE]: one word a line, for shell
  * completion (options print as "--NAME VALUE"). */
+static const char *tables_dir(const options *o);
+
+/* --list tables: a line per table of the directory; --list puzzles: the
+ * names of the described ones, each once. */
+typedef struct listing {
+    int tables;
+    char last[64];
+} listing;
+
+static int list_table(void *arg, const char *file, const ptb_puzzle *p,
+                      const char *metric)
+{
+    listing *l = arg;
+    if (l->tables) {
+        printf("%-24s %-14s %-6s %s\n", file, ptb_puzzle_name(p), metric,
+               ptb_puzzle_summary(p));
+    } else if (ptb_puzzle_description(p) &&
+               strcmp(l->last, ptb_puzzle_name(p))) {
+        snprintf(l->last, sizeof l->last, "%s", ptb_puzzle_name(p));
+        printf("%s\n", ptb_puzzle_name(p));
+    }
+    return 0;
+}
+
 static int list(const options *o)
 {
     const ptb_puzzle *only = NULL;
+    listing l = { !strcmp(o->list, "tables"), "" };
+    if (l.tables) {
+        int rc = ptb_tables_scan(tables_dir(o), list_table, &l);
+        if (rc != PTB_OK) {
+            fprintf(stderr, "tblookup: %s: %s\n", tables_dir(o),
+                    ptb_strerror(rc));
+            return EXIT_TABLE;
+        }
+        return flush_stdout();
+    }
     if (o->args[0] && !(only = ptb_puzzle_find(o->args[0])))
         return usage_error("unknown puzzle '%s'", o->args[0]);
     int puzzles = !strcmp(o->list, "puzzles");
     int metrics = !strcmp(o->list, "metrics");
     if (!puzzles && !metrics && strcmp(o->list, "options"))
-        return usage_error("--list takes puzzles, metrics or options, got "
-                           "'%s'", o->list);
+        return usage_error("--list takes puzzles, metrics, options or "
+                           "tables, got '%s'", o->list);
+
     for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
         const ptb_puzzle *p = ptb_puzzle_at(i);
         if (only && p != only)
@@ -194,6 +229,8 @@ static int list(const options *o)
             printf("--%s %s\n", ptb_puzzle_option(p, k)->name,
                    ptb_puzzle_option(p, k)->value);
     }
+    if (puzzles && !only)                /* then the described ones */
+        ptb_tables_scan(tables_dir(o), list_table, &l);
     return flush_stdout();
 }
 

@@ -107,6 +107,27 @@ bad "a built-in puzzle's name" "line 1: 'klotski' is a built-in" \
 bad "an axis piece with no long axis" "line 3, column 7: piece 'A' is as tall as it is wide" \
     $'name x\naxis A\nstart A./..\ngoal ?A/??\n'
 
+# ---- plans: figures before anything is allocated; too large is refused ----
+printf 'name t-big\nstart\nabcdefgh\nij......\n........\n........\n........\n........\n........\n........\ngoal ????????/????????/????????/????????/????????/????????/????????/???????a\n' >"$TMP/big.txt"
+mkdir -p "$TMP/bigout"
+bin/tbgen --puzzle "$TMP/big.txt" --out "$TMP/bigout" >"$TMP/o" 2>"$TMP/e"; st=$?
+check "ten 1x1 pieces on 8x8: refused before building, with C(64,10) = 151,473,214,816 states and the memory (status 1, nothing written)" \
+    sh -c '[ "$1" = 1 ] && [ ! -s "$2" ] && [ "$(wc -l <"$3")" = 1 ] &&
+           grep -q "t-big.mdb: 151,473,214,816 states need .* GB of memory during generation; this machine has" "$3" &&
+           [ -z "$(ls "$4")" ]' _ "$st" "$TMP/o" "$TMP/e" "$TMP/bigout"
+bin/tbgen --plan --puzzle eight --out "$TMP/bigout" >"$TMP/o" 2>&1
+check "tbgen --plan: eight's 362,880 states (9!), and builds nothing" \
+    sh -c 'grep -q "eight.mdb: 362,880 states; generation needs at most" "$1" &&
+           [ -z "$(ls "$2")" ]' _ "$TMP/o" "$TMP/bigout"
+run --list tables
+check "tblookup --list tables: each table with its puzzle, metric and summary" \
+    sh -c 'grep -qE "^century-line.mdb +century +line +J. H. Conway" "$1" &&
+           grep -qE "^eight.mdb +eight +step +the 8-puzzle" "$1" &&
+           grep -qE "^klotski-move.mdb +klotski +move " "$1"' _ "$TMP/out"
+run --list puzzles
+check "tblookup --list puzzles: the described ones after the built-in ones" \
+    sh -c 'grep -qx klotski "$1" && grep -qx quzzle "$1"' _ "$TMP/out"
+
 # ---- tables whose stored description was changed ----
 PY=/usr/bin/python3
 mkdir -p "$TMP/cr"
