@@ -80,7 +80,7 @@ build/tests/%.san: tests/%.c tests/check.h tests/tables.h build/san/libpuzzletb.
 # Tables are rebuilt when tbgen changes; the stamp records the last full run.
 # Besides the built-in puzzles, the shipped descriptions that build in
 # seconds (puzzles/; the larger ones are built on request: README.md).
-DESCRIPTIONS = eight p1379 century supercentury quzzle dads ma
+DESCRIPTIONS = eight p1379 century supercentury quzzle dads ma rush-60 rush-51
 $(TABLES)/.built: bin/tbgen $(DESCRIPTIONS:%=puzzles/%.txt)
 	bin/tbgen --out $(TABLES)
 	bin/tbgen --out $(TABLES) $(DESCRIPTIONS:%=--puzzle puzzles/%.txt)

@@ -362,10 +362,14 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
     case K_COVERS:
         if (vl == 7 && !memcmp(v, "layouts", 7))
             return PTB_OK;
+        if (vl == 9 && !memcmp(v, "reachable", 9)) {
+            d->reachable = 1;
+            return PTB_OK;
+        }
         return ptb_errf(r->err, r->errcap, "line %u, column %u: covers "
                         "takes 'layouts' (every layout of the start's "
-                        "pieces); other universes are not supported yet",
-                        line, col);
+                        "pieces) or 'reachable' (the positions reachable "
+                        "from the start)", line, col);
     default: {                           /* start, goal */
         grid *g = k == K_START ? &r->start : &r->goals[d->ngoals];
         if (k == K_GOAL && d->ngoals >= SL_MAX_GOALS)
@@ -769,7 +773,8 @@ static int canonical(reader *r)
         ptb_catf(buf, sizeof buf, &len, "empty %s\n", d->empty);
     if (d->wall[0])
         ptb_catf(buf, sizeof buf, &len, "wall %s\n", d->wall);
-    ptb_catf(buf, sizeof buf, &len, "covers layouts\nstart ");
+    ptb_catf(buf, sizeof buf, &len, "covers %s\nstart ",
+             d->reachable ? "reachable" : "layouts");
     grid_text(d, buf, sizeof buf, &len, d->start);
     size_t slen = 0;
     grid_text(d, d->start_text, sizeof d->start_text, &slen, d->start);

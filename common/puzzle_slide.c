@@ -38,6 +38,16 @@
 #define MAX_ENTRIES (1u << 25)   /* entries of T: 256 MB */
 #define MAX_LAYOUTS ((uint64_t)1 << 40)
 
+/* A layout's key in a component table: the anchors of the pieces, six
+ * bits each, kind by kind in order, each kind's in reading order, packed
+ * from the top of hi; compared as (hi, lo). */
+typedef struct sl_key {
+    uint64_t hi, lo;
+} sl_key;
+
+#define MAX_KEY_PIECES 21        /* 6 bits each in 128 */
+#define MAX_COMPONENT ((uint64_t)1 << 26)   /* states: 1 GB of keys */
+
 typedef struct sl_ctx {
     const sl_desc *d;
     unsigned metric;             /* SL_STEP, SL_LINE, SL_MOVE */
@@ -45,8 +55,10 @@ typedef struct sl_ctx {
     uint64_t nwin, nleft;        /* 2^wbits; states of pieces left */
     uint64_t radix[SL_MAX_KINDS];
     uint64_t full;               /* every piece left */
-    uint64_t size;               /* layouts */
-    uint64_t *t;                 /* T(c, win, s) */
+    uint64_t size;               /* states: layouts, or the component */
+    uint64_t *t;                 /* T(c, win, s) (covers layouts) */
+    sl_key *keys;                /* the component's keys, sorted (covers
+                                    reachable) */
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors. */
@@ -132,7 +144,7 @@ static int can_place(const sl_ctx *x, unsigned c, uint64_t win, uint64_t s,
     return left_of(x, s, k) && (kd->fit >> c & 1) && !(kd->shape & win);
 }
 
-static uint64_t rank(const sl_ctx *x, const layout *l)
+static uint64_t dp_rank(const sl_ctx *x, const layout *l)
 {
     const sl_desc *d = x->d;
     uint64_t win = 0, s = x->full, r = 0;
@@ -159,7 +171,7 @@ static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
     l->occ |= d->kind[k].shape << a;
 }
 
-static void unrank(const sl_ctx *x, uint64_t r, layout *l)
+static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l)
 {
     const sl_desc *d = x->d;
     uint64_t win = 0, s = x->full;
@@ -186,6 +198,103 @@ static void unrank(const sl_ctx *x, uint64_t r, layout *l)
             r -= n;
         }
     }
+}
+
+/* The layout of a drawing, a character a cell (checked by parse, or the
+ * description's start). */
+static void layout_of(const sl_desc *d, const unsigned char *cell, layout *l)
+{
+    uint64_t done = d->walls;
+    memset(l, 0, sizeof *l);
+    for (unsigned c = 0; c < d->n; c++) {
+        char ch = (char)cell[c];
+        if ((done >> c & 1) || sl_is_empty(d, ch))
+            continue;
+        uint64_t m = 0;
+        for (unsigned i = c; i < d->n; i++)
+            if (cell[i] == (unsigned char)ch)
+                m |= (uint64_t)1 << i;
+        done |= m;
+        put_piece(d, l, (unsigned)sl_kind_of(d, ch, m >> c), c);
+        l->anchor[l->np++] = (uint8_t)c;
+    }
+}
+
+/* ==== the component: keys ============================================== */
+
+static sl_key key_of(const sl_desc *d, const layout *l)
+{
+    sl_key key = { 0, 0 };
+    unsigned bits = 0;
+    for (unsigned k = 0; k < d->nkinds; k++)
+        for (unsigned c = 0; c < d->n; c++)
+            if (l->at[c] == k + 1u) {
+                uint64_t a = c;
+                if (bits < 64)
+                    key.hi |= bits + 6 <= 64 ? a << (58 - bits)
+                                             : a >> (bits - 58);
+                if (bits + 6 > 64)
+                    key.lo |= a << (122 - bits);
+                bits += 6;
+            }
+    return key;
+}
+
+static void layout_of_key(const sl_desc *d, sl_key key, layout *l)
+{
+    unsigned bits = 0;
+    memset(l, 0, sizeof *l);
+    for (unsigned k = 0; k < d->nkinds; k++)
+        for (unsigned j = 0; j < d->kind[k].count; j++, bits += 6) {
+            unsigned a = (unsigned)((bits + 6 <= 64 ? key.hi >> (58 - bits)
+                                     : bits >= 64 ? key.lo >> (122 - bits)
+                                     : key.hi << (bits - 58) |
+                                       key.lo >> (122 - bits)) & 63);
+            put_piece(d, l, k, a);
+        }
+    for (unsigned c = 0; c < d->n; c++)
+        if (l->at[c])
+            l->anchor[l->np++] = (uint8_t)c;
+}
+
+static int key_cmp(sl_key a, sl_key b)
+{
+    return a.hi != b.hi ? (a.hi < b.hi ? -1 : 1)
+           : a.lo != b.lo ? (a.lo < b.lo ? -1 : 1) : 0;
+}
+
+static int key_qsort(const void *a, const void *b)
+{
+    return key_cmp(*(const sl_key *)a, *(const sl_key *)b);
+}
+
+/* The index of a layout: its rank among the layouts, or its place in the
+ * component (UINT64_MAX when it is not in it). */
+static uint64_t rank(const sl_ctx *x, const layout *l)
+{
+    if (!x->keys)
+        return dp_rank(x, l);
+    sl_key k = key_of(x->d, l);
+    uint64_t lo = 0, hi = x->size;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        int c = key_cmp(x->keys[mid], k);
+        if (!c)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return UINT64_MAX;
+}
+
+static void unrank(const sl_ctx *x, uint64_t r, layout *l)
+{
+    if (x->keys)
+        layout_of_key(x->d, x->keys[r], l);
+    else
+        dp_unrank(x, r, l);
 }
 
 /* ==== moves ============================================================= */
@@ -253,13 +362,15 @@ static unsigned reach(const sl_desc *d, unsigned metric, unsigned k,
     return n;
 }
 
-/* Every move of layout l: the successor's rank, and code = from | to << 8
- * (the moving piece's anchor before and after). */
-static unsigned moves_of(const sl_ctx *x, const layout *l, ptb_move *out,
-                         uint64_t *idx)
+/* Every move of layout l, in a fixed order: fn(arg, successor, code) with
+ * code = from | to << 8 (the moving piece's anchor before and after);
+ * stops early when fn returns non-zero. */
+static void successors(const sl_ctx *x, const layout *l,
+                       int (*fn)(void *arg, const layout *next,
+                                 uint32_t code),
+                       void *arg)
 {
     const sl_desc *d = x->d;
-    unsigned n = 0;
     uint8_t to[SL_MAX_CELLS], from[SL_MAX_CELLS];
     for (unsigned i = 0; i < l->np; i++) {
         unsigned a = l->anchor[i], k = l->at[a] - 1u;
@@ -268,20 +379,137 @@ static unsigned moves_of(const sl_ctx *x, const layout *l, ptb_move *out,
         layout next = *l;
         next.at[a] = 0;
         next.occ &= ~cells;
-        for (unsigned j = 0; j < m && n < PTB_MAX_MOVES; j++) {
+        for (unsigned j = 0; j < m; j++) {
             layout t = next;
             put_piece(d, &t, k, to[j]);
-            uint64_t r = rank(x, &t);
-            if (out) {
-                out[n].to = r;
-                out[n].code = a | (uint32_t)to[j] << 8;
-            } else {
-                idx[n] = r;
-            }
-            n++;
+            t.anchor[i] = to[j];          /* anchors stay as a set */
+            if (fn(arg, &t, a | (uint32_t)to[j] << 8))
+                return;
         }
     }
-    return n;
+}
+
+typedef struct move_list {
+    const sl_ctx *x;
+    ptb_move *out;
+    uint64_t *idx;
+    unsigned n;
+} move_list;
+
+static int add_move(void *arg, const layout *next, uint32_t code)
+{
+    move_list *ml = arg;
+    uint64_t r = rank(ml->x, next);
+    if (ml->out) {
+        ml->out[ml->n].to = r;
+        ml->out[ml->n].code = code;
+    } else {
+        ml->idx[ml->n] = r;
+    }
+    return ++ml->n >= PTB_MAX_MOVES;
+}
+
+/* Every move of layout l: the successors' indices, with out the moves. */
+static unsigned moves_of(const sl_ctx *x, const layout *l, ptb_move *out,
+                         uint64_t *idx)
+{
+    move_list ml = { x, out, idx, 0 };
+    successors(x, l, add_move, &ml);
+    return ml.n;
+}
+
+/* ==== the component: a search from the start ============================ */
+
+/* A set of keys, open addressing; the component's search. */
+typedef struct search {
+    const sl_ctx *x;
+    sl_key *slot;
+    uint8_t *used;
+    uint64_t cap, n;             /* slots (a power of two); keys */
+    sl_key *queue;               /* every key found, in order found */
+    int full;
+} search;
+
+static uint64_t key_hash(sl_key k)
+{
+    uint64_t h = (k.hi ^ (k.lo * 0x9E3779B97F4A7C15u)) * 0xBF58476D1CE4E5B9u;
+    return h ^ h >> 31;
+}
+
+static int grow(search *sr)
+{
+    uint64_t cap = sr->cap ? 2 * sr->cap : 1024;
+    sl_key *slot = calloc(cap, sizeof *slot);
+    uint8_t *used = calloc(cap, 1);
+    sl_key *queue = realloc(sr->queue, cap / 2 * sizeof *queue);
+    if (!slot || !used || !queue) {
+        free(slot);
+        free(used);
+        if (queue)
+            sr->queue = queue;
+        return PTB_ENOMEM;
+    }
+    sr->queue = queue;
+    for (uint64_t i = 0; i < sr->n; i++) {
+        uint64_t h = key_hash(queue[i]) & (cap - 1);
+        while (used[h])
+            h = (h + 1) & (cap - 1);
+        used[h] = 1;
+        slot[h] = queue[i];
+    }
+    free(sr->slot);
+    free(sr->used);
+    sr->slot = slot;
+    sr->used = used;
+    sr->cap = cap;
+    return PTB_OK;
+}
+
+/* Adds a layout's key when new; stops the search on a failure. */
+static int add_key(void *arg, const layout *l, uint32_t code)
+{
+    search *sr = arg;
+    sl_key k = key_of(sr->x->d, l);
+    (void)code;
+    if ((sr->n + 1) * 2 > sr->cap &&
+        (sr->n >= MAX_COMPONENT || grow(sr) != PTB_OK)) {
+        sr->full = 1;
+        return 1;
+    }
+    uint64_t h = key_hash(k) & (sr->cap - 1);
+    for (; sr->used[h]; h = (h + 1) & (sr->cap - 1))
+        if (!key_cmp(sr->slot[h], k))
+            return 0;
+    sr->used[h] = 1;
+    sr->slot[h] = k;
+    sr->queue[sr->n++] = k;
+    return 0;
+}
+
+/* The positions reachable from the start: a search over layouts, whose
+ * keys, sorted, are the table's index. */
+static int make_component(sl_ctx *x, const layout *start)
+{
+    const sl_desc *d = x->d;
+    search sr = { x, NULL, NULL, 0, 0, NULL, 0 };
+    if (d->npieces > MAX_KEY_PIECES)
+        return PTB_EINVAL;
+    add_key(&sr, start, 0);
+    for (uint64_t i = 0; i < sr.n && !sr.full; i++) {
+        layout l;
+        layout_of_key(d, sr.queue[i], &l);
+        successors(x, &l, add_key, &sr);
+    }
+    free(sr.slot);
+    free(sr.used);
+    if (sr.full) {
+        free(sr.queue);
+        return sr.n >= MAX_COMPONENT ? PTB_EINVAL : PTB_ENOMEM;
+    }
+    qsort(sr.queue, sr.n, sizeof *sr.queue, key_qsort);
+    x->keys = sr.queue;
+    x->size = sr.n;
+    return PTB_OK;
 }
 
 static int is_goal_layout(const sl_desc *d, const layout *l)
@@ -302,8 +530,10 @@ static int is_goal_layout(const sl_desc *d, const layout *l)
 static void slide_close(void *ctx)
 {
     sl_ctx *x = ctx;
-    if (x)
+    if (x) {
         free(x->t);
+        free(x->keys);
+    }
     free(x);
 }
 
@@ -314,7 +544,9 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
         return PTB_ENOMEM;
     x->d = p->data;
     x->metric = x->d->metric[metric];
-    int rc = make_table(x);
+    layout start;
+    layout_of(x->d, (const unsigned char *)x->d->start, &start);
+    int rc = x->d->reachable ? make_component(x, &start) : make_table(x);
     if (rc != PTB_OK) {
         slide_close(x);
         return rc;
@@ -376,25 +608,6 @@ static unsigned slide_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
 }
 
 /* ==== the native view =================================================== */
-
-/* The layout of the user's drawing in p (checked by parse). */
-static void layout_of(const sl_desc *d, const ptb_position *p, layout *l)
-{
-    uint64_t done = d->walls;
-    memset(l, 0, sizeof *l);
-    for (unsigned c = 0; c < d->n; c++) {
-        char ch = (char)p->cell[c];
-        if ((done >> c & 1) || sl_is_empty(d, ch))
-            continue;
-        uint64_t m = 0;
-        for (unsigned i = c; i < d->n; i++)
-            if (p->cell[i] == (unsigned char)ch)
-                m |= (uint64_t)1 << i;
-        done |= m;
-        put_piece(d, l, (unsigned)sl_kind_of(d, ch, m >> c), c);
-        l->anchor[l->np++] = (uint8_t)c;
-    }
-}
 
 static int parse_error(char *err, size_t cap, const ptb_token *t,
                        unsigned ntok, unsigned c, unsigned w,
@@ -489,9 +702,14 @@ static int slide_parse(const void *ctx, const char *text,
                             d->kind[k].shown, counts[k]);
         }
     layout l;
-    layout_of(d, p, &l);
+    layout_of(d, p->cell, &l);
     p->sub = 0;
     p->idx = rank(ctx, &l);
+    if (p->idx == UINT64_MAX)
+        return ptb_errf(err, errcap, "this position is not one of the %llu "
+                        "the table covers: those reachable from the "
+                        "description's start",
+                        (unsigned long long)((const sl_ctx *)ctx)->size);
     *n = 1;
     return PTB_OK;
 }

@@ -67,6 +67,7 @@ typedef struct sl_desc {
     unsigned ngoals;
     sl_goal goal[SL_MAX_GOALS];
     char empty[8], wall[8];           /* more characters for "empty", "wall" */
+    int reachable;                    /* covers: 1 reachable, 0 layouts */
     char *summary;                    /* malloc'd, may be "" */
     char *text;                       /* the canonical text, malloc'd */
 } sl_desc;

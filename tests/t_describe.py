@@ -41,7 +41,9 @@ def check(what, cond, detail=''):
 class Model:
     """A description as this test reads it: board, walls, kinds, goals."""
 
-    def __init__(self, start, goals, distinct='', axis='', metric='step'):
+    def __init__(self, start, goals, distinct='', axis='', metric='step',
+                 reachable=False):
+        self.reachable = reachable
         rows = start.split('/')
         self.h, self.w = len(rows), len(rows[0])
         self.walls = {(r, c) for r in range(self.h) for c in range(self.w)
@@ -54,8 +56,10 @@ class Model:
         self.letters = {}
         kinds = []          # (shape, label or None, axis)
         self.count = collections.Counter()
+        self.anchors = {}
         for x, cs in sorted(cells.items(), key=lambda kv: min(kv[1])):
             a = min(cs)
+            self.anchors[x] = a
             shape = tuple(sorted((r - a[0], c - a[1]) for r, c in cs))
             ax = None
             if axis == 'all' or x in axis:
@@ -169,9 +173,27 @@ class Model:
         return any(all(p in have for p in need) and not (empty & occ)
                    for need, empty in self.goals)
 
+    def start_layout(self):
+        """The start's layout: each letter's piece at its anchor."""
+        return tuple(sorted((self.letters[x], a)
+                            for x, a in self.anchors.items()))
+
+    def component(self):
+        """The layouts reachable from the start (moves are reversible)."""
+        seen = {self.start_layout()}
+        todo = list(seen)
+        while todo:
+            for m in self.moves(todo.pop()):
+                if m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+        return seen
+
     def distances(self):
-        lays = self.layouts()
+        lays = self.component() if self.reachable else self.layouts()
         dist = {l: 0 for l in lays if self.is_goal(l)}
+        # (the BFS from the goals stays in the component: moves are
+        # reversible, so the component is closed under them)
         frontier = list(dist)
         while frontier:
             nxt = []
@@ -251,6 +273,26 @@ goal
 Y??X
 ????
 ''', dict(start='XaY./bb.c', goals=['Y??X/????'], distinct='XY')),
+ ('jam', '''# a small Rush Hour: the table covers what the start reaches
+name t-jam
+metrics line step
+distinct A
+axis all
+covers reachable
+start
+.BB.C
+AA.DC
+..ED.
+FFE..
+goal ?????/???AA/?????/?????
+''', dict(start='.BB.C/AA.DC/..ED./FFE..', goals=['?????/???AA/?????/?????'],
+          distinct='A', axis='all', reachable=True)),
+    ('reach-walls', '''name t-reach-walls
+metrics move
+covers reachable
+start   ab#/c../..#
+goal    ??#/?a?/??#
+''', dict(start='ab#/c../..#', goals=['??#/?a?/??#'], reachable=True)),
 ]
 
 

@@ -6,7 +6,7 @@
 # description was tampered with.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 need bin/tbgen "$LOOKUP" "$TABLES/eight.mdb" "$TABLES/p1379.mdb" \
-    "$TABLES/century-move.mdb" "$TABLES/ma-line.mdb"
+    "$TABLES/century-move.mdb" "$TABLES/ma-line.mdb" "$TABLES/rush-60-line.mdb"
 /usr/bin/python3 tests/t_describe.py | sed -e 's/^ok [0-9]*/ok/' \
     -e 's/^not ok [0-9]*/not ok/' >"$TMP/py"
 cat "$TMP/py"
@@ -47,6 +47,20 @@ optimum quzzle line 93
 optimum dads move 59
 optimum ma move 23
 optimum ma line 26
+# Fogleman's database (2018): the hardest level, and the hardest without
+# walls, with the positions reachable from each
+optimum rush-60 line 60
+optimum rush-51 line 51
+for lv in "rush-60 2332" "rush-51 4780"; do
+    set -- $lv
+    run "$1" --stats
+    check "$1: $2 positions reachable from the start, as Fogleman counts" \
+        sh -c 'head -1 "$1" | grep -q ": $2 states, $2 solvable"' _ "$TMP/out" "$2"
+done
+run rush-60 --count IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM
+check "rush-60 in Fogleman's 36-character notation: 60" test "$rc" = 0 -a "$out" = 60
+check "rush-60: a position its start cannot reach (the red car in the top row) is refused" \
+    expect_error 2 "not one of the 2332 the table covers" rush-60 IAAxooIooLDDJBBLooJoKEEMFFKooMGGHHHM
 run century --stats --metric move
 check "SuperCentury's start is among Century's farthest layouts: 138 moves" \
     sh -c 'head -1 "$1" | grep -q "max distance 138$" &&
