@@ -598,6 +598,9 @@ static int read_start(reader *r)
     if (!r->have_start)
         return ptb_errf(r->err, r->errcap, "no start: draw the board after "
                         "'start'");
+    if (!g->rows)
+        return ptb_errf(r->err, r->errcap, "line %u: the start draws no "
+                        "cells", g->key_line);
     d->w = g->w;
     d->h = g->rows;
     d->n = d->w * d->h;
