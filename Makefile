@@ -63,11 +63,11 @@ build/libpuzzletb.a: $(LIB_OBJ)
 
 bin/tbgen: build/gen/main.o build/libpuzzletb.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/tblookup: build/lookup/main.o build/libpuzzletb.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/tests/%: tests/%.c tests/check.h tests/tables.h build/libpuzzletb.a
 	@mkdir -p build/tests
@@ -179,7 +179,7 @@ build/serve/%.o: serve/%.c serve/serve.h $(LIB_HDR)
 
 bin/tbserve: $(SERVE_OBJ) build/libpuzzletb.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -lmicrohttpd $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lmicrohttpd $(LDLIBS)
 
 build/san/tbserve: $(SERVE_SRC) serve/serve.h build/san/libpuzzletb.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SERVE_SRC) \
@@ -188,7 +188,7 @@ build/san/tbserve: $(SERVE_SRC) serve/serve.h build/san/libpuzzletb.a
 # installed, it serves the installed tables and page by default
 build/install/tbserve: $(SERVE_SRC) serve/serve.h build/libpuzzletb.a \
                        build/install/dirs
-	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_TABLES_DIR='"$(TABLESDIR)"' \
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -DPTB_TABLES_DIR='"$(TABLESDIR)"' \
 	    -DPTB_WEB_DIR='"$(WEBDIR)"' -o $@ $(SERVE_SRC) build/libpuzzletb.a \
 	    -lmicrohttpd $(LDLIBS)
 
