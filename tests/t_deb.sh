@@ -49,7 +49,7 @@ fi
 start=$SECONDS
 (cd "$SRC" &&
  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
-     DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
+     DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=$(nproc)" \
      dpkg-buildpackage -b -us -uc) >"$DEB/build.log" 2>&1
 r=$?
 echo "# dpkg-buildpackage: $((SECONDS - start)) s, log in build/deb/build.log"
