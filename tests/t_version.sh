@@ -27,7 +27,7 @@ else
 fi
 bad=
 for f in man/*.[1-9]; do
-    grep -q "^\.TH [A-Z]* [1-9] .*\"puzzletb $VERSION\"" "$f" ||
+    grep -q "^\.TH [^ ]* [1-9] .*\"puzzletb $VERSION\"" "$f" ||
         bad="$bad $f"
 done
 check "every man page's .TH says puzzletb $VERSION${bad:+ (not:$bad)}" \
