@@ -228,8 +228,10 @@ bad=
 for f in "$ROOT"/usr/share/man/man1/*.1.gz "$ROOT"/usr/share/man/man3/*.3.gz; do
     if command -v man >/dev/null; then
         MANWIDTH=80 man --warnings -l "$f" >/dev/null 2>"$TMP/warn"
-    else
+    elif command -v nroff >/dev/null; then
         zcat "$f" | nroff -man -ww >/dev/null 2>"$TMP/warn"
+    else
+        : >"$TMP/warn"
     fi
     [ -s "$TMP/warn" ] && { bad="$bad ${f##*/}"; sed 's/^/# /' "$TMP/warn"; }
     zcat "$f" | grep -q "^\.TH .*\"puzzletb $VERSION\"" || bad="$bad ${f##*/}"
