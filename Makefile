@@ -28,11 +28,20 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 SAN_OBJ  = $(LIB_SRC:%.c=build/san/%.o)
 SAN_BIN  = $(TEST_SRC:tests/%.c=build/tests/%.san)
 
-.PHONY: all deps tables test clean bench check-tables
+.PHONY: all deps tables test clean bench check-tables check test-deps
 all: bin/tbgen bin/tblookup
 
+# `make tables` installs the main job's packages only; `make test` installs
+# what the tests add too, then runs the suite (`make check`) in a make that
+# sees them: this file asks python3 and the compilers when it is read.
 deps:
 	scripts/install-deps
+
+test-deps:
+	scripts/install-deps --tests
+
+test: test-deps
+	$(MAKE) check
 
 build/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
@@ -54,11 +63,11 @@ build/libpuzzletb.a: $(LIB_OBJ)
 
 bin/tbgen: build/gen/main.o build/libpuzzletb.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/tblookup: build/lookup/main.o build/libpuzzletb.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/tests/%: tests/%.c tests/check.h tests/tables.h build/libpuzzletb.a
 	@mkdir -p build/tests
@@ -95,7 +104,7 @@ build/tests/shim_enospc.so: tests/shim_enospc.c
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -shared -o $@ $< -ldl
 
-test: all $(TEST_BIN) $(SAN_BIN) build/tests/shim_enospc.so $(TABLES)/.built
+check: all $(TEST_BIN) $(SAN_BIN) build/tests/shim_enospc.so $(TABLES)/.built
 	tests/run
 
 # The tables are reproducible byte for byte: compare them with the sums
@@ -142,7 +151,7 @@ TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
 TOY_SRC = tests/toy/puzzle_toy.c tests/toy/puzzle_grid.c
 TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) $(TOY_SRC:%.c=build/toy/%.o)
 TOY_BIN = build/toy/tblookup build/toy/tbgen
-test: $(TOY_BIN)
+check: $(TOY_BIN)
 
 build/toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def $(GEN_HDR)
 	@mkdir -p $(dir $@)
@@ -164,7 +173,7 @@ WEBDIR ?= $(PREFIX)/share/puzzletb/web
 .PHONY: serve install-serve uninstall-serve
 all: bin/tbserve
 # the tests also run a tbserve built with ASan and UBSan
-test: bin/tbserve build/san/tbserve build/tests/httpload
+check: bin/tbserve build/san/tbserve build/tests/httpload
 install: install-serve
 uninstall: uninstall-serve
 
@@ -174,7 +183,7 @@ build/serve/%.o: serve/%.c serve/serve.h $(LIB_HDR)
 
 bin/tbserve: $(SERVE_OBJ) build/libpuzzletb.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -lmicrohttpd $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lmicrohttpd $(LDLIBS)
 
 build/san/tbserve: $(SERVE_SRC) serve/serve.h build/san/libpuzzletb.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SERVE_SRC) \
@@ -183,7 +192,7 @@ build/san/tbserve: $(SERVE_SRC) serve/serve.h build/san/libpuzzletb.a
 # installed, it serves the installed tables and page by default
 build/install/tbserve: $(SERVE_SRC) serve/serve.h build/libpuzzletb.a \
                        build/install/dirs
-	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_TABLES_DIR='"$(TABLESDIR)"' \
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -DPTB_TABLES_DIR='"$(TABLESDIR)"' \
 	    -DPTB_WEB_DIR='"$(WEBDIR)"' -o $@ $(SERVE_SRC) build/libpuzzletb.a \
 	    -lmicrohttpd $(LDLIBS)
 
@@ -358,7 +367,7 @@ fuzz-tables: $(FUZZ_TABLES:%=build/fuzz/table_%) $(FUZZ_TOY_TABLE) \
              $(TABLES)/.built
 	tests/fuzz/run -t $(FUZZ_SECONDS) -j $(FUZZ_JOBS) -n $(FUZZ_EXECS) \
 	    $(FUZZ_TABLES:%=table_%)
-test: $(FUZZ_BIN) $(FUZZ_TOY_TABLE) build/tests/t_threads.tsan
+check: $(FUZZ_BIN) $(FUZZ_TOY_TABLE) build/tests/t_threads.tsan
 
 $(FUZZ_OBJ) $(FUZZ_TOY_OBJ) $(TSAN_OBJ): $(GEN_HDR)
 build/fuzz/%.o: %.c $(LIB_HDR)
@@ -480,7 +489,7 @@ build/san/python/puzzletb/%.py: python/puzzletb/%.py
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-test: python python-san
+check: python python-san
 
 bench-python: python $(TABLES)/.built
 	PUZZLETB_TABLES=$(TABLES) $(PYTHON) python/bench.py
