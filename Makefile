@@ -233,6 +233,9 @@ INCLUDEDIR   ?= $(PREFIX)/include
 MANDIR       ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 TABLESDIR    ?= $(PREFIX)/share/puzzletb/tables
+# the shipped descriptions (puzzles/*.txt), where the installed tbgen finds
+# them by name
+PUZZLESDIR   ?= $(PREFIX)/share/puzzletb/puzzles
 # where Debian's bash-completion looks (it searches $XDG_DATA_DIRS, by
 # default /usr/local/share and /usr/share, for bash-completion/completions)
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
@@ -243,7 +246,8 @@ VERSION := $(shell sed -n 's/^.define PTB_VERSION_STRING "\(.*\)"/\1/p' \
 SOVERSION = 1
 SONAME    = libpuzzletb.so.$(SOVERSION)
 SHLIB     = libpuzzletb.so.$(VERSION)
-MANPAGES  = man/tbgen.1 man/tblookup.1 man/puzzletb.3
+MANPAGES  = man/tbgen.1 man/tblookup.1 man/puzzletb.3 \
+            man/puzzletb-description.5
 INSTALL_TABLES = $(wildcard $(TABLES)/*.mdb)
 # the man pages name the default tables directory as installed by default
 MAN_TABLESDIR = /usr/local/share/puzzletb/tables
@@ -268,15 +272,22 @@ build/libpuzzletb.so: $(LIB_OBJ) build/puzzletb.map
 build/install/dirs: FORCE
 	@mkdir -p build/install
 	@printf '%s\n' '$(PREFIX)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(TABLESDIR)' \
-	    '$(VERSION)' | cmp -s - $@ || \
+	    '$(PUZZLESDIR)' '$(VERSION)' | cmp -s - $@ || \
 	 printf '%s\n' '$(PREFIX)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(TABLESDIR)' \
-	    '$(VERSION)' >$@
+	    '$(PUZZLESDIR)' '$(VERSION)' >$@
 
 build/install/lookup/main.o: lookup/main.c $(LIB_HDR) build/install/dirs
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_TABLES_DIR='"$(TABLESDIR)"' -c -o $@ $<
 
 build/install/tblookup: build/install/lookup/main.o build/libpuzzletb.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/install/gen/main.o: gen/main.c $(LIB_HDR) build/install/dirs
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_PUZZLES_DIR='"$(PUZZLESDIR)"' -c -o $@ $<
+
+build/install/tbgen: build/install/gen/main.o build/libpuzzletb.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/install/puzzletb.pc: common/puzzletb.pc.in build/install/dirs
@@ -289,12 +300,15 @@ build/install/man/%: man/% build/install/dirs
 	@mkdir -p $(dir $@)
 	sed -e 's|$(MAN_TABLESDIR)|$(TABLESDIR)|g' $< >$@
 
-install: all build/install/tblookup build/install/puzzletb.pc \
-         $(MANPAGES:%=build/install/%)
+install: all build/install/tblookup build/install/tbgen \
+         build/install/puzzletb.pc $(MANPAGES:%=build/install/%)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
-	$(INSTALL) -m 755 bin/tbgen build/install/tblookup $(DESTDIR)$(BINDIR)/
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(PUZZLESDIR)
+	$(INSTALL) -m 755 build/install/tbgen build/install/tblookup \
+	    $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 puzzles/*.txt $(DESTDIR)$(PUZZLESDIR)/
 	$(INSTALL) -m 644 build/libpuzzletb.a $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 755 build/libpuzzletb.so $(DESTDIR)$(LIBDIR)/$(SHLIB)
 	ln -sf $(SHLIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -304,6 +318,8 @@ install: all build/install/tblookup build/install/puzzletb.pc \
 	$(INSTALL) -m 644 build/install/man/tbgen.1 \
 	    build/install/man/tblookup.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 build/install/man/puzzletb.3 $(DESTDIR)$(MANDIR)/man3/
+	$(INSTALL) -m 644 build/install/man/puzzletb-description.5 \
+	    $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 644 completion/puzzletb.bash $(DESTDIR)$(BASHCOMPDIR)/tblookup
 	$(INSTALL) -m 644 completion/puzzletb.bash $(DESTDIR)$(BASHCOMPDIR)/tbgen
@@ -326,8 +342,11 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man1/tbgen.1 \
 	    $(DESTDIR)$(MANDIR)/man1/tblookup.1 \
 	    $(DESTDIR)$(MANDIR)/man3/puzzletb.3 $(DESTDIR)$(TABLESDIR)/*.mdb \
+	    $(DESTDIR)$(MANDIR)/man5/puzzletb-description.5 \
+	    $(DESTDIR)$(PUZZLESDIR)/*.txt \
 	    $(DESTDIR)$(BASHCOMPDIR)/tblookup $(DESTDIR)$(BASHCOMPDIR)/tbgen
-	rmdir $(DESTDIR)$(TABLESDIR) $(dir $(DESTDIR)$(TABLESDIR)) 2>/dev/null || true
+	rmdir $(DESTDIR)$(TABLESDIR) $(DESTDIR)$(PUZZLESDIR) \
+	    $(dir $(DESTDIR)$(TABLESDIR)) 2>/dev/null || true
 
 # ==== fuzzing and ThreadSanitizer (tests/fuzz/README) ====
 # libFuzzer harnesses, built with clang: each puzzle's parser, the table
