@@ -125,7 +125,23 @@ static void print_puzzle_help(FILE *f, const ptb_puzzle *p)
     }
 }
 
-static int help(void)
+static const char *tables_dir(const options *o);
+
+/* The described puzzles of the tables directory, each once, in --help. */
+static int help_described(void *arg, const char *file, const ptb_puzzle *p,
+                          const char *metric)
+{
+    char *last = arg;
+    (void)file;
+    (void)metric;
+    if (ptb_puzzle_description(p) && strcmp(last, ptb_puzzle_name(p))) {
+        snprintf(last, 64, "%s", ptb_puzzle_name(p));
+        print_puzzle_help(stdout, p);
+    }
+    return 0;
+}
+
+static int help(const options *o)
 {
     printf(
         "usage: tblookup PUZZLE [options] [POSITION...]\n"
@@ -166,13 +182,15 @@ static int help(void)
         PTB_TABLES_DIR);
     for (unsigned i = 0; i < ptb_puzzle_count(); i++)
         print_puzzle_help(stdout, ptb_puzzle_at(i));
+    char last[64] = "";
+    printf("\ndescribed puzzles with tables in %s (a puzzle named as a file "
+           "with a '/'\nis read from that description):\n", tables_dir(o));
+    ptb_tables_scan(tables_dir(o), help_described, last);
     return flush_stdout();
 }
 
 /* --list puzzles|metrics|options [PUZZLE]: one word a line, for shell
  * completion (options print as "--NAME VALUE"). */
-static const char *tables_dir(const options *o);
-
 /* --list tables: a line per table of the directory; --list puzzles: the
  * names of the described ones, each once. */
 typedef struct listing {
@@ -1029,7 +1047,7 @@ static int parse_option(options *o, int c, const char **qname,
             return EXIT_USAGE;
         return o->farthest ? 0 : usage_error("--farthest takes 1 or more");
     case 't': o->tables = optarg_; return 0;
-    case 'h': return help() ? EXIT_WRITE : -1;
+    case 'h': return help(o) ? EXIT_WRITE : -1;
     case 'V':
         printf("tblookup %s\n", ptb_version());
         return flush_stdout() ? EXIT_WRITE : -1;

@@ -107,8 +107,10 @@ check "--verify-digest fails on an edited header, naming meta_sha256" \
 
 # every table: the histogram, the digest and checks, and known positions
 for f in "$TABLES"/*.mdb; do
-    b=$(basename "$f" .mdb); p=${b%%-*}; m=${b#"$p"}; m=${m#-}
-    run "$p" ${m:+--metric "$m"} --stats
+    b=$(basename "$f" .mdb)
+    p=$(read_table "$f" | sed -n 's/^puzzle //p')
+    m=$(read_table "$f" | sed -n 's/^metric //p')
+    run "$p" --metric "$m" --stats
     printf '%s\n' "$out" | grep -E '^[0-9]+ [0-9]+$' >"$TMP/stats"
     read_table "$f" --histogram 2>&1 | grep -E '^[0-9]+ [0-9]+$' >"$TMP/hist"
     enc=$(read_table "$f" | sed -n 's/^encoding //p')
