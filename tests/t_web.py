@@ -22,9 +22,24 @@ titles; the Chinese summary drawn by a font that has its glyphs (asked of
 the browser through the DevTools protocol: needs fonts-noto-cjk); a random
 position at a chosen distance for four, frog, swap and Klotski, whose
 distance the page shows and a search written in tests/t_serve.py from the
-rules confirms, and the farthest positions.  Screenshots go to
-build/web-*.png (build/web-PUZZLE-WIDTH.png at both widths) for a human
-look."""
+rules confirms, and the farthest positions.
+
+Described puzzles (puzzles/*.txt, and a board with a wall that the test
+describes and builds with bin/tbgen next to links to the project's
+tables): century's drawn start from the Start menu shows 111 (line
+metric) with its 10 pieces each one block on its cells, pieces of one shape
+in one colour and of different shapes in different ones; its goal from the
+description beside it (the 2x2 at the bottom centre in the board's 2x2
+colour, the other cells faint, the place dashed on the board), its summary
+and sources; a piece clicked shows the places the API lists for it, a
+place clicked plays that move and the page shows the API's distance; a
+piece that cannot move says so.  The wall is drawn dark on the board and
+the goal, Ma's L pieces as one block each, the 8-puzzle from 8672543.1
+(and 867254301: '0' is the description's empty) shows 31 with the goal
+123/456/78. and its empty cell marked.
+
+Screenshots go to build/web-*.png (build/web-PUZZLE-WIDTH.png at both
+widths) for a human look."""
 import glob
 import json
 import os
@@ -428,10 +443,16 @@ def check_described(t, d, srv, width):
     sources = [ln.split(" ", 1)[1] for ln in
                century["description"].split("\n")
                if ln.startswith("source ")]
+    box_ = d.find_element(By.ID, "sources-box")
+    folded = box_.get_attribute("open") is None
+    if folded:
+        box_.find_element(By.TAG_NAME, "summary").click()
     shown = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#sources li")]
-    t.check(f"{width}: ... its summary and its {len(sources)} sources shown, "
-            "their addresses as links",
+    t.check(f"{width}: ... its summary and its {len(sources)} sources shown "
+            f"({'folded on a phone, shown by a click' if width < 700 else 'open'}"
+            "), their addresses as links",
             text(d, "summary") == century["summary"] and shown == sources and
+            folded == (width < 700) and
             len(d.find_elements(By.CSS_SELECTOR, "#sources a")) ==
             sum("http" in s for s in sources) and len(sources) == 5)
     d.save_screenshot(f"build/web-century-{width}.png")

@@ -961,7 +961,7 @@ function fillSetup() {
 }
 
 /* A described puzzle's sources under its summary, their addresses as
- * links. */
+ * links; folded on a narrow screen, to keep the board in sight. */
 function showSources(d) {
   const list = $('sources');
   list.replaceChildren(...(d ? d.sources : []).map(src => {
@@ -979,6 +979,7 @@ function showSources(d) {
     return li;
   }));
   $('sources-box').hidden = !list.children.length;
+  $('sources-box').open = matchMedia('(min-width: 700px)').matches;
   $('sources-count').textContent = list.children.length;
 }
 
