@@ -41,7 +41,6 @@ the goal, Ma's L pieces as one block each, the 8-puzzle from 8672543.1
 Screenshots go to build/web-*.png (build/web-PUZZLE-WIDTH.png at both
 widths) for a human look."""
 import glob
-import json
 import os
 import re
 import shutil
@@ -443,19 +442,19 @@ def check_described(t, d, srv, width):
     sources = [ln.split(" ", 1)[1] for ln in
                century["description"].split("\n")
                if ln.startswith("source ")]
+    d.save_screenshot(f"build/web-century-{width}.png")
     box_ = d.find_element(By.ID, "sources-box")
     folded = box_.get_attribute("open") is None
     if folded:
         box_.find_element(By.TAG_NAME, "summary").click()
     shown = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#sources li")]
+    how = "folded on a phone, opened by a click" if width < 700 else "open"
     t.check(f"{width}: ... its summary and its {len(sources)} sources shown "
-            f"({'folded on a phone, shown by a click' if width < 700 else 'open'}"
-            "), their addresses as links",
+            f"({how}), their addresses as links",
             text(d, "summary") == century["summary"] and shown == sources and
             folded == (width < 700) and
             len(d.find_elements(By.CSS_SELECTOR, "#sources a")) ==
             sum("http" in s for s in sources) and len(sources) == 5)
-    d.save_screenshot(f"build/web-century-{width}.png")
 
     ok = open_page(d, srv, frag(puzzle="walled"), "2")
     walls = goal_cells(d, "#board rect.wall")

@@ -4,11 +4,17 @@
  * puzzle's query options, and the moves played since.  All of it lives in the
  * URL's fragment (#puzzle=..&metric=..&position=..&moves=..), so a position
  * can be shared; the server plays the moves (moves=M1,M2,..), so the page
- * needs no puzzle's rules.  What it knows of a puzzle is how to draw it:
- * Klotski's letters as blocks, the other puzzles' cells as stones, and
- * beside the board its goal (GOALS: swap's target, where Klotski's 2x2
- * block must go, four's line, frog's exchanged row).  Random starts at a
- * chosen distance come from /random, the farthest ones from /stats.
+ * needs no puzzle's rules.  What it knows of a built-in puzzle is how to
+ * draw it: Klotski's letters as blocks, the other puzzles' cells as stones,
+ * and beside the board its goal (GOALS: swap's target, where Klotski's 2x2
+ * block must go, four's line, frog's exchanged row).  A described puzzle
+ * (one with a "description" in /api/v1/puzzles) needs nothing here: its
+ * pieces are the answer's letters, drawn as blocks of their own shapes
+ * coloured by shape, its walls and empty characters and goals come from
+ * the description, and its drawn start is its named start.  Blocks are
+ * played by picking one up and clicking one of its places (the legal moves
+ * that move it, from the answer's analysis).  Random starts at a chosen
+ * distance come from /random, the farthest ones from /stats.
  *
  * No libraries, nothing fetched but tbserve's own answers.
  */
@@ -202,6 +208,8 @@ function shapeKey(cells) {
   return `${h}x${w}:` + g.map(r => r.join('')).join('/');
 }
 
+const rectangular = key => !key.split(':')[1].includes('0');
+
 /* A colour per shape, the same on every board and in every puzzle: the
  * small shapes have colours chosen to be told apart (Klotski's four as
  * before), any other shape a hue hashed from its key. */
@@ -242,8 +250,8 @@ function findPieces(cells, isPiece, split = false) {
       }
     }
     comp.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const key = shapeKey(comp), [hw, bits] = key.split(':');
-    if (split && bits.includes('0') && hw)
+    const key = shapeKey(comp);
+    if (split && !rectangular(key))
       for (const x of comp) out.push({ ch, cells: [x], key: '1x1:1' });
     else out.push({ ch, cells: comp, key });
   }));
@@ -325,7 +333,7 @@ function labelAt(cells) {
   const n = cells.length;
   const mr = cells.reduce((s, x) => s + x[0], 0) / n + 0.5;
   const mc = cells.reduce((s, x) => s + x[1], 0) / n + 0.5;
-  if (!shapeKey(cells).includes('0')) return [mr, mc];
+  if (rectangular(shapeKey(cells))) return [mr, mc];
   const [r, c] = cells.reduce((best, x) =>
     Math.hypot(x[0] + 0.5 - mr, x[1] + 0.5 - mc) <
     Math.hypot(best[0] + 0.5 - mr, best[1] + 0.5 - mc) ? x : best);
@@ -1042,6 +1050,11 @@ async function main() {
   });
   $('farthest').addEventListener('click', farthest);
   window.addEventListener('resize', drawChart);
+  document.addEventListener('keydown', e => {
+    if (e.key !== 'Escape' || !picked || !answer) return;
+    picked = null;                              /* put the block down */
+    showBoard(answer.input, null);
+  });
   $('back').addEventListener('click', () => {
     if (busy || !state.moves.length) return;
     state.moves.pop();
