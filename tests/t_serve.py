@@ -743,8 +743,9 @@ def check_stats_and_list(t, srv):
 def read_description(path):
     """From a description file, written here from the format (man 5
     puzzletb-description): its name, its start as rows joined by '/' (the
-    'empty' characters drawn '.'), and its source lines."""
-    name, empty, start, sources, drawing = None, "", [], [], None
+    'empty' characters drawn '.', the 'wall' ones '#'), and its source
+    lines."""
+    name, empty, wall, start, sources, drawing = None, "", "", [], [], None
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -763,6 +764,8 @@ def read_description(path):
                 name = val
             elif key == "empty":
                 empty = val.replace(" ", "")
+            elif key == "wall":
+                wall = val.replace(" ", "")
             elif key == "source":
                 sources.append(val)
             elif key == "start":
@@ -771,8 +774,8 @@ def read_description(path):
                                                                  val)]
                 else:
                     drawing = start
-    start = "/".join("".join("." if ch in empty else ch for ch in row)
-                     for row in start)
+    start = "/".join("".join("." if ch in empty else "#" if ch in wall
+                             else ch for ch in row) for row in start)
     return name, start, sources
 
 
