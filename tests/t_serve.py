@@ -14,7 +14,11 @@ free ports of 127.0.0.1 and stops (nothing else is contacted).
     distinct, restricted to the position's part of the table when one is
     given, the same for the same seed; its errors;
   - /stats equals `tblookup --stats --format json`, /puzzles lists every
-    puzzle of `tblookup --help`;
+    puzzle of `tblookup --help`, then the described puzzles whose tables
+    are here, each with its canonical description and drawn start (read
+    here from puzzles/NAME.txt); the published optima: century's start 111
+    moves in the line metric and 99 in the move metric (Storer, Winning
+    Ways), the 8-puzzle's 8672543.1 31 (Reinefeld 1993);
   - every error status with its JSON body (400, 404, 405, 503 for a missing
     and for a corrupt table), ETag / If-None-Match / Cache-Control, HEAD;
   - static files from web/ only: no traversal, whatever the spelling;
@@ -22,6 +26,7 @@ free ports of 127.0.0.1 and stops (nothing else is contacted).
     connection, and the server keeps answering;
   - eight clients at once get the same answers as one; SIGINT and SIGTERM
     stop the server with status 0; one log line per request."""
+import glob
 import http.client
 import json
 import os
@@ -712,9 +717,11 @@ def check_stats_and_list(t, srv):
     _, helptext, _ = tblookup("--help")
     names = re.findall(r"^  (\w+) ", helptext.split("puzzles:")[1], re.M)
     st, _, lst = srv.get("/api/v1/puzzles")
-    t.check("/api/v1/puzzles lists every puzzle of tblookup --help, every "
-            "table ok",
-            st == 200 and [p["name"] for p in lst["puzzles"]] == names and
+    t.check("/api/v1/puzzles lists every puzzle of tblookup --help, then "
+            "the described ones whose tables are here, every table ok",
+            st == 200 and [p["name"] for p in lst["puzzles"]
+                           if "description" not in p] == names and
+            [p["name"] for p in lst["puzzles"]][:len(names)] == names and
             all(m["status"] == "ok" for p in lst["puzzles"]
                 for m in p["metrics"]))
     for p in lst["puzzles"]:
@@ -731,6 +738,98 @@ def check_stats_and_list(t, srv):
             for p in lst["puzzles"]}
     t.check("the options listed are the ones tblookup --help documents",
             opts.get("four") == ["first"] and opts.get("frog") == ["n"])
+
+
+def read_description(path):
+    """From a description file, written here from the format (man 5
+    puzzletb-description): its name, its start as rows joined by '/' (the
+    'empty' characters drawn '.', the 'wall' ones '#'), and its source
+    lines."""
+    name, empty, wall, start, sources, drawing = None, "", "", [], [], None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if drawing is not None:
+                if line.strip() and line.split()[0] not in (
+                        "name", "summary", "source", "metrics", "distinct",
+                        "axis", "empty", "wall", "covers", "start", "goal"):
+                    drawing.append("".join(line.split()))
+                    continue
+                drawing = None
+            if not line.strip() or line.startswith("#"):
+                continue
+            key, _, val = line.partition(" ")
+            val = val.strip()
+            if key == "name":
+                name = val
+            elif key == "empty":
+                empty = val.replace(" ", "")
+            elif key == "wall":
+                wall = val.replace(" ", "")
+            elif key == "source":
+                sources.append(val)
+            elif key == "start":
+                if val:
+                    start = ["".join(r.split()) for r in re.split(r"[/ ]+",
+                                                                 val)]
+                else:
+                    drawing = start
+    start = "/".join("".join("." if ch in empty else "#" if ch in wall
+                             else ch for ch in row) for row in start)
+    return name, start, sources
+
+
+def check_described(t, srv):
+    """The described puzzles whose tables are here: listed with their
+    description and drawn start; the published optima."""
+    _, _, lst = srv.get("/api/v1/puzzles")
+    listed = {p["name"]: p for p in lst["puzzles"]}
+    ok, names = True, []
+    for path in sorted(glob.glob("puzzles/*.txt")):
+        name, start, sources = read_description(path)
+        if not glob.glob(os.path.join(TABLES, f"{name}*.mdb")):
+            continue
+        names.append(name)
+        p = listed.get(name, {})
+        desc = p.get("description", "")
+        lines = desc.split("\n")
+        st, _, a = srv.get(api_path(name, p.get("start", "")))
+        if not (lines[0] == f"name {name}" and desc.endswith("\n") and
+                f"start {start}" in lines and p.get("start") == start and
+                [ln[7:] for ln in lines if ln.startswith("source ")] ==
+                sources and any(ln.startswith("goal ") for ln in lines) and
+                [m["name"] for m in p["metrics"]] ==
+                [ln for ln in lines if ln.startswith("metrics ")][0]
+                .split()[1:] and st == 200 and a["distance"] is not None):
+            ok = False
+            print(f"# {name}: {p} / {start!r} {sources}: {st} {a}")
+    builtin = [p for p in lst["puzzles"] if p["name"] not in names]
+    t.check("/api/v1/puzzles lists the described puzzles "
+            f"({', '.join(names)}) with their canonical description (its "
+            "name, sources and metrics as in puzzles/NAME.txt) and the start "
+            "drawn there, which is answered; the built-in ones without",
+            ok and len(names) >= 7 and
+            all("description" not in p and "start" not in p
+                for p in builtin))
+    cstart = listed["century"]["start"]
+    got = {m: srv.get(api_path("century", cstart, metric=m))[2]["distance"]
+           for m in ("line", "move")}
+    t.check("century's start: 111 moves in the line metric (Storer) and 99 "
+            "in the move metric (Winning Ways)",
+            got == {"line": 111, "move": 99} or print(f"# {got}"))
+    st, _, a = srv.get(api_path("eight", "8672543.1"))
+    st0, _, a0 = srv.get(api_path("eight", "867254301"))
+    t.check("the 8-puzzle's 8672543.1 takes 31 moves, one of the two "
+            "hardest (Reinefeld 1993), also drawn with 0 for the blank",
+            st == st0 == 200 and a["distance"] == a0["distance"] == 31 and
+            a0["input"] == "867\n254\n301")
+    st, _, a = srv.get(api_path("century", cstart, metric="line",
+                                moves="h L"))
+    d = a.get("moves", [{}])[0].get("detail", {}) if st == 200 else {}
+    t.check("a described puzzle's move details: piece, from, to, path and "
+            "direction; moves=.. plays one",
+            st == 200 and a["distance"] == 110 and
+            set(d) >= {"piece", "from", "to", "path", "direction"})
 
 
 def check_errors(t, srv):
@@ -1043,6 +1142,7 @@ def main():
         check_moves_param(t, srv)
         check_random(t, srv)
         check_stats_and_list(t, srv)
+        check_described(t, srv)
         check_errors(t, srv)
         check_http(t, srv)
         check_traversal(t, srv)

@@ -22,18 +22,38 @@ titles; the Chinese summary drawn by a font that has its glyphs (asked of
 the browser through the DevTools protocol: needs fonts-noto-cjk); a random
 position at a chosen distance for four, frog, swap and Klotski, whose
 distance the page shows and a search written in tests/t_serve.py from the
-rules confirms, and the farthest positions.  Screenshots go to
-build/web-*.png (build/web-PUZZLE-WIDTH.png at both widths) for a human
-look."""
+rules confirms, and the farthest positions.
+
+Described puzzles (puzzles/*.txt, and a board with a wall that the test
+describes and builds with bin/tbgen next to links to the project's
+tables): century's drawn start from the Start menu shows 111 (line
+metric) with its 10 pieces each one block on its cells, pieces of one shape
+in one colour and of different shapes in different ones; its goal from the
+description beside it (the 2x2 at the bottom centre in the board's 2x2
+colour, the other cells faint, the place dashed on the board), its summary
+and sources; a piece clicked shows the places the API lists for it, a
+place clicked plays that move and the page shows the API's distance; a
+piece that cannot move says so.  The wall is drawn dark on the board and
+the goal, Ma's L pieces as one block each, the 8-puzzle from 8672543.1
+(and 867254301: '0' is the description's empty) shows 31 with the goal
+123/456/78. and its empty cell marked.
+
+Screenshots go to build/web-*.png (build/web-PUZZLE-WIDTH.png at both
+widths) for a human look."""
+import glob
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from t_serve import (Server, Tap, four_distance, four_line,  # noqa: E402
                      frog_distance, swap_distance, klotski_decode,
-                     klotski_step_distance, P1225, SEED001, CLASSIC)
+                     klotski_step_distance, P1225, SEED001, CLASSIC,
+                     TABLES)
 
 try:
     from selenium import webdriver
@@ -57,17 +77,55 @@ def browser():
     return webdriver.Chrome(options=opts, service=service)
 
 
+# A described puzzle with a wall, built by the test next to the project's
+# tables: the L piece A goes round the wall to the right (2 moves in the
+# move metric: b DR, then A RRRD).
+WALLED = """name     walled
+summary  a test board with a wall: the L to the right
+source   tests/t_web.py, https://example.org/walled
+metrics  move step
+start
+AA...
+A..b.
+c.#..
+goal     ?????/???AA/??#A?
+"""
+
+
+def tables_with_walled(tmp):
+    """A tables directory: links to every table of TABLES, and the walled
+    puzzle's tables built there by bin/tbgen."""
+    for f in glob.glob(os.path.join(TABLES, "*.mdb")):
+        os.symlink(os.path.abspath(f), os.path.join(tmp, os.path.basename(f)))
+    desc = os.path.join(tmp, "walled.txt")
+    with open(desc, "w") as f:
+        f.write(WALLED)
+    subprocess.run(["bin/tbgen", "--out", tmp, "--puzzle", desc], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return tmp
+
+
 def main():
     t = Tap()
     os.makedirs("build", exist_ok=True)
-    with Server() as srv:
+    tmp = tempfile.mkdtemp(prefix="t_web-")
+    try:
+        return run_all(t, tables_with_walled(tmp))
+    finally:
+        shutil.rmtree(tmp)
+
+
+def run_all(t, tables):
+    with Server(tables=tables) as srv:
         d = browser()
         try:
             viewport(d, 1280, 900)
             run(t, d, srv)
+            check_play_described(t, d, srv)
             for width in (1280, 420):
                 viewport(d, width, 900)
                 print(f"# the viewport at {width}x900")
+                check_described(t, d, srv, width)
                 check_goals(t, d, srv, width)
                 check_move_numbers(t, d, srv, width)
                 check_chart(t, d, srv, width)
@@ -138,14 +196,25 @@ def run(t, d, srv):
             text(d, "category") == "solved!" and
             d.find_element(By.ID, "forward").get_attribute("disabled"))
     d.save_screenshot("build/web-klotski-goal.png")
-    # a piece clicked on the board plays that piece's best move
+    # a piece clicked on the board, then one of its places: that move
     d.find_element(By.ID, "first").click()
     wait_text(d, "distance", "81")
     first = d.find_element(By.CSS_SELECTOR, "#moves li.optimal")
-    piece = first.get_attribute("data-move").split()[0]
+    move = first.get_attribute("data-move")
+    piece = move.split()[0]
     d.find_element(By.CSS_SELECTOR, f'g.piece[data-piece="{piece}"]').click()
-    t.check(f"clicking piece {piece} on the board plays its optimal move",
-            wait_text(d, "distance", "80"))
+    dests = d.find_elements(By.CSS_SELECTOR, "#board g.dest")
+    mine = [li.get_attribute("data-move") for li in
+            d.find_elements(By.CSS_SELECTOR, "#moves li")
+            if li.get_attribute("data-move").split()[0] == piece]
+    t.check(f"clicking Klotski's piece {piece} shows its places, one per "
+            "legal move of it",
+            sorted(e.get_attribute("data-move") for e in dests) ==
+            sorted(mine) and len(mine) >= 1)
+    d.find_element(By.CSS_SELECTOR,
+                   f'#board g.dest[data-move="{move}"]').click()
+    t.check(f"... and clicking the place of its optimal move {move} plays "
+            "it: 80", wait_text(d, "distance", "80"))
 
     pos = d.find_element(By.ID, "position")
     pos.clear()
@@ -292,6 +361,192 @@ def check_goals(t, d, srv, width):
             order == "BBWW" and in_view(d, goal))
     open_page(d, srv, frag(puzzle="frog", n="3"), "15")
     d.save_screenshot(f"build/web-frog-{width}.png")
+
+
+# ---- described puzzles: drawn from the answer's board and the description
+
+def board_pieces(board, empty=".", wall="#"):
+    """The pieces of board text: {letter: sorted cells}, each letter one
+    piece (as a description draws them)."""
+    out = {}
+    for r, row in enumerate(board.split("\n")):
+        for c, ch in enumerate(row):
+            if ch not in empty and ch not in wall and ch != "?":
+                out.setdefault(ch, []).append((r, c))
+    return out
+
+
+def shape(cells):
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return frozenset((r - r0, c - c0) for r, c in cells)
+
+
+def cells_attr(cells):
+    return " ".join(f"{r},{c}" for r, c in sorted(cells))
+
+
+def drawn_pieces(d, svg):
+    """{data-cells: (letter, fill)} of the blocks drawn in svg."""
+    return {g.get_attribute("data-cells"):
+            (g.get_attribute("data-piece"),
+             g.find_element(By.TAG_NAME, "path").get_attribute("fill"))
+            for g in d.find_elements(By.CSS_SELECTOR, f"#{svg} g.piece")}
+
+
+def coloured_by_shape(pieces, drawn):
+    """Every piece drawn as one block on its cells, and two pieces have one
+    colour exactly when they have one shape."""
+    keys = {ch: cells_attr(cells) for ch, cells in pieces.items()}
+    if sorted(keys.values()) != sorted(drawn) or \
+            any(drawn[keys[ch]][0] != ch for ch in pieces):
+        print(f"# drawn {drawn}, expected {keys}")
+        return False
+    fill = {ch: drawn[keys[ch]][1] for ch in pieces}
+    return all((shape(pieces[a]) == shape(pieces[b])) ==
+               (fill[a] == fill[b]) for a in pieces for b in pieces)
+
+
+def listed(srv, name):
+    _, _, lst = srv.get("/api/v1/puzzles")
+    return next(p for p in lst["puzzles"] if p["name"] == name)
+
+
+def check_described(t, d, srv, width):
+    century = listed(srv, "century")
+    start = century["start"].replace("/", "\n")
+    ok = open_page(d, srv, frag(puzzle="century", metric="line"), "111")
+    pieces = board_pieces(start)
+    drawn = drawn_pieces(d, "board")
+    t.check(f"{width}: century opens at its drawn start (111 in the line "
+            "metric, Storer's count): 10 pieces, each one block on its "
+            "cells, one colour per shape (4 shapes, 4 colours)",
+            ok and len(drawn) == 10 and coloured_by_shape(pieces, drawn) and
+            len({f for _, f in drawn.values()}) == 4 and
+            d.find_element(By.ID, "position").get_attribute("value") ==
+            start and in_view(d, d.find_element(By.ID, "board")))
+    goal = drawn_pieces(d, "goal")
+    faint = d.find_elements(By.CSS_SELECTOR, "#goal rect.cell.any")
+    marks = [e.get_attribute("data-cells") for e in
+             d.find_elements(By.CSS_SELECTOR, "#board path.goal-piece")]
+    big = cells_attr(pieces["B"])
+    t.check(f"{width}: ... its goal drawn beside it from the description "
+            "(????/????/????/?BB?/?BB?): the 2x2 block at the bottom centre "
+            "in the board's 2x2 colour, the 16 other cells faint, the same "
+            "place dashed on the board",
+            list(goal) == ["3,1 3,2 4,1 4,2"] and
+            goal["3,1 3,2 4,1 4,2"][1] == drawn[big][1] and
+            len(faint) == 16 and marks == ["3,1 3,2 4,1 4,2"] and
+            text(d, "goal-caption").startswith("Goal: the pieces drawn") and
+            in_view(d, d.find_element(By.ID, "goal")))
+    sources = [ln.split(" ", 1)[1] for ln in
+               century["description"].split("\n")
+               if ln.startswith("source ")]
+    d.save_screenshot(f"build/web-century-{width}.png")
+    box_ = d.find_element(By.ID, "sources-box")
+    folded = box_.get_attribute("open") is None
+    if folded:
+        box_.find_element(By.TAG_NAME, "summary").click()
+    shown = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#sources li")]
+    how = "folded on a phone, opened by a click" if width < 700 else "open"
+    t.check(f"{width}: ... its summary and its {len(sources)} sources shown "
+            f"({how}), their addresses as links",
+            text(d, "summary") == century["summary"] and shown == sources and
+            folded == (width < 700) and
+            len(d.find_elements(By.CSS_SELECTOR, "#sources a")) ==
+            sum("http" in s for s in sources) and len(sources) == 5)
+
+    ok = open_page(d, srv, frag(puzzle="walled"), "2")
+    walls = goal_cells(d, "#board rect.wall")
+    gwalls = goal_cells(d, "#goal rect.wall")
+    pieces = board_pieces(WALLED.split("start\n")[1].split("\ngoal")[0])
+    drawn = drawn_pieces(d, "board")
+    goal = drawn_pieces(d, "goal")
+    t.check(f"{width}: a described puzzle with a wall (built by the test): "
+            "the wall drawn dark on the board and on its goal, the L piece "
+            "one block, its goal place in its colour (2 moves)",
+            ok and walls == {(2, 2)} and gwalls == {(2, 2)} and
+            coloured_by_shape(pieces, drawn) and
+            list(goal) == ["1,3 1,4 2,3"] and
+            goal["1,3 1,4 2,3"][1] == drawn["0,0 0,1 1,0"][1] and
+            len(goal_cells(d, "#goal rect.cell.any")) == 11)
+    d.save_screenshot(f"build/web-walled-{width}.png")
+
+    ok = open_page(d, srv, frag(puzzle="ma"), "23")
+    pieces = board_pieces(listed(srv, "ma")["start"].replace("/", "\n"))
+    drawn = drawn_pieces(d, "board")
+    t.check(f"{width}: Ma's Puzzle (23 moves, Hordern): 9 blocks, its two "
+            "L's each one block in colours of their own, both L's dashed "
+            "where the goal wants them",
+            ok and len(drawn) == 9 and coloured_by_shape(pieces, drawn) and
+            sorted(e.get_attribute("data-cells") for e in d.find_elements(
+                By.CSS_SELECTOR, "#board path.goal-piece")) ==
+            ["0,3 0,4 1,4", "1,3 2,3 2,4"])
+    d.save_screenshot(f"build/web-ma-{width}.png")
+
+    for pos in ("8672543.1", "867254301"):
+        ok = open_page(d, srv, frag(puzzle="eight", position=pos), "31")
+        drawn = drawn_pieces(d, "board")
+        goal = drawn_pieces(d, "goal")
+        empty = goal_cells(d, "#goal rect.cell.must-empty")
+        t.check(f"{width}: the 8-puzzle from {pos} ('0' is empty, as the "
+                "description says) shows 31 (Reinefeld 1993): its 8 tiles "
+                "drawn, one colour; the goal 123/456/78. beside it with its "
+                "empty cell marked",
+                ok and sorted(p for p, _ in drawn.values()) == list("12345678")
+                and len({f for _, f in drawn.values()}) == 1 and
+                sorted(p for p, _ in goal.values()) == list("12345678") and
+                goal["0,0"][0] == "1" and empty == {(2, 2)} and
+                in_view(d, d.find_element(By.ID, "goal")))
+    d.save_screenshot(f"build/web-eight-{width}.png")
+
+
+def check_play_described(t, d, srv):
+    """Century: the named start, a piece picked up and put down by clicks,
+    the distances as the API says."""
+    open_page(d, srv, frag(puzzle="century", metric="line",
+                           position="aBBc/dBBe/d.fe/g.fh/iijj"))
+    start = Select(d.find_element(By.ID, "start"))
+    names = [o.text for o in start.options]
+    start.select_by_index(1)
+    t.check("century's Start menu offers its drawn start, which shows 111",
+            names == ["(choose)", "the start as drawn"] and
+            wait_text(d, "distance", "111"))
+    _, _, ans = srv.get("/api/v1/century?" + frag(
+        metric="line", position=listed(srv, "century")["start"]))
+    d.find_element(By.CSS_SELECTOR, 'g.piece[data-piece="a"]').click()
+    t.check("clicking a piece that cannot move says so and shows no places",
+            text(d, "board-caption") == "a cannot move" and
+            not d.find_elements(By.CSS_SELECTOR, "#board g.dest"))
+    for s in ans["analysis"]:
+        piece = s["detail"]["piece"]
+        d.find_element(By.CSS_SELECTOR,
+                       f'g.piece[data-piece="{piece}"]').click()
+        dests = {e.get_attribute("data-move"): e for e in
+                 d.find_elements(By.CSS_SELECTOR, "#board g.dest")}
+        mine = [m["move"] for m in ans["analysis"]
+                if m["detail"]["piece"] == piece]
+        picked = d.find_elements(By.CSS_SELECTOR, "#board g.piece.picked")
+        t.check(f"clicking piece {piece} picks it up and shows where it can "
+                f"go: {', '.join(mine)}, as the API lists",
+                sorted(dests) == sorted(mine) and len(picked) == 1 and
+                picked[0].get_attribute("data-piece") == piece)
+        if s["move"] == ans["analysis"][0]["move"]:
+            d.save_screenshot("build/web-century-picked.png")
+        dests[s["move"]].click()
+        t.check(f"... clicking the place of {s['move']} plays it: the "
+                f"distance is the API's, {s['distance']}",
+                wait_text(d, "distance", str(s["distance"])) and
+                position_in_url(d) == listed(srv, "century")["start"]
+                .replace("/", "\n") and
+                urllib.parse.parse_qs(urllib.parse.urlparse(
+                    d.current_url).fragment)["moves"] == [s["move"]])
+        d.find_element(By.ID, "back").click()
+        wait_text(d, "distance", "111")
+    first = d.find_element(By.CSS_SELECTOR, "#moves li button")
+    first.click()
+    t.check("the move list plays a move too, as for the other puzzles",
+            wait_text(d, "distance", str(ans["analysis"][0]["distance"])))
 
 
 def check_move_numbers(t, d, srv, width):

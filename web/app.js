@@ -4,11 +4,17 @@
  * puzzle's query options, and the moves played since.  All of it lives in the
  * URL's fragment (#puzzle=..&metric=..&position=..&moves=..), so a position
  * can be shared; the server plays the moves (moves=M1,M2,..), so the page
- * needs no puzzle's rules.  What it knows of a puzzle is how to draw it:
- * Klotski's letters as blocks, the other puzzles' cells as stones, and
- * beside the board its goal (GOALS: swap's target, where Klotski's 2x2
- * block must go, four's line, frog's exchanged row).  Random starts at a
- * chosen distance come from /random, the farthest ones from /stats.
+ * needs no puzzle's rules.  What it knows of a built-in puzzle is how to
+ * draw it: Klotski's letters as blocks, the other puzzles' cells as stones,
+ * and beside the board its goal (GOALS: swap's target, where Klotski's 2x2
+ * block must go, four's line, frog's exchanged row).  A described puzzle
+ * (one with a "description" in /api/v1/puzzles) needs nothing here: its
+ * pieces are the answer's letters, drawn as blocks of their own shapes
+ * coloured by shape, its walls and empty characters and goals come from
+ * the description, and its drawn start is its named start.  Blocks are
+ * played by picking one up and clicking one of its places (the legal moves
+ * that move it, from the answer's analysis).  Random starts at a chosen
+ * distance come from /random, the farthest ones from /stats.
  *
  * No libraries, nothing fetched but tbserve's own answers.
  */
@@ -26,6 +32,14 @@ const STARTS = {
     { name: `the start for n = ${n}`, position: '',
       options: { n: String(n) } }))
 };
+
+/* A puzzle's named starts: STARTS, or a described puzzle's drawn start. */
+function startsOf(p) {
+  if (p.start)
+    return [{ name: 'the start as drawn', position: p.start.split('/')
+                                                      .join('\n') }];
+  return STARTS[p.name] || [];
+}
 
 /* What the page knows of each puzzle's goal, drawn beside the board: a
  * caption; the board to draw (by default the last board of the optimal
@@ -89,7 +103,7 @@ function fromHash() {
     if (q.get(o.name)) state.options[o.name] = q.get(o.name);
   state.moves = q.get('moves') ? q.get('moves').split(',') : [];
   if (!state.position && !Object.keys(state.options).length) {
-    const s = (STARTS[p.name] || [])[0];      /* nothing given: its start */
+    const s = startsOf(p)[0];                 /* nothing given: its start */
     if (s) {
       state.position = s.position;
       state.options = { ...(s.options || {}) };
@@ -135,50 +149,321 @@ const STONE_WHITE = '0Ww○';
 /* Klotski's empty cells: '.' in a general grid, else K (the A-K notation). */
 const klotskiEmpty = cells => cells.some(r => r.includes('.')) ? '.' : 'K';
 
-function blockColour(w, h) {
-  if (w === 2 && h === 2) return '#c0392b';
-  if (w === 2) return '#2e86c1';
-  if (h === 2) return '#239b56';
-  return '#d4ac0d';
+/* ---- described puzzles ------------------------------------------------- */
+
+/* What the page reads of a described puzzle's canonical description
+ * (/api/v1/puzzles gives it): the characters that draw an empty cell and a
+ * wall, the goal patterns (rows joined by newlines), the sources, and which
+ * pieces are told apart ('all', or their letters). */
+function parseDescription(text) {
+  const d = { empty: '.', wall: '#', goals: [], sources: [], distinct: '' };
+  for (const line of text.split('\n')) {
+    const sp = line.indexOf(' ');
+    if (sp < 0) continue;
+    const key = line.slice(0, sp), val = line.slice(sp + 1).trim();
+    if (key === 'empty') d.empty += val.replace(/\s/g, '');
+    else if (key === 'wall') d.wall += val.replace(/\s/g, '');
+    else if (key === 'goal') d.goals.push(val.split('/').join('\n'));
+    else if (key === 'source') d.sources.push(val);
+    else if (key === 'distinct') d.distinct = val;
+  }
+  return d;
 }
 
-/* Draws board text into svg and returns its geometry.  opts: other, a
- * board whose differing cells are marked as changed (a move's preview);
- * differs, a board whose differing cells are marked as still to change
- * (swap's target); onCell(r, c), called when a cell is clicked; scale, of
- * the drawing's width (1: cells of 60 units shown at most 520 px wide). */
-function drawBoard(svg, board, opts = {}) {
-  const g = rows(board);
-  const h = g.length, w = Math.max(...g.map(r => [...r].length));
-  const cell = 60, pad = 6, onCell = opts.onCell;
-  svg.replaceChildren();
-  const W = w * cell + 2 * pad, H = h * cell + 2 * pad;
-  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-  svg.setAttribute('width', Math.round(Math.min(W, 520) * (opts.scale || 1)));
-  el('rect', { x: 0, y: 0, width: W, height: H, rx: 8, class: 'tray' }, svg);
-  const cells = g.map(r => [...r]);
-  const o = opts.other ? rows(opts.other).map(r => [...r]) : null;
-  const d = opts.differs ? rows(opts.differs).map(r => [...r]) : null;
-  for (let r = 0; r < h; r++) {
-    for (let c = 0; c < w; c++) {
-      const x = pad + c * cell, y = pad + r * cell;
-      const hit = el('rect', { x, y, width: cell, height: cell,
-                               class: 'cell', 'data-r': r, 'data-c': c }, svg);
-      if (o && o[r] && o[r][c] !== cells[r][c])
-        hit.setAttribute('class', 'cell changed');
-      if (d && d[r] && d[r][c] !== cells[r][c])
-        hit.setAttribute('class', 'cell differs');
-      if (onCell) hit.addEventListener('click', () => onCell(r, c));
+/* The current (or the named) puzzle's parsed description, null for a
+ * built-in puzzle. */
+function described(name = state.puzzle) {
+  const p = puzzles.find(x => x.name === name);
+  if (!p || !p.description) return null;
+  if (!p.parsed) p.parsed = parseDescription(p.description);
+  return p.parsed;
+}
+
+/* Puzzles drawn as blocks (and played by picking a piece up and putting it
+ * down): Klotski and every described puzzle; the others are stones. */
+const blocky = () => state.puzzle === 'klotski' || described() !== null;
+
+/* How a board's characters are read: empty, wall, or a piece. */
+function cellKinds(cells) {
+  const d = described();
+  if (d) {
+    return { empty: ch => d.empty.includes(ch),
+             wall: ch => d.wall.includes(ch) };
+  }
+  const e = klotskiEmpty(cells);
+  return { empty: ch => ch === e, wall: () => false };
+}
+
+/* ---- pieces: shapes, colours, outlines --------------------------------- */
+
+/* A piece's shape with its position taken out: rows x columns, then its
+ * rows as 1 (a cell of the piece) and 0, e.g. '2x2:11/10' for an L. */
+function shapeKey(cells) {
+  const r0 = Math.min(...cells.map(x => x[0]));
+  const c0 = Math.min(...cells.map(x => x[1]));
+  const h = Math.max(...cells.map(x => x[0])) - r0 + 1;
+  const w = Math.max(...cells.map(x => x[1])) - c0 + 1;
+  const g = Array.from({ length: h }, () => Array(w).fill('0'));
+  for (const [r, c] of cells) g[r - r0][c - c0] = '1';
+  return `${h}x${w}:` + g.map(r => r.join('')).join('/');
+}
+
+const rectangular = key => !key.split(':')[1].includes('0');
+
+/* A colour per shape, the same on every board and in every puzzle: the
+ * small shapes have colours chosen to be told apart (Klotski's four as
+ * before), any other shape a hue hashed from its key. */
+const SHAPE_COLOURS = {
+  '1x1:1': '#d4ac0d', '1x2:11': '#2e86c1', '2x1:1/1': '#239b56',
+  '2x2:11/11': '#c0392b', '1x3:111': '#7d3c98', '3x1:1/1/1': '#148f77',
+  '2x2:11/10': '#d35400', '2x2:11/01': '#c2185b', '2x2:10/11': '#34495e',
+  '2x2:01/11': '#6e2c00'
+};
+
+function shapeColour(key) {
+  if (SHAPE_COLOURS[key]) return SHAPE_COLOURS[key];
+  let h = 2166136261;                           /* FNV-1a */
+  for (const ch of key) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  return `hsl(${h % 360}, ${45 + (h >>> 9) % 20}%, ${32 + (h >>> 17) % 12}%)`;
+}
+
+/* The pieces of a grid: each 4-connected group of cells drawn with one
+ * character that isPiece accepts, in reading order, with its shape.  split:
+ * a group that is not a rectangle is taken cell by cell (Klotski's A-K
+ * notation may draw two pieces with one letter). */
+function findPieces(cells, isPiece, split = false) {
+  const seen = cells.map(r => r.map(() => false));
+  const out = [];
+  cells.forEach((row, r) => row.forEach((ch, c) => {
+    if (seen[r][c] || !isPiece(ch)) return;
+    const comp = [], stack = [[r, c]];
+    seen[r][c] = true;
+    while (stack.length) {
+      const [y, x] = stack.pop();
+      comp.push([y, x]);
+      for (const [dy, dx] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const yy = y + dy, xx = x + dx;
+        if (cells[yy] && cells[yy][xx] === ch && !seen[yy][xx]) {
+          seen[yy][xx] = true;
+          stack.push([yy, xx]);
+        }
+      }
+    }
+    comp.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const key = shapeKey(comp);
+    if (split && !rectangular(key))
+      for (const x of comp) out.push({ ch, cells: [x], key: '1x1:1' });
+    else out.push({ ch, cells: comp, key });
+  }));
+  return out;
+}
+
+const cellsKey = cells => cells.map(([r, c]) => `${r},${c}`).join(' ');
+const hasCell = (cells, r, c) => cells.some(([y, x]) => y === r && x === c);
+
+/* The outline of a set of cells (any shape, holes too) as an SVG path:
+ * cells of size units from (ox, oy), the outline moved inset units inwards
+ * and its corners rounded by radius.  The cells' free edges are walked
+ * clockwise (the piece on the right), runs in one direction make a side,
+ * and each corner moves along the sum of its two sides' inward normals. */
+function outline(cells, size, ox, oy, inset, radius) {
+  const has = new Set(cells.map(([r, c]) => `${r},${c}`));
+  const from = new Map();                 /* "x,y" -> edges [x, y, dx, dy] */
+  const add = (x, y, dx, dy) => {
+    const k = `${x},${y}`;
+    if (!from.has(k)) from.set(k, []);
+    from.get(k).push([x, y, dx, dy]);
+  };
+  for (const [r, c] of cells) {
+    if (!has.has(`${r - 1},${c}`)) add(c, r, 1, 0);
+    if (!has.has(`${r},${c + 1}`)) add(c + 1, r, 0, 1);
+    if (!has.has(`${r + 1},${c}`)) add(c + 1, r + 1, -1, 0);
+    if (!has.has(`${r},${c - 1}`)) add(c, r + 1, 0, -1);
+  }
+  let d = '';
+  for (const list of from.values()) {
+    while (list.length) {
+      const loop = [list.pop()];
+      const [sx, sy] = loop[0];
+      for (;;) {
+        const [x, y, dx, dy] = loop[loop.length - 1];
+        if (x + dx === sx && y + dy === sy) break;
+        const next = from.get(`${x + dx},${y + dy}`) || [];
+        if (!next.length) break;
+        /* where two corners touch: the right turn, then straight on */
+        const turns = [[-dy, dx], [dx, dy], [dy, -dx]];
+        let i = -1;
+        for (const [tx, ty] of turns) {
+          i = next.findIndex(e => e[2] === tx && e[3] === ty);
+          if (i >= 0) break;
+        }
+        loop.push(next.splice(Math.max(i, 0), 1)[0]);
+      }
+      const corners = [];
+      loop.forEach((e, i) => {
+        const p = loop[(i + loop.length - 1) % loop.length];
+        if (p[2] === e[2] && p[3] === e[3]) return;
+        corners.push([ox + e[0] * size - inset * (p[3] + e[3]),
+                      oy + e[1] * size + inset * (p[2] + e[2])]);
+      });
+      d += roundedPath(corners, radius);
     }
   }
-  if (state.puzzle === 'klotski') drawBlocks(svg, cells, cell, pad, onCell);
-  else drawStones(svg, cells, cell, pad, onCell);
-  return { cells, cell, pad };
+  return d;
+}
+
+function roundedPath(pts, radius) {
+  const n = pts.length, f = v => `${+v[0].toFixed(2)},${+v[1].toFixed(2)}`;
+  let d = '';
+  pts.forEach((v, i) => {
+    const p = pts[(i + n - 1) % n], q = pts[(i + 1) % n];
+    const lp = Math.hypot(p[0] - v[0], p[1] - v[1]);
+    const lq = Math.hypot(q[0] - v[0], q[1] - v[1]);
+    const r = Math.min(radius, lp / 2, lq / 2);
+    const a = [v[0] + (p[0] - v[0]) * r / lp, v[1] + (p[1] - v[1]) * r / lp];
+    const b = [v[0] + (q[0] - v[0]) * r / lq, v[1] + (q[1] - v[1]) * r / lq];
+    d += `${i ? 'L' : 'M'}${f(a)} Q${f(v)} ${f(b)} `;
+  });
+  return d + 'Z ';
+}
+
+/* Where a piece's label goes, in cells: a rectangle's centre, else the
+ * centre of its cell nearest the middle of its cells. */
+function labelAt(cells) {
+  const n = cells.length;
+  const mr = cells.reduce((s, x) => s + x[0], 0) / n + 0.5;
+  const mc = cells.reduce((s, x) => s + x[1], 0) / n + 0.5;
+  if (rectangular(shapeKey(cells))) return [mr, mc];
+  const [r, c] = cells.reduce((best, x) =>
+    Math.hypot(x[0] + 0.5 - mr, x[1] + 0.5 - mc) <
+    Math.hypot(best[0] + 0.5 - mr, best[1] + 0.5 - mc) ? x : best);
+  return [r + 0.5, c + 0.5];
+}
+
+function drawPiece(parent, p, ox, oy, cell, label = true) {
+  const g = el('g', { class: 'piece', 'data-piece': p.ch,
+                      'data-shape': p.key, 'data-cells': cellsKey(p.cells) },
+               parent);
+  el('path', { d: outline(p.cells, cell, ox, oy, 3, 8),
+               fill: shapeColour(p.key), 'fill-rule': 'evenodd' }, g);
+  if (label) {
+    const [r, c] = labelAt(p.cells);
+    el('text', { x: ox + c * cell, y: oy + r * cell + 7,
+                 'text-anchor': 'middle', class: 'label' }, g)
+      .textContent = p.ch;
+  }
+  return g;
+}
+
+/* ---- boards ------------------------------------------------------------ */
+
+const CELL = 60, PAD = 6;
+
+/* One grid at (x0, y0) of an SVG: its tray, cells (walls dark), and its
+ * pieces as blocks or stones.  o: kinds (cellKinds), other and differs
+ * (boards whose differing cells are marked changed or still to change),
+ * goal (a goal pattern: '?' cells faint, empty cells marked). */
+function drawGrid(parent, cells, x0, y0, o) {
+  const h = cells.length, w = Math.max(...cells.map(r => r.length));
+  el('rect', { x: x0, y: y0, width: w * CELL + 2 * PAD,
+               height: h * CELL + 2 * PAD, rx: 8, class: 'tray' }, parent);
+  const other = o.other ? rows(o.other).map(r => [...r]) : null;
+  const differs = o.differs ? rows(o.differs).map(r => [...r]) : null;
+  const kinds = o.kinds;
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const x = x0 + PAD + c * CELL, y = y0 + PAD + r * CELL;
+      const ch = cells[r][c];
+      let cls = 'cell';
+      if (kinds && kinds.wall(ch)) cls = 'wall';
+      else if (o.goal && ch === '?') cls = 'cell any';
+      else if (o.goal && kinds.empty(ch)) cls = 'cell must-empty';
+      else if (other && other[r] && other[r][c] !== ch) cls = 'cell changed';
+      else if (differs && differs[r] && differs[r][c] !== ch)
+        cls = 'cell differs';
+      el('rect', { x, y, width: CELL, height: CELL, class: cls,
+                   'data-r': r, 'data-c': c }, parent);
+      if (cls === 'cell must-empty')
+        el('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.16,
+                       class: 'empty-mark' }, parent);
+    }
+  }
+  if (!kinds) {
+    drawStones(parent, cells, x0 + PAD, y0 + PAD);
+    return [];
+  }
+  const pieces = findPieces(cells, ch => ch !== undefined && ch !== ' ' &&
+    ch !== '?' && !kinds.empty(ch) && !kinds.wall(ch), !described());
+  for (const p of pieces) drawPiece(parent, p, x0 + PAD, y0 + PAD, CELL);
+  return pieces;
+}
+
+/* Draws board text into svg and returns its geometry (cells, pieces).
+ * opts: other, a board whose differing cells are marked as changed (a
+ * move's preview); differs, a board whose differing cells are marked as
+ * still to change (swap's target); onCell(r, c, y, x), called with the
+ * cell clicked and the point in cells; scale, of the drawing's width (1:
+ * cells of 60 units shown at most 520 px wide). */
+function drawBoard(svg, board, opts = {}) {
+  const cells = rows(board).map(r => [...r]);
+  const h = cells.length, w = Math.max(...cells.map(r => r.length));
+  svg.replaceChildren();
+  const W = w * CELL + 2 * PAD, H = h * CELL + 2 * PAD;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('width', Math.round(Math.min(W, 520) * (opts.scale || 1)));
+  const kinds = blocky() ? cellKinds(cells) : null;
+  const pieces = drawGrid(svg, cells, 0, 0, { ...opts, kinds });
+  const onCell = opts.onCell;
+  svg.onclick = onCell ? e => {
+    const pt = new DOMPoint(e.clientX, e.clientY)
+      .matrixTransform(svg.getScreenCTM().inverse());
+    const y = (pt.y - PAD) / CELL, x = (pt.x - PAD) / CELL;
+    if (y >= 0 && x >= 0 && y < h && x < w)
+      onCell(Math.floor(y), Math.floor(x), y, x);
+  } : null;
+  svg.classList.toggle('playable', !!onCell);
+  return { cells, cell: CELL, pad: PAD, pieces };
+}
+
+/* A described puzzle's goal patterns side by side in svg: the pieces
+ * required as blocks in their shapes' colours, walls dark, '?' cells
+ * faint, empty cells marked. */
+function drawGoals(svg, goals) {
+  const d = described();
+  const grids = goals.map(g => rows(g).map(r => [...r]));
+  const n = grids.length, gap = 24;
+  const across = n <= 2 ? n : Math.ceil(Math.sqrt(n));
+  const gw = Math.max(...grids.map(g => Math.max(...g.map(r => r.length))))
+    * CELL + 2 * PAD;
+  const gh = Math.max(...grids.map(g => g.length)) * CELL + 2 * PAD;
+  const W = across * gw + (across - 1) * gap;
+  const H = Math.ceil(n / across) * (gh + gap) - gap;
+  svg.replaceChildren();
+  svg.onclick = null;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('width', Math.round(Math.min(W, 760) * 0.6));
+  const kinds = { empty: ch => d.empty.includes(ch),
+                  wall: ch => d.wall.includes(ch) };
+  grids.forEach((cells, i) => {
+    const g = el('g', { class: 'goal-board', 'data-goal': i }, svg);
+    drawGrid(g, cells, (i % across) * (gw + gap),
+             Math.floor(i / across) * (gh + gap), { kinds, goal: true });
+  });
+}
+
+/* The pieces a described puzzle's goal requires, as cells, when there is
+ * one goal and it asks for one or two pieces: marked on the board. */
+function goalOutlines(d) {
+  if (d.goals.length !== 1) return [];
+  const cells = rows(d.goals[0]).map(r => [...r]);
+  const p = findPieces(cells, ch => ch !== '?' && !d.empty.includes(ch) &&
+                                    !d.wall.includes(ch));
+  return p.length <= 2 ? p.map(x => x.cells) : [];
 }
 
 /* The goal's marks over a drawn board: Klotski's zone as a dashed frame,
- * four's line of one colour (when the board has one) as a stroke through
- * its stones. */
+ * a described puzzle's required pieces as dashed outlines, four's line of
+ * one colour (when the board has one) as a stroke through its stones. */
 function drawGoalMarks(svg, geo, goal) {
   const { cells, cell, pad } = geo;
   if (goal.zone) {
@@ -187,6 +472,11 @@ function drawGoalMarks(svg, geo, goal) {
                  width: z.w * cell - 2, height: z.h * cell - 2, rx: 10,
                  class: 'goal-zone', 'data-r': z.r, 'data-c': z.c,
                  'data-w': z.w, 'data-h': z.h }, svg);
+  }
+  for (const o of goal.outlines || []) {
+    el('path', { d: outline(o, cell, pad, pad, 1, 10),
+                 class: 'goal-zone goal-piece', 'data-cells': cellsKey(o) },
+       svg);
   }
   const line = goal.line ? fourLine(cells) : null;
   if (line) {
@@ -213,42 +503,14 @@ function fourLine(cells) {
   }) || null;
 }
 
-function drawBlocks(svg, cells, cell, pad, onCell) {
-  const seen = new Map(), empty = klotskiEmpty(cells);
-  cells.forEach((row, r) => row.forEach((ch, c) => {
-    if (ch === empty || ch === ' ') return;
-    const b = seen.get(ch) || { r0: r, r1: r, c0: c, c1: c, n: 0 };
-    b.r0 = Math.min(b.r0, r); b.r1 = Math.max(b.r1, r);
-    b.c0 = Math.min(b.c0, c); b.c1 = Math.max(b.c1, c); b.n++;
-    seen.set(ch, b);
-  }));
-  for (const [ch, b] of seen) {
-    const w = b.c1 - b.c0 + 1, h = b.r1 - b.r0 + 1;
-    const parts = b.n === w * h ? [[b.r0, b.c0, w, h]]
-      : cells.flatMap((row, r) =>
-          row.map((x, c) => x === ch ? [r, c, 1, 1] : null)).filter(Boolean);
-    for (const [r, c, pw, ph] of parts) {
-      const g = el('g', { class: 'piece', 'data-piece': ch }, svg);
-      el('rect', { x: pad + c * cell + 3, y: pad + r * cell + 3,
-                   width: pw * cell - 6, height: ph * cell - 6, rx: 8,
-                   fill: blockColour(pw, ph) }, g);
-      const t = el('text', { x: pad + (c + pw / 2) * cell,
-                             y: pad + (r + ph / 2) * cell + 7,
-                             'text-anchor': 'middle', class: 'label' }, g);
-      t.textContent = ch;
-      if (onCell) g.addEventListener('click', () => onCell(r, c));
-    }
-  }
-}
-
-function drawStones(svg, cells, cell, pad, onCell) {
+function drawStones(parent, cells, ox, oy) {
   cells.forEach((row, r) => row.forEach((ch, c) => {
     const black = STONE_BLACK.includes(ch), white = STONE_WHITE.includes(ch);
     if (!black && !white) return;
-    const s = el('circle', {
-      cx: pad + (c + 0.5) * cell, cy: pad + (r + 0.5) * cell, r: cell * 0.38,
-      class: black ? 'stone black' : 'stone white', 'data-piece': ch }, svg);
-    if (onCell) s.addEventListener('click', () => onCell(r, c));
+    el('circle', {
+      cx: ox + (c + 0.5) * CELL, cy: oy + (r + 0.5) * CELL, r: CELL * 0.38,
+      class: black ? 'stone black' : 'stone white', 'data-piece': ch },
+       parent);
   }));
 }
 
@@ -346,12 +608,92 @@ function changedCells(a, b) {
   return out;
 }
 
-/* A click on a cell plays the best move that changes it. */
-function clickCell(r, c) {
+/* The class of a move, in the list and on the board. */
+function moveClass(s) {
+  return s.optimal ? 'optimal'
+    : s.category === 'unsolvable' ? 'unsolvable'
+    : s.distance === answer.distance ? 'level' : 'losing';
+}
+
+let boardGeo = null;       /* the current position as drawn */
+let picked = null;         /* the cells of the piece picked up, or null */
+
+/* A piece's legal moves (those that change one of its cells: only it can),
+ * each with the cells the piece covers after it. */
+function movesOf(piece) {
+  const out = [];
+  for (const s of answer.analysis) {
+    const after = rows(s.board).map(r => [...r]);
+    const changed = changedCells(answer.input, s.board);
+    if (!changed.some(([r, c]) => hasCell(piece.cells, r, c))) continue;
+    const stays = piece.cells.filter(([r, c]) =>
+      !hasCell(changed, r, c));
+    const enters = changed.filter(([r, c]) =>
+      after[r][c] === piece.ch);
+    out.push({ s, cells: stays.concat(enters) });
+  }
+  return out;
+}
+
+const pickedPiece = () => picked && boardGeo &&
+  boardGeo.pieces.find(p => cellsKey(p.cells) === picked);
+
+/* A click on the board.  Blocks: a click on a piece picks it up and shows
+ * where it can go (dashed, coloured as in the move list); a click on one of
+ * those places plays that move (where places overlap, the one whose middle
+ * is nearest the click); a click on the piece again, or elsewhere, puts it
+ * down.  Stones: a click on a cell plays the best move that changes it. */
+function clickCell(r, c, y, x) {
   if (!answer || busy) return;
-  const m = answer.analysis.find(s =>
-    changedCells(answer.input, s.board).some(([y, x]) => y === r && x === c));
-  if (m) play(m.move);
+  if (!blocky()) {
+    const m = answer.analysis.find(s =>
+      hasCell(changedCells(answer.input, s.board), r, c));
+    if (m) play(m.move);
+    return;
+  }
+  const held = pickedPiece();
+  if (held && !hasCell(held.cells, r, c)) {
+    const mid = cells => [cells.reduce((t, p) => t + p[0], 0) / cells.length,
+                          cells.reduce((t, p) => t + p[1], 0) / cells.length];
+    const dist = m => {
+      const [my, mx] = mid(m.cells);
+      return Math.hypot(my + 0.5 - y, mx + 0.5 - x);
+    };
+    const to = movesOf(held).filter(m => hasCell(m.cells, r, c))
+      .sort((a, b) => dist(a) - dist(b))[0];
+    if (to) {
+      picked = null;
+      play(to.s.move);
+      return;
+    }
+  }
+  const p = boardGeo.pieces.find(q => hasCell(q.cells, r, c));
+  picked = p && p !== held && movesOf(p).length ? cellsKey(p.cells) : null;
+  showBoard(answer.input, null);
+  if (p && p !== held && !picked)
+    $('board-caption').textContent = `${p.ch} cannot move`;
+}
+
+/* The piece picked up, highlighted, and the places it can go. */
+function drawPicked(svg) {
+  const p = pickedPiece();
+  if (!p) return;
+  const g = [...svg.querySelectorAll('g.piece')]
+    .find(e => e.dataset.cells === picked);
+  if (g) g.classList.add('picked');
+  const moves = movesOf(p);
+  for (const m of moves.slice().reverse()) {      /* the best on top */
+    const k = moveClass(m.s);
+    const d = el('g', { class: `dest ${k}`, 'data-move': m.s.move,
+                        'data-cells': cellsKey(m.cells) }, svg);
+    el('path', { d: outline(m.cells, CELL, PAD, PAD, 7, 9) }, d);
+    const [r, c] = labelAt(m.cells);
+    el('text', { x: PAD + c * CELL, y: PAD + r * CELL + 6,
+                 'text-anchor': 'middle' }, d).textContent =
+      m.s.distance === null ? '∞' : m.s.distance;
+  }
+  $('board-caption').textContent = `${p.ch}: click a dashed place (the ` +
+    'distance after the move) to move it there, or the piece to put it down';
 }
 
 function showMoves() {
@@ -359,9 +701,7 @@ function showMoves() {
   ol.replaceChildren();
   answer.analysis.forEach((s, i) => {
     const li = document.createElement('li');
-    li.className = s.optimal ? 'optimal'
-      : s.category === 'unsolvable' ? 'unsolvable'
-      : s.distance === answer.distance ? 'level' : 'losing';
+    li.className = moveClass(s);
     li.dataset.move = s.move;
     const num = document.createElement('span');  /* not a list marker, */
     num.className = 'num';                       /* so it can be measured */
@@ -386,26 +726,56 @@ function showMoves() {
   }
 }
 
-/* The board (with a preview's changed cells against 'other') and the
- * goal's marks over it. */
+/* The board (with a preview's changed cells against 'other'), the goal's
+ * marks over it, and the piece picked up. */
 function showBoard(board, other) {
-  const goal = GOALS[state.puzzle] || {};
+  const d = described();
+  const goal = d ? { outlines: goalOutlines(d) } : GOALS[state.puzzle] || {};
   const geo = drawBoard($('board'), board,
                         { other, onCell: other ? null : clickCell });
   $('boards').classList.toggle('row', geo.cells.length === 1);
-  drawGoalMarks($('board'), geo, { zone: goal.zone,
+  drawGoalMarks($('board'), geo, { zone: goal.zone, outlines: goal.outlines,
                                    line: goal.line && !other });
+  for (const t of $('board').querySelectorAll('g.piece text.label'))
+    $('board').appendChild(t);        /* the pieces' names over the marks */
+  if (other) return;
+  boardGeo = geo;
+  $('board-caption').textContent = boardCaption();
+  drawPicked($('board'));
 }
 
-/* The goal beside the board: see GOALS. */
+/* A described puzzle's goals, from its description. */
+function describedGoal(d) {
+  const cells = d.goals.join('');
+  const required = [...cells].filter(ch => ch !== '?' && ch !== '\n' &&
+    !d.empty.includes(ch) && !d.wall.includes(ch));
+  const alike = d.distinct !== 'all' &&
+    required.some(ch => !d.distinct.includes(ch));
+  drawGoals($('goal'), d.goals);
+  $('goal').dataset.board = d.goals.join('\n\n');
+  return (d.goals.length > 1 ? `Goal: any of these ${d.goals.length}: `
+                             : 'Goal: ') +
+    'the pieces drawn where they must stand' +
+    (alike ? ' (a piece of the same shape and colour will do)' : '') +
+    (cells.includes('?') ? '; faint cells: anything' : '') +
+    ([...cells].some(ch => d.empty.includes(ch)) ? '; ○: empty' : '');
+}
+
+/* The goal beside the board: a described puzzle's from its description,
+ * a built-in one's as GOALS says. */
 function showGoal() {
+  $('goal-fig').dataset.puzzle = state.puzzle;
+  const d = described();
+  if (d) {
+    $('goal-caption').textContent = describedGoal(d);
+    return;
+  }
   const goal = GOALS[state.puzzle] || {};
   const n = answer.moves.length;
   const last = n ? answer.moves[n - 1].board
     : answer.distance === 0 ? answer.input : null;
   const board = goal.board ? goal.board(answer, last) : last;
   let caption = goal.caption || 'Goal: where the optimal line ends';
-  $('goal-fig').dataset.puzzle = state.puzzle;
   if (board) {
     const geo = drawBoard($('goal'), board,
       { scale: goal.scale || 0.6,
@@ -422,20 +792,22 @@ function showGoal() {
   $('goal-caption').textContent = caption;
 }
 
-/* Under the board: swap's start, the side to move (four). */
+/* Under the board: swap's start, the side to move (four), how to move a
+ * block. */
 function boardCaption() {
   const q = answer.query || {};
   if (q.target) return 'Start';
   if (q.to_move)
     return `${STONE_BLACK.includes(q.to_move) ? 'black' : 'white'} ` +
            `(${q.to_move}) to move`;
+  if (blocky() && answer.analysis.length)
+    return 'Click a piece, then where it should go';
   return '';
 }
 
 function showAnswer() {
   $('error').hidden = true;
   showBoard(answer.input, null);
-  $('board-caption').textContent = boardCaption();
   showGoal();
   const solved = answer.distance === 0;
   $('distance').textContent =
@@ -454,7 +826,7 @@ function showAnswer() {
 }
 
 function showError(msg) {
-  answer = null;
+  answer = boardGeo = picked = null;
   $('error').textContent = msg;
   $('error').hidden = false;
   $('board').replaceChildren();
@@ -482,6 +854,7 @@ async function refresh() {
       farthestNext = 0;
     }
     answer = await getJSON(queryURL());
+    picked = null;
     fillDistance();
     showAnswer();
   } catch (e) {
@@ -577,7 +950,7 @@ function fillSetup() {
     m.status === 'ok' ? m.name : `${m.name} (${m.status})`, m.name)));
   $('metric').value = state.metric;
   $('start').replaceChildren(new Option('(choose)', ''),
-    ...(STARTS[p.name] || []).map((s, i) => new Option(s.name, String(i))));
+    ...startsOf(p).map((s, i) => new Option(s.name, String(i))));
   $('options').replaceChildren(...p.options.map(o => {
     const l = document.createElement('label');
     l.title = o.help;
@@ -592,6 +965,30 @@ function fillSetup() {
   }));
   $('position').value = state.position;
   $('summary').textContent = p.summary;
+  showSources(described(p.name));
+}
+
+/* A described puzzle's sources under its summary, their addresses as
+ * links; folded on a narrow screen, to keep the board in sight. */
+function showSources(d) {
+  const list = $('sources');
+  list.replaceChildren(...(d ? d.sources : []).map(src => {
+    const li = document.createElement('li');
+    for (const part of src.split(/(https?:\/\/[^\s,;]+)/)) {
+      if (!/^https?:\/\//.test(part)) {
+        li.append(part);
+        continue;
+      }
+      const a = document.createElement('a');
+      a.href = a.textContent = part;
+      a.rel = 'noreferrer';
+      li.appendChild(a);
+    }
+    return li;
+  }));
+  $('sources-box').hidden = !list.children.length;
+  $('sources-box').open = matchMedia('(min-width: 700px)').matches;
+  $('sources-count').textContent = list.children.length;
 }
 
 function readSetup() {
@@ -627,7 +1024,7 @@ async function main() {
     state.puzzle = $('puzzle').value;
     const p = puzzles.find(x => x.name === state.puzzle);
     state.metric = p.metrics[0].name;
-    const s = (STARTS[p.name] || [])[0];
+    const s = startsOf(p)[0];
     state.position = s ? s.position : '';
     state.options = s ? { ...(s.options || {}) } : {};
     state.moves = [];
@@ -638,7 +1035,8 @@ async function main() {
   });
   $('metric').addEventListener('change', load);
   $('start').addEventListener('change', () => {
-    const s = (STARTS[state.puzzle] || [])[Number($('start').value)];
+    const p = puzzles.find(x => x.name === state.puzzle);
+    const s = startsOf(p)[Number($('start').value)];
     if (!s || $('start').value === '') return;
     state.position = s.position;
     state.options = { ...(s.options || {}) };
@@ -652,6 +1050,11 @@ async function main() {
   });
   $('farthest').addEventListener('click', farthest);
   window.addEventListener('resize', drawChart);
+  document.addEventListener('keydown', e => {
+    if (e.key !== 'Escape' || !picked || !answer) return;
+    picked = null;                              /* put the block down */
+    showBoard(answer.input, null);
+  });
   $('back').addEventListener('click', () => {
     if (busy || !state.moves.length) return;
     state.moves.pop();
