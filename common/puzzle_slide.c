@@ -585,26 +585,27 @@ static void slide_goals(const void *ctx, uint32_t sub,
             emit(arg, i);
 }
 
-static unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
-                            ptb_move *out)
+/* moves() and unmoves(): the same moves, as moves or as indices. */
+static unsigned state_moves(const sl_ctx *x, uint32_t sub, uint64_t idx,
+                            ptb_move *out, uint64_t *to)
 {
-    const sl_ctx *x = ctx;
     layout l;
     if (sub != 0 || idx >= x->size)
         return 0;
     unrank(x, idx, &l);
-    return moves_of(x, &l, out, NULL);
+    return moves_of(x, &l, out, to);
+}
+
+static unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
+                            ptb_move *out)
+{
+    return state_moves(ctx, sub, idx, out, NULL);
 }
 
 static unsigned slide_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
                               uint64_t *out)
 {
-    const sl_ctx *x = ctx;
-    layout l;
-    if (sub != 0 || idx >= x->size)
-        return 0;
-    unrank(x, idx, &l);
-    return moves_of(x, &l, NULL, out);
+    return state_moves(ctx, sub, idx, NULL, out);
 }
 
 /* ==== the native view =================================================== */
