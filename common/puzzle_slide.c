@@ -304,19 +304,23 @@ static void layout_of(const sl_desc *d, const unsigned char *cell, layout *l)
 
 static sl_key key_of(const sl_desc *d, const layout *l)
 {
+    uint8_t at[SL_MAX_KINDS][SL_MAX_PIECES];
+    unsigned n[SL_MAX_KINDS] = { 0 }, bits = 0;
     sl_key key = { 0, 0 };
-    unsigned bits = 0;
+    for (unsigned c = 0; c < d->n; c++)       /* each kind's, in order */
+        if (l->at[c]) {
+            unsigned k = l->at[c] - 1u;
+            at[k][n[k]++] = (uint8_t)c;
+        }
     for (unsigned k = 0; k < d->nkinds; k++)
-        for (unsigned c = 0; c < d->n; c++)
-            if (l->at[c] == k + 1u) {
-                uint64_t a = c;
-                if (bits < 64)
-                    key.hi |= bits + 6 <= 64 ? a << (58 - bits)
-                                             : a >> (bits - 58);
-                if (bits + 6 > 64)
-                    key.lo |= a << (122 - bits);
-                bits += 6;
-            }
+        for (unsigned i = 0; i < n[k]; i++, bits += 6) {
+            uint64_t a = at[k][i];
+            if (bits < 64)
+                key.hi |= bits + 6 <= 64 ? a << (58 - bits)
+                                         : a >> (bits - 58);
+            if (bits + 6 > 64)
+                key.lo |= a << (122 - bits);
+        }
     return key;
 }
 
