@@ -109,7 +109,8 @@ int ptb_puzzle_load(const char *text, ptb_puzzle **out, char *err,
  * in a table of that puzzle in dir (DIR/NAME.mdb or DIR/NAME-METRIC.mdb).
  * Free it with ptb_puzzle_free().  PTB_OK; PTB_EINVAL when there is no
  * such puzzle; PTB_ENOMEM; when none is found but a file of that name is
- * no table that reads, its error (ptb_table_puzzle: PTB_ECORRUPT, ...). */
+ * no table that reads, its error (ptb_table_puzzle: PTB_ECORRUPT, ...), or
+ * PTB_EFORMAT when it is another puzzle's table. */
 int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out);
 /* Every table file in dir (every NAME.mdb, in name order) whose header
  * reads (ptb_table_puzzle): calls fn(arg, file name, its puzzle, its

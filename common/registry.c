@@ -179,10 +179,17 @@ static int lookup_one(void *arg, const char *file, const ptb_puzzle *p,
                       const char *metric)
 {
     lookup *l = arg;
-    (void)file;
-    (void)metric;
-    if (strcmp(p->name, l->name) || !p->description)
+    char own[160];
+    if (strcmp(p->name, l->name) || !p->description) {
+        /* NAME.mdb or NAME-<its metric>.mdb holding another puzzle's
+         * table: that table is in the place of one of name's */
+        size_t n = strlen(l->name);
+        snprintf(own, sizeof own, "%s-%s.mdb", l->name, metric);
+        if (!strcmp(file, own) ||
+            (!strncmp(file, l->name, n) && !strcmp(file + n, ".mdb")))
+            l->rc = PTB_EFORMAT;
         return PTB_OK;
+    }
     l->rc = ptb_puzzle_load(p->description, &l->found, NULL, 0);
     return 1;                                     /* stop */
 }
@@ -196,5 +203,7 @@ int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
         return PTB_OK;
     scan(dir, name, lookup_one, &l, &bad);
     *out = l.found;
-    return l.found ? PTB_OK : l.rc == PTB_EINVAL && bad ? bad : l.rc;
+    if (l.found)
+        return PTB_OK;
+    return bad ? bad : l.rc;
 }

@@ -157,6 +157,9 @@ cp "$TABLES/eight.mdb" "$TMP/cr/eight.mdb"
 cp "$TABLES/p1379.mdb" "$TMP/cr/eight-step.mdb"
 check "p1379's table under eight's name is not eight's: still eight.mdb answers" \
     sh -c '"$1" eight --tables "$2" --count 123456708 | grep -qx 1' _ "$LOOKUP" "$TMP/cr"
+cp "$TABLES/rush-60-step.mdb" "$TMP/cr/p1379.mdb"
+check "p1379.mdb holding another puzzle's table: refused, status 3 (found by scripts/faults)" \
+    expect_error 3 "p1379: not a puzzletb table for this puzzle" p1379 --tables "$TMP/cr" 283104765
 printf 'X' | dd of="$TMP/cr/eight.mdb" bs=1 seek=11310 conv=notrunc status=none
 run eight --tables "$TMP/cr" --count 123456708
 check "a damaged header: no answer" test "$rc" != 0 -a -z "$out"
