@@ -77,11 +77,6 @@ static inline const uint64_t *row_of(const sl_ctx *x, unsigned c,
     return x->t + ((uint64_t)c * x->nwin + win) * x->nleft;
 }
 
-static unsigned left_of(const sl_ctx *x, uint64_t s, unsigned k)
-{
-    return (unsigned)(s / x->radix[k] % (x->d->kind[k].count + 1));
-}
-
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -98,6 +93,15 @@ static inline uint64_t entry(const sl_ctx *x, unsigned c, uint64_t st)
            (st & 0xFFFFFFFFu);
 }
 
+/* Whether kind k can stand at free cell c with window win and s left. */
+static int can_place(const sl_ctx *x, unsigned c, uint64_t win, uint64_t s,
+                     unsigned k)
+{
+    const sl_kind *kd = &x->d->kind[k];
+    return (x->avail[s] >> k & 1) && (kd->fit >> c & 1) &&
+           !(kd->shape & win);
+}
+
 /* The states of cell c + 1 that state (win, s) of cell c leads to: a wall
  * or a covered cell, one; a free cell, empty and then each kind that can
  * stand there.  Returns how many, into next[] (at most SL_MAX_KINDS + 1). */
@@ -111,9 +115,9 @@ static unsigned choices(const sl_ctx *x, unsigned c, uint64_t win,
         return 1;
     for (uint32_t m = x->avail[s]; m; m &= m - 1) {
         unsigned k = ptb_low_bit(m);
-        const sl_kind *kd = &d->kind[k];
-        if ((kd->fit >> c & 1) && !(kd->shape & win))
-            next[n++] = STATE((win | kd->shape) >> 1, s - x->radix[k]);
+        if (can_place(x, c, win, s, k))
+            next[n++] = STATE((win | d->kind[k].shape) >> 1,
+                              s - x->radix[k]);
     }
     return n;
 }
@@ -214,14 +218,6 @@ static int make_table(sl_ctx *x)
         return rc;
     x->size = row_of(x, 0, 0)[x->full];
     return x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
-}
-
-/* Whether kind k can stand at free cell c with window win and s left. */
-static int can_place(const sl_ctx *x, unsigned c, uint64_t win, uint64_t s,
-                     unsigned k)
-{
-    const sl_kind *kd = &x->d->kind[k];
-    return left_of(x, s, k) && (kd->fit >> c & 1) && !(kd->shape & win);
 }
 
 static uint64_t dp_rank(const sl_ctx *x, const layout *l)
