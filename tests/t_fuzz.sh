@@ -4,11 +4,11 @@
 # fixed) is replayed through its harness and must pass; then each libFuzzer
 # harness (every puzzle's parser, the table reader on four, frog and the
 # toy puzzles' tables, the LMDB page check, the batch reader) runs for
-# $FUZZ_SMOKE seconds (default 15: eleven harnesses, the description reader
+# $FUZZ_SMOKE seconds (default 10: eleven harnesses, the description reader
 # with them) from its corpus and must find nothing.  `make fuzz
 # FUZZ_SECONDS=N` is the long run, `make fuzz-tables` the table reader's.
 cd "$(dirname "$0")/.." && . tests/lib.sh
-SMOKE=${FUZZ_SMOKE:-15}
+SMOKE=${FUZZ_SMOKE:-10}
 harnesses=()
 for b in build/fuzz/*; do
     [ -f "$b" ] && [ -x "$b" ] && harnesses+=("$(basename "$b")")
