@@ -512,6 +512,23 @@ static void api_puzzles(ctx *c)
     reply_ok(c, NULL, &b);
 }
 
+/* Ends an answer with the codes of n states as a JSON array and "}", and
+ * sends it. */
+static void reply_codes(ctx *c, serve_slot *sl, jbuf *b, const uint32_t *sub,
+                        const uint64_t *idx, unsigned n)
+{
+    put(b, "[");
+    for (unsigned i = 0; i < n; i++) {
+        ptb_format_code(sl->space, sub[i], idx[i], c->w->text,
+                        sizeof c->w->text);
+        if (i)
+            put(b, ",");
+        put_str(b, c->w->text);
+    }
+    put(b, "]}\n");
+    reply_ok(c, sl, b);
+}
+
 /* GET /api/v1/PUZZLE/stats: the object tblookup --stats --format json
  * prints. */
 static void api_stats(ctx *c, serve_slot *sl)
@@ -538,16 +555,9 @@ static void api_stats(ctx *c, serve_slot *sl)
          in.states, in.solvable, in.states - in.solvable, in.max_distance);
     for (unsigned d = 0; d <= in.max_distance && d <= PTB_MAX_DISTANCE; d++)
         putf(&b, "%s%" PRIu64, d ? "," : "", in.histogram[d]);
-    put(&b, "],\"farthest\":[");
-    for (unsigned i = 0; i < in.n_farthest && i < 8; i++) {
-        ptb_format_code(sl->space, in.far_sub[i], in.far_idx[i], w->text,
-                        sizeof w->text);
-        if (i)
-            put(&b, ",");
-        put_str(&b, w->text);
-    }
-    put(&b, "]}\n");
-    reply_ok(c, sl, &b);
+    put(&b, "],\"farthest\":");
+    reply_codes(c, sl, &b, in.far_sub, in.far_idx,
+                in.n_farthest < 8 ? in.n_farthest : 8);
 }
 
 /* The parsed position: ptb_parse() with the query's options.  With
@@ -731,17 +741,9 @@ static void api_random(ctx *c, serve_slot *sl)
     put_str(&b, ptb_puzzle_name(sl->puzzle));
     put(&b, ",\"metric\":");
     put_str(&b, sl->metric);
-    putf(&b, ",\"distance\":%u,\"seed\":%" PRIu64 ",\"positions\":[",
+    putf(&b, ",\"distance\":%u,\"seed\":%" PRIu64 ",\"positions\":",
          (unsigned)d, seed);
-    for (unsigned i = 0; i < got; i++) {
-        ptb_format_code(sl->space, w->rsub[i], w->ridx[i], w->text,
-                        sizeof w->text);
-        if (i)
-            put(&b, ",");
-        put_str(&b, w->text);
-    }
-    put(&b, "]}\n");
-    reply_ok(c, sl, &b);
+    reply_codes(c, sl, &b, w->rsub, w->ridx, got);
 }
 
 void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep)
