@@ -204,8 +204,11 @@ if command -v readelf >/dev/null; then
 fi
 
 # tbserve with the packaged page, on a free port of 127.0.0.1
-inroot "$ROOT/usr/bin/tbserve" --port 0 --tables "$T" \
-    --web "$ROOT/usr/share/puzzletb/web" >/dev/null 2>"$TMP/serve.log" &
+# (inroot's environment; exec, so that $! is tbserve itself and the kill
+# below ends it: a function in the background is a shell of its own)
+(cd "$E" && exec env -u PUZZLETB_TABLES -u PYTHONPATH -u LD_LIBRARY_PATH \
+    "$ROOT/usr/bin/tbserve" --port 0 --tables "$T" \
+    --web "$ROOT/usr/share/puzzletb/web") >/dev/null 2>"$TMP/serve.log" &
 pid=$!
 port=
 for _ in $(seq 100); do
