@@ -668,13 +668,7 @@ def check_random(t, srv):
             stats["max_distance"] == 8 and far == [8] * len(far) and far)
 
     def err(path, status, pattern):
-        st, _, body = srv.get(path)
-        good = (st == status and isinstance(body, dict) and
-                body.get("status") == status and
-                re.search(pattern, body.get("error", "")) is not None)
-        if not good:
-            print(f"# {path}: {st} {body}")
-        return good
+        return err2(srv, path, status, pattern)
     t.check("/random: a distance no position has is a 404 naming the "
             "farthest ('of this kind' where a position restricts the draw "
             "to a part of the table)", err("/api/v1/four/random?distance=9", 404,
