@@ -53,12 +53,19 @@ typedef struct sl_ctx {
     unsigned metric;             /* SL_STEP, SL_LINE, SL_MOVE */
     unsigned wbits;              /* window bits */
     uint64_t nwin, nleft;        /* 2^wbits; states of pieces left */
+    unsigned npar;               /* 2: T counts by parity (a tile puzzle's
+                                    class), else 1 */
+    unsigned target;             /* the start's parity */
+    unsigned goal_colour;        /* with parity(): the empty cell's colour
+                                    at the goals */
     uint64_t radix[SL_MAX_KINDS];
     uint64_t full;               /* every piece left */
     uint64_t size;               /* states: layouts, or the component */
-    uint64_t *t;                 /* T(c, win, s) (covers layouts) */
+    uint64_t *t;                 /* T(c, win, p, s) (covers layouts, or a
+                                    tile puzzle's class) */
     uint32_t *avail;             /* of each s: a bit per kind with a piece
                                     left */
+    uint8_t before[SL_MAX_CELLS];   /* open cells before each cell */
     sl_key *keys;                /* the component's keys, sorted (covers
                                     reachable) */
 } sl_ctx;
@@ -71,12 +78,6 @@ typedef struct layout {
     uint8_t anchor[SL_MAX_PIECES];
 } layout;
 
-static inline const uint64_t *row_of(const sl_ctx *x, unsigned c,
-                                     uint64_t win)
-{
-    return x->t + ((uint64_t)c * x->nwin + win) * x->nleft;
-}
-
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -84,13 +85,16 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 
 /* ==== the dynamic programme ============================================= */
 
-/* A state of a cell: its window and pieces left, packed as win << 32 | s,
- * and its entry of T. */
-#define STATE(win, s) ((win) << 32 | (s))
+/* A state of a cell: its window, parity and pieces left, packed as
+ * win << 32 | p << 31 | s (s < MAX_ENTRIES), and its entry of T. */
+#define STATE(win, p, s) ((uint64_t)(win) << 32 | (uint64_t)(p) << 31 | (s))
+#define WIN(st) ((st) >> 32)
+#define PAR(st) ((unsigned)((st) >> 31 & 1))
+#define LEFT(st) ((st) & 0x7FFFFFFFu)
 static inline uint64_t entry(const sl_ctx *x, unsigned c, uint64_t st)
 {
-    return ((uint64_t)c * x->nwin + (st >> 32)) * x->nleft +
-           (st & 0xFFFFFFFFu);
+    return (((uint64_t)c * x->nwin + WIN(st)) * x->npar + PAR(st)) *
+               x->nleft + LEFT(st);
 }
 
 /* Whether kind k can stand at free cell c with window win and s left. */
@@ -102,22 +106,47 @@ static int can_place(const sl_ctx *x, unsigned c, uint64_t win, uint64_t s,
            !(kd->shape & win);
 }
 
-/* The states of cell c + 1 that state (win, s) of cell c leads to: a wall
- * or a covered cell, one; a free cell, empty and then each kind that can
- * stand there.  Returns how many, into next[] (at most SL_MAX_KINDS + 1). */
-static unsigned choices(const sl_ctx *x, unsigned c, uint64_t win,
-                        uint64_t s, uint64_t *next)
+/* A tile puzzle's parity changes as a layout is filled (see
+ * tile_puzzle()): the permutation of the cells' contents in reading order,
+ * the empty cell counted as the last symbol, and the colour of the empty
+ * cell.  Placing tile k adds an inversion for every symbol placed before
+ * that is greater: the tiles after k, and the empty cell; placing the empty
+ * cell adds none and its colour. */
+static unsigned flip(const sl_ctx *x, unsigned c, uint64_t s, int k)
 {
     const sl_desc *d = x->d;
-    unsigned n = 0;
-    next[n++] = STATE(win >> 1, s);
-    if (win & 1 || d->walls >> c & 1)
+    if (k < 0)
+        return (c / d->w + c % d->w) & 1u;
+    uint32_t placed = ~x->avail[s] & ((1u << d->nkinds) - 1);
+    unsigned n = (unsigned)__builtin_popcount(placed);
+    return ((unsigned)__builtin_popcount(placed >> k >> 1) +
+            (x->before[c] > n)) & 1u;
+}
+
+/* The states of cell c + 1 that state st of cell c leads to: a wall or a
+ * covered cell, one; a free cell, empty and then each kind that can stand
+ * there, in that order, with the kind into kind[] (-1: empty).  Returns
+ * how many, into next[] (at most SL_MAX_KINDS + 1). */
+static unsigned choices(const sl_ctx *x, unsigned c, uint64_t st,
+                        uint64_t *next, int *kind)
+{
+    const sl_desc *d = x->d;
+    uint64_t win = WIN(st), s = LEFT(st);
+    unsigned p = PAR(st), n = 0, par = x->npar > 1;
+    if (win & 1 || d->walls >> c & 1) {
+        next[0] = STATE(win >> 1, p, s);
         return 1;
+    }
+    kind[n] = -1;
+    next[n++] = STATE(win >> 1, p ^ (par && flip(x, c, s, -1)), s);
     for (uint32_t m = x->avail[s]; m; m &= m - 1) {
         unsigned k = ptb_low_bit(m);
-        if (can_place(x, c, win, s, k))
+        if (can_place(x, c, win, s, k)) {
+            kind[n] = (int)k;
             next[n++] = STATE((win | d->kind[k].shape) >> 1,
+                              p ^ (par && flip(x, c, s, (int)k)),
                               s - x->radix[k]);
+        }
     }
     return n;
 }
@@ -130,28 +159,22 @@ static int count_reachable(sl_ctx *x)
 {
     const sl_desc *d = x->d;
     uint64_t next[SL_MAX_KINDS + 1];
-    x->avail = malloc(x->nleft * sizeof *x->avail);
-    for (uint64_t s = 0; x->avail && s < x->nleft; s++) {
-        x->avail[s] = 0;
-        for (unsigned k = 0; k < d->nkinds; k++)
-            if (s / x->radix[k] % (d->kind[k].count + 1))
-                x->avail[s] |= 1u << k;
-    }
-    uint64_t *mark = calloc((size_t)((d->n + 1) * x->nwin * x->nleft / 64
-                                     + 1), 8);
+    int kind[SL_MAX_KINDS + 1];
+    uint64_t *mark = calloc((size_t)((d->n + 1) * x->nwin * x->npar *
+                                     x->nleft / 64 + 1), 8);
     uint64_t *list = malloc(4096 * sizeof *list);
     size_t *first = malloc((d->n + 2) * sizeof *first), len = 0, cap = 4096;
-    int rc = mark && list && first && x->avail ? PTB_OK : PTB_ENOMEM;
+    int rc = mark && list && first ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK) {                 /* cell 0: the one state to start */
         first[0] = 0;
-        list[len++] = STATE((uint64_t)0, x->full);
-        mark[x->full / 64] |= (uint64_t)1 << (x->full % 64);
+        list[len++] = STATE(0, 0, x->full);
+        uint64_t m = entry(x, 0, list[0]);
+        mark[m / 64] |= (uint64_t)1 << (m % 64);
     }
     for (unsigned c = 0; rc == PTB_OK && c < d->n; c++) {
         first[c + 1] = len;             /* cell c: [first[c], first[c+1]) */
         for (size_t i = first[c]; rc == PTB_OK && i < first[c + 1]; i++) {
-            unsigned nn = choices(x, c, list[i] >> 32,
-                                  list[i] & 0xFFFFFFFFu, next);
+            unsigned nn = choices(x, c, list[i], next, kind);
             for (unsigned j = 0; j < nn; j++) {
                 uint64_t m = entry(x, c + 1, next[j]);
                 if (mark[m / 64] >> (m % 64) & 1)
@@ -172,12 +195,11 @@ static int count_reachable(sl_ctx *x)
     }
     if (rc == PTB_OK) {
         first[d->n + 1] = len;
-        x->t[entry(x, d->n, 0)] = 1;                 /* T(n, 0, 0) */
+        x->t[entry(x, d->n, STATE(0, x->target, 0))] = 1;  /* T(n, 0, p, 0) */
         for (unsigned c = d->n; c-- > 0;)
             for (size_t i = first[c]; i < first[c + 1]; i++) {
                 uint64_t v = 0;
-                unsigned nn = choices(x, c, list[i] >> 32,
-                                      list[i] & 0xFFFFFFFFu, next);
+                unsigned nn = choices(x, c, list[i], next, kind);
                 for (unsigned j = 0; j < nn; j++)
                     v = add_sat(v, x->t[entry(x, c + 1, next[j])]);
                 x->t[entry(x, c, list[i])] = v;
@@ -189,7 +211,40 @@ static int count_reachable(sl_ctx *x)
     return rc;
 }
 
-static int make_table(sl_ctx *x)
+/* The path of a layout through the programme: its rank, the completions
+ * of the choices before its own at each free cell, and (into *par) the
+ * parity it ends with.  UINT64_MAX for a layout the programme cannot
+ * make. */
+static uint64_t path(const sl_ctx *x, const layout *l, unsigned *par)
+{
+    const sl_desc *d = x->d;
+    uint64_t st = STATE(0, 0, x->full), r = 0, next[SL_MAX_KINDS + 1];
+    int kind[SL_MAX_KINDS + 1];
+    for (unsigned c = 0; c < d->n; c++) {
+        unsigned nn = choices(x, c, st, next, kind), j = 0;
+        if (nn > 1) {
+            int own = l->at[c] ? l->at[c] - 1 : -1;
+            while (j < nn && kind[j] != own)
+                r += x->t[entry(x, c + 1, next[j++])];
+            if (j == nn)
+                return UINT64_MAX;
+        }
+        st = next[j];
+    }
+    *par = PAR(st);
+    return r;
+}
+
+/* A layout's rank; UINT64_MAX when a tile puzzle's layout is not of the
+ * start's class. */
+static uint64_t dp_rank(const sl_ctx *x, const layout *l)
+{
+    unsigned par = 0;
+    uint64_t r = path(x, l, &par);
+    return par == x->target ? r : UINT64_MAX;
+}
+
+static int make_table(sl_ctx *x, const layout *start)
 {
     const sl_desc *d = x->d;
     uint64_t span = 0;
@@ -206,39 +261,30 @@ static int make_table(sl_ctx *x)
     if (x->wbits > 25)
         return PTB_EINVAL;
     x->nwin = (uint64_t)1 << x->wbits;
-    if ((uint64_t)(d->n + 1) * x->nwin * x->nleft > MAX_ENTRIES)
+    uint64_t entries = (uint64_t)(d->n + 1) * x->nwin * x->npar * x->nleft;
+    if (entries > MAX_ENTRIES)
         return PTB_EINVAL;
     /* T's pages are made only where a state is reachable: calloc's
      * zero pages cost nothing until written */
-    if (!(x->t = calloc((size_t)((d->n + 1) * x->nwin * x->nleft),
-                        sizeof *x->t)))
+    x->t = calloc((size_t)entries, sizeof *x->t);
+    x->avail = malloc(x->nleft * sizeof *x->avail);
+    if (!x->t || !x->avail)
         return PTB_ENOMEM;
+    for (uint64_t s = 0; s < x->nleft; s++) {
+        x->avail[s] = 0;
+        for (unsigned k = 0; k < d->nkinds; k++)
+            if (s / x->radix[k] % (d->kind[k].count + 1))
+                x->avail[s] |= 1u << k;
+    }
+    for (unsigned c = 0, open = 0; c < d->n; open += !(d->walls >> c & 1), c++)
+        x->before[c] = (uint8_t)open;
+    if (x->npar > 1)                  /* T is zero yet: only the parity */
+        path(x, start, &x->target);
     int rc = count_reachable(x);
     if (rc != PTB_OK)
         return rc;
-    x->size = row_of(x, 0, 0)[x->full];
+    x->size = x->t[entry(x, 0, STATE(0, 0, x->full))];
     return x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
-}
-
-static uint64_t dp_rank(const sl_ctx *x, const layout *l)
-{
-    const sl_desc *d = x->d;
-    uint64_t win = 0, s = x->full, r = 0;
-    for (unsigned c = 0; c < d->n; c++, win >>= 1) {
-        if (win & 1 || d->walls >> c & 1)
-            continue;
-        if (!l->at[c])
-            continue;
-        unsigned kind = l->at[c] - 1u;
-        r += row_of(x, c + 1, win >> 1)[s];          /* empty */
-        for (unsigned k = 0; k < kind; k++)
-            if (can_place(x, c, win, s, k))
-                r += row_of(x, c + 1, (win | d->kind[k].shape) >> 1)
-                         [s - x->radix[k]];
-        win |= d->kind[kind].shape;
-        s -= x->radix[kind];
-    }
-    return r;
 }
 
 static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
@@ -250,29 +296,23 @@ static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
 static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l)
 {
     const sl_desc *d = x->d;
-    uint64_t win = 0, s = x->full;
+    uint64_t st = STATE(0, 0, x->full), next[SL_MAX_KINDS + 1];
+    int kind[SL_MAX_KINDS + 1];
     memset(l, 0, sizeof *l);
-    for (unsigned c = 0; c < d->n; c++, win >>= 1) {
-        if (win & 1 || d->walls >> c & 1)
-            continue;
-        uint64_t n = row_of(x, c + 1, win >> 1)[s];
-        if (r < n)
-            continue;                                 /* empty */
-        r -= n;
-        for (unsigned k = 0; k < d->nkinds; k++) {
-            if (!can_place(x, c, win, s, k))
-                continue;
-            n = row_of(x, c + 1, (win | d->kind[k].shape) >> 1)
-                    [s - x->radix[k]];
-            if (r < n) {
-                put_piece(d, l, k, c);
-                l->anchor[l->np++] = (uint8_t)c;
-                win |= d->kind[k].shape;
-                s -= x->radix[k];
-                break;
+    for (unsigned c = 0; c < d->n; c++) {
+        unsigned nn = choices(x, c, st, next, kind), j = 0;
+        if (nn > 1) {
+            uint64_t n;
+            while (j + 1 < nn && r >= (n = x->t[entry(x, c + 1, next[j])])) {
+                r -= n;
+                j++;
             }
-            r -= n;
+            if (kind[j] >= 0) {
+                put_piece(d, l, (unsigned)kind[j], c);
+                l->anchor[l->np++] = (uint8_t)c;
+            }
         }
+        st = next[j];
     }
 }
 
@@ -618,6 +658,87 @@ static void slide_close(void *ctx)
     free(x);
 }
 
+/* The cells next to a set of cells (up, down, left, right). */
+static uint64_t around(const sl_desc *d, uint64_t cells)
+{
+    uint64_t nb = cells << d->w | cells >> d->w;
+    for (unsigned c = 0; c < d->n; c++)
+        if (cells >> c & 1) {
+            if (c % d->w)
+                nb |= (uint64_t)1 << (c - 1);
+            if (c % d->w + 1 < d->w)
+                nb |= (uint64_t)1 << (c + 1);
+        }
+    return nb;
+}
+
+/* The cells of 'open' that steps inside it reach from its lowest cell. */
+static uint64_t connected(const sl_desc *d, uint64_t open)
+{
+    uint64_t seen = open & -open, grow = seen;
+    while (grow) {
+        grow = around(d, grow) & open & ~seen;
+        seen |= grow;
+    }
+    return seen;
+}
+
+/* Whether the description is a tile puzzle whose reachable positions are
+ * known without a search: every piece a distinct 1x1 tile moving freely,
+ * one empty cell, and the open cells forming a 2-connected graph that is
+ * not a cycle.  A move swaps the empty cell with a neighbour, so it
+ * changes both the parity of the permutation of the cells' contents and
+ * the colour (row + column mod 2) of the empty cell; the board is
+ * bipartite, and by Wilson's theorem (R. M. Wilson, Graph puzzles,
+ * homotopy, and the alternating group, J. Combin. Theory B 16, 1974) every
+ * layout whose two parities add up as the start's is reachable: half the
+ * layouts, ranked by the programme with the parity in its state. */
+static int tile_puzzle(const sl_desc *d)
+{
+    uint64_t open = ~d->walls & (d->n < 64 ? ((uint64_t)1 << d->n) - 1
+                                           : ~(uint64_t)0);
+    unsigned cells = (unsigned)__builtin_popcountll(open), cycle = 1;
+    if (d->npieces + 1 != cells || cells < 4)
+        return 0;
+    for (unsigned k = 0; k < d->nkinds; k++)
+        if (d->kind[k].count != 1 || d->kind[k].shape != 1 ||
+            d->kind[k].axis != SL_FREE)
+            return 0;
+    for (unsigned c = 0; c < d->n; c++) {
+        uint64_t one = (uint64_t)1 << c, rest = open & ~one;
+        if (!(open & one))
+            continue;
+        if (connected(d, rest) != rest)
+            return 0;                           /* not 2-connected */
+        cycle &= __builtin_popcountll(around(d, one) & open) == 2;
+    }
+    return !cycle;
+}
+
+/* A tile puzzle's colour of the empty cell when a goal is met, when every
+ * goal pattern fixes it to one colour; -1 otherwise. */
+static int goal_colour(const sl_desc *d)
+{
+    int colour = -1;
+    for (unsigned g = 0; g < d->ngoals; g++) {
+        const sl_goal *gl = &d->goal[g];
+        uint64_t hole = gl->empty;
+        if (!hole && gl->n == d->npieces) {
+            hole = ~d->walls & (((uint64_t)2 << (d->n - 1)) - 1);
+            for (unsigned i = 0; i < gl->n; i++)
+                hole &= ~((uint64_t)1 << gl->anchor[i]);
+        }
+        if (__builtin_popcountll(hole) != 1)
+            return -1;
+        unsigned c = ptb_low_bit(hole);
+        int own = (int)((c / d->w + c % d->w) & 1);
+        if (colour >= 0 && own != colour)
+            return -1;
+        colour = own;
+    }
+    return colour;
+}
+
 static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
 {
     sl_ctx *x = calloc(1, sizeof *x);
@@ -625,9 +746,12 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
         return PTB_ENOMEM;
     x->d = p->data;
     x->metric = x->d->metric[metric];
+    x->npar = x->d->reachable && tile_puzzle(x->d) ? 2 : 1;
+    x->goal_colour = p->parity ? (unsigned)goal_colour(x->d) : 0;
     layout start;
     layout_of(x->d, (const unsigned char *)x->d->start, &start);
-    int rc = x->d->reachable ? make_component(x, &start) : make_table(x);
+    int rc = x->d->reachable && x->npar == 1 ? make_component(x, &start)
+                                             : make_table(x, &start);
     if (rc != PTB_OK) {
         slide_close(x);
         return rc;
@@ -998,6 +1122,20 @@ static const ptb_puzzle slide_ops = {
     .format_move_json = slide_format_move_json,
 };
 
+/* A tile puzzle's distance mod 2: every move changes the colour of the
+ * empty cell. */
+static unsigned slide_parity(const void *ctx, uint32_t sub, uint64_t idx)
+{
+    const sl_ctx *x = ctx;
+    const sl_desc *d = x->d;
+    layout l;
+    if (sub != 0 || idx >= x->size)
+        return 0;
+    unrank(x, idx, &l);
+    unsigned c = ptb_low_bit(~l.occ & ~d->walls);
+    return ((c / d->w + c % d->w) & 1u) ^ x->goal_colour;
+}
+
 int sl_puzzle(sl_desc *d, ptb_puzzle **out)
 {
     ptb_puzzle *p = malloc(sizeof *p);
@@ -1010,6 +1148,8 @@ int sl_puzzle(sl_desc *d, ptb_puzzle **out)
     p->description = d->text;
     p->start = d->start_text;
     p->data = d;
+    if (d->reachable && tile_puzzle(d) && goal_colour(d) >= 0)
+        p->parity = slide_parity;
     *out = p;
     return PTB_OK;
 }

@@ -293,6 +293,25 @@ covers reachable
 start   ab#/c../..#
 goal    ??#/?a?/??#
 ''', dict(start='ab#/c../..#', goals=['??#/?a?/??#'], reachable=True)),
+    # tile puzzles, whose component the engine does not search (Wilson's
+    # theorem gives it as half the layouts); this test searches it
+    ('tiles', '''name t-tiles
+metrics step
+distinct all
+covers reachable
+start   123/45.
+goal    123/45.
+''', dict(start='123/45.', goals=['123/45.'], distinct='all',
+          reachable=True)),
+    ('tiles-wall', '''name t-tiles-wall
+metrics line step
+distinct all
+covers reachable
+start   12#/345/67.
+goal    ??#/?1?/???
+goal    ??#/???/??1
+''', dict(start='12#/345/67.', goals=['??#/?1?/???', '??#/???/??1'],
+          distinct='all', reachable=True)),
 ]
 
 
