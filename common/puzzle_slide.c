@@ -65,7 +65,13 @@ typedef struct sl_ctx {
                                     tile puzzle's class) */
     uint32_t *avail;             /* of each s: a bit per kind with a piece
                                     left */
-    uint8_t before[SL_MAX_CELLS];   /* open cells before each cell */
+    /* a tile puzzle's: the open cells before each cell, the black cells
+     * (row + column odd); of each s, the tiles placed, and a bit per kind
+     * for the parity of the placed tiles after it */
+    uint8_t before[SL_MAX_CELLS];
+    uint64_t black;
+    uint8_t *placed;
+    uint32_t *flips;
     sl_key *keys;                /* the component's keys, sorted (covers
                                     reachable) */
 } sl_ctx;
@@ -97,30 +103,34 @@ static inline uint64_t entry(const sl_ctx *x, unsigned c, uint64_t st)
                x->nleft + LEFT(st);
 }
 
-/* Whether kind k can stand at free cell c with window win and s left. */
-static int can_place(const sl_ctx *x, unsigned c, uint64_t win, uint64_t s,
-                     unsigned k)
+/* Whether kind k, with a piece left, can stand at free cell c with window
+ * win. */
+static inline int fits(const sl_ctx *x, unsigned c, uint64_t win, unsigned k)
 {
     const sl_kind *kd = &x->d->kind[k];
-    return (x->avail[s] >> k & 1) && (kd->fit >> c & 1) &&
-           !(kd->shape & win);
+    return (kd->fit >> c & 1) && !(kd->shape & win);
 }
 
-/* A tile puzzle's parity changes as a layout is filled (see
- * tile_puzzle()): the permutation of the cells' contents in reading order,
- * the empty cell counted as the last symbol, and the colour of the empty
- * cell.  Placing tile k adds an inversion for every symbol placed before
- * that is greater: the tiles after k, and the empty cell; placing the empty
- * cell adds none and its colour. */
-static unsigned flip(const sl_ctx *x, unsigned c, uint64_t s, int k)
+/* The state after free cell c of state st is left empty (k < 0) or takes
+ * a piece of kind k.  A tile puzzle's parity (see tile_puzzle()) is that
+ * of the permutation of the cells' contents in reading order, the empty
+ * cell counted as the last symbol, plus the colour of the empty cell:
+ * placing tile k adds an inversion for every greater symbol placed before
+ * (the tiles after k, in flips[s], and the empty cell), placing the empty
+ * cell adds its colour. */
+static inline uint64_t next_of(const sl_ctx *x, unsigned c, uint64_t st,
+                               int k)
 {
-    const sl_desc *d = x->d;
-    if (k < 0)
-        return (c / d->w + c % d->w) & 1u;
-    uint32_t placed = ~x->avail[s] & ((1u << d->nkinds) - 1);
-    unsigned n = (unsigned)__builtin_popcount(placed);
-    return ((unsigned)__builtin_popcount(placed >> k >> 1) +
-            (x->before[c] > n)) & 1u;
+    uint64_t win = WIN(st), s = LEFT(st);
+    unsigned p = PAR(st);
+    if (k < 0) {
+        if (x->npar > 1)
+            p ^= (unsigned)(x->black >> c & 1);
+        return STATE(win >> 1, p, s);
+    }
+    if (x->npar > 1)
+        p ^= (x->flips[s] >> k & 1) ^ (x->before[c] > x->placed[s]);
+    return STATE((win | x->d->kind[k].shape) >> 1, p, s - x->radix[k]);
 }
 
 /* The states of cell c + 1 that state st of cell c leads to: a wall or a
@@ -130,25 +140,27 @@ static unsigned flip(const sl_ctx *x, unsigned c, uint64_t s, int k)
 static unsigned choices(const sl_ctx *x, unsigned c, uint64_t st,
                         uint64_t *next, int *kind)
 {
-    const sl_desc *d = x->d;
-    uint64_t win = WIN(st), s = LEFT(st);
-    unsigned p = PAR(st), n = 0, par = x->npar > 1;
-    if (win & 1 || d->walls >> c & 1) {
-        next[0] = STATE(win >> 1, p, s);
+    uint64_t win = WIN(st);
+    unsigned n = 0;
+    if (win & 1 || x->d->walls >> c & 1) {
+        next[0] = STATE(win >> 1, PAR(st), LEFT(st));
         return 1;
     }
     kind[n] = -1;
-    next[n++] = STATE(win >> 1, p ^ (par && flip(x, c, s, -1)), s);
-    for (uint32_t m = x->avail[s]; m; m &= m - 1) {
+    next[n++] = next_of(x, c, st, -1);
+    for (uint32_t m = x->avail[LEFT(st)]; m; m &= m - 1) {
         unsigned k = ptb_low_bit(m);
-        if (can_place(x, c, win, s, k)) {
+        if (fits(x, c, win, k)) {
             kind[n] = (int)k;
-            next[n++] = STATE((win | d->kind[k].shape) >> 1,
-                              p ^ (par && flip(x, c, s, (int)k)),
-                              s - x->radix[k]);
+            next[n++] = next_of(x, c, st, (int)k);
         }
     }
     return n;
+}
+
+static inline uint64_t count(const sl_ctx *x, unsigned c, uint64_t st)
+{
+    return x->t[entry(x, c, st)];
 }
 
 /* Only the states a layout can pass through get their count: a search
@@ -201,7 +213,7 @@ static int count_reachable(sl_ctx *x)
                 uint64_t v = 0;
                 unsigned nn = choices(x, c, list[i], next, kind);
                 for (unsigned j = 0; j < nn; j++)
-                    v = add_sat(v, x->t[entry(x, c + 1, next[j])]);
+                    v = add_sat(v, count(x, c + 1, next[j]));
                 x->t[entry(x, c, list[i])] = v;
             }
     }
@@ -211,25 +223,46 @@ static int count_reachable(sl_ctx *x)
     return rc;
 }
 
+/* A layout's path through the programme: the state and the rank so far
+ * before each cell.  Unranking a layout records it, so that ranking a
+ * layout one move away starts at the first cell the move changes. */
+typedef struct prefix {
+    uint64_t st[SL_MAX_CELLS + 1], r[SL_MAX_CELLS + 1];
+} prefix;
+
 /* The path of a layout through the programme: its rank, the completions
  * of the choices before its own at each free cell, and (into *par) the
- * parity it ends with.  UINT64_MAX for a layout the programme cannot
- * make. */
-static uint64_t path(const sl_ctx *x, const layout *l, unsigned *par)
+ * parity it ends with; from cell 'from' of pre on, when pre is not NULL
+ * (the layout agrees with pre's before it).  UINT64_MAX for a layout the
+ * programme cannot make. */
+static uint64_t path(const sl_ctx *x, const layout *l, unsigned *par,
+                     const prefix *pre, unsigned from)
 {
     const sl_desc *d = x->d;
-    uint64_t st = STATE(0, 0, x->full), r = 0, next[SL_MAX_KINDS + 1];
-    int kind[SL_MAX_KINDS + 1];
-    for (unsigned c = 0; c < d->n; c++) {
-        unsigned nn = choices(x, c, st, next, kind), j = 0;
-        if (nn > 1) {
-            int own = l->at[c] ? l->at[c] - 1 : -1;
-            while (j < nn && kind[j] != own)
-                r += x->t[entry(x, c + 1, next[j++])];
-            if (j == nn)
-                return UINT64_MAX;
+    uint64_t st = pre ? pre->st[from] : STATE(0, 0, x->full);
+    uint64_t r = pre ? pre->r[from] : 0;
+    for (unsigned c = pre ? from : 0; c < d->n; c++) {
+        uint64_t win = WIN(st);
+        if (win & 1 || d->walls >> c & 1) {
+            st = STATE(win >> 1, PAR(st), LEFT(st));
+            continue;
         }
-        st = next[j];
+        uint64_t empty = next_of(x, c, st, -1);
+        if (!l->at[c]) {
+            st = empty;
+            continue;
+        }
+        unsigned own = l->at[c] - 1u;
+        uint32_t left = x->avail[LEFT(st)];
+        if (!(left >> own & 1) || !fits(x, c, win, own))
+            return UINT64_MAX;
+        r += count(x, c + 1, empty);
+        for (uint32_t m = left & ((1u << own) - 1); m; m &= m - 1) {
+            unsigned k = ptb_low_bit(m);
+            if (fits(x, c, win, k))
+                r += count(x, c + 1, next_of(x, c, st, (int)k));
+        }
+        st = next_of(x, c, st, (int)own);
     }
     *par = PAR(st);
     return r;
@@ -237,10 +270,11 @@ static uint64_t path(const sl_ctx *x, const layout *l, unsigned *par)
 
 /* A layout's rank; UINT64_MAX when a tile puzzle's layout is not of the
  * start's class. */
-static uint64_t dp_rank(const sl_ctx *x, const layout *l)
+static uint64_t dp_rank(const sl_ctx *x, const layout *l, const prefix *pre,
+                        unsigned from)
 {
     unsigned par = 0;
-    uint64_t r = path(x, l, &par);
+    uint64_t r = path(x, l, &par, pre, from);
     return par == x->target ? r : UINT64_MAX;
 }
 
@@ -276,14 +310,28 @@ static int make_table(sl_ctx *x, const layout *start)
             if (s / x->radix[k] % (d->kind[k].count + 1))
                 x->avail[s] |= 1u << k;
     }
-    for (unsigned c = 0, open = 0; c < d->n; open += !(d->walls >> c & 1), c++)
-        x->before[c] = (uint8_t)open;
-    if (x->npar > 1)                  /* T is zero yet: only the parity */
-        path(x, start, &x->target);
+    if (x->npar > 1) {
+        x->placed = malloc(x->nleft);
+        x->flips = calloc(x->nleft, sizeof *x->flips);
+        if (!x->placed || !x->flips)
+            return PTB_ENOMEM;
+        for (unsigned c = 0, open = 0; c < d->n; c++) {
+            x->before[c] = (uint8_t)open;
+            open += !(d->walls >> c & 1);
+            x->black |= (uint64_t)((c / d->w + c % d->w) & 1) << c;
+        }
+        for (uint64_t s = 0; s < x->nleft; s++) {
+            uint32_t placed = ~x->avail[s] & ((1u << d->nkinds) - 1);
+            x->placed[s] = (uint8_t)ptb_popcount(placed);
+            for (unsigned k = 0; k < d->nkinds; k++)
+                x->flips[s] |= (ptb_popcount(placed >> k >> 1) & 1u) << k;
+        }
+        path(x, start, &x->target, NULL, 0);   /* T is zero yet: only the parity */
+    }
     int rc = count_reachable(x);
     if (rc != PTB_OK)
         return rc;
-    x->size = x->t[entry(x, 0, STATE(0, 0, x->full))];
+    x->size = count(x, 0, STATE(0, 0, x->full));
     return x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
 }
 
@@ -293,26 +341,37 @@ static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
     l->occ |= d->kind[k].shape << a;
 }
 
-static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l)
+/* The layout of rank r; its path into *pre when pre is not NULL. */
+static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
     const sl_desc *d = x->d;
-    uint64_t st = STATE(0, 0, x->full), next[SL_MAX_KINDS + 1];
-    int kind[SL_MAX_KINDS + 1];
+    uint64_t st = STATE(0, 0, x->full), r0 = r;
     memset(l, 0, sizeof *l);
     for (unsigned c = 0; c < d->n; c++) {
-        unsigned nn = choices(x, c, st, next, kind), j = 0;
-        if (nn > 1) {
-            uint64_t n;
-            while (j + 1 < nn && r >= (n = x->t[entry(x, c + 1, next[j])])) {
-                r -= n;
-                j++;
-            }
-            if (kind[j] >= 0) {
-                put_piece(d, l, (unsigned)kind[j], c);
+        uint64_t win = WIN(st);
+        if (pre) {
+            pre->st[c] = st;
+            pre->r[c] = r0 - r;
+        }
+        if (win & 1 || d->walls >> c & 1) {
+            st = STATE(win >> 1, PAR(st), LEFT(st));
+            continue;
+        }
+        uint64_t next = next_of(x, c, st, -1), n = count(x, c + 1, next);
+        uint32_t m = x->avail[LEFT(st)];
+        for (; r >= n && m; m &= m - 1) {
+            unsigned k = ptb_low_bit(m);
+            if (!fits(x, c, win, k))
+                continue;
+            r -= n;
+            next = next_of(x, c, st, (int)k);
+            n = count(x, c + 1, next);
+            if (r < n) {
+                put_piece(d, l, k, c);
                 l->anchor[l->np++] = (uint8_t)c;
             }
         }
-        st = next[j];
+        st = next;
     }
 }
 
@@ -389,11 +448,13 @@ static int key_qsort(const void *a, const void *b)
 }
 
 /* The index of a layout: its rank among the layouts, or its place in the
- * component (UINT64_MAX when it is not in it). */
-static uint64_t rank(const sl_ctx *x, const layout *l)
+ * component (UINT64_MAX when it is not in it).  pre and from as for
+ * path(). */
+static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
+                     unsigned from)
 {
     if (!x->keys)
-        return dp_rank(x, l);
+        return dp_rank(x, l, pre, from);
     sl_key k = key_of(x->d, l);
     uint64_t lo = 0, hi = x->size;
     while (lo < hi) {
@@ -409,12 +470,14 @@ static uint64_t rank(const sl_ctx *x, const layout *l)
     return UINT64_MAX;
 }
 
-static void unrank(const sl_ctx *x, uint64_t r, layout *l)
+/* The layout of an index; with pre (may be NULL), a ranked layout's
+ * path. */
+static void unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
     if (x->keys)
         layout_of_key(x->d, x->keys[r], l);
     else
-        dp_unrank(x, r, l);
+        dp_unrank(x, r, l, pre);
 }
 
 /* ==== moves ============================================================= */
@@ -514,12 +577,14 @@ typedef struct move_list {
     ptb_move *out;
     uint64_t *idx;
     unsigned n;
+    const prefix *pre;           /* the layout's path, or NULL */
 } move_list;
 
 static int add_move(void *arg, const layout *next, uint32_t code)
 {
     move_list *ml = arg;
-    uint64_t r = rank(ml->x, next);
+    unsigned a = code & 0xFF, b = code >> 8;
+    uint64_t r = rank(ml->x, next, ml->pre, a < b ? a : b);
     if (ml->out) {
         ml->out[ml->n].to = r;
         ml->out[ml->n].code = code;
@@ -529,11 +594,12 @@ static int add_move(void *arg, const layout *next, uint32_t code)
     return ++ml->n >= PTB_MAX_MOVES;
 }
 
-/* Every move of layout l: the successors' indices, with out the moves. */
+/* Every move of layout l: the successors' indices, with out the moves;
+ * pre: l's path, or NULL. */
 static unsigned moves_of(const sl_ctx *x, const layout *l, ptb_move *out,
-                         uint64_t *idx)
+                         uint64_t *idx, const prefix *pre)
 {
-    move_list ml = { x, out, idx, 0 };
+    move_list ml = { x, out, idx, 0, pre };
     successors(x, l, add_move, &ml);
     return ml.n;
 }
@@ -632,17 +698,67 @@ static int make_component(sl_ctx *x, const layout *start)
     return PTB_OK;
 }
 
+static int matches(const sl_goal *gl, const layout *l)
+{
+    if (l->occ & gl->empty)
+        return 0;
+    for (unsigned i = 0; i < gl->n; i++)
+        if (l->at[gl->anchor[i]] != gl->kind[i] + 1u)
+            return 0;
+    return 1;
+}
+
 static int is_goal_layout(const sl_desc *d, const layout *l)
 {
-    for (unsigned g = 0; g < d->ngoals; g++) {
-        const sl_goal *gl = &d->goal[g];
-        int ok = !(l->occ & gl->empty);
-        for (unsigned i = 0; ok && i < gl->n; i++)
-            ok = l->at[gl->anchor[i]] == gl->kind[i] + 1u;
-        if (ok)
+    for (unsigned g = 0; g < d->ngoals; g++)
+        if (matches(&d->goal[g], l))
             return 1;
-    }
     return 0;
+}
+
+/* The layouts of goal pattern g, found by the programme: from cell c in
+ * state st with rank r so far, every completion whose cells agree with the
+ * pattern (a subtree with no completion is skipped); a layout that an
+ * earlier pattern matches too is left to that one. */
+typedef struct goal_walk {
+    const sl_ctx *x;
+    unsigned g;
+    uint8_t want[SL_MAX_CELLS];       /* kind + 1 at the pattern's anchors */
+    layout l;
+    void (*emit)(void *arg, uint64_t idx);
+    void *arg;
+} goal_walk;
+
+static void goal_layouts(goal_walk *gw, unsigned c, uint64_t st, uint64_t r)
+{
+    const sl_desc *d = gw->x->d;
+    uint64_t next[SL_MAX_KINDS + 1], hole = d->goal[gw->g].empty >> c & 1;
+    int kind[SL_MAX_KINDS + 1];
+    if (!count(gw->x, c, st))
+        return;
+    if (c == d->n) {
+        for (unsigned g = 0; g < gw->g; g++)
+            if (matches(&d->goal[g], &gw->l))
+                return;
+        gw->emit(gw->arg, r);
+        return;
+    }
+    unsigned nn = choices(gw->x, c, st, next, kind);
+    if (WIN(st) & 1 || d->walls >> c & 1) {
+        if (!gw->want[c] && !hole)
+            goal_layouts(gw, c + 1, next[0], r);
+        return;
+    }
+    for (unsigned j = 0; j < nn; j++) {
+        if (gw->want[c] ? kind[j] == gw->want[c] - 1 : !hole || kind[j] < 0) {
+            layout keep = gw->l;
+            if (kind[j] >= 0)
+                put_piece(d, &gw->l, (unsigned)kind[j], c);
+            goal_layouts(gw, c + 1, next[j], r);
+            gw->l = keep;
+        }
+        r += count(gw->x, c + 1, next[j]);
+    }
 }
 
 /* ==== the puzzle's state-space ops ====================================== */
@@ -653,6 +769,8 @@ static void slide_close(void *ctx)
     if (x) {
         free(x->t);
         free(x->avail);
+        free(x->placed);
+        free(x->flips);
         free(x->keys);
     }
     free(x);
@@ -777,7 +895,7 @@ static int slide_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
     layout l;
     if (sub != 0 || idx >= x->size)
         return 0;
-    unrank(x, idx, &l);
+    unrank(x, idx, &l, NULL);
     return is_goal_layout(x->d, &l);
 }
 
@@ -785,9 +903,23 @@ static void slide_goals(const void *ctx, uint32_t sub,
                         void (*emit)(void *arg, uint64_t idx), void *arg)
 {
     const sl_ctx *x = ctx;
-    for (uint64_t i = 0; sub == 0 && i < x->size; i++)
-        if (slide_is_goal(ctx, sub, i))
-            emit(arg, i);
+    if (sub != 0)
+        return;
+    if (x->keys) {
+        for (uint64_t i = 0; i < x->size; i++)
+            if (slide_is_goal(ctx, sub, i))
+                emit(arg, i);
+        return;
+    }
+    goal_walk gw = { .x = x, .emit = emit, .arg = arg };
+    for (gw.g = 0; gw.g < x->d->ngoals; gw.g++) {
+        const sl_goal *gl = &x->d->goal[gw.g];
+        memset(gw.want, 0, sizeof gw.want);
+        for (unsigned i = 0; i < gl->n; i++)
+            gw.want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
+        memset(&gw.l, 0, sizeof gw.l);
+        goal_layouts(&gw, 0, STATE(0, 0, x->full), 0);
+    }
 }
 
 /* moves() and unmoves(): the same moves, as moves or as indices. */
@@ -795,10 +927,11 @@ static unsigned state_moves(const sl_ctx *x, uint32_t sub, uint64_t idx,
                             ptb_move *out, uint64_t *to)
 {
     layout l;
+    prefix pre;
     if (sub != 0 || idx >= x->size)
         return 0;
-    unrank(x, idx, &l);
-    return moves_of(x, &l, out, to);
+    unrank(x, idx, &l, &pre);
+    return moves_of(x, &l, out, to, &pre);
 }
 
 static unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
@@ -910,7 +1043,7 @@ static int slide_parse(const void *ctx, const char *text,
     layout l;
     layout_of(d, p->cell, &l);
     p->sub = 0;
-    p->idx = rank(ctx, &l);
+    p->idx = rank(ctx, &l, NULL, 0);
     if (p->idx == UINT64_MAX)
         return ptb_errf(err, errcap, "this position is not one of the %llu "
                         "the table covers: those reachable from the "
@@ -1039,7 +1172,7 @@ static int slide_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     size_t len = 0;
     if (sub != 0 || idx >= x->size)
         return -1;
-    unrank(x, idx, &l);
+    unrank(x, idx, &l, NULL);
     for (unsigned c = 0; c < d->n; c++)
         cells[c] = d->walls >> c & 1 ? '#' : '.';
     const char *pool = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -1131,9 +1264,9 @@ static unsigned slide_parity(const void *ctx, uint32_t sub, uint64_t idx)
     layout l;
     if (sub != 0 || idx >= x->size)
         return 0;
-    unrank(x, idx, &l);
+    unrank(x, idx, &l, NULL);
     unsigned c = ptb_low_bit(~l.occ & ~d->walls);
-    return ((c / d->w + c % d->w) & 1u) ^ x->goal_colour;
+    return (unsigned)(x->black >> c & 1) ^ x->goal_colour;
 }
 
 int sl_puzzle(sl_desc *d, ptb_puzzle **out)

@@ -562,23 +562,51 @@ static int best_in_place(const plan *pl)
                : ENC_SPARSE;
 }
 
+/* parity_holds' work: runs of PARITY_RUN states, taken in turn by the
+ * build's threads; 'wrong' is set on the first state whose parity is not
+ * its distance mod 2. */
+#define PARITY_RUN 65536
+typedef struct parity_job {
+    const plan *pl;
+    uint64_t next;             /* next run (atomic) */
+    int wrong;                 /* (atomic) */
+} parity_job;
+
+static void *parity_worker(void *arg)
+{
+    parity_job *j = arg;
+    const ptb_space *s = j->pl->s;
+    uint64_t total = j->pl->total;
+    for (;;) {
+        uint64_t g = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED) *
+                     PARITY_RUN;
+        if (g >= total || __atomic_load_n(&j->wrong, __ATOMIC_RELAXED))
+            break;
+        uint64_t end = total - g < PARITY_RUN ? total : g + PARITY_RUN;
+        uint32_t sub = 0;
+        for (; g < end; g++) {
+            while (s->offset[sub + 1] <= g)
+                sub++;
+            if (s->p->parity(s->ctx, sub, g - s->offset[sub]) !=
+                (j->pl->dist[g] & 1u)) {
+                __atomic_store_n(&j->wrong, 1, __ATOMIC_RELAXED);
+                break;
+            }
+        }
+    }
+    return NULL;
+}
+
 /* Whether packed1 can hold the values: the puzzle has a parity, every
  * state is solvable, and the parity is the distance mod 2 on every state
  * (a puzzle that claims one wrongly gets packed3). */
 static int parity_holds(const plan *pl)
 {
-    const ptb_space *s = pl->s;
-    unsigned (*parity)(const void *, uint32_t, uint64_t) = s->p->parity;
-    uint32_t sub = 0;
-    if (pl->exact || !parity || pl->solvable != pl->total)
+    parity_job j = { pl, 0, 0 };
+    if (pl->exact || !pl->s->p->parity || pl->solvable != pl->total)
         return 0;
-    for (uint64_t g = 0; g < pl->total; g++) {
-        while (s->offset[sub + 1] <= g)
-            sub++;
-        if (parity(s->ctx, sub, g - s->offset[sub]) != (pl->dist[g] & 1u))
-            return 0;
-    }
-    return 1;
+    ptb_run_threads(parity_worker, &j, pl->o->threads);
+    return !j.wrong;
 }
 
 /* sparse counts its entries in 4 bytes. */
