@@ -37,6 +37,8 @@
 
 #define MAX_ENTRIES (1u << 25)   /* entries of T: 256 MB */
 #define MAX_LAYOUTS ((uint64_t)1 << 40)
+#define MAX_NODES ((uint64_t)1 << 26)   /* the graph: 512 MB at most */
+#define MAX_EDGES ((uint64_t)1 << 26)
 
 /* A layout's key in a component table: the anchors of the pieces, six
  * bits each, kind by kind in order, each kind's in reading order, packed
@@ -47,6 +49,13 @@ typedef struct sl_key {
 
 #define MAX_KEY_PIECES 21        /* 6 bits each in 128 */
 #define MAX_COMPONENT ((uint64_t)1 << 26)   /* states: 1 GB of keys */
+
+/* An edge of the programme's graph (below). */
+typedef struct sl_edge {
+    uint64_t before;             /* completions of the choices before it */
+    uint32_t next;               /* its node at the next cell */
+    int8_t kind;                 /* the kind placed; -1 empty; PASS */
+} sl_edge;
 
 typedef struct sl_ctx {
     const sl_desc *d;
@@ -61,8 +70,12 @@ typedef struct sl_ctx {
     uint64_t radix[SL_MAX_KINDS];
     uint64_t full;               /* every piece left */
     uint64_t size;               /* states: layouts, or the component */
-    uint64_t *t;                 /* T(c, win, p, s) (covers layouts, or a
-                                    tile puzzle's class) */
+    /* the programme's graph (covers layouts, or a tile puzzle's class):
+     * node i's edges are edge[edge_at[i] .. edge_at[i + 1]), and its
+     * layouts total[i] */
+    sl_edge *edge;
+    uint32_t *edge_at;
+    uint64_t *total;
     uint32_t *avail;             /* of each s: a bit per kind with a piece
                                     left */
     /* a tile puzzle's: the open cells before each cell, the black cells
@@ -158,16 +171,29 @@ static unsigned choices(const sl_ctx *x, unsigned c, uint64_t st,
     return n;
 }
 
-static inline uint64_t count(const sl_ctx *x, unsigned c, uint64_t st)
-{
-    return x->t[entry(x, c, st)];
-}
+/* The programme as a graph (made once, then T is dropped): a node for
+ * every state a layout can pass through that has a completion, numbered
+ * cell by cell from the start's, node 0; its edges are its choices that
+ * have completions, in order, each with the completions of the choices
+ * before it.  Ranking and unranking follow edges, with no arithmetic on
+ * states. */
+#define PASS (-2)                /* the edge of a wall or a covered cell */
 
-/* Only the states a layout can pass through get their count: a search
- * forward from (cell 0, nothing covered, every piece left) lists them cell
- * by cell, then T is summed backward over the lists alone (Century:
- * 12,558 of 161,280 entries; Ma's Puzzle 14,698 of 399,360). */
-static int count_reachable(sl_ctx *x)
+/* A layout's path through the graph: its node and rank so far before
+ * each cell.  Unranking a layout records it, so that ranking a layout one
+ * move away starts at the first cell the move changes. */
+typedef struct prefix {
+    uint32_t node[SL_MAX_CELLS + 1];
+    uint64_t r[SL_MAX_CELLS + 1];
+} prefix;
+
+/* Counts the completions of every state a layout can pass through, into
+ * T: a search forward from (cell 0, nothing covered, every piece left)
+ * lists them cell by cell (list[first[c]..first[c + 1]) at cell c), then
+ * T is summed backward over the lists alone (Century: 12,558 of 161,280
+ * entries; Ma's Puzzle 14,698 of 399,360). */
+static int count_reachable(const sl_ctx *x, uint64_t *t, uint64_t **out,
+                           size_t *first)
 {
     const sl_desc *d = x->d;
     uint64_t next[SL_MAX_KINDS + 1];
@@ -175,16 +201,14 @@ static int count_reachable(sl_ctx *x)
     uint64_t *mark = calloc((size_t)((d->n + 1) * x->nwin * x->npar *
                                      x->nleft / 64 + 1), 8);
     uint64_t *list = malloc(4096 * sizeof *list);
-    size_t *first = malloc((d->n + 2) * sizeof *first), len = 0, cap = 4096;
-    int rc = mark && list && first ? PTB_OK : PTB_ENOMEM;
+    size_t len = 0, cap = 4096;
+    int rc = mark && list ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK) {                 /* cell 0: the one state to start */
         first[0] = 0;
         list[len++] = STATE(0, 0, x->full);
-        uint64_t m = entry(x, 0, list[0]);
-        mark[m / 64] |= (uint64_t)1 << (m % 64);
     }
     for (unsigned c = 0; rc == PTB_OK && c < d->n; c++) {
-        first[c + 1] = len;             /* cell c: [first[c], first[c+1]) */
+        first[c + 1] = len;
         for (size_t i = first[c]; rc == PTB_OK && i < first[c + 1]; i++) {
             unsigned nn = choices(x, c, list[i], next, kind);
             for (unsigned j = 0; j < nn; j++) {
@@ -207,75 +231,100 @@ static int count_reachable(sl_ctx *x)
     }
     if (rc == PTB_OK) {
         first[d->n + 1] = len;
-        x->t[entry(x, d->n, STATE(0, x->target, 0))] = 1;  /* T(n, 0, p, 0) */
+        t[entry(x, d->n, STATE(0, x->target, 0))] = 1;  /* T(n, 0, p, 0) */
         for (unsigned c = d->n; c-- > 0;)
             for (size_t i = first[c]; i < first[c + 1]; i++) {
                 uint64_t v = 0;
                 unsigned nn = choices(x, c, list[i], next, kind);
                 for (unsigned j = 0; j < nn; j++)
-                    v = add_sat(v, count(x, c + 1, next[j]));
-                x->t[entry(x, c, list[i])] = v;
+                    v = add_sat(v, t[entry(x, c + 1, next[j])]);
+                t[entry(x, c, list[i])] = v;
             }
     }
     free(mark);
-    free(list);
-    free(first);
+    if (rc != PTB_OK)
+        free(list);
+    else
+        *out = list;
     return rc;
 }
 
-/* A layout's path through the programme: the state and the rank so far
- * before each cell.  Unranking a layout records it, so that ranking a
- * layout one move away starts at the first cell the move changes. */
-typedef struct prefix {
-    uint64_t st[SL_MAX_CELLS + 1], r[SL_MAX_CELLS + 1];
-} prefix;
-
-/* The path of a layout through the programme: its rank, the completions
- * of the choices before its own at each free cell, and (into *par) the
- * parity it ends with; from cell 'from' of pre on, when pre is not NULL
- * (the layout agrees with pre's before it).  UINT64_MAX for a layout the
- * programme cannot make. */
-static uint64_t path(const sl_ctx *x, const layout *l, unsigned *par,
-                     const prefix *pre, unsigned from)
+/* The graph of T: its nodes (the listed states with completions), and
+ * their edges. */
+static int make_graph(sl_ctx *x, const uint64_t *t, const uint64_t *list,
+                      const size_t *first, uint32_t *id)
 {
     const sl_desc *d = x->d;
-    uint64_t st = pre ? pre->st[from] : STATE(0, 0, x->full);
-    uint64_t r = pre ? pre->r[from] : 0;
-    for (unsigned c = pre ? from : 0; c < d->n; c++) {
-        uint64_t win = WIN(st);
-        if (win & 1 || d->walls >> c & 1) {
-            st = STATE(win >> 1, PAR(st), LEFT(st));
-            continue;
+    uint64_t next[SL_MAX_KINDS + 1];
+    int kind[SL_MAX_KINDS + 1];
+    uint64_t nodes = 0, edges = 0;
+    for (unsigned c = 0; c <= d->n; c++)
+        for (size_t i = first[c]; i < first[c + 1]; i++)
+            nodes += t[entry(x, c, list[i])] != 0;
+    if (nodes > MAX_NODES)
+        return PTB_EINVAL;
+    x->edge_at = malloc((nodes + 1) * sizeof *x->edge_at);
+    x->total = malloc(nodes * sizeof *x->total);
+    if (!x->edge_at || !x->total)
+        return PTB_ENOMEM;
+    for (unsigned c = 0, n = 0; c <= d->n; c++)
+        for (size_t i = first[c]; i < first[c + 1]; i++) {
+            uint64_t v = t[entry(x, c, list[i])];
+            if (v) {
+                id[entry(x, c, list[i])] = n;
+                x->total[n++] = v;
+            }
         }
-        uint64_t empty = next_of(x, c, st, -1);
-        if (!l->at[c]) {
-            st = empty;
-            continue;
+    for (int pass = 0; pass < 2; pass++) {     /* count, then fill */
+        uint64_t e = 0, n = 0;
+        for (unsigned c = 0; c <= d->n; c++)
+            for (size_t i = first[c]; i < first[c + 1]; i++) {
+                if (!t[entry(x, c, list[i])])
+                    continue;
+                if (pass)
+                    x->edge_at[n] = (uint32_t)e;
+                n++;
+                unsigned nn = c < d->n ? choices(x, c, list[i], next, kind)
+                                       : 0;
+                int covered = WIN(list[i]) & 1 || d->walls >> c & 1;
+                uint64_t before = 0;
+                for (unsigned j = 0; j < nn; j++) {
+                    uint64_t m = entry(x, c + 1, next[j]);
+                    if (!t[m])
+                        continue;
+                    if (pass) {
+                        sl_edge *ed = &x->edge[e];
+                        ed->before = before;
+                        ed->next = id[m];
+                        ed->kind = (int8_t)(covered ? PASS : kind[j]);
+                    }
+                    before = add_sat(before, t[m]);
+                    e++;
+                }
+            }
+        if (pass) {
+            x->edge_at[n] = (uint32_t)e;
+        } else {
+            edges = e;
+            if (edges > MAX_EDGES)
+                return PTB_EINVAL;
+            if (!(x->edge = malloc((edges + 1) * sizeof *x->edge)))
+                return PTB_ENOMEM;
         }
-        unsigned own = l->at[c] - 1u;
-        uint32_t left = x->avail[LEFT(st)];
-        if (!(left >> own & 1) || !fits(x, c, win, own))
-            return UINT64_MAX;
-        r += count(x, c + 1, empty);
-        for (uint32_t m = left & ((1u << own) - 1); m; m &= m - 1) {
-            unsigned k = ptb_low_bit(m);
-            if (fits(x, c, win, k))
-                r += count(x, c + 1, next_of(x, c, st, (int)k));
-        }
-        st = next_of(x, c, st, (int)own);
     }
-    *par = PAR(st);
-    return r;
+    return PTB_OK;
 }
 
-/* A layout's rank; UINT64_MAX when a tile puzzle's layout is not of the
- * start's class. */
-static uint64_t dp_rank(const sl_ctx *x, const layout *l, const prefix *pre,
-                        unsigned from)
+/* The parity a layout ends with (a tile puzzle's class). */
+static unsigned parity_of(const sl_ctx *x, const layout *l)
 {
-    unsigned par = 0;
-    uint64_t r = path(x, l, &par, pre, from);
-    return par == x->target ? r : UINT64_MAX;
+    const sl_desc *d = x->d;
+    uint64_t st = STATE(0, 0, x->full);
+    for (unsigned c = 0; c < d->n; c++)
+        st = WIN(st) & 1 || d->walls >> c & 1
+                 ? STATE(WIN(st) >> 1, PAR(st), LEFT(st))
+                 : next_of(x, c, st, l->at[c] ? l->at[c] - 1 : -1);
+    return PAR(st);
 }
 
 static int make_table(sl_ctx *x, const layout *start)
@@ -298,11 +347,8 @@ static int make_table(sl_ctx *x, const layout *start)
     uint64_t entries = (uint64_t)(d->n + 1) * x->nwin * x->npar * x->nleft;
     if (entries > MAX_ENTRIES)
         return PTB_EINVAL;
-    /* T's pages are made only where a state is reachable: calloc's
-     * zero pages cost nothing until written */
-    x->t = calloc((size_t)entries, sizeof *x->t);
     x->avail = malloc(x->nleft * sizeof *x->avail);
-    if (!x->t || !x->avail)
+    if (!x->avail)
         return PTB_ENOMEM;
     for (uint64_t s = 0; s < x->nleft; s++) {
         x->avail[s] = 0;
@@ -326,13 +372,52 @@ static int make_table(sl_ctx *x, const layout *start)
             for (unsigned k = 0; k < d->nkinds; k++)
                 x->flips[s] |= (ptb_popcount(placed >> k >> 1) & 1u) << k;
         }
-        path(x, start, &x->target, NULL, 0);   /* T is zero yet: only the parity */
+        x->target = parity_of(x, start);
     }
-    int rc = count_reachable(x);
-    if (rc != PTB_OK)
-        return rc;
-    x->size = count(x, 0, STATE(0, 0, x->full));
-    return x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
+    /* T's and id's pages are made only where a state is reachable:
+     * calloc's zero pages cost nothing until written */
+    uint64_t *t = calloc((size_t)entries, sizeof *t), *list = NULL;
+    uint32_t *id = calloc((size_t)entries, sizeof *id);
+    size_t *first = malloc((d->n + 2) * sizeof *first);
+    int rc = t && id && first ? count_reachable(x, t, &list, first)
+                              : PTB_ENOMEM;
+    if (rc == PTB_OK) {
+        x->size = t[entry(x, 0, STATE(0, 0, x->full))];
+        rc = x->size > MAX_LAYOUTS ? PTB_EINVAL
+                                   : make_graph(x, t, list, first, id);
+    }
+    free(t);
+    free(id);
+    free(list);
+    free(first);
+    return rc;
+}
+
+/* The path of a layout through the graph: its rank, the completions of the
+ * choices before its own at each free cell; from cell 'from' of pre on,
+ * when pre is not NULL (the layout agrees with pre's before it).
+ * UINT64_MAX for a layout the graph does not hold (a tile puzzle's layout
+ * of the other class). */
+static uint64_t dp_rank(const sl_ctx *x, const layout *l, const prefix *pre,
+                        unsigned from)
+{
+    const sl_desc *d = x->d;
+    uint32_t v = pre ? pre->node[from] : 0;
+    uint64_t r = pre ? pre->r[from] : 0;
+    for (unsigned c = pre ? from : 0; c < d->n; c++) {
+        const sl_edge *e = x->edge + x->edge_at[v],
+                      *end = x->edge + x->edge_at[v + 1];
+        int own = l->at[c] ? l->at[c] - 1 : -1;
+        if (e < end && e->kind == PASS)
+            own = l->at[c] ? -3 : PASS;
+        while (e < end && e->kind != own)
+            e++;
+        if (e == end)
+            return UINT64_MAX;
+        r += e->before;
+        v = e->next;
+    }
+    return r;
 }
 
 static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
@@ -345,33 +430,24 @@ static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
 static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
     const sl_desc *d = x->d;
-    uint64_t st = STATE(0, 0, x->full), r0 = r;
+    uint64_t r0 = r;
+    uint32_t v = 0;
     memset(l, 0, sizeof *l);
     for (unsigned c = 0; c < d->n; c++) {
-        uint64_t win = WIN(st);
+        const sl_edge *e = x->edge + x->edge_at[v],
+                      *end = x->edge + x->edge_at[v + 1];
         if (pre) {
-            pre->st[c] = st;
+            pre->node[c] = v;
             pre->r[c] = r0 - r;
         }
-        if (win & 1 || d->walls >> c & 1) {
-            st = STATE(win >> 1, PAR(st), LEFT(st));
-            continue;
+        while (e + 1 < end && e[1].before <= r)
+            e++;
+        r -= e->before;
+        if (e->kind >= 0) {
+            put_piece(d, l, (unsigned)e->kind, c);
+            l->anchor[l->np++] = (uint8_t)c;
         }
-        uint64_t next = next_of(x, c, st, -1), n = count(x, c + 1, next);
-        uint32_t m = x->avail[LEFT(st)];
-        for (; r >= n && m; m &= m - 1) {
-            unsigned k = ptb_low_bit(m);
-            if (!fits(x, c, win, k))
-                continue;
-            r -= n;
-            next = next_of(x, c, st, (int)k);
-            n = count(x, c + 1, next);
-            if (r < n) {
-                put_piece(d, l, k, c);
-                l->anchor[l->np++] = (uint8_t)c;
-            }
-        }
-        st = next;
+        v = e->next;
     }
 }
 
@@ -729,13 +805,10 @@ typedef struct goal_walk {
     void *arg;
 } goal_walk;
 
-static void goal_layouts(goal_walk *gw, unsigned c, uint64_t st, uint64_t r)
+static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
 {
-    const sl_desc *d = gw->x->d;
-    uint64_t next[SL_MAX_KINDS + 1], hole = d->goal[gw->g].empty >> c & 1;
-    int kind[SL_MAX_KINDS + 1];
-    if (!count(gw->x, c, st))
-        return;
+    const sl_ctx *x = gw->x;
+    const sl_desc *d = x->d;
     if (c == d->n) {
         for (unsigned g = 0; g < gw->g; g++)
             if (matches(&d->goal[g], &gw->l))
@@ -743,21 +816,18 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint64_t st, uint64_t r)
         gw->emit(gw->arg, r);
         return;
     }
-    unsigned nn = choices(gw->x, c, st, next, kind);
-    if (WIN(st) & 1 || d->walls >> c & 1) {
-        if (!gw->want[c] && !hole)
-            goal_layouts(gw, c + 1, next[0], r);
-        return;
-    }
-    for (unsigned j = 0; j < nn; j++) {
-        if (gw->want[c] ? kind[j] == gw->want[c] - 1 : !hole || kind[j] < 0) {
+    int hole = d->goal[gw->g].empty >> c & 1, want = gw->want[c] - 1;
+    for (uint32_t i = x->edge_at[v]; i < x->edge_at[v + 1]; i++) {
+        const sl_edge *e = &x->edge[i];
+        if (e->kind == PASS ? want < 0 && !hole
+                            : want >= 0 ? e->kind == want
+                                        : !hole || e->kind < 0) {
             layout keep = gw->l;
-            if (kind[j] >= 0)
-                put_piece(d, &gw->l, (unsigned)kind[j], c);
-            goal_layouts(gw, c + 1, next[j], r);
+            if (e->kind >= 0)
+                put_piece(d, &gw->l, (unsigned)e->kind, c);
+            goal_layouts(gw, c + 1, e->next, r + e->before);
             gw->l = keep;
         }
-        r += count(gw->x, c + 1, next[j]);
     }
 }
 
@@ -767,7 +837,9 @@ static void slide_close(void *ctx)
 {
     sl_ctx *x = ctx;
     if (x) {
-        free(x->t);
+        free(x->edge);
+        free(x->edge_at);
+        free(x->total);
         free(x->avail);
         free(x->placed);
         free(x->flips);
@@ -918,7 +990,7 @@ static void slide_goals(const void *ctx, uint32_t sub,
         for (unsigned i = 0; i < gl->n; i++)
             gw.want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
         memset(&gw.l, 0, sizeof gw.l);
-        goal_layouts(&gw, 0, STATE(0, 0, x->full), 0);
+        goal_layouts(&gw, 0, 0, 0);
     }
 }
 
