@@ -9,21 +9,27 @@
  * move can be taken back and costs one, so the puzzle is reversible and a
  * table stores distances mod 3.
  *
- * States.  The table covers every layout of the start's pieces: every way
- * to place, without overlap and off the walls, as many pieces of each kind
- * as the start has.  Pieces of one kind are interchangeable, so a layout is
- * which kind stands at which anchor.  Layouts are ranked densely and
- * perfectly by counting completions cell by cell in reading order (a
- * dynamic programme): at cell c, with 'win' the cells from c on already
- * covered by pieces anchored before c, and 's' the pieces still to place
- * (mixed radix over the kinds), T(c, win, s) is the number of ways to fill
- * the rest.  A free cell is empty or the anchor of a piece of some kind
- * that fits there; the choices are ordered (empty first, then the kinds),
- * and a layout's rank adds, at each free cell, the completions of the
- * choices before its own.  Unranking makes the same choices from the top.
- * The window holds one bit per cell a piece can reach past its anchor, so
- * T has (cells + 1) x 2^window x (pieces-left states) entries, made when
- * the space opens.
+ * States.  With 'covers layouts' the table covers every layout of the
+ * start's pieces: every way to place, without overlap and off the walls,
+ * as many pieces of each kind as the start has.  Pieces of one kind are
+ * interchangeable, so a layout is which kind stands at which anchor.
+ * Layouts are ranked densely and perfectly by counting completions cell by
+ * cell in reading order (a dynamic programme): at cell c, with 'win' the
+ * cells from c on already covered by pieces anchored before c, and 's' the
+ * pieces still to place (mixed radix over the kinds), T(c, win, s) is the
+ * number of ways to fill the rest.  A free cell is empty or the anchor of a
+ * piece of some kind that fits there; the choices are ordered (empty
+ * first, then the kinds), and a layout's rank adds, at each free cell, the
+ * completions of the choices before its own.  Unranking makes the same
+ * choices from the top.  The window holds one bit per cell a piece can
+ * reach past its anchor.  When the space opens, T is counted over the
+ * states a layout can pass through and kept as a graph whose edges carry
+ * those sums, so ranking follows one edge a cell.
+ *
+ * With 'covers reachable' the table covers the start's component: for a
+ * tile puzzle (tile_puzzle()), half the layouts, ranked by the same
+ * programme with a parity bit in its state; otherwise the layouts a search
+ * from the start finds, indexed by their sorted keys.
  *
  * The native view (ptb_position.cell) is the user's drawing, a character a
  * cell; aux holds the character the user draws empty cells with.
@@ -37,8 +43,8 @@
 
 #define MAX_ENTRIES (1u << 25)   /* entries of T: 256 MB */
 #define MAX_LAYOUTS ((uint64_t)1 << 40)
-#define MAX_NODES ((uint64_t)1 << 26)   /* the graph: 512 MB at most */
-#define MAX_EDGES ((uint64_t)1 << 26)
+#define MAX_EDGES ((uint64_t)1 << 26)   /* the graph's: 1 GB (its nodes are
+                                           at most MAX_ENTRIES) */
 
 /* A layout's key in a component table: the anchors of the pieces, six
  * bits each, kind by kind in order, each kind's in reading order, packed
@@ -261,8 +267,6 @@ static int make_graph(sl_ctx *x, const uint64_t *t, const uint64_t *list,
     for (unsigned c = 0; c <= d->n; c++)
         for (size_t i = first[c]; i < first[c + 1]; i++)
             nodes += t[entry(x, c, list[i])] != 0;
-    if (nodes > MAX_NODES)
-        return PTB_EINVAL;
     x->edge_at = malloc((nodes + 1) * sizeof *x->edge_at);
     x->total = malloc(nodes * sizeof *x->total);
     if (!x->edge_at || !x->total)
