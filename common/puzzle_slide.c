@@ -82,6 +82,7 @@ typedef struct sl_ctx {
     sl_edge *edge;
     uint32_t *edge_at;
     uint64_t *total;
+    uint32_t root;               /* the node of cell 0 */
     uint32_t *avail;             /* of each s: a bit per kind with a piece
                                     left */
     /* a tile puzzle's: the open cells before each cell, the black cells
@@ -177,12 +178,12 @@ static unsigned choices(const sl_ctx *x, unsigned c, uint64_t st,
     return n;
 }
 
-/* The programme as a graph (made once, then T is dropped): a node for
- * every state a layout can pass through that has a completion, numbered
- * cell by cell from the start's, node 0; its edges are its choices that
- * have completions, in order, each with the completions of the choices
- * before it.  Ranking and unranking follow edges, with no arithmetic on
- * states. */
+/* The programme as a graph, made when the space opens: a node for every
+ * state a layout can pass through that has completions (numbered from the
+ * end back: node 0 is the end, the root the state of cell 0), with their
+ * number; its edges are its choices that have completions, in order, each
+ * with the completions of the choices before it.  Ranking and unranking
+ * follow edges, with no arithmetic on states. */
 #define PASS (-2)                /* the edge of a wall or a covered cell */
 
 /* A layout's path through the graph: its node and rank so far before
@@ -193,13 +194,13 @@ typedef struct prefix {
     uint64_t r[SL_MAX_CELLS + 1];
 } prefix;
 
-/* Counts the completions of every state a layout can pass through, into
- * T: a search forward from (cell 0, nothing covered, every piece left)
- * lists them cell by cell (list[first[c]..first[c + 1]) at cell c), then
- * T is summed backward over the lists alone (Century: 12,558 of 161,280
- * entries; Ma's Puzzle 14,698 of 399,360). */
-static int count_reachable(const sl_ctx *x, uint64_t *t, uint64_t **out,
-                           size_t *first)
+/* Makes the graph: a search forward from (cell 0, nothing covered, every
+ * piece left) lists the states a layout can pass through, cell by cell
+ * (Century: 12,558 of 161,280 entries; Ma's Puzzle 14,698 of 399,360);
+ * then, from the last cell back, each listed state with completions
+ * becomes a node, its edges its choices that lead to nodes.  id (an entry
+ * of T each, zero) gets node + 1 of each state made a node. */
+static int make_graph(sl_ctx *x, uint32_t *id)
 {
     const sl_desc *d = x->d;
     uint64_t next[SL_MAX_KINDS + 1];
@@ -207,14 +208,14 @@ static int count_reachable(const sl_ctx *x, uint64_t *t, uint64_t **out,
     uint64_t *mark = calloc((size_t)((d->n + 1) * x->nwin * x->npar *
                                      x->nleft / 64 + 1), 8);
     uint64_t *list = malloc(4096 * sizeof *list);
-    size_t len = 0, cap = 4096;
+    size_t first[SL_MAX_CELLS + 2], len = 0, cap = 4096;
     int rc = mark && list ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK) {                 /* cell 0: the one state to start */
         first[0] = 0;
         list[len++] = STATE(0, 0, x->full);
     }
     for (unsigned c = 0; rc == PTB_OK && c < d->n; c++) {
-        first[c + 1] = len;
+        first[c + 1] = len;             /* cell c: [first[c], first[c+1]) */
         for (size_t i = first[c]; rc == PTB_OK && i < first[c + 1]; i++) {
             unsigned nn = choices(x, c, list[i], next, kind);
             for (unsigned j = 0; j < nn; j++) {
@@ -235,87 +236,56 @@ static int count_reachable(const sl_ctx *x, uint64_t *t, uint64_t **out,
             }
         }
     }
-    if (rc == PTB_OK) {
-        first[d->n + 1] = len;
-        t[entry(x, d->n, STATE(0, x->target, 0))] = 1;  /* T(n, 0, p, 0) */
-        for (unsigned c = d->n; c-- > 0;)
-            for (size_t i = first[c]; i < first[c + 1]; i++) {
-                uint64_t v = 0;
-                unsigned nn = choices(x, c, list[i], next, kind);
-                for (unsigned j = 0; j < nn; j++)
-                    v = add_sat(v, t[entry(x, c + 1, next[j])]);
-                t[entry(x, c, list[i])] = v;
-            }
-    }
     free(mark);
-    if (rc != PTB_OK)
-        free(list);
-    else
-        *out = list;
-    return rc;
-}
-
-/* The graph of T: its nodes (the listed states with completions), and
- * their edges. */
-static int make_graph(sl_ctx *x, const uint64_t *t, const uint64_t *list,
-                      const size_t *first, uint32_t *id)
-{
-    const sl_desc *d = x->d;
-    uint64_t next[SL_MAX_KINDS + 1];
-    int kind[SL_MAX_KINDS + 1];
-    uint64_t nodes = 0, edges = 0;
-    for (unsigned c = 0; c <= d->n; c++)
-        for (size_t i = first[c]; i < first[c + 1]; i++)
-            nodes += t[entry(x, c, list[i])] != 0;
-    x->edge_at = malloc((nodes + 1) * sizeof *x->edge_at);
-    x->total = malloc(nodes * sizeof *x->total);
-    if (!x->edge_at || !x->total)
-        return PTB_ENOMEM;
-    for (unsigned c = 0, n = 0; c <= d->n; c++)
+    size_t ecap = 4096, ne = 0, nodes = 1;
+    x->total = malloc((len + 1) * sizeof *x->total);
+    x->edge_at = malloc((len + 2) * sizeof *x->edge_at);
+    x->edge = malloc(ecap * sizeof *x->edge);
+    if (rc == PTB_OK && (!x->total || !x->edge_at || !x->edge))
+        rc = PTB_ENOMEM;
+    if (rc == PTB_OK) {                 /* node 0: the end, T(n, 0, p, 0) */
+        id[entry(x, d->n, STATE(0, x->target, 0))] = 1;
+        x->total[0] = 1;
+        x->edge_at[0] = 0;
+    }
+    for (unsigned c = d->n; rc == PTB_OK && c-- > 0;) {
         for (size_t i = first[c]; i < first[c + 1]; i++) {
-            uint64_t v = t[entry(x, c, list[i])];
-            if (v) {
-                id[entry(x, c, list[i])] = n;
-                x->total[n++] = v;
-            }
-        }
-    for (int pass = 0; pass < 2; pass++) {     /* count, then fill */
-        uint64_t e = 0, n = 0;
-        for (unsigned c = 0; c <= d->n; c++)
-            for (size_t i = first[c]; i < first[c + 1]; i++) {
-                if (!t[entry(x, c, list[i])])
-                    continue;
-                if (pass)
-                    x->edge_at[n] = (uint32_t)e;
-                n++;
-                unsigned nn = c < d->n ? choices(x, c, list[i], next, kind)
-                                       : 0;
-                int covered = WIN(list[i]) & 1 || d->walls >> c & 1;
-                uint64_t before = 0;
-                for (unsigned j = 0; j < nn; j++) {
-                    uint64_t m = entry(x, c + 1, next[j]);
-                    if (!t[m])
-                        continue;
-                    if (pass) {
-                        sl_edge *ed = &x->edge[e];
-                        ed->before = before;
-                        ed->next = id[m];
-                        ed->kind = (int8_t)(covered ? PASS : kind[j]);
-                    }
-                    before = add_sat(before, t[m]);
-                    e++;
+            unsigned nn = choices(x, c, list[i], next, kind);
+            int pass = WIN(list[i]) & 1 || d->walls >> c & 1;
+            uint64_t before = 0;
+            if (ne + nn > ecap) {
+                sl_edge *e = ne + nn > MAX_EDGES ? NULL
+                             : realloc(x->edge, 2 * ecap * sizeof *e);
+                if (!e) {
+                    rc = ne + nn > MAX_EDGES ? PTB_EINVAL : PTB_ENOMEM;
+                    break;
                 }
+                x->edge = e;
+                ecap *= 2;
             }
-        if (pass) {
-            x->edge_at[n] = (uint32_t)e;
-        } else {
-            edges = e;
-            if (edges > MAX_EDGES)
-                return PTB_EINVAL;
-            if (!(x->edge = malloc((edges + 1) * sizeof *x->edge)))
-                return PTB_ENOMEM;
+            x->edge_at[nodes] = (uint32_t)ne;
+            for (unsigned j = 0; j < nn; j++) {
+                uint32_t to = id[entry(x, c + 1, next[j])];
+                if (!to--)
+                    continue;           /* no completions */
+                x->edge[ne++] = (sl_edge){ before, to,
+                                           (int8_t)(pass ? PASS : kind[j]) };
+                before = add_sat(before, x->total[to]);
+            }
+            if (before) {
+                x->total[nodes] = before;
+                id[entry(x, c, list[i])] = (uint32_t)++nodes;
+            }
         }
     }
+    free(list);
+    if (rc != PTB_OK)
+        return rc;
+    x->edge_at[nodes] = (uint32_t)ne;
+    x->root = id[entry(x, 0, STATE(0, 0, x->full))] - 1;
+    if (x->root == UINT32_MAX)
+        return PTB_EINVAL;              /* no layout at all */
+    x->size = x->total[x->root];
     return PTB_OK;
 }
 
@@ -378,23 +348,12 @@ static int make_table(sl_ctx *x, const layout *start)
         }
         x->target = parity_of(x, start);
     }
-    /* T's and id's pages are made only where a state is reachable:
-     * calloc's zero pages cost nothing until written */
-    uint64_t *t = calloc((size_t)entries, sizeof *t), *list = NULL;
+    /* id's pages are made only where a state is reachable: calloc's zero
+     * pages cost nothing until written */
     uint32_t *id = calloc((size_t)entries, sizeof *id);
-    size_t *first = malloc((d->n + 2) * sizeof *first);
-    int rc = t && id && first ? count_reachable(x, t, &list, first)
-                              : PTB_ENOMEM;
-    if (rc == PTB_OK) {
-        x->size = t[entry(x, 0, STATE(0, 0, x->full))];
-        rc = x->size > MAX_LAYOUTS ? PTB_EINVAL
-                                   : make_graph(x, t, list, first, id);
-    }
-    free(t);
+    int rc = id ? make_graph(x, id) : PTB_ENOMEM;
     free(id);
-    free(list);
-    free(first);
-    return rc;
+    return rc != PTB_OK ? rc : x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
 }
 
 /* The path of a layout through the graph: its rank, the completions of the
@@ -406,7 +365,7 @@ static uint64_t dp_rank(const sl_ctx *x, const layout *l, const prefix *pre,
                         unsigned from)
 {
     const sl_desc *d = x->d;
-    uint32_t v = pre ? pre->node[from] : 0;
+    uint32_t v = pre ? pre->node[from] : x->root;
     uint64_t r = pre ? pre->r[from] : 0;
     for (unsigned c = pre ? from : 0; c < d->n; c++) {
         const sl_edge *e = x->edge + x->edge_at[v],
@@ -435,7 +394,7 @@ static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
     const sl_desc *d = x->d;
     uint64_t r0 = r;
-    uint32_t v = 0;
+    uint32_t v = x->root;
     memset(l, 0, sizeof *l);
     for (unsigned c = 0; c < d->n; c++) {
         const sl_edge *e = x->edge + x->edge_at[v],
@@ -994,7 +953,7 @@ static void slide_goals(const void *ctx, uint32_t sub,
         for (unsigned i = 0; i < gl->n; i++)
             gw.want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
         memset(&gw.l, 0, sizeof gw.l);
-        goal_layouts(&gw, 0, 0, 0);
+        goal_layouts(&gw, 0, x->root, 0);
     }
 }
 
