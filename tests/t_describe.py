@@ -356,6 +356,15 @@ def main():
                   (name, metric, len(dist), max(dist.values())),
                   len(got) == len(want) and not bad,
                   (bad[:5], r.stderr[:300]))
+            out = sorted(model.layouts() - set(lays))[:300]
+            if model.reachable and out:
+                r = run([LOOKUP, '--tables', tmp, puzzle, '--metric', metric,
+                         '--batch', '--count'],
+                        ''.join(model.draw(l) + '\n' for l in out))
+                check('%s %s: each of %d layouts outside the component is '
+                      'refused' % (name, metric, len(out)),
+                      r.stdout.split() == ['-2'] * len(out) and
+                      r.returncode == 2, (r.stdout[:200], r.stderr[:200]))
             r = run([LOOKUP, '--tables', tmp, '--verify', '--metric', metric,
                      puzzle])
             check('%s %s: --verify proves the table' % (name, metric),
