@@ -50,7 +50,7 @@ typedef struct reader {
     int distinct_all, axis_all;
     unsigned seen;               /* keys given, a bit each */
     /* for messages about the letters of 'distinct' and 'axis' */
-    unsigned distinct_line, axis_line;
+    unsigned distinct_line, axis_line, covers_line;
 } reader;
 
 static const char *const keys[] = { "name", "summary", "source", "metrics",
@@ -360,16 +360,33 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
     case K_WALL:
         return read_marks(r, v, vl, line, col, d->wall, sizeof d->wall);
     case K_COVERS:
+        r->covers_line = line;
         if (vl == 7 && !memcmp(v, "layouts", 7))
             return PTB_OK;
         if (vl == 9 && !memcmp(v, "reachable", 9)) {
             d->reachable = 1;
             return PTB_OK;
         }
+        if (vl >= 5 && !memcmp(v, "mixes", 5)) {
+            size_t i = 5;
+            unsigned n = 0;
+            while (i < vl && (v[i] == ' ' || v[i] == '\t'))
+                i++;
+            for (; i < vl && v[i] >= '0' && v[i] <= '9' && n <= SL_MAX_CELLS;
+                 i++)
+                n = 10 * n + (unsigned)(v[i] - '0');
+            if (i == vl && n <= SL_MAX_CELLS && (vl == 5 || v[vl - 1] != ' ')) {
+                d->mixes = 1;
+                d->min_empty = n;
+                return PTB_OK;
+            }
+        }
         return ptb_errf(r->err, r->errcap, "line %u, column %u: covers "
                         "takes 'layouts' (every layout of the start's "
-                        "pieces) or 'reachable' (the positions reachable "
-                        "from the start)", line, col);
+                        "pieces), 'reachable' (the positions reachable "
+                        "from the start) or 'mixes N' (every layout of any "
+                        "number of the pieces that are not distinct, with "
+                        "at least N empty cells)", line, col);
     default: {                           /* start, goal */
         grid *g = k == K_START ? &r->start : &r->goals[d->ngoals];
         if (k == K_GOAL && d->ngoals >= SL_MAX_GOALS)
@@ -776,8 +793,12 @@ static int canonical(reader *r)
         ptb_catf(buf, sizeof buf, &len, "empty %s\n", d->empty);
     if (d->wall[0])
         ptb_catf(buf, sizeof buf, &len, "wall %s\n", d->wall);
-    ptb_catf(buf, sizeof buf, &len, "covers %s\nstart ",
-             d->reachable ? "reachable" : "layouts");
+    if (d->mixes)
+        ptb_catf(buf, sizeof buf, &len, "covers mixes %u\nstart ",
+                 d->min_empty);
+    else
+        ptb_catf(buf, sizeof buf, &len, "covers %s\nstart ",
+                 d->reachable ? "reachable" : "layouts");
     grid_text(d, buf, sizeof buf, &len, d->start);
     size_t slen = 0;
     grid_text(d, d->start_text, sizeof d->start_text, &slen, d->start);
@@ -808,6 +829,17 @@ static int check(reader *r)
         (rc = check_listed(r, r->distinct, r->distinct_line)) != PTB_OK ||
         (rc = check_listed(r, r->axis, r->axis_line)) != PTB_OK)
         return rc;
+    if (d->mixes) {
+        unsigned open = 0, covered = 0;
+        for (unsigned c = 0; c < d->n; c++)
+            open += !(d->walls >> c & 1);
+        for (unsigned k = 0; k < d->nkinds; k++)
+            covered += d->kind[k].count * d->kind[k].cells;
+        if (open - covered < d->min_empty)
+            return ptb_errf(r->err, r->errcap, "line %u: covers mixes %u, "
+                            "but the start has %u empty cells",
+                            r->covers_line, d->min_empty, open - covered);
+    }
     if (!d->ngoals)
         return ptb_errf(r->err, r->errcap, "no goal: draw one after 'goal'");
     for (unsigned i = 0; i < d->ngoals; i++)

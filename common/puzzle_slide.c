@@ -74,6 +74,9 @@ typedef struct sl_ctx {
     unsigned goal_colour;        /* with parity(): the empty cell's colour
                                     at the goals */
     uint64_t radix[SL_MAX_KINDS];
+    unsigned most[SL_MAX_KINDS];   /* pieces of each kind at most (covers
+                                      mixes: what the board holds) */
+    unsigned open;                 /* cells off the walls */
     uint64_t full;               /* every piece left */
     uint64_t size;               /* states: layouts, or the component */
     /* the programme's graph (covers layouts, or a tile puzzle's class):
@@ -194,6 +197,24 @@ typedef struct prefix {
     uint64_t r[SL_MAX_CELLS + 1];
 } prefix;
 
+/* Whether a state after the last cell is a layout of the table: every
+ * piece placed (of a kind whose number may vary, any number, leaving
+ * min_empty cells), and the start's parity. */
+static int complete(const sl_ctx *x, uint64_t st)
+{
+    const sl_desc *d = x->d;
+    unsigned covered = 0;
+    if (WIN(st) || PAR(st) != x->target)
+        return 0;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        unsigned left = (unsigned)(LEFT(st) / x->radix[k] % (x->most[k] + 1));
+        if (left && !(d->mixes && !d->kind[k].label))
+            return 0;
+        covered += (x->most[k] - left) * d->kind[k].cells;
+    }
+    return x->open - covered >= d->min_empty;
+}
+
 /* A choice found by the search forward: the listed state it leads to. */
 typedef struct fwd {
     uint32_t to;                 /* its place in the list */
@@ -277,9 +298,9 @@ static int make_graph(sl_ctx *x, uint32_t *id)
     if (rc == PTB_OK) {
         for (size_t i = first[d->n]; i <= len; i++)
             fat[i] = (uint32_t)nf;      /* the last cell's: no choices */
-        uint32_t end = id[entry(x, d->n, STATE(0, x->target, 0))];
-        if (end)                        /* node 0: the end, T(n, 0, p, 0) */
-            node[end - 1] = 1;
+        for (size_t i = first[d->n]; i < len; i++)
+            if (complete(x, list[i]))   /* node 0: the end */
+                node[i] = 1;
         x->total[0] = 1;
         x->edge_at[0] = 0;
         for (unsigned c = d->n; c-- > 0;)
@@ -329,12 +350,16 @@ static int make_table(sl_ctx *x, const layout *start)
     const sl_desc *d = x->d;
     uint64_t span = 0;
     x->nleft = 1;
+    for (unsigned c = 0; c < d->n; c++)
+        x->open += !(d->walls >> c & 1);
     for (unsigned k = 0; k < d->nkinds; k++) {
+        x->most[k] = d->mixes && !d->kind[k].label
+                         ? x->open / d->kind[k].cells : d->kind[k].count;
         x->radix[k] = x->nleft;
-        x->nleft *= d->kind[k].count + 1;      /* at most 2^25 * 49 */
+        x->nleft *= x->most[k] + 1;            /* at most 2^25 * 65 */
         if (x->nleft > MAX_ENTRIES)
             return PTB_EINVAL;
-        x->full += d->kind[k].count * x->radix[k];
+        x->full += x->most[k] * x->radix[k];
         span |= d->kind[k].shape;
     }
     x->wbits = 64 - (unsigned)__builtin_clzll(span | 1);
@@ -350,7 +375,7 @@ static int make_table(sl_ctx *x, const layout *start)
     for (uint64_t s = 0; s < x->nleft; s++) {
         x->avail[s] = 0;
         for (unsigned k = 0; k < d->nkinds; k++)
-            if (s / x->radix[k] % (d->kind[k].count + 1))
+            if (s / x->radix[k] % (x->most[k] + 1))
                 x->avail[s] |= 1u << k;
     }
     if (x->npar > 1) {
@@ -1090,7 +1115,7 @@ static int slide_parse(const void *ctx, const char *text,
         counts[k]++;
     }
     for (unsigned k = 0; k < d->nkinds; k++)
-        if (counts[k] != d->kind[k].count) {
+        if (counts[k] != d->kind[k].count && !(d->mixes && !d->kind[k].label)) {
             if (d->kind[k].label)
                 return ptb_errf(err, errcap, "piece '%c' is missing",
                                 d->kind[k].label);
@@ -1104,9 +1129,11 @@ static int slide_parse(const void *ctx, const char *text,
     p->idx = rank(ctx, &l, NULL, 0);
     if (p->idx == UINT64_MAX)
         return ptb_errf(err, errcap, "this position is not one of the %llu "
-                        "the table covers: those reachable from the "
-                        "description's start",
-                        (unsigned long long)((const sl_ctx *)ctx)->size);
+                        "the table covers: %s",
+                        (unsigned long long)((const sl_ctx *)ctx)->size,
+                        d->mixes ? "it leaves too few empty cells"
+                                 : "those reachable from the description's "
+                                   "start");
     *n = 1;
     return PTB_OK;
 }

@@ -68,6 +68,9 @@ typedef struct sl_desc {
     sl_goal goal[SL_MAX_GOALS];
     char empty[8], wall[8];           /* more characters for "empty", "wall" */
     int reachable;                    /* covers: 1 reachable, 0 layouts */
+    int mixes;                        /* covers mixes: any number of the
+                                         pieces that are not distinct */
+    unsigned min_empty;               /* ... with this many empty cells */
     char *summary;                    /* malloc'd, may be "" */
     char *text;                       /* the canonical text, malloc'd */
 } sl_desc;

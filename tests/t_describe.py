@@ -42,8 +42,9 @@ class Model:
     """A description as this test reads it: board, walls, kinds, goals."""
 
     def __init__(self, start, goals, distinct='', axis='', metric='step',
-                 reachable=False):
+                 reachable=False, mixes=None):
         self.reachable = reachable
+        self.mixes = mixes      # covers mixes N: N, else None
         rows = start.split('/')
         self.h, self.w = len(rows), len(rows[0])
         self.walls = {(r, c) for r in range(self.h) for c in range(self.w)
@@ -98,8 +99,40 @@ class Model:
                    (r, c) not in self.walls
                    for r, c in self.cells(kind, anchor))
 
+    def mixed_layouts(self):
+        """Every layout of any number of the pieces that are not distinct
+        (the distinct ones each once) with at least self.mixes empty
+        cells, filled cell by cell."""
+        out = set()
+        order = [(r, c) for r in range(self.h) for c in range(self.w)
+                 if (r, c) not in self.walls]
+        fixed = {k for k, kd in enumerate(self.kinds) if kd[1]}
+
+        def fill(i, used, placed):
+            while i < len(order) and order[i] in used:
+                i += 1
+            if i == len(order):
+                if (fixed <= {k for k, _ in placed} and
+                        len(order) - len(used) >= self.mixes):
+                    out.add(tuple(sorted(placed)))
+                return
+            fill(i + 1, used, placed)                     # empty
+            for k in range(len(self.kinds)):
+                if k in fixed and any(k == q for q, _ in placed):
+                    continue
+                if not self.fits(k, order[i]):
+                    continue
+                cs = self.cells(k, order[i])
+                if any(x in used for x in cs):
+                    continue
+                fill(i + 1, used | set(cs), placed + [(k, order[i])])
+        fill(0, frozenset(), [])
+        return out
+
     def layouts(self):
         """Every layout: a sorted tuple of (kind, anchor) pairs."""
+        if self.mixes is not None:
+            return self.mixed_layouts()
         pieces = [k for k in sorted(self.count) for _ in range(self.count[k])]
         out = set()
 
@@ -312,6 +345,19 @@ goal    ??#/?1?/???
 goal    ??#/???/??1
 ''', dict(start='12#/345/67.', goals=['??#/?1?/???', '??#/???/??1'],
           distinct='all', reachable=True)),
+    # any mix of the pieces that are not distinct, as Klotski's layouts
+    ('mixes', '''name t-mixes
+metrics step line move
+distinct A
+covers mixes 2
+start
+AAB
+AAB
+C.D
+EE.
+goal    ???/???/?AA/?AA
+''', dict(start='AAB/AAB/C.D/EE.', goals=['???/???/?AA/?AA'],
+          distinct='A', mixes=2)),
 ]
 
 

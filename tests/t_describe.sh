@@ -118,6 +118,8 @@ bad "an unknown metric" "line 2, column 14: unknown metric 'slide'" \
 bad "no goal" "no goal" $'name x\nstart A./..\n'
 bad "a built-in puzzle's name" "line 1: 'klotski' is a built-in" \
     $'name klotski\nstart A./..\ngoal ?A/??\n'
+bad "covers mixes with more empty cells than the start has" "line 2: covers mixes 3, but the start has 2 empty cells" \
+    $'name x\ncovers mixes 3\nstart AB/..\ngoal ?A/??\n'
 bad "an axis piece with no long axis" "line 3, column 7: piece 'A' is as tall as it is wide" \
     $'name x\naxis A\nstart A./..\ngoal ?A/??\n'
 
