@@ -215,44 +215,22 @@ static int complete(const sl_ctx *x, uint64_t st)
     return x->open - covered >= d->min_empty;
 }
 
-/* A choice found by the search forward: the listed state it leads to. */
-typedef struct fwd {
-    uint32_t to;                 /* its place in the list */
-    int8_t kind;                 /* as sl_edge's */
-} fwd;
-
-/* Appends to a growing array of n elements of size sz (capacity *cap). */
-static int push(void **a, size_t *cap, size_t n, size_t sz, size_t most)
-{
-    if (n < *cap)
-        return PTB_OK;
-    if (2 * *cap > most)
-        return PTB_EINVAL;
-    void *b = realloc(*a, 2 * *cap * sz);
-    if (!b)
-        return PTB_ENOMEM;
-    *a = b;
-    *cap *= 2;
-    return PTB_OK;
-}
-
 /* Makes the graph: a search forward from (cell 0, nothing covered, every
  * piece left) lists the states a layout can pass through, cell by cell
- * (Century: 12,558 of 161,280 entries; Ma's Puzzle 14,698 of 399,360),
- * with their choices; then, from the last cell back, each listed state
- * with completions becomes a node, its edges its choices that lead to
- * nodes.  id: an entry of T each, zero. */
+ * (Century: 12,558 of 161,280 entries; Ma's Puzzle 14,698 of 399,360);
+ * then, from the last cell back, each listed state with completions
+ * becomes a node, its edges its choices that lead to nodes.  id (an entry
+ * of T each, zero) gets node + 1 of each state made a node. */
 static int make_graph(sl_ctx *x, uint32_t *id)
 {
     const sl_desc *d = x->d;
     uint64_t next[SL_MAX_KINDS + 1];
     int kind[SL_MAX_KINDS + 1];
-    size_t first[SL_MAX_CELLS + 2], len = 0, cap = 4096, nf = 0,
-           fcap = 4096;
-    uint64_t *list = malloc(cap * sizeof *list);
-    uint32_t *fat = malloc((cap + 1) * sizeof *fat);   /* its choices */
-    fwd *f = malloc(fcap * sizeof *f);
-    int rc = list && fat && f ? PTB_OK : PTB_ENOMEM;
+    uint64_t *mark = calloc((size_t)((d->n + 1) * x->nwin * x->npar *
+                                     x->nleft / 64 + 1), 8);
+    uint64_t *list = malloc(4096 * sizeof *list);
+    size_t first[SL_MAX_CELLS + 2], len = 0, cap = 4096;
+    int rc = mark && list ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK) {                 /* cell 0: the one state to start */
         first[0] = 0;
         list[len++] = STATE(0, 0, x->full);
@@ -261,76 +239,77 @@ static int make_graph(sl_ctx *x, uint32_t *id)
         first[c + 1] = len;             /* cell c: [first[c], first[c+1]) */
         for (size_t i = first[c]; rc == PTB_OK && i < first[c + 1]; i++) {
             unsigned nn = choices(x, c, list[i], next, kind);
-            int pass = WIN(list[i]) & 1 || d->walls >> c & 1;
-            fat[i] = (uint32_t)nf;
-            for (unsigned j = 0; rc == PTB_OK && j < nn; j++) {
-                uint32_t *at = &id[entry(x, c + 1, next[j])];
-                if (!*at) {             /* listed: its place + 1 */
-                    size_t had = cap;
-                    if ((rc = push((void **)&list, &cap, len, sizeof *list,
-                                   UINT32_MAX)) != PTB_OK)
-                        break;
-                    uint32_t *a = cap == had ? fat
-                                  : realloc(fat, (cap + 1) * sizeof *fat);
-                    if (!a) {
+            for (unsigned j = 0; j < nn; j++) {
+                uint64_t m = entry(x, c + 1, next[j]);
+                if (mark[m / 64] >> (m % 64) & 1)
+                    continue;
+                mark[m / 64] |= (uint64_t)1 << (m % 64);
+                if (len == cap) {
+                    uint64_t *l = realloc(list, 2 * cap * sizeof *l);
+                    if (!l) {
                         rc = PTB_ENOMEM;
                         break;
                     }
-                    fat = a;
-                    list[len++] = next[j];
-                    *at = (uint32_t)len;
+                    list = l;
+                    cap *= 2;
                 }
-                if ((rc = push((void **)&f, &fcap, nf, sizeof *f,
-                               MAX_EDGES)) == PTB_OK)
-                    f[nf++] = (fwd){ *at - 1,
-                                     (int8_t)(pass ? PASS : kind[j]) };
+                list[len++] = next[j];
             }
         }
     }
-    /* the nodes, from the end back: node[i] is list[i]'s node + 1 */
-    uint32_t *node = rc == PTB_OK ? calloc(len + 1, sizeof *node) : NULL;
-    size_t nodes = 1, ne = 0;
+    free(mark);
+    size_t ecap = 4096, ne = 0, nodes = 1;
     x->total = malloc((len + 1) * sizeof *x->total);
     x->edge_at = malloc((len + 2) * sizeof *x->edge_at);
-    x->edge = malloc((nf + 1) * sizeof *x->edge);
-    if (rc == PTB_OK && (!node || !x->total || !x->edge_at || !x->edge))
+    x->edge = malloc(ecap * sizeof *x->edge);
+    if (rc == PTB_OK && (!x->total || !x->edge_at || !x->edge))
         rc = PTB_ENOMEM;
-    if (rc == PTB_OK) {
-        for (size_t i = first[d->n]; i <= len; i++)
-            fat[i] = (uint32_t)nf;      /* the last cell's: no choices */
+    if (rc == PTB_OK) {                 /* node 0: the end */
         for (size_t i = first[d->n]; i < len; i++)
-            if (complete(x, list[i]))   /* node 0: the end */
-                node[i] = 1;
+            if (complete(x, list[i]))
+                id[entry(x, d->n, list[i])] = 1;
         x->total[0] = 1;
         x->edge_at[0] = 0;
-        for (unsigned c = d->n; c-- > 0;)
-            for (size_t i = first[c]; i < first[c + 1]; i++) {
-                uint64_t before = 0;
-                x->edge_at[nodes] = (uint32_t)ne;
-                for (uint32_t j = fat[i]; j < fat[i + 1]; j++) {
-                    uint32_t to = node[f[j].to];
-                    if (!to--)
-                        continue;       /* no completions */
-                    x->edge[ne++] = (sl_edge){ before, to, f[j].kind };
-                    before = add_sat(before, x->total[to]);
+    }
+    for (unsigned c = d->n; rc == PTB_OK && c-- > 0;) {
+        for (size_t i = first[c]; i < first[c + 1]; i++) {
+            unsigned nn = choices(x, c, list[i], next, kind);
+            int pass = WIN(list[i]) & 1 || d->walls >> c & 1;
+            uint64_t before = 0;
+            if (ne + nn > ecap) {
+                sl_edge *e = ne + nn > MAX_EDGES ? NULL
+                             : realloc(x->edge, 2 * ecap * sizeof *e);
+                if (!e) {
+                    rc = ne + nn > MAX_EDGES ? PTB_EINVAL : PTB_ENOMEM;
+                    break;
                 }
-                if (before) {
-                    x->total[nodes] = before;
-                    node[i] = (uint32_t)++nodes;
-                }
+                x->edge = e;
+                ecap *= 2;
             }
-        x->edge_at[nodes] = (uint32_t)ne;
-        x->root = node[0] - 1;
-        if (x->root == UINT32_MAX)
-            rc = PTB_EINVAL;            /* no layout at all */
-        else
-            x->size = x->total[x->root];
+            x->edge_at[nodes] = (uint32_t)ne;
+            for (unsigned j = 0; j < nn; j++) {
+                uint32_t to = id[entry(x, c + 1, next[j])];
+                if (!to--)
+                    continue;           /* no completions */
+                x->edge[ne++] = (sl_edge){ before, to,
+                                           (int8_t)(pass ? PASS : kind[j]) };
+                before = add_sat(before, x->total[to]);
+            }
+            if (before) {
+                x->total[nodes] = before;
+                id[entry(x, c, list[i])] = (uint32_t)++nodes;
+            }
+        }
     }
     free(list);
-    free(fat);
-    free(f);
-    free(node);
-    return rc;
+    if (rc != PTB_OK)
+        return rc;
+    x->edge_at[nodes] = (uint32_t)ne;
+    x->root = id[entry(x, 0, STATE(0, 0, x->full))] - 1;
+    if (x->root == UINT32_MAX)
+        return PTB_EINVAL;              /* no layout at all */
+    x->size = x->total[x->root];
+    return PTB_OK;
 }
 
 /* The parity a layout ends with (a tile puzzle's class). */
