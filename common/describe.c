@@ -368,14 +368,12 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
             return PTB_OK;
         }
         if (vl >= 5 && !memcmp(v, "mixes", 5)) {
-            size_t i = 5;
-            unsigned n = 0;
-            while (i < vl && (v[i] == ' ' || v[i] == '\t'))
+            unsigned i = 5, n = 0;
+            while (i < vl && is_blank(v[i]))
                 i++;
-            for (; i < vl && v[i] >= '0' && v[i] <= '9' && n <= SL_MAX_CELLS;
-                 i++)
-                n = 10 * n + (unsigned)(v[i] - '0');
-            if (i == vl && n <= SL_MAX_CELLS && (vl == 5 || v[vl - 1] != ' ')) {
+            while (i < vl && v[i] >= '0' && v[i] <= '9' && n <= SL_MAX_CELLS)
+                n = 10 * n + (unsigned)(v[i++] - '0');
+            if (i == vl && n <= SL_MAX_CELLS) {
                 d->mixes = 1;
                 d->min_empty = n;
                 return PTB_OK;

@@ -88,9 +88,9 @@ typedef struct sl_ctx {
     uint32_t root;               /* the node of cell 0 */
     uint32_t *avail;             /* of each s: a bit per kind with a piece
                                     left */
-    /* a tile puzzle's: the open cells before each cell, the black cells
-     * (row + column odd); of each s, the tiles placed, and a bit per kind
-     * for the parity of the placed tiles after it */
+    /* the open cells before each cell, the black cells (row + column
+     * odd); a tile puzzle's, of each s: the tiles placed, and a bit per
+     * kind for the parity of the placed tiles after it */
     uint8_t before[SL_MAX_CELLS];
     uint64_t black;
     uint8_t *placed;
@@ -115,7 +115,8 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 /* ==== the dynamic programme ============================================= */
 
 /* A state of a cell: its window, parity and pieces left, packed as
- * win << 32 | p << 31 | s (s < MAX_ENTRIES), and its entry of T. */
+ * win << 32 | p << 31 | s (s < MAX_ENTRIES), and its entry of T (the
+ * place of its mark and node number while the graph is made). */
 #define STATE(win, p, s) ((uint64_t)(win) << 32 | (uint64_t)(p) << 31 | (s))
 #define WIN(st) ((st) >> 32)
 #define PAR(st) ((unsigned)((st) >> 31 & 1))
@@ -329,8 +330,11 @@ static int make_table(sl_ctx *x, const layout *start)
     const sl_desc *d = x->d;
     uint64_t span = 0;
     x->nleft = 1;
-    for (unsigned c = 0; c < d->n; c++)
+    for (unsigned c = 0; c < d->n; c++) {
+        x->before[c] = (uint8_t)x->open;
         x->open += !(d->walls >> c & 1);
+        x->black |= (uint64_t)((c / d->w + c % d->w) & 1) << c;
+    }
     for (unsigned k = 0; k < d->nkinds; k++) {
         x->most[k] = d->mixes && !d->kind[k].label
                          ? x->open / d->kind[k].cells : d->kind[k].count;
@@ -362,11 +366,6 @@ static int make_table(sl_ctx *x, const layout *start)
         x->flips = calloc(x->nleft, sizeof *x->flips);
         if (!x->placed || !x->flips)
             return PTB_ENOMEM;
-        for (unsigned c = 0, open = 0; c < d->n; c++) {
-            x->before[c] = (uint8_t)open;
-            open += !(d->walls >> c & 1);
-            x->black |= (uint64_t)((c / d->w + c % d->w) & 1) << c;
-        }
         for (uint64_t s = 0; s < x->nleft; s++) {
             uint32_t placed = ~x->avail[s] & ((1u << d->nkinds) - 1);
             x->placed[s] = (uint8_t)ptb_popcount(placed);
@@ -397,9 +396,10 @@ static uint64_t dp_rank(const sl_ctx *x, const layout *l, const prefix *pre,
     for (unsigned c = pre ? from : 0; c < d->n; c++) {
         const sl_edge *e = x->edge + x->edge_at[v],
                       *end = x->edge + x->edge_at[v + 1];
-        int own = l->at[c] ? l->at[c] - 1 : -1;
-        if (e < end && e->kind == PASS)
-            own = l->at[c] ? -3 : PASS;
+        int own = e < end && e->kind == PASS ? PASS
+                  : l->at[c] ? l->at[c] - 1 : -1;
+        if (own == PASS && l->at[c])
+            return UINT64_MAX;          /* a piece on a covered cell */
         while (e < end && e->kind != own)
             e++;
         if (e == end)
