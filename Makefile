@@ -369,7 +369,7 @@ FUZZ_EXECS   ?= 10000000
 FUZZ_TABLES  = four frog toy grid
 FUZZ_BIN = $(FUZZ_PUZZLES:%=build/fuzz/parse_%) \
            $(FUZZ_TABLES:%=build/fuzz/table_%) build/fuzz/mdbcheck \
-           build/fuzz/batch build/fuzz/describe
+           build/fuzz/batch build/fuzz/describe build/fuzz/ranking
 FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_TOY_OBJ = $(LIB_SRC:%.c=build/fuzz-toy/%.o) \
                $(TOY_SRC:%.c=build/fuzz-toy/%.o)
@@ -438,6 +438,10 @@ build/fuzz/table_toy build/fuzz/table_grid: build/fuzz/table_%: \
 	    build/fuzz-toy/libpuzzletb.a $(LDLIBS)
 
 build/fuzz/describe: tests/fuzz/fuzz_describe.c build/fuzz/libpuzzletb.a
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
+
+build/fuzz/ranking: tests/fuzz/fuzz_ranking.c build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 

@@ -1,6 +1,7 @@
 /* common/internal.h: what the library's own files share and the public
  * header hides: the handles' layouts, the table writer and block reader, and
- * the digest.  Never included by programs or tests outside common/. */
+ * the digest.  Never included by the programs; tests and harnesses of the
+ * library's insides include it. */
 #ifndef PTB_INTERNAL_H
 #define PTB_INTERNAL_H
 
@@ -34,6 +35,13 @@ static inline uint64_t ptb_global(const ptb_space *s, uint32_t sub,
 /* The subtable and index of a global index g < offset[subtables], by a
  * binary search over the offsets (space.c). */
 void ptb_locate(const ptb_space *s, uint64_t g, uint32_t *sub, uint64_t *idx);
+/* The index the space ranks by, as its table stores it (a described
+ * puzzle's ranking: puzzle.h, index()); NULL, *len 0, when there is none
+ * (space.c). */
+const unsigned char *ptb_space_index(const ptb_space *s, size_t *len);
+/* Gives a loaded puzzle a copy of bytes as the index its table stores
+ * (puzzle.h, stored).  PTB_OK; PTB_ENOMEM (registry.c). */
+int ptb_puzzle_keep(ptb_puzzle *p, const void *bytes, size_t len);
 
 /* ---- bfs.c ---------------------------------------------------------- */
 

@@ -48,12 +48,19 @@ struct ptb_puzzle {
     const char *description;
     const void *data;
     const char *start;       /* its drawn start as query text, or NULL */
+    /* The index a table stores for the puzzle (see index()), when it was
+     * loaded from a table that has one (ptb_table_puzzle; owned by the
+     * puzzle), or NULL: open() then reads it instead of building it, and
+     * fails with PTB_EFORMAT when it does not hold. */
+    const unsigned char *stored;
+    size_t stored_len;
 
     /* ---- state space (used by tbgen, --verify and the walk) ---- */
 
     /* Builds the context for one metric (index into metrics) of the puzzle
-     * self.  Returns PTB_OK, PTB_ENOMEM, or PTB_EINVAL when the state space
-     * is too large for this puzzle's index.  close(NULL) does nothing. */
+     * self.  Returns PTB_OK, PTB_ENOMEM, PTB_EINVAL when the state space
+     * is too large for this puzzle's index, or PTB_EFORMAT when self's
+     * stored index does not hold.  close(NULL) does nothing. */
     int (*open)(const ptb_puzzle *self, unsigned metric, void **ctx);
     void (*close)(void *ctx);
     uint32_t (*subtables)(const void *ctx);
@@ -85,6 +92,12 @@ struct ptb_puzzle {
      * distance mod 4 (FORMAT.md, packed1).  tbgen checks it against the
      * BFS on every state and --verify proves it.  NULL: no such parity. */
     unsigned (*parity)(const void *ctx, uint32_t sub, uint64_t idx);
+    /* Optional: the index the context ranks states by, as a table stores
+     * it so that a reader need not build it (a described puzzle's ranking:
+     * FORMAT.md, "ranking"); NULL, with *len 0, when there is none.  It
+     * lives as long as the context; the same description gives the same
+     * bytes, whether open() built it or read it from stored. */
+    const unsigned char *(*index)(const void *ctx, size_t *len);
 
     /* ---- queries (used by ptb_parse and the formatters) ---- */
 

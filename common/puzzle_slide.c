@@ -97,6 +97,11 @@ typedef struct sl_ctx {
     uint32_t *flips;
     sl_key *keys;                /* the component's keys, sorted (covers
                                     reachable) */
+    const unsigned char *saved;  /* the graph's ranking, as a table stores
+                                    it: the puzzle's stored one, or made
+                                    (own_saved) by save_nodes(); or NULL */
+    size_t saved_len;
+    unsigned char *own_saved;
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors. */
@@ -115,18 +120,12 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 /* ==== the dynamic programme ============================================= */
 
 /* A state of a cell: its window, parity and pieces left, packed as
- * win << 32 | p << 31 | s (s < MAX_ENTRIES), and its entry of T (the
- * place of its mark and node number while the graph is made). */
+ * win << 32 | p << 31 | s (s < MAX_ENTRIES).  A cell's states, with
+ * the windows and parities, number at most its entries of T. */
 #define STATE(win, p, s) ((uint64_t)(win) << 32 | (uint64_t)(p) << 31 | (s))
 #define WIN(st) ((st) >> 32)
 #define PAR(st) ((unsigned)((st) >> 31 & 1))
 #define LEFT(st) ((st) & 0x7FFFFFFFu)
-static inline uint64_t entry(const sl_ctx *x, unsigned c, uint64_t st)
-{
-    return (((uint64_t)c * x->nwin + WIN(st)) * x->npar + PAR(st)) *
-               x->nleft + LEFT(st);
-}
-
 /* Whether kind k, with a piece left, can stand at free cell c with window
  * win. */
 static inline int fits(const sl_ctx *x, unsigned c, uint64_t win, unsigned k)
@@ -187,7 +186,9 @@ static unsigned choices(const sl_ctx *x, unsigned c, uint64_t st,
  * end back: node 0 is the end, the root the state of cell 0), with their
  * number; its edges are its choices that have completions, in order, each
  * with the completions of the choices before it.  Ranking and unranking
- * follow edges, with no arithmetic on states. */
+ * follow edges, with no arithmetic on states.  The nodes' states are
+ * found by a search, or read from a table (its "ranking" record), which
+ * saves the search and most of the work. */
 #define PASS (-2)                /* the edge of a wall or a covered cell */
 
 /* A layout's path through the graph: its node and rank so far before
@@ -216,67 +217,157 @@ static int complete(const sl_ctx *x, uint64_t st)
     return x->open - covered >= d->min_empty;
 }
 
-/* Makes the graph: a search forward from (cell 0, nothing covered, every
- * piece left) lists the states a layout can pass through, cell by cell
- * (Century: 12,558 of 161,280 entries; Ma's Puzzle 14,698 of 399,360);
- * then, from the last cell back, each listed state with completions
- * becomes a node, its edges its choices that lead to nodes.  id (an entry
- * of T each, zero) gets node + 1 of each state made a node. */
-static int make_graph(sl_ctx *x, uint32_t *id)
+/* The programme's nodes, cell by cell: the states of cell c are
+ * st[at[c] .. at[c] + n[c]), ascending. */
+typedef struct layers {
+    uint64_t *st;
+    size_t at[SL_MAX_CELLS + 1], n[SL_MAX_CELLS + 1];
+} layers;
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A cell's states, hashed: slot[h] is 1 + the place of a state in st[],
+ * or 0 (open addressing, at most half full). */
+typedef struct state_set {
+    const uint64_t *st;
+    uint32_t *slot;
+    uint64_t mask;
+    unsigned shift;              /* 64 - log2(slots) */
+} state_set;
+
+static uint64_t state_hash(const state_set *h, uint64_t st)
+{
+    return st * 0x9E3779B97F4A7C15u >> h->shift;
+}
+
+/* Makes h the set of st[0..n-1] (distinct), in *slot, which grows. */
+static int hash_states(state_set *h, const uint64_t *st, size_t n,
+                       size_t *cap)
+{
+    size_t size = 16;
+    h->shift = 60;
+    for (; size < 2 * n; size *= 2)
+        h->shift--;
+    if (size > *cap) {
+        uint32_t *s = realloc(h->slot, size * sizeof *s);
+        if (!s)
+            return PTB_ENOMEM;
+        h->slot = s;
+        *cap = size;
+    }
+    memset(h->slot, 0, size * sizeof *h->slot);
+    h->st = st;
+    h->mask = size - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t j = state_hash(h, st[i]);
+        while (h->slot[j])
+            j = (j + 1) & h->mask;
+        h->slot[j] = (uint32_t)i + 1;
+    }
+    return PTB_OK;
+}
+
+/* The place of st in the set, or -1. */
+static int64_t find_state(const state_set *h, uint64_t st)
+{
+    for (uint64_t j = state_hash(h, st); h->slot[j]; j = (j + 1) & h->mask)
+        if (h->st[h->slot[j] - 1] == st)
+            return (int64_t)h->slot[j] - 1;
+    return -1;
+}
+
+static uint64_t get_le64(const unsigned char *p)
+{
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+           (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+           (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+}
+
+/* Lists the states a layout can pass through: a search forward from
+ * (cell 0, nothing covered, every piece left), cell by cell, each cell's
+ * states sorted (Century: 12,558 of 161,280 entries; Ma's Puzzle 14,698
+ * of 399,360). */
+static int reach_states(const sl_ctx *x, layers *ly)
 {
     const sl_desc *d = x->d;
     uint64_t next[SL_MAX_KINDS + 1];
     int kind[SL_MAX_KINDS + 1];
-    uint64_t *mark = calloc((size_t)((d->n + 1) * x->nwin * x->npar *
-                                     x->nleft / 64 + 1), 8);
-    uint64_t *list = malloc(4096 * sizeof *list);
-    size_t first[SL_MAX_CELLS + 2], len = 0, cap = 4096;
-    int rc = mark && list ? PTB_OK : PTB_ENOMEM;
-    if (rc == PTB_OK) {                 /* cell 0: the one state to start */
-        first[0] = 0;
-        list[len++] = STATE(0, 0, x->full);
-    }
-    for (unsigned c = 0; rc == PTB_OK && c < d->n; c++) {
-        first[c + 1] = len;             /* cell c: [first[c], first[c+1]) */
-        for (size_t i = first[c]; rc == PTB_OK && i < first[c + 1]; i++) {
-            unsigned nn = choices(x, c, list[i], next, kind);
-            for (unsigned j = 0; j < nn; j++) {
-                uint64_t m = entry(x, c + 1, next[j]);
-                if (mark[m / 64] >> (m % 64) & 1)
-                    continue;
-                mark[m / 64] |= (uint64_t)1 << (m % 64);
-                if (len == cap) {
-                    uint64_t *l = realloc(list, 2 * cap * sizeof *l);
-                    if (!l) {
-                        rc = PTB_ENOMEM;
-                        break;
-                    }
-                    list = l;
-                    cap *= 2;
-                }
-                list[len++] = next[j];
+    size_t len = 0, cap = 4096;
+    if (!(ly->st = malloc(cap * sizeof *ly->st)))
+        return PTB_ENOMEM;
+    ly->st[len++] = STATE(0, 0, x->full);
+    ly->n[0] = 1;
+    for (unsigned c = 0; c + 1 < d->n; c++) {   /* the last cell's are
+                                                   linked as they come */
+        size_t from = len;
+        for (size_t i = ly->at[c]; i < ly->at[c] + ly->n[c]; i++) {
+            unsigned nn = choices(x, c, ly->st[i], next, kind);
+            if (len + nn > cap) {
+                uint64_t *st = realloc(ly->st, 2 * cap * sizeof *st);
+                if (!st)
+                    return PTB_ENOMEM;
+                ly->st = st;
+                cap *= 2;
             }
+            for (unsigned j = 0; j < nn; j++)
+                ly->st[len++] = next[j];
         }
+        qsort(ly->st + from, len - from, sizeof *ly->st, u64_cmp);
+        size_t u = from;
+        for (size_t i = from; i < len; i++)
+            if (i == from || ly->st[i] != ly->st[u - 1])
+                ly->st[u++] = ly->st[i];
+        len = u;
+        ly->at[c + 1] = from;
+        ly->n[c + 1] = len - from;
     }
-    free(mark);
-    size_t ecap = 4096, ne = 0, nodes = 1;
-    x->total = malloc((len + 1) * sizeof *x->total);
-    x->edge_at = malloc((len + 2) * sizeof *x->edge_at);
+    ly->at[d->n] = len;
+    ly->n[d->n] = 0;
+    return PTB_OK;
+}
+
+/* Makes the graph from the states of ly, from the last cell back: a
+ * state's edges are its choices that lead to a node (after the last cell,
+ * a complete state leads to node 0, the end; before, a state of the next
+ * cell's, found in a hash of them), in order, each with the completions of
+ * the choices before it.  Nodes are numbered from the end back, each
+ * cell's in order; the root, cell 0's state, is the last.  A state with no
+ * completions is dropped from its cell when prune is set; otherwise (a
+ * stored ranking lists nodes only) it fails with PTB_EFORMAT. */
+static int link_nodes(sl_ctx *x, layers *ly, int prune)
+{
+    const sl_desc *d = x->d;
+    uint64_t next[SL_MAX_KINDS + 1];
+    int kind[SL_MAX_KINDS + 1];
+    size_t states = ly->at[d->n], ecap = 4096, ne = 0, hcap = 0;
+    uint32_t nodes = 1, base[SL_MAX_CELLS + 1];
+    state_set ahead = { NULL, NULL, 0, 0 };
+    if (states >= UINT32_MAX / 2)
+        return PTB_EINVAL;
+    x->total = malloc((states + 1) * sizeof *x->total);
+    x->edge_at = malloc((states + 2) * sizeof *x->edge_at);
     x->edge = malloc(ecap * sizeof *x->edge);
-    if (rc == PTB_OK && (!x->total || !x->edge_at || !x->edge))
-        rc = PTB_ENOMEM;
+    int rc = x->total && x->edge_at && x->edge ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK) {                 /* node 0: the end */
-        for (size_t i = first[d->n]; i < len; i++)
-            if (complete(x, list[i]))
-                id[entry(x, d->n, list[i])] = 1;
         x->total[0] = 1;
         x->edge_at[0] = 0;
     }
     for (unsigned c = d->n; rc == PTB_OK && c-- > 0;) {
-        for (size_t i = first[c]; i < first[c + 1]; i++) {
-            unsigned nn = choices(x, c, list[i], next, kind);
-            int pass = WIN(list[i]) & 1 || d->walls >> c & 1;
-            uint64_t before = 0;
+        size_t kept = 0;
+        int last = c + 1 == d->n;
+        base[c] = nodes;
+        if (!last && (rc = hash_states(&ahead, ly->st + ly->at[c + 1],
+                                       ly->n[c + 1], &hcap)) != PTB_OK)
+            break;
+        for (size_t i = 0; rc == PTB_OK && i < ly->n[c]; i++) {
+            uint64_t st = ly->st[ly->at[c] + i], before = 0;
+            unsigned nn = choices(x, c, st, next, kind);
+            int pass = WIN(st) & 1 || d->walls >> c & 1;
             if (ne + nn > ecap) {
                 sl_edge *e = ne + nn > MAX_EDGES ? NULL
                              : realloc(x->edge, 2 * ecap * sizeof *e);
@@ -289,28 +380,94 @@ static int make_graph(sl_ctx *x, uint32_t *id)
             }
             x->edge_at[nodes] = (uint32_t)ne;
             for (unsigned j = 0; j < nn; j++) {
-                uint32_t to = id[entry(x, c + 1, next[j])];
-                if (!to--)
+                int64_t at = last ? complete(x, next[j]) - 1
+                                  : find_state(&ahead, next[j]);
+                if (at < 0)
                     continue;           /* no completions */
+                uint32_t to = last ? 0 : base[c + 1] + (uint32_t)at;
                 x->edge[ne++] = (sl_edge){ before, to,
                                            (int8_t)(pass ? PASS : kind[j]) };
                 before = add_sat(before, x->total[to]);
             }
             if (before) {
-                x->total[nodes] = before;
-                id[entry(x, c, list[i])] = (uint32_t)++nodes;
+                x->total[nodes++] = before;
+                ly->st[ly->at[c] + kept++] = st;
+            } else if (!prune) {
+                rc = PTB_EFORMAT;
             }
         }
+        ly->n[c] = kept;
     }
-    free(list);
+    free(ahead.slot);
     if (rc != PTB_OK)
         return rc;
     x->edge_at[nodes] = (uint32_t)ne;
-    x->root = id[entry(x, 0, STATE(0, 0, x->full))] - 1;
-    if (x->root == UINT32_MAX)
-        return PTB_EINVAL;              /* no layout at all */
+    if (ly->n[0] != 1)
+        return prune ? PTB_EINVAL : PTB_EFORMAT;   /* no layout at all */
+    x->root = nodes - 1;
     x->size = x->total[x->root];
     return PTB_OK;
+}
+
+/* The ranking a table stores (FORMAT.md, "ranking"): the number of nodes
+ * of each cell, 4 bytes each, then their states, 8 bytes each, cell by
+ * cell, ascending; little-endian. */
+static int save_nodes(sl_ctx *x, const layers *ly)
+{
+    const sl_desc *d = x->d;
+    size_t len = 4 * (size_t)d->n;
+    for (unsigned c = 0; c < d->n; c++)
+        len += 8 * ly->n[c];
+    unsigned char *p = x->own_saved = malloc(len);
+    if (!p)
+        return PTB_ENOMEM;
+    x->saved = p;
+    x->saved_len = len;
+    for (unsigned c = 0; c < d->n; c++, p += 4)
+        for (unsigned b = 0; b < 4; b++)
+            p[b] = (unsigned char)(ly->n[c] >> 8 * b);
+    for (unsigned c = 0; c < d->n; c++)
+        for (size_t i = 0; i < ly->n[c]; i++, p += 8)
+            for (unsigned b = 0; b < 8; b++)
+                p[b] = (unsigned char)(ly->st[ly->at[c] + i] >> 8 * b);
+    return PTB_OK;
+}
+
+/* The nodes of a stored ranking into ly: PTB_EFORMAT unless its length
+ * is right, cell 0 holds the root alone, and every state is one of this
+ * programme's, each cell's strictly ascending (link_nodes() then checks
+ * that each has completions). */
+static int load_nodes(const sl_ctx *x, const unsigned char *p, size_t len,
+                      layers *ly)
+{
+    const sl_desc *d = x->d;
+    size_t at = 0;
+    if (len < 4 * (size_t)d->n)
+        return PTB_EFORMAT;
+    for (unsigned c = 0; c < d->n; c++, p += 4) {
+        ly->n[c] = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 |
+                   (size_t)p[3] << 24;
+        ly->at[c] = at;
+        at += ly->n[c];
+    }
+    ly->at[d->n] = at;
+    ly->n[d->n] = 0;
+    if ((len - 4 * (size_t)d->n) / 8 != at || (len - 4 * (size_t)d->n) % 8)
+        return PTB_EFORMAT;
+    if (!(ly->st = malloc((at + 1) * sizeof *ly->st)))
+        return PTB_ENOMEM;
+    for (size_t i = 0; i < at; i++, p += 8)
+        ly->st[i] = get_le64(p);
+    for (unsigned c = 0; c < d->n; c++)
+        for (size_t i = ly->at[c]; i < ly->at[c] + ly->n[c]; i++) {
+            uint64_t st = ly->st[i];
+            if (WIN(st) >= x->nwin || PAR(st) >= x->npar ||
+                LEFT(st) >= x->nleft ||
+                (i > ly->at[c] && st <= ly->st[i - 1]))
+                return PTB_EFORMAT;
+        }
+    return ly->n[0] == 1 && ly->st[0] == STATE(0, 0, x->full) ? PTB_OK
+                                                               : PTB_EFORMAT;
 }
 
 /* The parity a layout ends with (a tile puzzle's class). */
@@ -325,7 +482,10 @@ static unsigned parity_of(const sl_ctx *x, const layout *l)
     return PAR(st);
 }
 
-static int make_table(sl_ctx *x, const layout *start)
+/* The programme's graph (with the ranking it saves), from a table's
+ * stored ranking when saved is not NULL. */
+static int make_table(sl_ctx *x, const layout *start,
+                      const unsigned char *saved, size_t saved_len)
 {
     const sl_desc *d = x->d;
     uint64_t span = 0;
@@ -374,11 +534,19 @@ static int make_table(sl_ctx *x, const layout *start)
         }
         x->target = parity_of(x, start);
     }
-    /* id's pages are made only where a state is reachable: calloc's zero
-     * pages cost nothing until written */
-    uint32_t *id = calloc((size_t)entries, sizeof *id);
-    int rc = id ? make_graph(x, id) : PTB_ENOMEM;
-    free(id);
+    /* the nodes: from a table's stored ranking, or found and pruned */
+    layers ly = { .st = NULL };
+    int rc = saved ? load_nodes(x, saved, saved_len, &ly)
+                   : reach_states(x, &ly);
+    if (rc == PTB_OK)
+        rc = link_nodes(x, &ly, !saved);
+    if (rc == PTB_OK && saved) {        /* what it read, as it was */
+        x->saved = saved;
+        x->saved_len = saved_len;
+    } else if (rc == PTB_OK) {
+        rc = save_nodes(x, &ly);
+    }
+    free(ly.st);
     return rc != PTB_OK ? rc : x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
 }
 
@@ -651,6 +819,8 @@ static int add_move(void *arg, const layout *next, uint32_t code)
     move_list *ml = arg;
     unsigned a = code & 0xFF, b = code >> 8;
     uint64_t r = rank(ml->x, next, ml->pre, a < b ? a : b);
+    if (r == UINT64_MAX)     /* not in the space: only under a ranking a */
+        return 0;            /* table forged (its check is --verify's) */
     if (ml->out) {
         ml->out[ml->n].to = r;
         ml->out[ml->n].code = code;
@@ -834,6 +1004,7 @@ static void slide_close(void *ctx)
         free(x->placed);
         free(x->flips);
         free(x->keys);
+        free(x->own_saved);
     }
     free(x);
 }
@@ -931,7 +1102,9 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     layout start;
     layout_of(x->d, (const unsigned char *)x->d->start, &start);
     int rc = x->d->reachable && x->npar == 1 ? make_component(x, &start)
-                                             : make_table(x, &start);
+                                             : make_table(x, &start,
+                                                          p->stored,
+                                                          p->stored_len);
     if (rc != PTB_OK) {
         slide_close(x);
         return rc;
@@ -1298,6 +1471,14 @@ static int slide_format_move_json(const void *ctx, const ptb_position *before,
     return (int)len;
 }
 
+/* The ranking a table stores: the graph's nodes (save_nodes()). */
+static const unsigned char *slide_index(const void *ctx, size_t *len)
+{
+    const sl_ctx *x = ctx;
+    *len = x->saved_len;
+    return x->saved;
+}
+
 static const ptb_puzzle slide_ops = {
     .reversible = 1,
     .open = slide_open,
@@ -1317,6 +1498,7 @@ static const ptb_puzzle slide_ops = {
     .format_code = slide_format_code,
     .format_query_json = slide_format_query_json,
     .format_move_json = slide_format_move_json,
+    .index = slide_index,
 };
 
 /* A tile puzzle's distance mod 2: every move changes the colour of the

@@ -121,6 +121,11 @@ int ptb_tables_scan(const char *dir,
                     int (*fn)(void *arg, const char *file,
                               const ptb_puzzle *p, const char *metric),
                     void *arg);
+/* A copy of p that outlives it (a puzzle from ptb_tables_scan): a loaded
+ * puzzle's description read again, with the ranking its table stores, or
+ * p itself when built in.  Free it with ptb_puzzle_free().  PTB_OK;
+ * PTB_ENOMEM. */
+int ptb_puzzle_copy(const ptb_puzzle *p, ptb_puzzle **out);
 /* ptb_puzzle_load() of the file at path (at most 64 kB of text).  Also
  * PTB_EPARSE for a file too long or with a NUL byte, and an errno value
  * when it cannot be read (ENOENT, EACCES, ...). */
@@ -173,7 +178,9 @@ typedef struct ptb_space ptb_space;
  * ptb_space_open() takes a built-in puzzle's name, ptb_space_new() any
  * puzzle (a loaded one must outlive the space).  PTB_EINVAL also when a
  * described puzzle has more layouts than its index can rank (2^40), or its
- * index would take more than 256 MB; PTB_ENOMEM. */
+ * index would take more than 256 MB; PTB_EFORMAT when the ranking a
+ * puzzle loaded from a table keeps (ptb_table_puzzle) does not hold;
+ * PTB_ENOMEM. */
 int ptb_space_open(const char *puzzle, const char *metric, ptb_space **out);
 int ptb_space_new(const ptb_puzzle *p, const char *metric, ptb_space **out);
 void ptb_space_close(ptb_space *s);          /* NULL is fine */
@@ -313,10 +320,14 @@ void ptb_table_close(ptb_table *t);         /* NULL is fine */
 /* The puzzle and metric of the table file at path, from its header (with
  * the same checks as ptb_table_open: the file, its LMDB pages, the header's
  * checksum and version): a built-in puzzle, or the puzzle of the
- * description the table stores (free it with ptb_puzzle_free).  metric gets
- * the metric's name.  Returns what ptb_table_open would for the file, and
- * PTB_EFORMAT when the stored description does not read or names a
- * puzzle that is not built in and stores none. */
+ * description the table stores (free it with ptb_puzzle_free), which
+ * keeps the table's ranking (FORMAT.md) so that a space opened on it reads
+ * the ranking instead of making it.  metric gets the metric's name.
+ * Returns what ptb_table_open would for the file, and PTB_EFORMAT when the
+ * stored description does not read or names a puzzle that is not built in
+ * and stores none; PTB_ECORRUPT when the ranking fails its check.  A
+ * ranking that passes its check but not the engine's is refused when a
+ * space opens on the puzzle (ptb_space_new: PTB_EFORMAT). */
 int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
                      size_t cap);
 /* The path the table was opened from, for messages. */
@@ -402,9 +413,10 @@ typedef struct ptb_verify_result {
     char what[96];           /* the failure, in words; "" when PTB_OK */
 } ptb_verify_result;
 
-/* Proves a table: decodes every value (frame and chunk checksums, values in
- * range) and checks the digest; then checks every value against its one-move
- * neighbours: a goal is at 0, every other solvable state has a successor one
+/* Proves a table: a described puzzle's ranking read from a table must be
+ * the one its description makes alone; every value is decoded (frame and
+ * chunk checksums, values in range) and the digest checked; then every
+ * value is checked against its one-move neighbours: a goal is at 0, every other solvable state has a successor one
  * closer and none closer, an unsolvable state has no solvable successor.
  * Mod-3 and mod-4 tables are checked by recomputing exact distances (a BFS),
  * proving those the same way, comparing residues (0 for unsolvable; a mod-4

@@ -105,11 +105,40 @@ int ptb_puzzle_load_file(const char *path, ptb_puzzle **out, char *err,
     return rc;
 }
 
+int ptb_puzzle_keep(ptb_puzzle *p, const void *bytes, size_t len)
+{
+    unsigned char *own = malloc(len ? len : 1);
+    if (!own)
+        return PTB_ENOMEM;
+    memcpy(own, bytes, len);
+    free((void *)p->stored);
+    p->stored = own;
+    p->stored_len = len;
+    return PTB_OK;
+}
+
+int ptb_puzzle_copy(const ptb_puzzle *p, ptb_puzzle **out)
+{
+    *out = NULL;
+    if (!p->description) {
+        *out = (ptb_puzzle *)p;
+        return PTB_OK;
+    }
+    int rc = ptb_puzzle_load(p->description, out, NULL, 0);
+    if (rc == PTB_OK && p->stored &&
+        (rc = ptb_puzzle_keep(*out, p->stored, p->stored_len)) != PTB_OK) {
+        ptb_puzzle_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 void ptb_puzzle_free(ptb_puzzle *p)
 {
     if (!p || !p->description)
         return;
     sl_free((sl_desc *)p->data);
+    free((void *)p->stored);
     free(p);
 }
 
@@ -190,7 +219,7 @@ static int lookup_one(void *arg, const char *file, const ptb_puzzle *p,
             l->rc = PTB_EFORMAT;
         return PTB_OK;
     }
-    l->rc = ptb_puzzle_load(p->description, &l->found, NULL, 0);
+    l->rc = ptb_puzzle_copy(p, &l->found);
     return 1;                                     /* stop */
 }
 

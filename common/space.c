@@ -68,6 +68,14 @@ void ptb_space_close(ptb_space *s)
     free(s);
 }
 
+const unsigned char *ptb_space_index(const ptb_space *s, size_t *len)
+{
+    const unsigned char *own = s->p->index ? s->p->index(s->ctx, len) : NULL;
+    if (!own)
+        *len = 0;
+    return own;
+}
+
 void ptb_locate(const ptb_space *s, uint64_t g, uint32_t *sub, uint64_t *idx)
 {
     uint32_t lo = 0, hi = s->subtables - 1;   /* last sub with offset <= g */

@@ -107,6 +107,8 @@ struct ptb_table {
     size_t desc_at;            /* of the puzzle's description, the bytes
                                   the header's lines matched */
     int desc_bad;              /* a "description" line did not match */
+    int ranked;                /* the header has a "ranking_check" */
+    uint32_t ranking_check;    /* its value */
     ptb_table_info info;       /* from the header; no histogram, farthest */
 };
 
@@ -922,6 +924,11 @@ static char *header_text(const plan *pl, const ptb_table_info *in,
              in->block_values, in->subtables, in->states, in->solvable,
              in->max_distance, pl->dict_len, pl->values_len, pl->digest,
              sum);
+    size_t rlen;
+    const unsigned char *ranking = ptb_space_index(s, &rlen);
+    if (ranking)
+        ptb_catf(buf, cap, &len, "ranking_check %08" PRIx32 "\n",
+                 chunk_check(ranking, rlen));
     /* a described puzzle's description, a line each (every line of the
      * canonical text ends with a newline) */
     for (const char *nl; desc && (nl = strchr(desc, '\n')); desc = nl + 1)
@@ -975,10 +982,12 @@ static int write_env(const char *path, const plan *pl, const char *header,
 {
     const ptb_space *s = pl->s;
     size_t hlen = strlen(header), sizes_len = 8 * (size_t)s->subtables;
-    size_t index_len = pl->index ? 8 * (pl->nblocks + 1) : 0;
+    size_t index_len = pl->index ? 8 * (pl->nblocks + 1) : 0, ranking_len;
+    const unsigned char *ranking = ptb_space_index(s, &ranking_len);
     size_t checks_len = pl->checks ? 4 * chunk_count(pl->values_len) : 0;
     size_t payload = hlen + 80 + sizes_len + pl->dict_len + index_len +
-                     pl->values_len + checks_len + strlen(stats);
+                     ranking_len + pl->values_len + checks_len +
+                     strlen(stats);
     /* deterministic: depends only on the content */
     size_t mapsize = ((payload * 2 + (4u << 20)) >> 20) << 20;
     MDB_env *env = NULL;
@@ -1003,6 +1012,8 @@ static int write_env(const char *path, const plan *pl, const char *header,
     if (!rc) rc = put(txn, dbi, "header", text, strlen(text));
     if (!rc && pl->index)
         rc = put(txn, dbi, "index", pl->index, index_len);
+    if (!rc && ranking)
+        rc = put(txn, dbi, "ranking", ranking, ranking_len);
     if (!rc) rc = put(txn, dbi, "sizes", sizes, sizes_len);
     if (!rc) rc = put(txn, dbi, "stats", stats, strlen(stats));
     if (!rc) rc = put(txn, dbi, "values", pl->values, pl->values_len);
@@ -1238,6 +1249,21 @@ static void copy_text(char *buf, size_t cap, const char *val)
     ptb_catf(buf, cap, &len, "%s", val);
 }
 
+/* A "ranking_check" value: 8 lower-case hex digits. */
+static int parse_check(const char *val, ptb_table *t)
+{
+    uint32_t a = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        const char *h = strchr("0123456789abcdef", val[i]);
+        if (!val[i] || !h)
+            return PTB_EFORMAT;
+        a = a << 4 | (uint32_t)(h - "0123456789abcdef");
+    }
+    t->ranked = 1;
+    t->ranking_check = a;
+    return val[8] ? PTB_EFORMAT : PTB_OK;
+}
+
 /* Checks one header line against the space and fills the table from it.
  * Every number is range-checked before it is used. */
 static int header_line(void *arg, const char *key, const char *val)
@@ -1288,6 +1314,8 @@ static int header_line(void *arg, const char *key, const char *val)
         copy_text(t->stats_sha, sizeof t->stats_sha, val);
         return strlen(val) == 64 ? PTB_OK : PTB_EFORMAT;
     }
+    if (!strcmp(key, "ranking_check"))
+        return parse_check(val, t);
     if (!strcmp(key, "block_values")) {
         rc = parse_u64(val, MAX_BLOCK_VALUES, &a);
         in->block_values = (uint32_t)a;
@@ -1384,6 +1412,38 @@ static int read_header(ptb_table *t)
          t->desc_at != (desc ? strlen(desc) : 0)))
         rc = PTB_EFORMAT;
     return rc;
+}
+
+/* The table's "ranking" (FORMAT.md), into *v; PTB_OK with v->mv_data NULL
+ * when it has none.  PTB_EFORMAT when it has one without the header's
+ * "ranking_check" or the other way round, PTB_ECORRUPT when the record
+ * fails that check. */
+static int ranking_record(const ptb_table *t, MDB_val *v)
+{
+    int rc = get_record(t, "ranking", v);
+    if (rc == PTB_EFORMAT && !t->ranked) {
+        v->mv_data = NULL;
+        v->mv_size = 0;
+        return PTB_OK;
+    }
+    if (rc != PTB_OK || !t->ranked)
+        return rc == PTB_OK ? PTB_EFORMAT : rc;
+    return chunk_check(v->mv_data, v->mv_size) == t->ranking_check
+               ? PTB_OK : PTB_ECORRUPT;
+}
+
+/* A table's ranking, when it has one, is the very index its space ranks
+ * by (one the space read from another of the puzzle's tables, or built). */
+static int check_ranking(const ptb_table *t)
+{
+    MDB_val v;
+    size_t len;
+    const unsigned char *own = ptb_space_index(t->s, &len);
+    int rc = ranking_record(t, &v);
+    if (rc != PTB_OK || !v.mv_data)
+        return rc;
+    return own && v.mv_size == len && !memcmp(v.mv_data, own, len)
+               ? PTB_OK : PTB_EFORMAT;
 }
 
 /* Marks of what was checked once (chunks, subtable sizes), one bit each.
@@ -1641,6 +1701,8 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
         rc = read_header(t);
     t->modulus = t->info.modulus;
     if (rc == PTB_OK)
+        rc = check_ranking(t);
+    if (rc == PTB_OK)
         rc = find_sizes(t);
     if (rc == PTB_OK)
         rc = find_values(t);
@@ -1668,6 +1730,7 @@ void ptb_table_close(ptb_table *t)
 
 /* What ptb_table_puzzle reads of a header. */
 typedef struct identity {
+    ptb_table *t;              /* gets the "ranking_check" */
     char puzzle[64], metric[64];
     char *desc;                /* the description's lines, HEADER_MAX + 1 */
     size_t len;
@@ -1682,6 +1745,8 @@ static int identity_line(void *arg, const char *key, const char *val)
         copy_text(id->metric, sizeof id->metric, val);
     else if (!strcmp(key, "description"))
         ptb_catf(id->desc, HEADER_MAX + 1, &id->len, "%s\n", val);
+    else if (!strcmp(key, "ranking_check"))
+        return parse_check(val, id->t);
     return PTB_OK;
 }
 
@@ -1708,12 +1773,24 @@ refuse:
     return PTB_EFORMAT;
 }
 
+/* A described puzzle loaded from table t keeps t's ranking, when it has
+ * one, so that opening a space on it reads the ranking instead of making
+ * it. */
+static int keep_ranking(const ptb_table *t, ptb_puzzle *p)
+{
+    MDB_val v;
+    int rc = ranking_record(t, &v);
+    if (rc != PTB_OK || !v.mv_data)
+        return rc;
+    return ptb_puzzle_keep(p, v.mv_data, v.mv_size);
+}
+
 int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
                      size_t cap)
 {
-    identity id = { .len = 0 };
     MDB_val v;
     ptb_table *t = calloc(1, sizeof *t);
+    identity id = { .t = t, .len = 0 };
     char *text = malloc(HEADER_MAX + 1);
     *out = NULL;
     id.desc = malloc(HEADER_MAX + 1);
@@ -1730,6 +1807,12 @@ int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
         rc = PTB_EFORMAT;
     if (rc == PTB_OK && (rc = identify(&id, out)) == PTB_OK)
         copy_text(metric, cap, id.metric);
+    if (rc == PTB_OK && (*out)->description)   /* its ranking, kept */
+        rc = keep_ranking(t, *out);
+    if (rc != PTB_OK && *out) {
+        ptb_puzzle_free(*out);
+        *out = NULL;
+    }
     if (t)
         ptb_table_close(t);
     free(text);

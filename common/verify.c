@@ -178,6 +178,32 @@ static int check_stats(const ptb_table *t, const uint8_t *dist,
     return bad ? PTB_ECORRUPT : PTB_OK;
 }
 
+/* A space that ranks by an index read from a table (a described puzzle's
+ * ranking, FORMAT.md) ranks as its description says: the index made again
+ * from the description alone is the same, byte for byte. */
+static int check_index(const ptb_space *s, const char **what)
+{
+    size_t len = 0, fresh_len = 0;
+    const unsigned char *own = ptb_space_index(s, &len), *again;
+    ptb_puzzle *p;
+    ptb_space *f = NULL;
+    if (!own)
+        return PTB_OK;
+    int rc = ptb_puzzle_load(s->p->description, &p, NULL, 0);
+    if (rc == PTB_OK) {
+        rc = ptb_space_new(p, ptb_space_metric(s), &f);
+        again = rc == PTB_OK ? ptb_space_index(f, &fresh_len) : NULL;
+        if (rc == PTB_OK &&
+            (!again || fresh_len != len || memcmp(again, own, len))) {
+            *what = "the stored ranking is not the description's";
+            rc = PTB_ECORRUPT;
+        }
+        ptb_space_close(f);
+        ptb_puzzle_free(p);
+    }
+    return rc;
+}
+
 int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
 {
     const ptb_space *s = ptb_table_space(t);
@@ -189,6 +215,8 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
     memset(res, 0, sizeof *res);
     if (threads < 1 || threads > 256)
         rc = PTB_EINVAL;
+    if (rc == PTB_OK)
+        rc = check_index(s, &what);
     if (rc == PTB_OK)
         rc = ptb_table_decode_all(t, stored, &what);
     if (rc == PTB_OK && m) {

@@ -1287,6 +1287,13 @@ static int parse_args(int argc, char **argv, options *o)
 
 /* ==== --verify ========================================================= */
 
+/* The exit status of a space that does not open: a described puzzle's
+ * ranking, read from its table, is the table's fault. */
+static int space_status(int rc)
+{
+    return rc == PTB_EFORMAT || rc == PTB_ECORRUPT ? EXIT_TABLE : 1;
+}
+
 /* Proves one table; prints one line; returns an exit status. */
 static int verify_table(const ptb_puzzle *puzzle, const char *metric,
                         const char *tables)
@@ -1295,12 +1302,16 @@ static int verify_table(const ptb_puzzle *puzzle, const char *metric,
     ptb_table *t = NULL;
     ptb_verify_result res = { 0 };
     char file[128], code[128];
-    if (ptb_space_new(puzzle, metric, &s) != PTB_OK)
-        return 1;
+    int rc = ptb_space_new(puzzle, metric, &s);
+    if (rc != PTB_OK) {
+        fprintf(stderr, "tblookup: %s: %s\n", ptb_puzzle_name(puzzle),
+                ptb_strerror(rc));
+        return space_status(rc);
+    }
     ptb_space_file(s, file, sizeof file);
     ptb_build_opts o;
     ptb_build_opts_init(&o);            /* its thread count: the cores */
-    int rc = ptb_table_open(s, tables, &t);
+    rc = ptb_table_open(s, tables, &t);
     if (rc == PTB_OK)
         rc = ptb_verify(t, o.threads, &res);
     if (rc == PTB_OK) {
@@ -1413,10 +1424,10 @@ int main(int argc, char **argv)
         return status ? status : flush_stdout();
     }
     int rc = ptb_space_new(o.p, o.metric, &ss.s);
-    if (rc != PTB_OK) {
+    if (rc != PTB_OK) {                 /* a stored ranking can fail */
         fprintf(stderr, "tblookup: %s: %s\n", o.puzzle, ptb_strerror(rc));
         free_options(&o);
-        return 1;
+        return space_status(rc);
     }
     /* Static, as read_all's input: a megabyte from malloc is a mapping
      * of its own, made and unmade by every process, which cost a query

@@ -314,8 +314,10 @@ static PyObject *Space_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         PyErr_Format(st->ParseError, "%s has no metric '%s' (%s: %s)",
                      puzzle, metric, ptb_puzzle_metric(p, 1)
                      ? "metrics" : "its one metric", list);
-    else
-        PyErr_Format(st->ParseError, "%s: %s", puzzle, ptb_strerror(rc));
+    else                   /* a stored ranking that fails: the table's */
+        PyErr_Format(rc == PTB_EFORMAT || rc == PTB_ECORRUPT
+                         ? st->TableError : st->ParseError,
+                     "%s: %s", puzzle, ptb_strerror(rc));
     Py_DECREF(self);                             /* frees p */
     return NULL;
 }

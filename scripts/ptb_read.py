@@ -25,6 +25,9 @@ with tblookup's.
                                         check, recompute the digest,
                                         meta_sha256 and stats_sha256
 
+A described puzzle's "ranking" record is checked against its
+ranking_check and its length; what its states mean is the engine's.
+
 All five encodings of format 5 are read: packed1 (eight bits a byte),
 packed3 (five base-3 digits a byte), packed4 (two 4-bit values a byte),
 sparse (per block of 65536 states, the positions and distances of the
@@ -50,8 +53,8 @@ import lmdb
 import zstandard
 
 FORMAT = 5
-RECORDS = {b'checks', b'dictionary', b'header', b'index', b'sizes', b'stats',
-           b'values'}
+RECORDS = {b'checks', b'dictionary', b'header', b'index', b'ranking',
+           b'sizes', b'stats', b'values'}
 MAGIC = 'puzzletb'
 TEXT_MAX = 16384           # bytes of the header and of the stats record
 CHUNK = 512                # in place: bytes of values per check
@@ -156,10 +159,35 @@ class Table:
         if self.number('dictionary') > 131072:
             raise TableError('dictionary of %d bytes (at most 131072)'
                              % self.number('dictionary'))
+        self._check_ranking(rec.get(b'ranking'))
         if self.in_place:
             self._open_in_place(rec)
         else:
             self._open_zstd(rec)
+
+    def _check_ranking(self, ranking):
+        """A described puzzle's "ranking": present with its header's
+        ranking_check or not at all; it passes that check, and its cell
+        counts (one a cell of the drawn start) add up to its length.  What
+        the states mean is the engine's: this reader checks only the
+        record's frame."""
+        check = self.fields.get('ranking_check')
+        if ranking is None and check is None:
+            return
+        if ranking is None or check is None:
+            raise TableError('a ranking record without ranking_check, or the '
+                             'other way round')
+        if '%08x' % chunk_check(ranking) != check:
+            raise TableError('ranking record fails its check')
+        start = [l for l in self.text.splitlines()
+                 if l.startswith('description start ')]
+        cells = len(start[0].split(' ', 2)[2].replace('/', '')) if start \
+            else 0
+        if not cells or len(ranking) < 4 * cells or \
+                len(ranking) != 4 * cells + 8 * sum(
+                    struct.unpack('<%dI' % cells, ranking[:4 * cells])):
+            raise TableError('ranking record of %d bytes does not hold its '
+                             'cells\' nodes' % len(ranking))
 
     def _open_in_place(self, rec):
         for key in (b'index', b'dictionary'):

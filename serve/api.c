@@ -174,8 +174,7 @@ static int add_described(void *arg, const char *file, const ptb_puzzle *p,
             return 0;
     if (srv->npuzzles >= SERVE_MAX_PUZZLES)
         return PTB_EINVAL;
-    int rc = ptb_puzzle_load(ptb_puzzle_description(p),
-                             &srv->puzzle[srv->npuzzles], NULL, 0);
+    int rc = ptb_puzzle_copy(p, &srv->puzzle[srv->npuzzles]);
     srv->npuzzles += rc == PTB_OK;
     return rc;
 }

@@ -10,6 +10,12 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
                        line); then stats_sha256 in the header is recomputed;
   index0               not a line: sets the first offset of the "index"
                        record (zstd) to VALUE;
+  ranking+             not a line: VALUE is "C S", adds state S (decimal)
+                       to cell C's nodes in the "ranking" record, in order;
+                       then ranking_check in the header is recomputed;
+  ranking-             not a line: removes the "ranking" record and the
+                       header's ranking_check (VALUE ignored), as in a
+                       table written before rankings were stored;
   any other key        a header line (added before meta_sha256; a crafted
                        stats_sha256 is kept as given).
 meta_sha256 is always recomputed last."""
@@ -20,7 +26,22 @@ import sys
 
 import lmdb
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'scripts'))
+from ptb_read import chunk_check  # noqa: E402  (FORMAT.md's check)
+
 STATS_KEYS = ('distance', 'farthest')
+
+
+def add_node(record, cells, c, state):
+    """The ranking record with state added to cell c's nodes."""
+    n = list(struct.unpack('<%dI' % cells, record[:4 * cells]))
+    st = list(struct.unpack('<%dQ' % sum(n), record[4 * cells:]))
+    at = sum(n[:c])
+    layer = sorted(st[at:at + n[c]] + [state])
+    st[at:at + n[c]] = layer
+    n[c] += 1
+    return struct.pack('<%dI' % cells, *n) + struct.pack('<%dQ' % len(st), *st)
 
 
 def edit(lines, key, value):
@@ -49,6 +70,16 @@ with env.begin(write=True) as txn:
             ix = bytearray(txn.get(b'index'))
             ix[0:8] = struct.pack('>Q', int(value))
             txn.put(b'index', bytes(ix))
+        elif key == 'ranking+':
+            cells = sum(len(r) for l in header if l.startswith('description start ')
+                        for r in l.split(' ', 2)[2].split('/'))
+            c, state = (int(v) for v in value.split())
+            rk = add_node(bytes(txn.get(b'ranking')), cells, c, state)
+            txn.put(b'ranking', rk)
+            edit(header, 'ranking_check', '%08x' % chunk_check(rk))
+        elif key == 'ranking-':
+            txn.delete(b'ranking')
+            header = [l for l in header if not l.startswith('ranking_check ')]
         elif key.lstrip('+') in STATS_KEYS:
             edit(stats, key, value)
             stats_edited = True

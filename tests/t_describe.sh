@@ -166,6 +166,47 @@ check "p1379's table under eight's name is not eight's: still eight.mdb answers"
 cp "$TABLES/rush-60-step.mdb" "$TMP/cr/p1379.mdb"
 check "p1379.mdb holding another puzzle's table: refused, status 3 (found by scripts/faults)" \
     expect_error 3 "p1379: not a puzzletb table for this puzzle" p1379 --tables "$TMP/cr" 283104765
+
+# ---- the stored ranking (FORMAT.md, "ranking") ----
+# eight's nodes at cell 1 are the states 255 (cell 0 empty) and 255 - 2^k
+# (tile k at cell 0); 252 (two tiles placed) has completions but no layout
+# passes through it, 255 is there already, and 2^42 has a window bit that
+# 1x1 tiles cannot have.
+craft_ranking() {
+    cp "$TABLES/eight.mdb" "$TMP/cr/eight.mdb"
+    "$PY" tests/craft.py "$TMP/cr/eight.mdb" "$@" 2>/dev/null
+}
+craft_ranking ranking+ '1 4398046511104'
+check "a stored ranking with a state out of range: refused, status 3" \
+    expect_error 3 "eight: not a puzzletb table for this puzzle" eight --tables "$TMP/cr" 867254301
+check "... and --verify refuses it too, status 3" \
+    expect_error 3 "eight: not a puzzletb table for this puzzle" eight --tables "$TMP/cr" --verify
+craft_ranking ranking+ '1 255'
+check "a stored ranking with a state twice: refused, status 3" \
+    expect_error 3 "eight: not a puzzletb table for this puzzle" eight --tables "$TMP/cr" 867254301
+craft_ranking ranking+ '1 252'
+check "a stored ranking with a node no layout reaches still ranks right: 31" \
+    sh -c '"$1" eight --tables "$2" --count 867254301 | grep -qx 31' _ "$LOOKUP" "$TMP/cr"
+check "... but it is not the description's, and --verify says so, status 3" \
+    expect_error 3 "the stored ranking is not the description's" eight --tables "$TMP/cr" --verify
+craft_ranking ranking- x
+check "a table with no stored ranking (an older one) answers, ranking made at open: 31" \
+    sh -c '"$1" eight --tables "$2" --count 867254301 | grep -qx 31' _ "$LOOKUP" "$TMP/cr"
+check "... and --verify proves it" \
+    sh -c '"$1" eight --tables "$2" --verify | grep -q "eight.mdb: ok: 362880 values proven"' _ "$LOOKUP" "$TMP/cr"
+cp "$TABLES/eight.mdb" "$TMP/cr/eight.mdb"
+"$PY" - "$TMP/cr/eight.mdb" <<'PYEOF'
+import sys
+import lmdb
+env = lmdb.open(sys.argv[1], subdir=False, lock=False, map_size=1 << 24)
+with env.begin(write=True) as txn:
+    r = bytearray(txn.get(b'ranking'))
+    r[100] ^= 4
+    txn.put(b'ranking', bytes(r))
+PYEOF
+check "a damaged stored ranking (its check fails): refused, status 3" \
+    expect_error 3 "eight: table is corrupt" eight --tables "$TMP/cr" 867254301
+cp "$TABLES/eight.mdb" "$TMP/cr/eight.mdb"
 printf 'X' | dd of="$TMP/cr/eight.mdb" bs=1 seek=11310 conv=notrunc status=none
 run eight --tables "$TMP/cr" --count 123456708
 check "a damaged header: no answer" test "$rc" != 0 -a -z "$out"

@@ -3,9 +3,9 @@
 # input kept under tests/fuzz/regress/NAME/ (each a crash found once, now
 # fixed) is replayed through its harness and must pass; then each libFuzzer
 # harness (every puzzle's parser, the table reader on four, frog and the
-# toy puzzles' tables, the LMDB page check, the batch reader) runs for
-# $FUZZ_SMOKE seconds (default 10: eleven harnesses, the description reader
-# with them) from its corpus and must find nothing.  `make fuzz
+# toy puzzles' tables, the LMDB page check, the batch reader, the
+# description reader, a described table's ranking) runs for $FUZZ_SMOKE
+# seconds (default 10) from its corpus and must find nothing.  `make fuzz
 # FUZZ_SECONDS=N` is the long run, `make fuzz-tables` the table reader's.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 SMOKE=${FUZZ_SMOKE:-10}
