@@ -31,8 +31,13 @@
  * programme with a parity bit in its state; otherwise the layouts a search
  * from the start finds, indexed by their sorted keys.
  *
+ * When the board, its pieces and its goals are their own mirror images, a
+ * layout and its mirror image are one state (make_fold()).
+ *
  * The native view (ptb_position.cell) is the user's drawing, a character a
- * cell; aux holds the character the user draws empty cells with.
+ * cell; aux holds the character the user draws empty cells with, and
+ * MIRRORED when the drawing is the mirror image of the table's state (its
+ * moves, made on the state, are mirrored onto the drawing: native()).
  *
  * May touch: its arguments and the heap.  No I/O.
  */
@@ -41,10 +46,11 @@
 
 #include "slide.h"
 
-#define MAX_ENTRIES (1u << 25)   /* entries of T: 256 MB */
+#define MAX_LEFT (1u << 25)      /* pieces-left states: 128 MB of avail */
+#define MAX_STATES (1u << 25)    /* the search's states: 256 MB */
 #define MAX_LAYOUTS ((uint64_t)1 << 40)
 #define MAX_EDGES ((uint64_t)1 << 26)   /* the graph's: 1 GB (its nodes are
-                                           at most MAX_ENTRIES) */
+                                           at most MAX_STATES) */
 
 /* A layout's key in a component table: the anchors of the pieces, six
  * bits each, kind by kind in order, each kind's in reading order, packed
@@ -102,6 +108,16 @@ typedef struct sl_ctx {
                                     (own_saved) by save_nodes(); or NULL */
     size_t saved_len;
     unsigned char *own_saved;
+    uint32_t nodes;              /* the graph's */
+    /* the mirror image folded (make_fold()): each kind's mirror image;
+     * the fold rows, and of each node 1 + its fold row or 0; their paths */
+    int fold;
+    int8_t mirror[SL_MAX_KINDS];
+    struct fold_row *frow;
+    size_t nfrow;
+    uint32_t *frow_of;
+    struct fold_path *fpath;
+    size_t nfpath;
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors. */
@@ -120,8 +136,7 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 /* ==== the dynamic programme ============================================= */
 
 /* A state of a cell: its window, parity and pieces left, packed as
- * win << 32 | p << 31 | s (s < MAX_ENTRIES).  A cell's states, with
- * the windows and parities, number at most its entries of T. */
+ * win << 32 | p << 31 | s (s < MAX_LEFT). */
 #define STATE(win, p, s) ((uint64_t)(win) << 32 | (uint64_t)(p) << 31 | (s))
 #define WIN(st) ((st) >> 32)
 #define PAR(st) ((unsigned)((st) >> 31 & 1))
@@ -308,7 +323,10 @@ static int reach_states(const sl_ctx *x, layers *ly)
         for (size_t i = ly->at[c]; i < ly->at[c] + ly->n[c]; i++) {
             unsigned nn = choices(x, c, ly->st[i], next, kind);
             if (len + nn > cap) {
-                uint64_t *st = realloc(ly->st, 2 * cap * sizeof *st);
+                uint64_t *st = cap >= MAX_STATES ? NULL
+                               : realloc(ly->st, 2 * cap * sizeof *st);
+                if (!st && cap >= MAX_STATES)
+                    return PTB_EINVAL;
                 if (!st)
                     return PTB_ENOMEM;
                 ly->st = st;
@@ -405,6 +423,7 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
     if (ly->n[0] != 1)
         return prune ? PTB_EINVAL : PTB_EFORMAT;   /* no layout at all */
     x->root = nodes - 1;
+    x->nodes = nodes;
     x->size = x->total[x->root];
     return PTB_OK;
 }
@@ -500,7 +519,7 @@ static int make_table(sl_ctx *x, const layout *start,
                          ? x->open / d->kind[k].cells : d->kind[k].count;
         x->radix[k] = x->nleft;
         x->nleft *= x->most[k] + 1;            /* at most 2^25 * 65 */
-        if (x->nleft > MAX_ENTRIES)
+        if (x->nleft > MAX_LEFT)
             return PTB_EINVAL;
         x->full += x->most[k] * x->radix[k];
         span |= d->kind[k].shape;
@@ -509,9 +528,6 @@ static int make_table(sl_ctx *x, const layout *start,
     if (x->wbits > 25)
         return PTB_EINVAL;
     x->nwin = (uint64_t)1 << x->wbits;
-    uint64_t entries = (uint64_t)(d->n + 1) * x->nwin * x->npar * x->nleft;
-    if (entries > MAX_ENTRIES)
-        return PTB_EINVAL;
     x->avail = malloc(x->nleft * sizeof *x->avail);
     if (!x->avail)
         return PTB_ENOMEM;
@@ -550,6 +566,29 @@ static int make_table(sl_ctx *x, const layout *start,
     return rc != PTB_OK ? rc : x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
 }
 
+/* The completions of the choices before at[]'s own at each free cell of
+ * c0..c1-1, following the graph from node *v, which gets the node reached;
+ * UINT64_MAX when the graph does not hold at[]. */
+static uint64_t walk(const sl_ctx *x, const uint8_t *at, uint32_t *v,
+                     unsigned c0, unsigned c1)
+{
+    uint64_t r = 0;
+    for (unsigned c = c0; c < c1; c++) {
+        const sl_edge *e = x->edge + x->edge_at[*v],
+                      *end = x->edge + x->edge_at[*v + 1];
+        int own = e < end && e->kind == PASS ? PASS : at[c] ? at[c] - 1 : -1;
+        if (own == PASS && at[c])
+            return UINT64_MAX;          /* a piece on a covered cell */
+        while (e < end && e->kind != own)
+            e++;
+        if (e == end)
+            return UINT64_MAX;
+        r += e->before;
+        *v = e->next;
+    }
+    return r;
+}
+
 /* The path of a layout through the graph: its rank, the completions of the
  * choices before its own at each free cell; from cell 'from' of pre on,
  * when pre is not NULL (the layout agrees with pre's before it).
@@ -558,24 +597,9 @@ static int make_table(sl_ctx *x, const layout *start,
 static uint64_t dp_rank(const sl_ctx *x, const layout *l, const prefix *pre,
                         unsigned from)
 {
-    const sl_desc *d = x->d;
     uint32_t v = pre ? pre->node[from] : x->root;
-    uint64_t r = pre ? pre->r[from] : 0;
-    for (unsigned c = pre ? from : 0; c < d->n; c++) {
-        const sl_edge *e = x->edge + x->edge_at[v],
-                      *end = x->edge + x->edge_at[v + 1];
-        int own = e < end && e->kind == PASS ? PASS
-                  : l->at[c] ? l->at[c] - 1 : -1;
-        if (own == PASS && l->at[c])
-            return UINT64_MAX;          /* a piece on a covered cell */
-        while (e < end && e->kind != own)
-            e++;
-        if (e == end)
-            return UINT64_MAX;
-        r += e->before;
-        v = e->next;
-    }
-    return r;
+    uint64_t r = walk(x, l->at, &v, pre ? from : 0, x->d->n);
+    return r == UINT64_MAX || !pre ? r : r + pre->r[from];
 }
 
 static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
@@ -584,14 +608,16 @@ static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
     l->occ |= d->kind[k].shape << a;
 }
 
-/* The layout of rank r; its path into *pre when pre is not NULL. */
-static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
+/* Cells c0..c1-1 of the layout of rank r among the completions of node
+ * *v into l, following the graph (*v gets the node reached); their path
+ * into *pre when pre is not NULL. */
+static void unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp, unsigned c0,
+                   unsigned c1, layout *l, prefix *pre)
 {
     const sl_desc *d = x->d;
     uint64_t r0 = r;
-    uint32_t v = x->root;
-    memset(l, 0, sizeof *l);
-    for (unsigned c = 0; c < d->n; c++) {
+    uint32_t v = *vp;
+    for (unsigned c = c0; c < c1; c++) {
         const sl_edge *e = x->edge + x->edge_at[v],
                       *end = x->edge + x->edge_at[v + 1];
         if (pre) {
@@ -607,6 +633,15 @@ static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
         }
         v = e->next;
     }
+    *vp = v;
+}
+
+/* The layout of rank r; its path into *pre when pre is not NULL. */
+static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
+{
+    uint32_t v = x->root;
+    memset(l, 0, sizeof *l);
+    unwalk(x, r, &v, 0, x->d->n, l, pre);
 }
 
 /* The layout of a drawing, a character a cell (checked by parse, or the
@@ -627,6 +662,312 @@ static void layout_of(const sl_desc *d, const unsigned char *cell, layout *l)
         put_piece(d, l, (unsigned)sl_kind_of(d, ch, m >> c), c);
         l->anchor[l->np++] = (uint8_t)c;
     }
+}
+
+/* ==== the mirror image: one state for a layout and its mirror ========== */
+
+/* When the board, the kinds of pieces and the goals are their own mirror
+ * images (left and right swapped: foldable()), a layout and its mirror
+ * image are equally far from the goals, and a table of layouts keeps one
+ * state for the two: the one that comes first in the programme's order
+ * (cell by cell in reading order, empty before the kinds in order), the
+ * canonical one.  l comes before its mirror image M(l) when, at the first
+ * row where the two differ, l's row does: every piece is anchored in the
+ * row of its mirror image's anchor, so above that row the pieces are
+ * their own mirror images, and so are the cells they cover, and the first
+ * cell where the rows differ is free in both.  The canonical layouts are
+ * ranked by a programme over the rows, on top of the graph: at a row's
+ * first cell, a node v that rows equal to their mirror images lead to (a
+ * fold row) has its paths through the row in order, each with its plain
+ * completions before it (off), its node at the next row, and whether the
+ * row is before its mirror image or the same (a row after it is left
+ * out); F(v), the canonical completions of v, adds total(end) for a row
+ * before, F(end) for a row the same, and F of the end of the board is 1.
+ * A canonical layout's rank adds at each fold row the F-counts of the
+ * paths before its own; from its first row before its mirror image on,
+ * the plain completions before its own choices. */
+typedef struct fold_path {
+    uint64_t off;                /* plain completions before it, from v */
+    uint64_t before;             /* canonical completions of the paths
+                                    before it */
+    uint32_t end;                /* its node at the next row */
+    uint8_t same;                /* 1: the row is its own mirror image */
+} fold_path;
+
+typedef struct fold_row {
+    uint32_t node, cell;         /* its node, at the row's first cell */
+    uint32_t first, n;           /* its paths: fpath[first .. first + n) */
+    uint64_t count;              /* F(node) */
+} fold_row;
+
+/* The cell in the mirror image of cell c; the mirror image of cells. */
+static unsigned mirror_cell(const sl_desc *d, unsigned c)
+{
+    return c - c % d->w + d->w - 1 - c % d->w;
+}
+
+static uint64_t mirror_cells(const sl_desc *d, uint64_t cells)
+{
+    uint64_t m = 0;
+    for (; cells; cells &= cells - 1)
+        m |= (uint64_t)1 << mirror_cell(d, ptb_low_bit(cells));
+    return m;
+}
+
+/* The anchor of the mirror image of a piece of kind k anchored at a. */
+static unsigned mirror_anchor(const sl_desc *d, unsigned k, unsigned a)
+{
+    return ptb_low_bit(mirror_cells(d, d->kind[k].shape << a));
+}
+
+/* The mirror image of the anchors at[] (kind + 1 at an anchor) into out. */
+static void mirror_at(const sl_ctx *x, const uint8_t *at, uint8_t *out)
+{
+    const sl_desc *d = x->d;
+    memset(out, 0, d->n);
+    for (unsigned c = 0; c < d->n; c++)
+        if (at[c])
+            out[mirror_anchor(d, at[c] - 1u, c)] =
+                (uint8_t)(x->mirror[at[c] - 1] + 1);
+}
+
+/* The anchors of l's canonical layout: l's own or buf, its mirror image. */
+static const uint8_t *canonical(const sl_ctx *x, const layout *l,
+                                uint8_t *buf)
+{
+    mirror_at(x, l->at, buf);
+    return memcmp(buf, l->at, x->d->n) < 0 ? buf : l->at;
+}
+
+/* Whether the description is its own mirror image: the walls; each kind's
+ * mirror image a kind (into mirror[]) with as many pieces, the same label
+ * (a distinct piece must be its own mirror image) and the same axis; and
+ * each goal's mirror image a goal.  Only for the programme's tables
+ * without a parity. */
+static int foldable(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    if (x->keys || x->npar > 1 || mirror_cells(d, d->walls) != d->walls)
+        return 0;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        const sl_kind *kd = &d->kind[k];
+        uint64_t m = kd->fit ? mirror_cells(d, kd->shape <<
+                                                   ptb_low_bit(kd->fit))
+                             : 0;
+        int j = -1;
+        for (unsigned i = 0; m && i < d->nkinds; i++)
+            if (d->kind[i].shape == m >> ptb_low_bit(m) &&
+                d->kind[i].count == kd->count && x->most[i] == x->most[k] &&
+                d->kind[i].label == kd->label && d->kind[i].axis == kd->axis)
+                j = (int)i;
+        if (j < 0)
+            return 0;
+        x->mirror[k] = (int8_t)j;
+    }
+    for (unsigned g = 0; g < d->ngoals; g++) {
+        const sl_goal *gl = &d->goal[g];
+        int found = 0;
+        for (unsigned h = 0; h < d->ngoals && !found; h++) {
+            const sl_goal *gh = &d->goal[h];
+            found = gh->n == gl->n &&
+                    gh->empty == mirror_cells(d, gl->empty);
+            for (unsigned i = 0; found && i < gl->n; i++) {
+                unsigned a = mirror_anchor(d, gl->kind[i], gl->anchor[i]);
+                int has = 0;
+                for (unsigned j = 0; j < gh->n; j++)
+                    has |= gh->anchor[j] == a &&
+                           gh->kind[j] == (unsigned)x->mirror[gl->kind[i]];
+                found = has;
+            }
+        }
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* The paths through the row of cells c0.. from node v, in order, into
+ * the fold row being made (rows after their mirror images left out). */
+typedef struct row_walk {
+    sl_ctx *x;
+    unsigned c0;
+    uint8_t at[SL_MAX_CELLS];    /* the row's anchors so far, else 0 */
+    size_t cap;
+    int rc;
+} row_walk;
+
+static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
+{
+    sl_ctx *x = rw->x;
+    const sl_desc *d = x->d;
+    if (c == rw->c0 + d->w) {
+        uint8_t m[SL_MAX_CELLS];
+        mirror_at(x, rw->at, m);
+        int cmp = memcmp(rw->at + rw->c0, m + rw->c0, d->w);
+        if (cmp > 0)
+            return;
+        if (x->nfpath == rw->cap) {
+            fold_path *p = rw->cap >= MAX_STATES ? NULL
+                : realloc(x->fpath, 2 * rw->cap * sizeof *p);
+            if (!p) {
+                rw->rc = rw->cap >= MAX_STATES ? PTB_EINVAL : PTB_ENOMEM;
+                return;
+            }
+            x->fpath = p;
+            rw->cap *= 2;
+        }
+        x->fpath[x->nfpath++] = (fold_path){ off, 0, v, (uint8_t)!cmp };
+        return;
+    }
+    for (uint32_t i = x->edge_at[v]; i < x->edge_at[v + 1] && !rw->rc; i++) {
+        const sl_edge *e = &x->edge[i];
+        rw->at[c] = (uint8_t)(e->kind >= 0 ? e->kind + 1 : 0);
+        row_paths(rw, c + 1, e->next, off + e->before);
+    }
+    rw->at[c] = 0;
+}
+
+/* Folds the mirror image when the description allows it: the fold rows,
+ * found from the root down, then counted from the bottom up; the space is
+ * then the canonical layouts. */
+static int make_fold(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    row_walk rw = { .x = x, .cap = 1024, .rc = PTB_OK };
+    size_t rcap = 64;
+    if (!foldable(x))
+        return PTB_OK;
+    x->frow_of = calloc(x->nodes, sizeof *x->frow_of);
+    x->frow = malloc(rcap * sizeof *x->frow);
+    x->fpath = malloc(rw.cap * sizeof *x->fpath);
+    if (!x->frow_of || !x->frow || !x->fpath)
+        return PTB_ENOMEM;
+    x->frow[x->nfrow++] = (fold_row){ x->root, 0, 0, 0, 0 };
+    x->frow_of[x->root] = 1;
+    for (size_t i = 0; i < x->nfrow && rw.rc == PTB_OK; i++) {
+        unsigned c0 = rw.c0 = x->frow[i].cell;
+        x->frow[i].first = (uint32_t)x->nfpath;
+        row_paths(&rw, c0, x->frow[i].node, 0);
+        x->frow[i].n = (uint32_t)(x->nfpath - x->frow[i].first);
+        for (uint32_t j = x->frow[i].first; j < x->nfpath; j++) {
+            uint32_t u = x->fpath[j].end;
+            if (!x->fpath[j].same || c0 + d->w == d->n || x->frow_of[u])
+                continue;
+            if (x->nfrow == rcap) {
+                fold_row *r = realloc(x->frow, 2 * rcap * sizeof *r);
+                if (!r)
+                    return PTB_ENOMEM;
+                x->frow = r;
+                rcap *= 2;
+            }
+            x->frow[x->nfrow] = (fold_row){ u, c0 + d->w, 0, 0, 0 };
+            x->frow_of[u] = (uint32_t)++x->nfrow;
+        }
+    }
+    if (rw.rc != PTB_OK)
+        return rw.rc;
+    for (size_t i = x->nfrow; i-- > 0;) {   /* a fold row's ends are below */
+        fold_row *fr = &x->frow[i];
+        uint64_t sum = 0;
+        for (uint32_t j = fr->first; j < fr->first + fr->n; j++) {
+            fold_path *p = &x->fpath[j];
+            p->before = sum;
+            sum += !p->same ? x->total[p->end]
+                   : x->frow_of[p->end] ? x->frow[x->frow_of[p->end] - 1].count
+                                        : 1;    /* the end of the board */
+        }
+        fr->count = sum;
+    }
+    x->fold = 1;
+    x->size = x->frow[0].count;
+    return PTB_OK;
+}
+
+/* The place of a canonical layout among them; UINT64_MAX when the graph
+ * does not hold it. */
+static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at)
+{
+    const sl_desc *d = x->d;
+    uint32_t v = x->root;
+    uint64_t r = 0;
+    int same = 1;
+    for (unsigned c = 0; c < d->n; c += d->w) {
+        uint32_t u = v;
+        uint64_t off = walk(x, at, &u, c, c + d->w);
+        if (off == UINT64_MAX)
+            return UINT64_MAX;
+        if (!same) {
+            r += off;
+        } else {
+            const fold_row *fr = &x->frow[x->frow_of[v] - 1];
+            const fold_path *p = x->fpath + fr->first;
+            size_t lo = 0, n = fr->n;
+            while (n > 1) {             /* the path whose off is off */
+                size_t half = n / 2;
+                lo = p[lo + half].off <= off ? lo + half : lo;
+                n -= half;
+            }
+            if (!n || p[lo].off != off)
+                return UINT64_MAX;      /* (a row after its mirror image) */
+            r += p[lo].before;
+            same = p[lo].same;
+        }
+        v = u;
+    }
+    return r;
+}
+
+/* The canonical layout of place r. */
+static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l)
+{
+    const sl_desc *d = x->d;
+    uint32_t v = x->root;
+    memset(l, 0, sizeof *l);
+    for (unsigned c = 0; c < d->n; c += d->w) {
+        const fold_row *fr = &x->frow[x->frow_of[v] - 1];
+        const fold_path *p = x->fpath + fr->first;
+        size_t lo = 0, n = fr->n;
+        while (n > 1) {                 /* the last path before r */
+            size_t half = n / 2;
+            lo = p[lo + half].before <= r ? lo + half : lo;
+            n -= half;
+        }
+        r -= p[lo].before;
+        if (!p[lo].same) {              /* the rest: plain */
+            unwalk(x, p[lo].off + r, &v, c, d->n, l, NULL);
+            return;
+        }
+        unwalk(x, p[lo].off, &v, c, c + d->w, l, NULL);
+    }
+}
+
+#define MIRRORED 0x100u          /* in aux: the drawing is the mirror
+                                    image of the state */
+
+/* MIRRORED when layout l is not its class's canonical one, else 0. */
+static uint32_t mirrored(const sl_ctx *x, const layout *l)
+{
+    uint8_t buf[SL_MAX_CELLS];
+    return x->fold && canonical(x, l, buf) != l->at ? MIRRORED : 0;
+}
+
+/* A move of the state (code: from anchor | to anchor << 8) as a move of
+ * the drawing p: the same, or its mirror image when p is MIRRORED (the
+ * piece's anchor in the drawing, and the move's rows down and columns
+ * across mirrored). */
+static uint32_t native(const sl_ctx *x, const ptb_position *p,
+                       uint32_t code)
+{
+    const sl_desc *d = x->d;
+    unsigned a = code & 0xFF, b = code >> 8 & 0xFF, na = 0;
+    if (!(p->aux & MIRRORED))
+        return code;
+    unsigned char ch = p->cell[mirror_cell(d, a)];
+    while (p->cell[na] != ch)
+        na++;
+    unsigned nb = na + b / d->w * d->w - a / d->w * d->w + a % d->w -
+                  b % d->w;
+    return na | nb << 8;
 }
 
 /* ==== the component: keys ============================================== */
@@ -687,6 +1028,9 @@ static int key_qsort(const void *a, const void *b)
 static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
                      unsigned from)
 {
+    uint8_t buf[SL_MAX_CELLS];
+    if (x->fold)                        /* its class: the canonical one */
+        return fold_rank(x, canonical(x, l, buf));
     if (!x->keys)
         return dp_rank(x, l, pre, from);
     sl_key k = key_of(x->d, l);
@@ -710,6 +1054,8 @@ static void unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
     if (x->keys)
         layout_of_key(x->d, x->keys[r], l);
+    else if (x->fold)
+        fold_unrank(x, r, l);
     else
         dp_unrank(x, r, l, pre);
 }
@@ -970,10 +1316,13 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
     const sl_ctx *x = gw->x;
     const sl_desc *d = x->d;
     if (c == d->n) {
+        uint8_t buf[SL_MAX_CELLS];
         for (unsigned g = 0; g < gw->g; g++)
             if (matches(&d->goal[g], &gw->l))
                 return;
-        gw->emit(gw->arg, r);
+        if (x->fold && canonical(x, &gw->l, buf) != gw->l.at)
+            return;                     /* its mirror image stands for it */
+        gw->emit(gw->arg, x->fold ? fold_rank(x, gw->l.at) : r);
         return;
     }
     int hole = d->goal[gw->g].empty >> c & 1, want = gw->want[c] - 1;
@@ -1005,6 +1354,9 @@ static void slide_close(void *ctx)
         free(x->flips);
         free(x->keys);
         free(x->own_saved);
+        free(x->frow);
+        free(x->frow_of);
+        free(x->fpath);
     }
     free(x);
 }
@@ -1105,6 +1457,8 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
                                              : make_table(x, &start,
                                                           p->stored,
                                                           p->stored_len);
+    if (rc == PTB_OK)
+        rc = make_fold(x);
     if (rc != PTB_OK) {
         slide_close(x);
         return rc;
@@ -1279,6 +1633,7 @@ static int slide_parse(const void *ctx, const char *text,
     layout_of(d, p->cell, &l);
     p->sub = 0;
     p->idx = rank(ctx, &l, NULL, 0);
+    p->aux |= mirrored(ctx, &l);
     if (p->idx == UINT64_MAX)
         return ptb_errf(err, errcap, "this position is not one of the %llu "
                         "the table covers: %s",
@@ -1315,9 +1670,11 @@ static uint64_t moving_cells(const sl_desc *d, const ptb_position *p,
 static void slide_apply(const void *ctx, ptb_position *p, const ptb_move *m)
 {
     const sl_desc *d = ((const sl_ctx *)ctx)->d;
-    unsigned from = m->code & 0xFF, to = m->code >> 8 & 0xFF;
+    uint32_t code = native(ctx, p, m->code);
+    unsigned from = code & 0xFF, to = code >> 8 & 0xFF;
     unsigned char ch = p->cell[from];
-    uint64_t cells = moving_cells(d, p, m->code);
+    uint64_t cells = moving_cells(d, p, code);
+    layout l;
     for (unsigned i = 0; i < d->n; i++)
         if (cells >> i & 1)
             p->cell[i] = (unsigned char)p->aux;
@@ -1325,6 +1682,9 @@ static void slide_apply(const void *ctx, ptb_position *p, const ptb_move *m)
         if (cells >> i & 1)
             p->cell[i + to - from] = ch;
     p->idx = m->to;
+    layout_of(d, p->cell, &l);          /* (on the drawing, which may
+                                           turn from mirrored to not) */
+    p->aux = (p->aux & ~MIRRORED) | mirrored(ctx, &l);
 }
 
 /* The path of a move: its directions, "DDL", into path (NUL-ended). */
@@ -1375,8 +1735,9 @@ static int slide_format_move(const void *ctx, const ptb_position *before,
 {
     char path[SL_MAX_CELLS + 1];
     size_t len = 0;
-    move_path(ctx, before, m->code, path);
-    ptb_catf(buf, cap, &len, "%c %s", before->cell[m->code & 0xFF], path);
+    uint32_t code = native(ctx, before, m->code);
+    move_path(ctx, before, code, path);
+    ptb_catf(buf, cap, &len, "%c %s", before->cell[code & 0xFF], path);
     return (int)len;
 }
 
@@ -1453,10 +1814,11 @@ static int slide_format_move_json(const void *ctx, const ptb_position *before,
 {
     static const char *const name[] = { "up", "down", "left", "right" };
     const sl_desc *d = ((const sl_ctx *)ctx)->d;
-    unsigned from = m->code & 0xFF, to = m->code >> 8 & 0xFF;
+    uint32_t code = native(ctx, before, m->code);
+    unsigned from = code & 0xFF, to = code >> 8 & 0xFF;
     char path[SL_MAX_CELLS + 1];
     size_t len = 0, k;
-    move_path(ctx, before, m->code, path);
+    move_path(ctx, before, code, path);
     ptb_catf(buf, cap, &len, "{\"piece\":\"%c\",\"from\":[%u,%u],\"to\":"
              "[%u,%u],\"path\":[", before->cell[from], from / d->w + 1,
              from % d->w + 1, to / d->w + 1, to % d->w + 1);

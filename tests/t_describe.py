@@ -18,6 +18,7 @@ Prints TAP lines ("ok N - ...") for tests/run; run from the top of the tree
 (tests/t_describe.sh)."""
 import collections
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -238,6 +239,88 @@ class Model:
             frontier = nxt
         return lays, dist
 
+    # ---- the mirror image (left and right swapped) ----
+
+    def mirror_anchor(self, k, a):
+        return min((r, self.w - 1 - c) for r, c in self.cells(k, a))
+
+    def folds(self):
+        """Whether a table keeps one state for a layout and its mirror
+        image: a table of layouts (not a component) whose walls, kinds of
+        pieces (each kind's mirror image a kind with as many pieces, the same
+        label and axis) and goals are their own mirror images."""
+        if self.reachable or {(r, self.w - 1 - c)
+                              for r, c in self.walls} != self.walls:
+            return False
+        self.mk = {}
+        for k, (shape, label, ax) in enumerate(self.kinds):
+            m = [(r, -c) for r, c in shape]
+            a = min(m)
+            m = tuple(sorted((r - a[0], c - a[1]) for r, c in m))
+            same = [j for j, kd in enumerate(self.kinds)
+                    if kd == (m, label, ax) and self.count[j] == self.count[k]]
+            if not same:
+                return False
+            self.mk[k] = same[0]
+        goals = {(frozenset(need), frozenset(empty))
+                 for need, empty in self.goals}
+        return all((frozenset((self.mk[k], self.mirror_anchor(k, a))
+                              for k, a in need),
+                    frozenset((r, self.w - 1 - c) for r, c in empty))
+                   in goals for need, empty in self.goals)
+
+    def mirror(self, lay):
+        return tuple(sorted((self.mk[k], self.mirror_anchor(k, a))
+                            for k, a in lay))
+
+    def states(self, lays):
+        """The table's states: a layout each, or a pair of mirror images
+        each when it folds."""
+        if not self.folds():
+            return len(lays)
+        return len({min(l, self.mirror(l)) for l in lays})
+
+    def layout_of(self, grid):
+        """The layout a drawing (rows of characters) shows."""
+        groups = collections.defaultdict(list)
+        for r, row in enumerate(grid):
+            for c, x in enumerate(row):
+                if x not in '.#':
+                    groups[x].append((r, c))
+        labels = {kd[1] for kd in self.kinds if kd[1]}
+        lay = []
+        for x, cs in groups.items():
+            a = min(cs)
+            shape = tuple(sorted((r - a[0], c - a[1]) for r, c in cs))
+            k = [i for i, kd in enumerate(self.kinds) if kd[0] == shape and
+                 kd[1] == (x if x in labels else None)][0]
+            lay.append((k, a))
+        return tuple(sorted(lay))
+
+    def replay(self, drawing, moves):
+        """Whether moves (an answer's, as JSON: piece, from, to) are moves
+        of the rules one after the other from the drawing, to a goal."""
+        grid = [list(row) for row in drawing.split('/')]
+        for mv in moves:
+            d = mv['detail']
+            x, fr = d['piece'], (d['from'][0] - 1, d['from'][1] - 1)
+            dr, dc = d['to'][0] - 1 - fr[0], d['to'][1] - 1 - fr[1]
+            cs = [(r, c) for r in range(self.h) for c in range(self.w)
+                  if grid[r][c] == x]
+            if not cs or min(cs) != fr:
+                return False
+            before = self.layout_of(grid)
+            for r, c in cs:
+                grid[r][c] = '.'
+            for r, c in cs:
+                if not (0 <= r + dr < self.h and 0 <= c + dc < self.w) or \
+                        grid[r + dr][c + dc] != '.':
+                    return False
+                grid[r + dr][c + dc] = x
+            if self.layout_of(grid) not in self.moves(before):
+                return False
+        return self.is_goal(self.layout_of(grid))
+
     def draw(self, lay):
         """The layout as a query: a letter a piece (distinct ones their
         own), rows joined by '/'."""
@@ -345,6 +428,22 @@ goal    ??#/?1?/???
 goal    ??#/???/??1
 ''', dict(start='12#/345/67.', goals=['??#/?1?/???', '??#/???/??1'],
           distinct='all', reachable=True)),
+    # boards that are their own mirror images: a state for a layout and
+    # its mirror image
+    ('mirror', '''name t-mirror
+metrics step line move
+start   a.b./ccd./..d.
+goal    ????/????/?cc?
+''', dict(start='a.b./ccd./..d.', goals=['????/????/?cc?'])),
+    ('mirror-ells', '''# two L pieces, each the other's mirror image; two goals, each
+# the other's mirror image; walls that are their own
+name t-mirror-ells
+metrics move step
+start   #...#/LL.MM/L...M/.a.b.
+goal    #???#/?????/LL???/L????
+goal    #???#/?????/???MM/????M
+''', dict(start='#...#/LL.MM/L...M/.a.b.',
+          goals=['#???#/?????/LL???/L????', '#???#/?????/???MM/????M'])),
     # any mix of the pieces that are not distinct, as Klotski's layouts
     ('mixes', '''name t-mixes
 metrics step line move
@@ -357,6 +456,16 @@ C.D
 EE.
 goal    ???/???/?AA/?AA
 ''', dict(start='AAB/AAB/C.D/EE.', goals=['???/???/?AA/?AA'],
+          distinct='A', mixes=2)),
+    ('mixes-mirror', '''# Klotski on a board 4 wide and 3 tall: the block to the bottom
+# centre
+name t-mixes-mirror
+metrics step move
+distinct A
+covers mixes 2
+start   AAB./AAB./C.DD
+goal    ????/?AA?/?AA?
+''', dict(start='AAB./AAB./C.DD', goals=['????/?AA?/?AA?'],
           distinct='A', mixes=2)),
 ]
 
@@ -386,9 +495,11 @@ def main():
             r = run([LOOKUP, '--tables', tmp, puzzle, '--metric', metric,
                      '--stats'])
             head = r.stdout.splitlines()[0] if r.stdout else ''
-            check('%s %s: the table has a state per layout (%d, counted '
-                  'here)' % (name, metric, len(lays)),
-                  ' %d states,' % len(lays) in head, head + r.stderr)
+            states = model.states(lays)
+            check('%s %s: the table has a state per layout%s (%d, counted '
+                  'here)' % (name, metric, ' and its mirror image'
+                             if model.folds() else '', states),
+                  ' %d states,' % states in head, head + r.stderr)
             order = sorted(lays)
             queries = ''.join(model.draw(l) + '\n' for l in order)
             r = run([LOOKUP, '--tables', tmp, puzzle, '--metric', metric,
@@ -402,6 +513,26 @@ def main():
                   (name, metric, len(dist), max(dist.values())),
                   len(got) == len(want) and not bad,
                   (bad[:5], r.stderr[:300]))
+            if model.folds():
+                # answers from drawings and their mirror images alike: each
+                # move a move of the rules, to a goal, as many as the BFS
+                sample = [l for l in order if l in dist][::max(1, len(dist) // 40)]
+                sample += [model.mirror(l) for l in sample]
+                bad = []
+                for l in sample:
+                    r = run([LOOKUP, '--tables', tmp, puzzle, '--metric',
+                             metric, '--format', 'json', model.draw(l)])
+                    try:
+                        a = json.loads(r.stdout)
+                        good = len(a['moves']) == dist[l] and \
+                            model.replay(model.draw(l), a['moves'])
+                    except (ValueError, KeyError):
+                        good = False
+                    if not good:
+                        bad.append((model.draw(l), r.stdout[:300]))
+                check('%s %s: %d answers, from drawings and their mirror '
+                      'images, replay as moves of the rules to a goal' %
+                      (name, metric, len(sample)), not bad, bad[:3])
             out = sorted(model.layouts() - set(lays))[:300]
             if model.reachable and out:
                 r = run([LOOKUP, '--tables', tmp, puzzle, '--metric', metric,

@@ -139,6 +139,24 @@ bin/tbgen --plan --puzzle eleven --out "$TMP/bigout" >"$TMP/o" 2>&1
 check "tbgen --plan: eleven's 239,500,800 states (12!/2, the 3x4 puzzle's solvable half: no search), and builds nothing" \
     sh -c 'grep -q "eleven.mdb: 239,500,800 states; generation needs at most" "$1" &&
            [ -z "$(ls "$2")" ]' _ "$TMP/o" "$TMP/bigout"
+# Klotski's universe on the boards of issue 23, counted by the programme
+# alone: the counts the issue gives (one 2x2 block, any mix of 1x2, 2x1
+# and 1x1 pieces, at least two empty cells).  A goal that is its own mirror
+# image gives a state per pair of mirror images: klotski-4x6's layouts are
+# counted with its goal moved left, and klotski-4x5's pairs are the
+# built-in klotski's 14,673,066 states.
+plan_states() {
+    bin/tbgen --plan --puzzle "$1" --metric step --out "$TMP/bigout" 2>&1 |
+        sed -n 's/.*-step\.mdb: \([0-9,]*\) states; .*/\1/p'
+}
+sed 's/^?AA?$/AA??/' puzzles/klotski-4x6.txt >"$TMP/k46-left.txt"
+check "tbgen --plan: Klotski on 4x6 has 1,749,098,135 layouts" \
+    test "$(plan_states "$TMP/k46-left.txt")" = 1,749,098,135
+check "tbgen --plan: klotski-5x5 (a goal that is not its own mirror image) has 4,984,931,936 layouts" \
+    test "$(plan_states klotski-5x5)" = 4,984,931,936
+check "tbgen --plan: klotski-4x5 has 14,673,066 pairs of mirror images, the built-in klotski's states" \
+    test "$(plan_states klotski-4x5)" = 14,673,066
+check "tbgen --plan builds nothing" test -z "$(ls "$TMP/bigout")"
 run --list tables
 check "tblookup --list tables: each table with its puzzle, metric and summary" \
     sh -c 'grep -qE "^century-line.mdb +century +line +J. H. Conway" "$1" &&

@@ -3,7 +3,8 @@
  * the counting programme's graph from instead of searching for its nodes,
  * untrusted like the rest of a table.
  *
- * The input's first byte picks one of the descriptions below; the rest is
+ * The input's first byte picks one of the descriptions below (one of them
+ * its own mirror image, so its states are pairs of mirror images); the rest is
  * the ranking, given to the puzzle as if read from its table.  The space
  * must open from the true ranking (the seeds hold them).  When it opens
  * from any input, every state is unranked and its moves ranked, each
@@ -24,6 +25,8 @@ static const char *const desc[] = {
     "goal 12#/345/67.\n",
     /* every layout of a few pieces, two metrics */
     "name l\nmetrics step move\nstart AB./CC./D..\ngoal \?\?A/\?\?\?/\?\?\?\n",
+    /* its own mirror image: a state for a layout and its mirror image */
+    "name f\nstart a.b./ccd./..d.\ngoal \?\?\?\?/\?\?\?\?/\?cc\?\n",
 };
 #define NDESC (sizeof desc / sizeof desc[0])
 
