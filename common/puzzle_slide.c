@@ -48,6 +48,8 @@
 
 #define MAX_LEFT (1u << 25)      /* pieces-left states: 128 MB of avail */
 #define MAX_STATES (1u << 25)    /* the search's states: 256 MB */
+#define MAX_FOLD_PATHS (1u << 22)   /* rows listed to fold the mirror image:
+                                       128 MB; past it, no folding */
 #define MAX_LAYOUTS ((uint64_t)1 << 40)
 #define MAX_EDGES ((uint64_t)1 << 26)   /* the graph's: 1 GB (its nodes are
                                            at most MAX_STATES) */
@@ -800,17 +802,21 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
 {
     sl_ctx *x = rw->x;
     const sl_desc *d = x->d;
-    if (c == rw->c0 + d->w) {
+    if (c == rw->c0 + d->w) {           /* the row and its mirror image */
         uint8_t m[SL_MAX_CELLS];
-        mirror_at(x, rw->at, m);
+        memset(m + rw->c0, 0, d->w);
+        for (unsigned i = rw->c0; i < c; i++)
+            if (rw->at[i])
+                m[mirror_anchor(d, rw->at[i] - 1u, i)] =
+                    (uint8_t)(x->mirror[rw->at[i] - 1] + 1);
         int cmp = memcmp(rw->at + rw->c0, m + rw->c0, d->w);
         if (cmp > 0)
             return;
         if (x->nfpath == rw->cap) {
-            fold_path *p = rw->cap >= MAX_STATES ? NULL
+            fold_path *p = rw->cap >= MAX_FOLD_PATHS ? NULL
                 : realloc(x->fpath, 2 * rw->cap * sizeof *p);
             if (!p) {
-                rw->rc = rw->cap >= MAX_STATES ? PTB_EINVAL : PTB_ENOMEM;
+                rw->rc = rw->cap >= MAX_FOLD_PATHS ? PTB_EINVAL : PTB_ENOMEM;
                 return;
             }
             x->fpath = p;
@@ -829,7 +835,8 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
 
 /* Folds the mirror image when the description allows it: the fold rows,
  * found from the root down, then counted from the bottom up; the space is
- * then the canonical layouts. */
+ * then the canonical layouts.  A board whose rows have too many paths to
+ * list (MAX_FOLD_PATHS) is left unfolded. */
 static int make_fold(sl_ctx *x)
 {
     const sl_desc *d = x->d;
@@ -863,6 +870,15 @@ static int make_fold(sl_ctx *x)
             x->frow[x->nfrow] = (fold_row){ u, c0 + d->w, 0, 0, 0 };
             x->frow_of[u] = (uint32_t)++x->nfrow;
         }
+    }
+    if (rw.rc == PTB_EINVAL) {          /* too many rows to list: the
+                                           layouts unfolded */
+        free(x->frow);
+        free(x->frow_of);
+        free(x->fpath);
+        x->frow = NULL, x->frow_of = NULL, x->fpath = NULL;
+        x->nfrow = x->nfpath = 0;
+        return PTB_OK;
     }
     if (rw.rc != PTB_OK)
         return rw.rc;
