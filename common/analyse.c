@@ -433,12 +433,6 @@ static int found_add(found *f, uint32_t sub, uint64_t idx)
     return PTB_OK;
 }
 
-static int u64_cmp(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Exact tables: the states of subtables [lo, hi) whose value is d. When
  * ranks is NULL they are counted into *count; else the states whose rank
  * (in scan order) is in the sorted list ranks[0..m) are added to f. */
@@ -484,7 +478,7 @@ static int draw_ranks(rng *g, uint64_t k, size_t m, uint64_t **out)
             }
         r[i] = x;
     }
-    qsort(r, m, sizeof *r, u64_cmp);
+    qsort(r, m, sizeof *r, ptb_u64_cmp);
     *out = r;
     return PTB_OK;
 }

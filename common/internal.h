@@ -43,6 +43,33 @@ const unsigned char *ptb_space_index(const ptb_space *s, size_t *len);
  * (puzzle.h, stored).  PTB_OK; PTB_ENOMEM (registry.c). */
 int ptb_puzzle_keep(ptb_puzzle *p, const void *bytes, size_t len);
 
+/* The n-byte little-endian number at p (the tables' own records). */
+static inline uint64_t ptb_get_le(const unsigned char *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = n; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The same for n = 8, one load. */
+static inline uint64_t ptb_get_le64(const unsigned char *p)
+{
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+           (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+           (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+}
+
+static inline void ptb_put_le(unsigned char *p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* qsort's order of uint64_t values, ascending (util.c). */
+int ptb_u64_cmp(const void *a, const void *b);
+
 /* ---- bfs.c ---------------------------------------------------------- */
 
 /* The library's one thread fan-out: runs fn(job) on 'threads' threads

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "slide.h"
 
 #define MAX_LEFT (1u << 25)      /* pieces-left states: 128 MB of avail */
@@ -241,10 +242,20 @@ typedef struct layers {
     size_t at[SL_MAX_CELLS + 1], n[SL_MAX_CELLS + 1];
 } layers;
 
-static int u64_cmp(const void *a, const void *b)
+/* Makes room in a growing array of n elements of size sz (capacity *cap,
+ * doubled as needed) for element n; PTB_EINVAL past most elements. */
+static int push(void **a, size_t *cap, size_t n, size_t sz, size_t most)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+    while (n >= *cap) {
+        if (2 * *cap > most)
+            return PTB_EINVAL;
+        void *b = realloc(*a, 2 * *cap * sz);
+        if (!b)
+            return PTB_ENOMEM;
+        *a = b;
+        *cap *= 2;
+    }
+    return PTB_OK;
 }
 
 /* A cell's states, hashed: slot[h] is 1 + the place of a state in st[],
@@ -297,14 +308,6 @@ static int64_t find_state(const state_set *h, uint64_t st)
     return -1;
 }
 
-static uint64_t get_le64(const unsigned char *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-           (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
-           (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-           (uint64_t)p[7] << 56;
-}
-
 /* Lists the states a layout can pass through: a search forward from
  * (cell 0, nothing covered, every piece left), cell by cell, each cell's
  * states sorted (Century: 12,558 of 161,280 entries; Ma's Puzzle 14,698
@@ -324,20 +327,14 @@ static int reach_states(const sl_ctx *x, layers *ly)
         size_t from = len;
         for (size_t i = ly->at[c]; i < ly->at[c] + ly->n[c]; i++) {
             unsigned nn = choices(x, c, ly->st[i], next, kind);
-            if (len + nn > cap) {
-                uint64_t *st = cap >= MAX_STATES ? NULL
-                               : realloc(ly->st, 2 * cap * sizeof *st);
-                if (!st && cap >= MAX_STATES)
-                    return PTB_EINVAL;
-                if (!st)
-                    return PTB_ENOMEM;
-                ly->st = st;
-                cap *= 2;
-            }
+            int rc = push((void **)&ly->st, &cap, len + nn - 1,
+                          sizeof *ly->st, MAX_STATES);
+            if (rc != PTB_OK)
+                return rc;
             for (unsigned j = 0; j < nn; j++)
                 ly->st[len++] = next[j];
         }
-        qsort(ly->st + from, len - from, sizeof *ly->st, u64_cmp);
+        qsort(ly->st + from, len - from, sizeof *ly->st, ptb_u64_cmp);
         size_t u = from;
         for (size_t i = from; i < len; i++)
             if (i == from || ly->st[i] != ly->st[u - 1])
@@ -388,16 +385,9 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
             uint64_t st = ly->st[ly->at[c] + i], before = 0;
             unsigned nn = choices(x, c, st, next, kind);
             int pass = WIN(st) & 1 || d->walls >> c & 1;
-            if (ne + nn > ecap) {
-                sl_edge *e = ne + nn > MAX_EDGES ? NULL
-                             : realloc(x->edge, 2 * ecap * sizeof *e);
-                if (!e) {
-                    rc = ne + nn > MAX_EDGES ? PTB_EINVAL : PTB_ENOMEM;
-                    break;
-                }
-                x->edge = e;
-                ecap *= 2;
-            }
+            if ((rc = push((void **)&x->edge, &ecap, ne + nn - 1,
+                           sizeof *x->edge, MAX_EDGES)) != PTB_OK)
+                break;
             x->edge_at[nodes] = (uint32_t)ne;
             for (unsigned j = 0; j < nn; j++) {
                 int64_t at = last ? complete(x, next[j]) - 1
@@ -445,12 +435,10 @@ static int save_nodes(sl_ctx *x, const layers *ly)
     x->saved = p;
     x->saved_len = len;
     for (unsigned c = 0; c < d->n; c++, p += 4)
-        for (unsigned b = 0; b < 4; b++)
-            p[b] = (unsigned char)(ly->n[c] >> 8 * b);
+        ptb_put_le(p, ly->n[c], 4);
     for (unsigned c = 0; c < d->n; c++)
         for (size_t i = 0; i < ly->n[c]; i++, p += 8)
-            for (unsigned b = 0; b < 8; b++)
-                p[b] = (unsigned char)(ly->st[ly->at[c] + i] >> 8 * b);
+            ptb_put_le(p, ly->st[ly->at[c] + i], 8);
     return PTB_OK;
 }
 
@@ -466,8 +454,7 @@ static int load_nodes(const sl_ctx *x, const unsigned char *p, size_t len,
     if (len < 4 * (size_t)d->n)
         return PTB_EFORMAT;
     for (unsigned c = 0; c < d->n; c++, p += 4) {
-        ly->n[c] = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 |
-                   (size_t)p[3] << 24;
+        ly->n[c] = (size_t)ptb_get_le(p, 4);
         ly->at[c] = at;
         at += ly->n[c];
     }
@@ -478,7 +465,7 @@ static int load_nodes(const sl_ctx *x, const unsigned char *p, size_t len,
     if (!(ly->st = malloc((at + 1) * sizeof *ly->st)))
         return PTB_ENOMEM;
     for (size_t i = 0; i < at; i++, p += 8)
-        ly->st[i] = get_le64(p);
+        ly->st[i] = ptb_get_le64(p);
     for (unsigned c = 0; c < d->n; c++)
         for (size_t i = ly->at[c]; i < ly->at[c] + ly->n[c]; i++) {
             uint64_t st = ly->st[i];
@@ -812,16 +799,9 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
         int cmp = memcmp(rw->at + rw->c0, m + rw->c0, d->w);
         if (cmp > 0)
             return;
-        if (x->nfpath == rw->cap) {
-            fold_path *p = rw->cap >= MAX_FOLD_PATHS ? NULL
-                : realloc(x->fpath, 2 * rw->cap * sizeof *p);
-            if (!p) {
-                rw->rc = rw->cap >= MAX_FOLD_PATHS ? PTB_EINVAL : PTB_ENOMEM;
-                return;
-            }
-            x->fpath = p;
-            rw->cap *= 2;
-        }
+        if ((rw->rc = push((void **)&x->fpath, &rw->cap, x->nfpath,
+                           sizeof *x->fpath, MAX_FOLD_PATHS)) != PTB_OK)
+            return;
         x->fpath[x->nfpath++] = (fold_path){ off, 0, v, (uint8_t)!cmp };
         return;
     }
@@ -860,13 +840,10 @@ static int make_fold(sl_ctx *x)
             uint32_t u = x->fpath[j].end;
             if (!x->fpath[j].same || c0 + d->w == d->n || x->frow_of[u])
                 continue;
-            if (x->nfrow == rcap) {
-                fold_row *r = realloc(x->frow, 2 * rcap * sizeof *r);
-                if (!r)
-                    return PTB_ENOMEM;
-                x->frow = r;
-                rcap *= 2;
-            }
+            int rc = push((void **)&x->frow, &rcap, x->nfrow,
+                          sizeof *x->frow, SIZE_MAX);
+            if (rc != PTB_OK)
+                return rc;
             x->frow[x->nfrow] = (fold_row){ u, c0 + d->w, 0, 0, 0 };
             x->frow_of[u] = (uint32_t)++x->nfrow;
         }
@@ -899,6 +876,23 @@ static int make_fold(sl_ctx *x)
     return PTB_OK;
 }
 
+/* Of the fold row of node v, the last path whose off (by_off) or before
+ * is at most key; NULL when it has none (only under a forged ranking). */
+static const fold_path *fold_find(const sl_ctx *x, uint32_t v, uint64_t key,
+                                  int by_off)
+{
+    const fold_row *fr = &x->frow[x->frow_of[v] - 1];
+    const fold_path *p = x->fpath + fr->first;
+    size_t lo = 0, n = fr->n;
+    while (n > 1) {
+        size_t half = n / 2;
+        lo = (by_off ? p[lo + half].off : p[lo + half].before) <= key
+                 ? lo + half : lo;
+        n -= half;
+    }
+    return n ? p + lo : NULL;
+}
+
 /* The place of a canonical layout among them; UINT64_MAX when the graph
  * does not hold it. */
 static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at)
@@ -915,18 +909,11 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at)
         if (!same) {
             r += off;
         } else {
-            const fold_row *fr = &x->frow[x->frow_of[v] - 1];
-            const fold_path *p = x->fpath + fr->first;
-            size_t lo = 0, n = fr->n;
-            while (n > 1) {             /* the path whose off is off */
-                size_t half = n / 2;
-                lo = p[lo + half].off <= off ? lo + half : lo;
-                n -= half;
-            }
-            if (!n || p[lo].off != off)
+            const fold_path *p = fold_find(x, v, off, 1);
+            if (!p || p->off != off)
                 return UINT64_MAX;      /* (a row after its mirror image) */
-            r += p[lo].before;
-            same = p[lo].same;
+            r += p->before;
+            same = p->same;
         }
         v = u;
     }
@@ -940,20 +927,14 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l)
     uint32_t v = x->root;
     memset(l, 0, sizeof *l);
     for (unsigned c = 0; c < d->n; c += d->w) {
-        const fold_row *fr = &x->frow[x->frow_of[v] - 1];
-        const fold_path *p = x->fpath + fr->first;
-        size_t lo = 0, n = fr->n;
-        while (n > 1) {                 /* the last path before r */
-            size_t half = n / 2;
-            lo = p[lo + half].before <= r ? lo + half : lo;
-            n -= half;
-        }
-        r -= p[lo].before;
-        if (!p[lo].same) {              /* the rest: plain */
-            unwalk(x, p[lo].off + r, &v, c, d->n, l, NULL);
+        const fold_path *p = fold_find(x, v, r, 0);   /* (r < F(v): one
+                                                         with F > 0) */
+        r -= p->before;
+        if (!p->same) {                 /* the rest: plain */
+            unwalk(x, p->off + r, &v, c, d->n, l, NULL);
             return;
         }
-        unwalk(x, p[lo].off, &v, c, c + d->w, l, NULL);
+        unwalk(x, p->off, &v, c, c + d->w, l, NULL);
     }
 }
 
@@ -1698,9 +1679,11 @@ static void slide_apply(const void *ctx, ptb_position *p, const ptb_move *m)
         if (cells >> i & 1)
             p->cell[i + to - from] = ch;
     p->idx = m->to;
-    layout_of(d, p->cell, &l);          /* (on the drawing, which may
-                                           turn from mirrored to not) */
-    p->aux = (p->aux & ~MIRRORED) | mirrored(ctx, &l);
+    if (((const sl_ctx *)ctx)->fold) {  /* the drawing may turn from
+                                           mirrored to not */
+        layout_of(d, p->cell, &l);
+        p->aux = (p->aux & ~MIRRORED) | mirrored(ctx, &l);
+    }
 }
 
 /* The path of a move: its directions, "DDL", into path (NUL-ended). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "slide.h"
 
 #define PTB_PUZZLE(n) &ptb_puzzle_##n,

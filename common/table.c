@@ -194,29 +194,6 @@ static inline uint64_t get_be64(const unsigned char *p)
            (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
 
-static uint64_t get_le(const unsigned char *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = n; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* The same for n = 8, one load. */
-static uint64_t get_le64(const unsigned char *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-           (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
-           (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-           (uint64_t)p[7] << 56;
-}
-
-static void put_le(unsigned char *p, uint64_t v, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
 /* The check of n bytes of in-place values (FORMAT.md): running sums a and
  * b of their 64-bit little-endian words (the last one padded with zero
  * bytes), folded to 32 bits.  It is there to catch damage, not forgery
@@ -230,7 +207,7 @@ static uint32_t chunk_check(const unsigned char *p, size_t n)
     uint64_t a = 0, b = 0;
     size_t i = 0;
     if (n >= 8) {
-        a = b = get_le64(p);
+        a = b = ptb_get_le64(p);
         i = 8;
     }
 #if defined(__GNUC__)
@@ -238,11 +215,11 @@ static uint32_t chunk_check(const unsigned char *p, size_t n)
         __builtin_prefetch(p + line);
 #endif
     for (; i + 8 <= n; i += 8) {
-        a += get_le64(p + i);
+        a += ptb_get_le64(p + i);
         b += a;
     }
     if (i < n) {
-        a += get_le(p + i, (unsigned)(n - i));
+        a += ptb_get_le(p + i, (unsigned)(n - i));
         b += a;
     }
     uint64_t x = a ^ b * 0x9E3779B97F4A7C15u;
@@ -474,13 +451,13 @@ static void sparse_all(plan *pl)
     unsigned char *dst = pos + 2 * pl->solvable;
     for (uint64_t g = 0; g < pl->total; g++) {
         if (g % SPARSE_BLOCK == 0)
-            put_le(pl->values + 4 * (g / SPARSE_BLOCK), n, 4);
+            ptb_put_le(pl->values + 4 * (g / SPARSE_BLOCK), n, 4);
         if (pl->dist[g] != PTB_UNSOLVABLE) {
-            put_le(pos + 2 * n, g % SPARSE_BLOCK, 2);
+            ptb_put_le(pos + 2 * n, g % SPARSE_BLOCK, 2);
             dst[n++] = pl->dist[g];
         }
     }
-    put_le(pl->values + 4 * blocks, n, 4);
+    ptb_put_le(pl->values + 4 * blocks, n, 4);
 }
 
 /* The "values" record of an in-place encoding and its "checks". */
@@ -508,7 +485,7 @@ static int in_place_all(plan *pl)
         size_t at = c * CHUNK_BYTES;
         size_t n = pl->values_len - at < CHUNK_BYTES ? pl->values_len - at
                                                      : CHUNK_BYTES;
-        put_le(pl->checks + 4 * c, chunk_check(pl->values + at, n), 4);
+        ptb_put_le(pl->checks + 4 * c, chunk_check(pl->values + at, n), 4);
     }
     return PTB_OK;
 }
@@ -1967,7 +1944,7 @@ static int decode_into(ptb_reader *r, uint64_t b, unsigned char *buf,
      * fewer than 8 bytes for no dictionary and bytes that start with the
      * dictionary magic for a full one: those only as a prefix. */
     size_t n;
-    if (t->dict_len >= 8 && get_le(t->dict, 4) != ZSTD_MAGIC_DICTIONARY) {
+    if (t->dict_len >= 8 && ptb_get_le(t->dict, 4) != ZSTD_MAGIC_DICTIONARY) {
         n = ZSTD_decompress_usingDict(r->dctx, buf, want, f, flen, t->dict,
                                       t->dict_len);
     } else {
@@ -2018,7 +1995,7 @@ static int touch(const ptb_table *t, size_t from, size_t to)
         size_t at = c * CHUNK_BYTES;
         size_t n = t->values_len - at < CHUNK_BYTES ? t->values_len - at
                                                    : CHUNK_BYTES;
-        if (chunk_check(t->values + at, n) != get_le(t->checks + 4 * c, 4))
+        if (chunk_check(t->values + at, n) != ptb_get_le(t->checks + 4 * c, 4))
             return PTB_ECORRUPT;
         mark(t->checked, c);
     }
@@ -2041,15 +2018,15 @@ static int sparse_get(const ptb_table *t, uint64_t g, unsigned *value)
     int rc = touch(t, 4 * b, 4 * b + 8);
     if (rc != PTB_OK)
         return rc;
-    uint64_t lo = get_le(t->values + 4 * b, 4);
-    uint64_t hi = get_le(t->values + 4 * b + 4, 4);
+    uint64_t lo = ptb_get_le(t->values + 4 * b, 4);
+    uint64_t hi = ptb_get_le(t->values + 4 * b + 4, 4);
     if (lo > hi || hi > t->sparse_n)
         return PTB_ECORRUPT;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
         if ((rc = touch(t, pos + 2 * mid, pos + 2 * mid + 2)) != PTB_OK)
             return rc;
-        uint64_t at = get_le(t->values + pos + 2 * mid, 2);
+        uint64_t at = ptb_get_le(t->values + pos + 2 * mid, 2);
         if (at == want) {
             rc = touch(t, dst + mid, dst + mid + 1);
             return rc == PTB_OK && t->values[dst + mid] != PTB_UNSOLVABLE
@@ -2145,19 +2122,19 @@ static int decode_sparse(const ptb_table *t, uint8_t *values,
     size_t pos = 4 * (t->nblocks + 1), dst = pos + 2 * t->sparse_n;
     memset(values, PTB_UNSOLVABLE, t->info.states);
     *what = "a sparse block's entries are out of place";
-    if (get_le(t->values, 4) != 0 ||
-        get_le(t->values + 4 * t->nblocks, 4) != t->sparse_n)
+    if (ptb_get_le(t->values, 4) != 0 ||
+        ptb_get_le(t->values + 4 * t->nblocks, 4) != t->sparse_n)
         return PTB_ECORRUPT;
     for (uint64_t b = 0; b < t->nblocks; b++) {
-        uint64_t lo = get_le(t->values + 4 * b, 4);
-        uint64_t hi = get_le(t->values + 4 * b + 4, 4);
+        uint64_t lo = ptb_get_le(t->values + 4 * b, 4);
+        uint64_t hi = ptb_get_le(t->values + 4 * b + 4, 4);
         uint64_t len = block_len(t->info.states, SPARSE_BLOCK, b);
         if (lo > hi || hi > t->sparse_n)
             return PTB_ECORRUPT;
         for (uint64_t k = lo; k < hi; k++) {
-            uint64_t at = get_le(t->values + pos + 2 * k, 2);
+            uint64_t at = ptb_get_le(t->values + pos + 2 * k, 2);
             unsigned d;
-            if (at >= len || (k > lo && at <= get_le(t->values + pos +
+            if (at >= len || (k > lo && at <= ptb_get_le(t->values + pos +
                                                      2 * (k - 1), 2)))
                 return PTB_ECORRUPT;
             if (t->values[dst + k] == PTB_UNSOLVABLE ||

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "internal.h"
 
 const char *ptb_version(void) { return PTB_VERSION_STRING; }
 
@@ -143,4 +143,10 @@ void ptb_catf(char *buf, size_t cap, size_t *len, const char *fmt, ...)
     va_end(ap);
     if (n > 0)
         *len += (size_t)n;
+}
+
+int ptb_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
