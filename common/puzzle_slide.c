@@ -29,7 +29,8 @@
  * With 'covers reachable' the table covers the start's component: for a
  * tile puzzle (tile_puzzle()), half the layouts, ranked by the same
  * programme with a parity bit in its state; otherwise the layouts a search
- * from the start finds, indexed by their sorted keys.
+ * from the start finds, indexed by a trie over the pieces that the table
+ * stores (the component's trie, below).
  *
  * When the board, its pieces and its goals are their own mirror images, a
  * layout and its mirror image are one state (make_fold()).
@@ -64,6 +65,18 @@ typedef struct sl_key {
 
 #define MAX_KEY_PIECES 21        /* 6 bits each in 128 */
 #define MAX_COMPONENT ((uint64_t)1 << 26)   /* states: 1 GB of keys */
+
+/* A level of the component's trie (below): the piece it places, the
+ * anchors that piece takes in the component, and a bit a node and anchor,
+ * with the set bits before each word. */
+typedef struct trie_level {
+    unsigned slot, radix;
+    uint8_t alpha[SL_MAX_CELLS];   /* the anchors, ascending */
+    uint8_t digit[SL_MAX_CELLS];   /* of each cell: 1 + its place in alpha,
+                                      or 0 */
+    uint64_t nodes, nwords;
+    uint64_t *word, *cum;
+} trie_level;
 
 /* An edge of the programme's graph (below). */
 typedef struct sl_edge {
@@ -104,8 +117,9 @@ typedef struct sl_ctx {
     uint64_t black;
     uint8_t *placed;
     uint32_t *flips;
-    sl_key *keys;                /* the component's keys, sorted (covers
-                                    reachable) */
+    trie_level *level;           /* the component's trie (covers
+                                    reachable, not a tile puzzle), a level
+                                    a piece */
     const unsigned char *saved;  /* the graph's ranking, as a table stores
                                     it: the puzzle's stored one, or made
                                     (own_saved) by save_nodes(); or NULL */
@@ -736,7 +750,7 @@ static const uint8_t *canonical(const sl_ctx *x, const layout *l,
 static int foldable(sl_ctx *x)
 {
     const sl_desc *d = x->d;
-    if (x->keys || x->npar > 1 || mirror_cells(d, d->walls) != d->walls)
+    if (x->level || x->npar > 1 || mirror_cells(d, d->walls) != d->walls)
         return 0;
     for (unsigned k = 0; k < d->nkinds; k++) {
         const sl_kind *kd = &d->kind[k];
@@ -967,45 +981,92 @@ static uint32_t native(const sl_ctx *x, const ptb_position *p,
     return na | nb << 8;
 }
 
-/* ==== the component: keys ============================================== */
+/* ==== the component: slots, keys and the trie =========================== */
 
-static sl_key key_of(const sl_desc *d, const layout *l)
+/* A piece's place in a layout, its slot: kind by kind, each kind's pieces
+ * in the order of their anchors, by rows (reading order), or by columns
+ * for a kind that moves down and up.  So a piece that keeps to its row or
+ * column keeps its slot (a Rush Hour car is a slot).  The anchors of l's
+ * pieces slot by slot into a[]; 0 when l does not hold each kind's number
+ * of pieces (a layout a forged table leads to). */
+static int slots_of(const sl_desc *d, const layout *l, uint8_t *a)
 {
-    uint8_t at[SL_MAX_KINDS][SL_MAX_PIECES];
-    unsigned n[SL_MAX_KINDS] = { 0 }, bits = 0;
-    sl_key key = { 0, 0 };
-    for (unsigned c = 0; c < d->n; c++)       /* each kind's, in order */
-        if (l->at[c]) {
+    unsigned first[SL_MAX_KINDS], n[SL_MAX_KINDS] = { 0 }, at = 0;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        first[k] = at;
+        at += d->kind[k].count;
+    }
+    for (unsigned i = 0; i < d->n; i++)
+        for (unsigned by = 0; by < 2; by++) {    /* rows, then columns */
+            unsigned c = by ? i % d->h * d->w + i / d->h : i;
             unsigned k = l->at[c] - 1u;
-            at[k][n[k]++] = (uint8_t)c;
+            if (!l->at[c] || (d->kind[k].axis == SL_DOWN) != by)
+                continue;
+            if (n[k] == d->kind[k].count)
+                return 0;
+            a[first[k] + n[k]++] = (uint8_t)c;
         }
     for (unsigned k = 0; k < d->nkinds; k++)
-        for (unsigned i = 0; i < n[k]; i++, bits += 6) {
-            uint64_t a = at[k][i];
-            if (bits < 64)
-                key.hi |= bits + 6 <= 64 ? a << (58 - bits)
-                                         : a >> (bits - 58);
-            if (bits + 6 > 64)
-                key.lo |= a << (122 - bits);
-        }
+        if (n[k] != d->kind[k].count)
+            return 0;
+    return 1;
+}
+
+/* The layout whose pieces stand at a[] slot by slot. */
+static void layout_of_slots(const sl_desc *d, const uint8_t *a, layout *l)
+{
+    unsigned j = 0;
+    memset(l, 0, sizeof *l);
+    for (unsigned k = 0; k < d->nkinds; k++)
+        for (unsigned i = 0; i < d->kind[k].count; i++)
+            put_piece(d, l, k, a[j++]);
+    for (unsigned c = 0; c < d->n; c++)
+        if (l->at[c])
+            l->anchor[l->np++] = (uint8_t)c;
+}
+
+/* Digit j of a key (6 bits, j < MAX_KEY_PIECES), and setting it. */
+static unsigned key_get(sl_key k, unsigned j)
+{
+    unsigned bits = 6 * j;
+    return (unsigned)((bits + 6 <= 64 ? k.hi >> (58 - bits)
+                       : bits >= 64 ? k.lo >> (122 - bits)
+                       : k.hi << (bits - 58) | k.lo >> (122 - bits)) & 63);
+}
+
+static void key_put(sl_key *k, unsigned j, uint64_t a)
+{
+    unsigned bits = 6 * j;
+    if (bits < 64)
+        k->hi |= bits + 6 <= 64 ? a << (58 - bits) : a >> (bits - 58);
+    if (bits + 6 > 64)
+        k->lo |= a << (122 - bits);
+}
+
+/* The first digit where two different keys differ. */
+static unsigned key_diff(sl_key a, sl_key b)
+{
+    return a.hi != b.hi ? (unsigned)__builtin_clzll(a.hi ^ b.hi) / 6
+                        : (64 + (unsigned)__builtin_clzll(a.lo ^ b.lo)) / 6;
+}
+
+/* A layout's key in the search: its anchors slot by slot. */
+static sl_key key_of(const sl_desc *d, const layout *l)
+{
+    uint8_t a[SL_MAX_PIECES] = { 0 };
+    sl_key key = { 0, 0 };
+    slots_of(d, l, a);
+    for (unsigned j = 0; j < d->npieces; j++)
+        key_put(&key, j, a[j]);
     return key;
 }
 
 static void layout_of_key(const sl_desc *d, sl_key key, layout *l)
 {
-    unsigned bits = 0;
-    memset(l, 0, sizeof *l);
-    for (unsigned k = 0; k < d->nkinds; k++)
-        for (unsigned j = 0; j < d->kind[k].count; j++, bits += 6) {
-            unsigned a = (unsigned)((bits + 6 <= 64 ? key.hi >> (58 - bits)
-                                     : bits >= 64 ? key.lo >> (122 - bits)
-                                     : key.hi << (bits - 58) |
-                                       key.lo >> (122 - bits)) & 63);
-            put_piece(d, l, k, a);
-        }
-    for (unsigned c = 0; c < d->n; c++)
-        if (l->at[c])
-            l->anchor[l->np++] = (uint8_t)c;
+    uint8_t a[SL_MAX_PIECES];
+    for (unsigned j = 0; j < d->npieces; j++)
+        a[j] = (uint8_t)key_get(key, j);
+    layout_of_slots(d, a, l);
 }
 
 static int key_cmp(sl_key a, sl_key b)
@@ -1019,6 +1080,190 @@ static int key_qsort(const void *a, const void *b)
     return key_cmp(*(const sl_key *)a, *(const sl_key *)b);
 }
 
+/* The component's trie (FORMAT.md, "ranking"): a level a slot, in an
+ * order the table gives.  The nodes of level j are the distinct choices
+ * of anchors for the slots of levels 0 .. j - 1 (level 0: one node, none
+ * chosen); each has a bit for each anchor of level j's alphabet (the
+ * anchors its slot takes in the component), set when some layout of the
+ * component goes on with it, laid node after node.  The set bits of level
+ * j are, in order, the nodes of level j + 1; those of the last level are
+ * the layouts, and a layout's index is the number of set bits before its
+ * own.  Ranking goes down a level at a time (a count and a popcount),
+ * unranking up (a select). */
+static uint64_t trie_rank(const sl_ctx *x, const layout *l)
+{
+    uint8_t a[SL_MAX_PIECES];
+    uint64_t node = 0;
+    if (!slots_of(x->d, l, a))
+        return UINT64_MAX;
+    for (unsigned j = 0; j < x->d->npieces; j++) {
+        const trie_level *lv = &x->level[j];
+        unsigned t = lv->digit[a[lv->slot]];
+        if (!t)
+            return UINT64_MAX;
+        uint64_t pos = node * lv->radix + t - 1, w = lv->word[pos / 64];
+        if (!(w >> pos % 64 & 1))
+            return UINT64_MAX;
+        node = lv->cum[pos / 64] + (uint64_t)__builtin_popcountll(
+                                       w & (((uint64_t)1 << pos % 64) - 1));
+    }
+    return node;
+}
+
+/* The layout of index r (r < size). */
+static void trie_unrank(const sl_ctx *x, uint64_t r, layout *l)
+{
+    uint8_t a[SL_MAX_PIECES];
+    for (unsigned j = x->d->npieces; j-- > 0;) {
+        const trie_level *lv = &x->level[j];
+        uint64_t lo = 0, hi = lv->nwords - 1;   /* the word of bit r */
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (lv->cum[mid] <= r)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        uint64_t w = lv->word[lo];
+        for (uint64_t i = r - lv->cum[lo]; i; i--)
+            w &= w - 1;
+        uint64_t pos = lo * 64 + ptb_low_bit(w);
+        a[lv->slot] = lv->alpha[pos % lv->radix];
+        r = pos / lv->radix;
+    }
+    layout_of_slots(x->d, a, l);
+}
+
+/* The trie from a stored ranking: PTB_EFORMAT unless it holds a level for
+ * each slot, each slot once, every alphabet ascending and of anchors
+ * where the slot's kind lies on the board, and each level's bits for its
+ * nodes, no more (the unused bits of its last word clear). */
+static int load_trie(sl_ctx *x, const unsigned char *p, size_t len)
+{
+    const sl_desc *d = x->d;
+    const unsigned char *end = p + len;
+    uint8_t kind_of[SL_MAX_PIECES];
+    uint64_t slots = 0, nodes = 1;
+    for (unsigned k = 0, j = 0; k < d->nkinds; k++)
+        for (unsigned i = 0; i < d->kind[k].count; i++)
+            kind_of[j++] = (uint8_t)k;
+    if (len < 4 || ptb_get_le(p, 4) != d->npieces)
+        return PTB_EFORMAT;
+    p += 4;
+    if (!(x->level = calloc(d->npieces, sizeof *x->level)))
+        return PTB_ENOMEM;
+    for (unsigned j = 0; j < d->npieces; j++) {
+        trie_level *lv = &x->level[j];
+        if (end - p < 2)
+            return PTB_EFORMAT;
+        lv->slot = p[0];
+        lv->radix = p[1];
+        p += 2;
+        if (lv->slot >= d->npieces || (slots >> lv->slot & 1) ||
+            !lv->radix || end - p < lv->radix)
+            return PTB_EFORMAT;
+        slots |= (uint64_t)1 << lv->slot;
+        uint64_t fit = d->kind[kind_of[lv->slot]].fit;
+        for (unsigned t = 0; t < lv->radix; t++, p++) {
+            if (*p >= d->n || !(fit >> *p & 1) ||
+                (t && *p <= lv->alpha[t - 1]))
+                return PTB_EFORMAT;
+            lv->alpha[t] = *p;
+            lv->digit[*p] = (uint8_t)(t + 1);
+        }
+    }
+    for (unsigned j = 0; j < d->npieces; j++) {
+        trie_level *lv = &x->level[j];
+        uint64_t bits = nodes * lv->radix;
+        lv->nodes = nodes;
+        lv->nwords = (bits + 63) / 64;
+        if ((uint64_t)(end - p) / 8 < lv->nwords)
+            return PTB_EFORMAT;
+        lv->word = malloc(lv->nwords * sizeof *lv->word);
+        lv->cum = malloc(lv->nwords * sizeof *lv->cum);
+        if (!lv->word || !lv->cum)
+            return PTB_ENOMEM;
+        nodes = 0;
+        for (uint64_t w = 0; w < lv->nwords; w++, p += 8) {
+            lv->word[w] = ptb_get_le64(p);
+            lv->cum[w] = nodes;
+            nodes += (uint64_t)__builtin_popcountll(lv->word[w]);
+        }
+        if ((bits % 64 && lv->word[lv->nwords - 1] >> (bits % 64)) || !nodes)
+            return PTB_EFORMAT;
+    }
+    if (p != end || nodes > MAX_COMPONENT)
+        return PTB_EFORMAT;
+    x->size = nodes;
+    return PTB_OK;
+}
+
+/* The trie of the component's n keys (sorted), as a table stores it, into
+ * own_saved: the slots with fewer anchors come first, which keeps the
+ * levels near the root narrow (Rush Hour levels: about 8 bits a layout). */
+static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
+{
+    const sl_desc *d = x->d;
+    unsigned L = d->npieces, order[SL_MAX_PIECES];
+    uint64_t used[SL_MAX_PIECES] = { 0 }, nodes[SL_MAX_PIECES], at[SL_MAX_PIECES];
+    for (uint64_t i = 0; i < n; i++)
+        for (unsigned j = 0; j < L; j++)
+            used[j] |= (uint64_t)1 << key_get(keys[i], j);
+    for (unsigned j = 0; j < L; j++) {      /* fewer anchors first */
+        unsigned i = j;
+        for (; i > 0 && (unsigned)__builtin_popcountll(used[order[i - 1]]) >
+                            (unsigned)__builtin_popcountll(used[j]); i--)
+            order[i] = order[i - 1];
+        order[i] = j;
+    }
+    for (uint64_t i = 0; i < n; i++) {      /* digits in level order */
+        sl_key k = { 0, 0 };
+        for (unsigned j = 0; j < L; j++) {
+            uint64_t u = used[order[j]];
+            unsigned a = key_get(keys[i], order[j]);
+            key_put(&k, j, (unsigned)__builtin_popcountll(u & (((uint64_t)1 << a) - 1)));
+        }
+        keys[i] = k;
+    }
+    qsort(keys, n, sizeof *keys, key_qsort);
+    size_t len = 4;
+    for (unsigned j = 0; j < L; j++)
+        nodes[j] = 1;
+    for (uint64_t i = 1; i < n; i++)
+        for (unsigned j = key_diff(keys[i - 1], keys[i]) + 1; j < L; j++)
+            nodes[j]++;
+    for (unsigned j = 0; j < L; j++)
+        len += 2 + (unsigned)__builtin_popcountll(used[order[j]]);
+    for (unsigned j = 0; j < L; j++) {
+        at[j] = len;
+        len += 8 * ((nodes[j] * (unsigned)__builtin_popcountll(used[order[j]]) + 63) / 64);
+    }
+    unsigned char *p = x->own_saved = calloc(len, 1);
+    if (!p)
+        return PTB_ENOMEM;
+    x->saved = p;
+    x->saved_len = len;
+    ptb_put_le(p, L, 4);
+    p += 4;
+    for (unsigned j = 0; j < L; j++) {
+        *p++ = (unsigned char)order[j];
+        *p++ = (unsigned char)(unsigned)__builtin_popcountll(used[order[j]]);
+        for (uint64_t u = used[order[j]]; u; u &= u - 1)
+            *p++ = (unsigned char)ptb_low_bit(u);
+    }
+    memset(nodes, 0, sizeof nodes);
+    for (uint64_t i = 0; i < n; i++) {
+        unsigned fd = i ? key_diff(keys[i - 1], keys[i]) : 0;
+        for (unsigned j = fd; j < L; j++) {
+            nodes[j] += i && j > fd;
+            uint64_t pos = nodes[j] * (unsigned)__builtin_popcountll(used[order[j]]) +
+                           key_get(keys[i], j);
+            x->own_saved[at[j] + pos / 8] |= (unsigned char)(1u << pos % 8);
+        }
+    }
+    return PTB_OK;
+}
+
 /* The index of a layout: its rank among the layouts, or its place in the
  * component (UINT64_MAX when it is not in it).  pre and from as for
  * path(). */
@@ -1028,29 +1273,15 @@ static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
     uint8_t buf[SL_MAX_CELLS];
     if (x->fold)                        /* its class: the canonical one */
         return fold_rank(x, canonical(x, l, buf));
-    if (!x->keys)
-        return dp_rank(x, l, pre, from);
-    sl_key k = key_of(x->d, l);
-    uint64_t lo = 0, hi = x->size;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        int c = key_cmp(x->keys[mid], k);
-        if (!c)
-            return mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return UINT64_MAX;
+    return x->level ? trie_rank(x, l) : dp_rank(x, l, pre, from);
 }
 
 /* The layout of an index; with pre (may be NULL), a ranked layout's
  * path. */
 static void unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
-    if (x->keys)
-        layout_of_key(x->d, x->keys[r], l);
+    if (x->level)
+        trie_unrank(x, r, l);
     else if (x->fold)
         fold_unrank(x, r, l);
     else
@@ -1251,30 +1482,41 @@ static int add_key(void *arg, const layout *l, uint32_t code)
     return 0;
 }
 
-/* The positions reachable from the start: a search over layouts, whose
- * keys, sorted, are the table's index. */
-static int make_component(sl_ctx *x, const layout *start)
+/* The positions reachable from the start: a trie read from a table's
+ * stored ranking, or made from a search over layouts; PTB_EFORMAT when a
+ * stored one does not hold the start. */
+static int make_component(sl_ctx *x, const layout *start,
+                          const unsigned char *saved, size_t saved_len)
 {
     const sl_desc *d = x->d;
-    search sr = { x, NULL, NULL, 0, 0, NULL, 0 };
-    if (d->npieces > MAX_KEY_PIECES)
-        return PTB_EINVAL;
-    add_key(&sr, start, 0);
-    for (uint64_t i = 0; i < sr.n && !sr.full; i++) {
-        layout l;
-        layout_of_key(d, sr.queue[i], &l);
-        successors(x, &l, add_key, &sr);
-    }
-    free(sr.slot);
-    free(sr.used);
-    if (sr.full) {
+    int rc = PTB_OK;
+    if (!saved) {
+        search sr = { x, NULL, NULL, 0, 0, NULL, 0 };
+        if (d->npieces > MAX_KEY_PIECES)
+            return PTB_EINVAL;
+        add_key(&sr, start, 0);
+        for (uint64_t i = 0; i < sr.n && !sr.full; i++) {
+            layout l;
+            layout_of_key(d, sr.queue[i], &l);
+            successors(x, &l, add_key, &sr);
+        }
+        free(sr.slot);
+        free(sr.used);
+        if (sr.full)
+            rc = sr.n >= MAX_COMPONENT ? PTB_EINVAL : PTB_ENOMEM;
+        else
+            rc = save_trie(x, sr.queue, sr.n);
         free(sr.queue);
-        return sr.n >= MAX_COMPONENT ? PTB_EINVAL : PTB_ENOMEM;
+        saved = x->saved;
+        saved_len = x->saved_len;
     }
-    qsort(sr.queue, sr.n, sizeof *sr.queue, key_qsort);
-    x->keys = sr.queue;
-    x->size = sr.n;
-    return PTB_OK;
+    if (rc == PTB_OK)
+        rc = load_trie(x, saved, saved_len);
+    if (rc == PTB_OK && trie_rank(x, start) == UINT64_MAX)
+        rc = PTB_EFORMAT;
+    x->saved = saved;
+    x->saved_len = saved_len;
+    return rc;
 }
 
 static int matches(const sl_goal *gl, const layout *l)
@@ -1349,7 +1591,11 @@ static void slide_close(void *ctx)
         free(x->avail);
         free(x->placed);
         free(x->flips);
-        free(x->keys);
+        for (unsigned j = 0; x->level && j < x->d->npieces; j++) {
+            free(x->level[j].word);
+            free(x->level[j].cum);
+        }
+        free(x->level);
         free(x->own_saved);
         free(x->frow);
         free(x->frow_of);
@@ -1450,10 +1696,9 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     x->goal_colour = p->parity ? (unsigned)goal_colour(x->d) : 0;
     layout start;
     layout_of(x->d, (const unsigned char *)x->d->start, &start);
-    int rc = x->d->reachable && x->npar == 1 ? make_component(x, &start)
-                                             : make_table(x, &start,
-                                                          p->stored,
-                                                          p->stored_len);
+    int rc = x->d->reachable && x->npar == 1
+                 ? make_component(x, &start, p->stored, p->stored_len)
+                 : make_table(x, &start, p->stored, p->stored_len);
     if (rc == PTB_OK)
         rc = make_fold(x);
     if (rc != PTB_OK) {
@@ -1491,7 +1736,7 @@ static void slide_goals(const void *ctx, uint32_t sub,
     const sl_ctx *x = ctx;
     if (sub != 0)
         return;
-    if (x->keys) {
+    if (x->level) {
         for (uint64_t i = 0; i < x->size; i++)
             if (slide_is_goal(ctx, sub, i))
                 emit(arg, i);

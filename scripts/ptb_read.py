@@ -26,7 +26,9 @@ with tblookup's.
                                         meta_sha256 and stats_sha256
 
 A described puzzle's "ranking" record is checked against its
-ranking_check and its length; what its states mean is the engine's.
+ranking_check and its frame: the counting programme's nodes, or a
+component's trie whose layouts are the table's states; what the states
+mean is the engine's.
 
 All five encodings of format 5 are read: packed1 (eight bits a byte),
 packed3 (five base-3 digits a byte), packed4 (two 4-bit values a byte),
@@ -62,6 +64,32 @@ SPARSE_BLOCK = 65536       # sparse: states per block
 PACKED4_MAX = 14           # packed4: largest distance; nibble 15: no path
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+
+
+def trie_layouts(rec):
+    """The number of layouts of a component's trie (FORMAT.md, "ranking"),
+    or None when the record's frame does not hold: levels, alphabets, and
+    each level's words for its nodes, the unused bits clear."""
+    if len(rec) < 4:
+        return None
+    levels, at, radix = struct.unpack('<I', rec[:4])[0], 4, []
+    for _ in range(levels):
+        if at + 2 > len(rec) or not rec[at + 1]:
+            return None
+        radix.append(rec[at + 1])
+        at += 2 + rec[at + 1]
+    nodes = 1
+    for r in radix:
+        bits = nodes * r
+        words = -(-bits // 64)
+        if at + 8 * words > len(rec):
+            return None
+        level = int.from_bytes(rec[at:at + 8 * words], 'little')
+        if level >> bits:
+            return None
+        nodes = bin(level).count('1')
+        at += 8 * words
+    return nodes if at == len(rec) and levels else None
 
 
 class TableError(Exception):
@@ -183,11 +211,16 @@ class Table:
                  if l.startswith('description start ')]
         cells = len(start[0].split(' ', 2)[2].replace('/', '')) if start \
             else 0
-        if not cells or len(ranking) < 4 * cells or \
-                len(ranking) != 4 * cells + 8 * sum(
+        if cells and len(ranking) >= 4 * cells and \
+                len(ranking) == 4 * cells + 8 * sum(
                     struct.unpack('<%dI' % cells, ranking[:4 * cells])):
-            raise TableError('ranking record of %d bytes does not hold its '
-                             'cells\' nodes' % len(ranking))
+            return                      # the counting programme's nodes
+        if 'description covers reachable' in self.text.splitlines() and \
+                trie_layouts(ranking) == self.states:
+            return                      # a component's trie
+        raise TableError('ranking record of %d bytes holds neither its '
+                         'cells\' nodes nor a trie of its %d states'
+                         % (len(ranking), self.states))
 
     def _open_in_place(self, rec):
         for key in (b'index', b'dictionary'):

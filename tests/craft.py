@@ -16,6 +16,14 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
   ranking-             not a line: removes the "ranking" record and the
                        header's ranking_check (VALUE ignored), as in a
                        table written before rankings were stored;
+  ranking^             not a line: VALUE is "OFFSET MASK", xors the byte
+                       at OFFSET of the "ranking" record with MASK; then
+                       ranking_check is recomputed;
+  leaf>                not a line: in a component's trie (FORMAT.md), moves
+                       the first leaf from number VALUE on that has a clear
+                       bit after it in its node to that bit, so the trie
+                       keeps its shape and its number of layouts; then
+                       ranking_check is recomputed;
   any other key        a header line (added before meta_sha256; a crafted
                        stats_sha256 is kept as given).
 meta_sha256 is always recomputed last."""
@@ -42,6 +50,33 @@ def add_node(record, cells, c, state):
     st[at:at + n[c]] = layer
     n[c] += 1
     return struct.pack('<%dI' % cells, *n) + struct.pack('<%dQ' % len(st), *st)
+
+
+def move_leaf(record, first):
+    """The trie record with leaf number first or a later one moved to
+    the next anchor of its node (the bit after it, when clear)."""
+    rec = bytearray(record)
+    levels, at, radix = struct.unpack('<I', rec[:4])[0], 4, []
+    for _ in range(levels):
+        radix.append(rec[at + 1])
+        at += 2 + rec[at + 1]
+    nodes = 1
+    for r in radix:
+        bits, base = nodes * r, at
+        nodes = sum(bin(b).count('1') for b in rec[at:at + 8 * (-(-bits // 64))])
+        at += 8 * (-(-bits // 64))
+    def bit(i):
+        return rec[base + i // 8] >> (i % 8) & 1
+    leaf = -1
+    for i in range(bits):
+        if bit(i):
+            leaf += 1
+            if leaf >= first and (i + 1) % radix[-1] and i + 1 < bits \
+                    and not bit(i + 1):
+                rec[base + i // 8] ^= 1 << (i % 8)
+                rec[base + (i + 1) // 8] ^= 1 << ((i + 1) % 8)
+                return bytes(rec)
+    raise SystemExit('craft.py: no leaf to move')
 
 
 def edit(lines, key, value):
@@ -77,6 +112,15 @@ with env.begin(write=True) as txn:
             rk = add_node(bytes(txn.get(b'ranking')), cells, c, state)
             txn.put(b'ranking', rk)
             edit(header, 'ranking_check', '%08x' % chunk_check(rk))
+        elif key in ('ranking^', 'leaf>'):
+            rk = bytearray(txn.get(b'ranking'))
+            if key == 'leaf>':
+                rk = move_leaf(rk, int(value))
+            else:
+                off, mask = (int(v) for v in value.split())
+                rk[off] ^= mask
+            txn.put(b'ranking', bytes(rk))
+            edit(header, 'ranking_check', '%08x' % chunk_check(bytes(rk)))
         elif key == 'ranking-':
             txn.delete(b'ranking')
             header = [l for l in header if not l.startswith('ranking_check ')]

@@ -224,6 +224,51 @@ with env.begin(write=True) as txn:
 PYEOF
 check "a damaged stored ranking (its check fails): refused, status 3" \
     expect_error 3 "eight: table is corrupt" eight --tables "$TMP/cr" 867254301
+
+# ---- a component's stored trie (FORMAT.md, "ranking": the component's trie) ----
+craft_trie() {
+    cp "$TABLES/rush-60-line.mdb" "$TMP/cr/rush-60-line.mdb"
+    "$PY" tests/craft.py "$TMP/cr/rush-60-line.mdb" "$@" 2>/dev/null
+}
+rush_count() {   # rush_count: the start's answer from the crafted table
+    "$LOOKUP" rush-60 --tables "$TMP/cr" --start --count 2>/dev/null
+}
+craft_trie ranking- x
+check "a component table with no stored trie (an older one) answers, component searched at open: 60" \
+    test "$(rush_count)" = 60
+check "... and --verify proves it" \
+    sh -c '"$1" rush-60 --tables "$2" --verify | grep -q "rush-60-line.mdb: ok: 2332 values proven"' _ "$LOOKUP" "$TMP/cr"
+craft_trie ranking^ '0 1'
+check "a stored trie with a level too many: refused, status 3" \
+    expect_error 3 "rush-60: not a puzzletb table for this puzzle" rush-60 --tables "$TMP/cr" --start
+craft_trie ranking^ '4 64'
+check "a stored trie with a piece out of range: refused, status 3" \
+    expect_error 3 "rush-60: not a puzzletb table for this puzzle" rush-60 --tables "$TMP/cr" --start
+len=$("$PY" -c 'import lmdb,sys
+e = lmdb.open(sys.argv[1], subdir=False, readonly=True, lock=False)
+print(len(e.begin().get(b"ranking")))' "$TABLES/rush-60-line.mdb")
+craft_trie ranking^ "$((len - 1)) 128"
+check "a stored trie with a bit past its last node, or a layout too many: refused, status 3" \
+    expect_error 3 "rush-60: not a puzzletb table for this puzzle" rush-60 --tables "$TMP/cr" --start
+start=$("$LOOKUP" rush-60 --start --format json | sed 's/.*"index":\([0-9]*\).*/\1/')
+craft_trie leaf\> "$((start + 1))"
+check "a stored trie with a layout moved keeps its shape and still answers the start: 60" \
+    test "$(rush_count)" = 60
+check "... but it is not the description's, and --verify says so, status 3" \
+    expect_error 3 "the stored ranking is not the description's" rush-60 --tables "$TMP/cr" --verify
+cp "$TABLES/rush-60-line.mdb" "$TMP/cr/rush-60-line.mdb"
+"$PY" - "$TMP/cr/rush-60-line.mdb" <<'PYEOF'
+import sys
+import lmdb
+env = lmdb.open(sys.argv[1], subdir=False, lock=False, map_size=1 << 24)
+with env.begin(write=True) as txn:
+    r = bytearray(txn.get(b'ranking'))
+    r[len(r) // 2] ^= 4
+    txn.put(b'ranking', bytes(r))
+PYEOF
+check "a damaged stored trie (its check fails): refused, status 3" \
+    expect_error 3 "rush-60: table is corrupt" rush-60 --tables "$TMP/cr" --start
+
 cp "$TABLES/eight.mdb" "$TMP/cr/eight.mdb"
 printf 'X' | dd of="$TMP/cr/eight.mdb" bs=1 seek=11310 conv=notrunc status=none
 run eight --tables "$TMP/cr" --count 123456708

@@ -1,7 +1,7 @@
 /* tests/fuzz/fuzz_ranking.c: libFuzzer harness for a described puzzle's
  * stored ranking (tables/FORMAT.md, "ranking"): the record a reader makes
  * the counting programme's graph from instead of searching for its nodes,
- * untrusted like the rest of a table.
+ * or a component's trie, untrusted like the rest of a table.
  *
  * The input's first byte picks one of the descriptions below (one of them
  * its own mirror image, so its states are pairs of mirror images); the rest is
@@ -16,7 +16,7 @@
 
 #include "internal.h"
 
-static const char *const desc[] = {
+static const char *const desc[] = {   /* a seed's first byte: its index */
     /* a mix of shapes, a wall, a goal for the 2x2 block */
     "name m\ndistinct A\ncovers mixes 1\nstart AAB/AAB/C.D/EE#\n"
     "goal \?\?\?/\?\?\?/AA\?/AA\?\n",
@@ -27,6 +27,12 @@ static const char *const desc[] = {
     "name l\nmetrics step move\nstart AB./CC./D..\ngoal \?\?A/\?\?\?/\?\?\?\n",
     /* its own mirror image: a state for a layout and its mirror image */
     "name f\nstart a.b./ccd./..d.\ngoal \?\?\?\?/\?\?\?\?/\?cc\?\n",
+    /* components, ranked by a trie: cars along their axes ... */
+    "name j\nmetrics line\ndistinct A\naxis all\ncovers reachable\n"
+    "start .BB.C/AA.DC/..ED./FFE..\ngoal \?\?\?\?\?/\?\?\?AA/\?\?\?\?\?/\?\?\?\?\?\n",
+    /* ... and interchangeable pieces that move freely, walls */
+    "name r\nmetrics move\ncovers reachable\nstart ab#/c../..#\n"
+    "goal \?\?#/\?a\?/\?\?#\n",
 };
 #define NDESC (sizeof desc / sizeof desc[0])
 
