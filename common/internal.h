@@ -76,18 +76,70 @@ int ptb_u64_cmp(const void *a, const void *b);
  * (1..256), the calling one included, and returns when all have.  fn takes
  * its share of the work from the job itself (an atomic counter). */
 void ptb_run_threads(void *(*fn)(void *), void *job, unsigned threads);
-/* The exact distance of every state (global index order), by the BFS;
- * PTB_UNSOLVABLE where the goal cannot be reached.  *out is malloc'd. */
-int ptb_distances(const ptb_space *s, const ptb_build_opts *o, uint8_t **out);
+/* What the BFS finds: the distance of every state (global index order),
+ * exact or mod 3, and the figures of a table's info (states, solvable,
+ * max_distance, histogram, farthest).  ptb_values_free() frees it. */
+typedef struct ptb_values {
+    uint8_t *dist;             /* exact: a byte a state, PTB_UNSOLVABLE
+                                  where the goal cannot be reached; or NULL */
+    uint64_t *res;             /* or mod 3: state g in bits 2 (g mod 32) of
+                                  word g / 32, 3 where it cannot */
+    ptb_table_info info;
+} ptb_values;
+/* The BFS (bfs.c): residues: 1 for the values mod 3, 0 for exact ones.
+ * PTB_OK; PTB_EINVAL (the options), PTB_ENOMEM, PTB_ERANGE (a distance
+ * past PTB_MAX_DISTANCE).  On failure *out holds nothing. */
+int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
+                  ptb_values *out);
+void ptb_values_free(ptb_values *v);
+
+/* State g's value in v: its exact distance (PTB_UNSOLVABLE: none) or its
+ * distance mod 3 (3: none). */
+static inline unsigned ptb_value(const ptb_values *v, uint64_t g)
+{
+    return v->dist ? v->dist[g]
+                   : (unsigned)(v->res[g >> 5] >> (2 * (g & 31)) & 3);
+}
+
+/* ---- checkpoint.c --------------------------------------------------- */
+
+/* A build's checkpoint file (checkpoint.c): the BFS's layers as they are
+ * found, replayed by the next build of the same space. */
+typedef struct ptb_ckpt ptb_ckpt;
+/* Called for each state a replay finds: subtable, distance, index.
+ * PTB_OK, or anything else to give the replay up. */
+typedef int (*ptb_ckpt_fn)(void *arg, uint32_t sub, unsigned d,
+                           uint64_t idx);
+/* Opens (creates) the checkpoint at path of a BFS of s that keeps residues
+ * (1) or exact values (0).  Unless fresh is set, the records of an earlier
+ * run of the same build are replayed through fn, each record read whole
+ * before any of its states is given; the file goes on from the last whole
+ * one.  A file of another build starts afresh.  PTB_OK; PTB_ECORRUPT when
+ * fn gave the replay up part way (open again with fresh set); PTB_ENOMEM;
+ * an errno value. */
+int ptb_ckpt_open(const char *path, const ptb_space *s, int residues,
+                  int fresh, ptb_ckpt_fn fn, void *arg, ptb_ckpt **out);
+/* The last layer recorded of a subtable (-1: none), and whether its BFS
+ * is over (that layer was empty). */
+int ptb_ckpt_state(const ptb_ckpt *c, uint32_t sub, int *over);
+/* Sets in bits (a bitmap of the subtable's states, cleared) the states of
+ * the subtable's last layer recorded.  PTB_OK; PTB_EIO. */
+int ptb_ckpt_front(ptb_ckpt *c, uint32_t sub, uint64_t *bits);
+/* Records that the states set in bits (n states: a subtable's) are those
+ * of subtable sub at distance d.  Thread-safe.  PTB_OK or an errno
+ * value. */
+int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d,
+                   const uint64_t *bits, uint64_t n);
+void ptb_ckpt_close(ptb_ckpt *c);
 
 /* ---- table.c -------------------------------------------------------- */
 
-/* Writes a complete table from one byte per state (exact distance or
- * PTB_UNSOLVABLE, in global index order) to DIR/<file>, via a temporary file
- * renamed into place.  info gets everything but the histogram, which the
- * caller fills beforehand.  OS errors come back as positive errno values,
- * a zstd failure as PTB_ECOMPRESS; on failure no file is left behind. */
-int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
+/* Writes a complete table of the BFS's values (exact ones for an exact or
+ * mod-4 table) to DIR/<file>, via a temporary file renamed into place.
+ * info holds what the BFS found (v->info) and gets the rest.  OS errors
+ * come back as positive errno values, a zstd failure as PTB_ECOMPRESS; on
+ * failure no file is left behind. */
+int ptb_table_write(const ptb_space *s, const char *dir, const ptb_values *v,
                     const ptb_build_opts *o, ptb_table_info *info);
 
 /* Decodes every value: values[g] gets the stored value of every state

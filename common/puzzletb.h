@@ -244,10 +244,18 @@ typedef struct ptb_build_opts {
     /* called from the calling thread as work advances, may be NULL.
      * phase is "search" (done and total count states, between BFS layers)
      * or "encode" (done and total count the table's values as they are
-     * compressed and written); each phase ends with done == total. */
+     * compressed and written); each phase ends with done == total.  Once
+     * before the search, "resume" when a checkpoint gave back done of the
+     * total states. */
     void (*progress)(void *ctx, const char *phase, uint64_t done,
                      uint64_t total);
     void *progress_ctx;
+    /* NULL (the default), or a file where the BFS records each layer as it
+     * ends (README.md, "Long runs"): a build whose file holds an earlier,
+     * interrupted build of the same table resumes from its last layer and
+     * writes the same table, byte for byte; a file of another build is
+     * started afresh.  ptb_build removes it once the table is written. */
+    const char *checkpoint;
 } ptb_build_opts;
 
 void ptb_build_opts_init(ptb_build_opts *o);
@@ -291,12 +299,18 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 
 /* What building a space's table needs, known before anything is
  * allocated: its states, and bounds on the memory the build takes at its
- * peak and on the bytes of the file (a byte a state; 1.6 bits for
- * reversible puzzles, whose tables are at most packed3).  Returns PTB_OK. */
+ * peak (about 5.2 bits a state for a mod-3 table, whose BFS keeps the
+ * distance mod 3 and a frontier bit; 2 bytes a state for the others, which
+ * need exact distances) and on the bytes of the file (a byte a state; 1.6
+ * bits for reversible puzzles, whose tables are at most packed3) and of a
+ * checkpoint file (ptb_build_opts.checkpoint: each state once, as the gap
+ * from the one before in its layer, about 3 bytes at most).  Returns
+ * PTB_OK. */
 typedef struct ptb_build_plan {
     uint64_t states;
     uint64_t memory;
     uint64_t disk;
+    uint64_t checkpoint;       /* bytes of a checkpoint file, at most */
 } ptb_build_plan;
 int ptb_plan(const ptb_space *s, ptb_build_plan *out);
 

@@ -117,7 +117,7 @@ static int in_place(int encoding) { return encoding != ENC_ZSTD; }
 /* ==== values ==== */
 
 /* The value stored for a distance: itself (exact), or the residue mod 3
- * with 0 for an unsolvable state. */
+ * with 0 for an unsolvable state (PTB_UNSOLVABLE, or a residue's 3). */
 static unsigned stored_value(int exact, unsigned d)
 {
     if (exact)
@@ -130,19 +130,20 @@ static size_t packed_size(int exact, uint64_t nvalues)
     return exact ? (size_t)nvalues : (size_t)((nvalues + 3) / 4);
 }
 
-/* Packs n distances into a zstd block's bytes: stored values one byte each,
- * or 2 bits each, value i at bits 2*(i%4) of byte i/4. */
-static size_t pack_block(int exact, const uint8_t *dist, size_t n,
-                         unsigned char *out)
+/* Packs the n values from state 'first' on into a zstd block's bytes:
+ * stored values one byte each, or 2 bits each, value i at bits 2*(i%4) of
+ * byte i/4. */
+static size_t pack_block(int exact, const ptb_values *v, uint64_t first,
+                         size_t n, unsigned char *out)
 {
     if (exact) {
-        memcpy(out, dist, n);
+        memcpy(out, v->dist + first, n);
         return n;
     }
     size_t bytes = (n + 3) / 4;
     memset(out, 0, bytes);
     for (size_t i = 0; i < n; i++)
-        out[i / 4] |= (unsigned char)(stored_value(0, dist[i])
+        out[i / 4] |= (unsigned char)(stored_value(0, ptb_value(v, first + i))
                                       << (2 * (i % 4)));
     return bytes;
 }
@@ -242,7 +243,7 @@ typedef struct frame {
 typedef struct plan {
     const ptb_space *s;
     const ptb_build_opts *o;
-    const uint8_t *dist;       /* one byte per state, global order */
+    const ptb_values *v;       /* the BFS's */
     uint64_t total;
     int exact, encoding;
     int parity;                /* packed1 holds the values (parity_holds) */
@@ -268,8 +269,8 @@ typedef struct plan {
  * query 40 % of its time.  Returns the content's size, 0 when the table is
  * too small or training fails (the table is then written without one).
  * Deterministic: same values, same dictionary. */
-static size_t train_dictionary(const uint8_t *dist, uint64_t total, int exact,
-                               uint32_t bv, void *dict)
+static size_t train_dictionary(const ptb_values *v, uint64_t total,
+                               int exact, uint32_t bv, void *dict)
 {
     uint64_t nblocks = block_count(total, bv);
     size_t raw = packed_size(exact, bv), got = 0;
@@ -283,8 +284,7 @@ static size_t train_dictionary(const uint8_t *dist, uint64_t total, int exact,
     for (uint64_t b = 0; samples && sizes && b < nblocks && n < cap;
          b += step) {
         uint64_t len = block_len(total, bv, b);
-        sizes[n] = pack_block(exact, dist + b * bv, len,
-                              samples + got);
+        sizes[n] = pack_block(exact, v, b * bv, len, samples + got);
         got += sizes[n++];
     }
     size_t r = samples && sizes
@@ -321,7 +321,7 @@ static int compress_one(compress_job *j, ZSTD_CCtx *cc, unsigned char *tmp,
 {
     const plan *pl = j->pl;
     uint64_t b = i * j->step, n = block_len(pl->total, pl->bv, b);
-    size_t raw = pack_block(pl->exact, pl->dist + b * pl->bv, n, tmp);
+    size_t raw = pack_block(pl->exact, pl->v, b * pl->bv, n, tmp);
     size_t cap = ZSTD_compressBound(raw);
     void *out = malloc(cap);
     if (!out)
@@ -452,9 +452,9 @@ static void sparse_all(plan *pl)
     for (uint64_t g = 0; g < pl->total; g++) {
         if (g % SPARSE_BLOCK == 0)
             ptb_put_le(pl->values + 4 * (g / SPARSE_BLOCK), n, 4);
-        if (pl->dist[g] != PTB_UNSOLVABLE) {
+        if (pl->v->dist[g] != PTB_UNSOLVABLE) {
             ptb_put_le(pos + 2 * n, g % SPARSE_BLOCK, 2);
-            dst[n++] = pl->dist[g];
+            dst[n++] = pl->v->dist[g];
         }
     }
     ptb_put_le(pl->values + 4 * blocks, n, 4);
@@ -472,14 +472,15 @@ static int in_place_all(plan *pl)
     if (pl->encoding == ENC_SPARSE)
         sparse_all(pl);
     for (uint64_t g = 0; pl->encoding == ENC_PACKED1 && g < pl->total; g++)
-        pl->values[g / 8] |= (unsigned char)((pl->dist[g] / 2u & 1u)
+        pl->values[g / 8] |= (unsigned char)((pl->v->dist[g] / 2u & 1u)
                                              << (g % 8));
     for (uint64_t g = 0; pl->encoding == ENC_PACKED3 && g < pl->total; g++)
-        pl->values[g / 5] += (unsigned char)(stored_value(0, pl->dist[g]) *
+        pl->values[g / 5] += (unsigned char)(stored_value(0, ptb_value(pl->v,
+                                                                       g)) *
                                              pow3[g % 5]);
     for (uint64_t g = 0; pl->encoding == ENC_PACKED4 && g < pl->total; g++)
-        pl->values[g / 2] |= (unsigned char)((pl->dist[g] == PTB_UNSOLVABLE
-                                                  ? 15u : pl->dist[g])
+        pl->values[g / 2] |= (unsigned char)((pl->v->dist[g] == PTB_UNSOLVABLE
+                                                  ? 15u : pl->v->dist[g])
                                              << (4 * (g % 2)));
     for (uint64_t c = 0; c < chunks; c++) {
         size_t at = c * CHUNK_BYTES;
@@ -499,12 +500,12 @@ static void digest_values(plan *pl)
     if (in_place(pl->encoding)) {
         ptb_sha256_update(&c, pl->values, pl->values_len);
     } else if (pl->exact) {          /* the blocks are the bytes themselves */
-        ptb_sha256_update(&c, pl->dist, pl->total);
+        ptb_sha256_update(&c, pl->v->dist, pl->total);
     } else {
         unsigned char tmp[BLOCK_VALUES / 4];
         for (uint64_t b = 0; b < pl->nblocks; b++) {
             uint64_t n = block_len(pl->total, pl->bv, b);
-            size_t raw = pack_block(0, pl->dist + b * pl->bv, n, tmp);
+            size_t raw = pack_block(0, pl->v, b * pl->bv, n, tmp);
             ptb_sha256_update(&c, tmp, raw);
         }
     }
@@ -518,7 +519,7 @@ static int make_dictionary(plan *pl)
     pl->dict = malloc(DICT_BYTES);
     if (!pl->dict)
         return PTB_ENOMEM;
-    pl->dict_len = train_dictionary(pl->dist, pl->total, pl->exact, pl->bv,
+    pl->dict_len = train_dictionary(pl->v, pl->total, pl->exact, pl->bv,
                                     pl->dict);
     if (!pl->dict_len)
         return PTB_OK;
@@ -567,7 +568,7 @@ static void *parity_worker(void *arg)
             while (s->offset[sub + 1] <= g)
                 sub++;
             if (s->p->parity(s->ctx, sub, g - s->offset[sub]) !=
-                (j->pl->dist[g] & 1u)) {
+                (j->pl->v->dist[g] & 1u)) {
                 __atomic_store_n(&j->wrong, 1, __ATOMIC_RELAXED);
                 break;
             }
@@ -582,7 +583,8 @@ static void *parity_worker(void *arg)
 static int parity_holds(const plan *pl)
 {
     parity_job j = { pl, 0, 0 };
-    if (pl->exact || !pl->s->p->parity || pl->solvable != pl->total)
+    if (pl->exact || !pl->v->dist || !pl->s->p->parity ||
+        pl->solvable != pl->total)
         return 0;
     ptb_run_threads(parity_worker, &j, pl->o->threads);
     return !j.wrong;
@@ -679,7 +681,7 @@ static int stream_bytes(const plan *pl, int level, uint64_t *bytes)
     unsigned char *in = malloc(n * packed_size(pl->exact, pl->bv) + 1);
     for (uint64_t i = 0; in && i < n; i++) {
         uint64_t b = i * ESTIMATE_EVERY;
-        len += pack_block(pl->exact, pl->dist + b * pl->bv,
+        len += pack_block(pl->exact, pl->v, b * pl->bv,
                           block_len(pl->total, pl->bv, b), in + len);
     }
     size_t cap = ZSTD_compressBound(len);
@@ -777,12 +779,6 @@ static int forced_encoding(plan *pl, const char *force)
 static int plan_table(plan *pl)
 {
     uint64_t bytes;
-    for (uint64_t g = 0; g < pl->total; g++)
-        if (pl->dist[g] != PTB_UNSOLVABLE) {
-            pl->solvable++;
-            if (pl->dist[g] > pl->max_distance)
-                pl->max_distance = pl->dist[g];
-        }
     pl->parity = parity_holds(pl);
     pl->forced = pl->o->encoding != NULL;
     pl->encoding = ENC_ZSTD;
@@ -1122,10 +1118,11 @@ static int commit(const plan *pl, const char *dir, ptb_table_info *info)
     return rc;
 }
 
-int ptb_table_write(const ptb_space *s, const char *dir, const uint8_t *dist,
+int ptb_table_write(const ptb_space *s, const char *dir, const ptb_values *v,
                     const ptb_build_opts *o, ptb_table_info *info)
 {
-    plan pl = { .s = s, .o = o, .dist = dist };
+    plan pl = { .s = s, .o = o, .v = v, .solvable = v->info.solvable,
+                .max_distance = v->info.max_distance };
     pl.total = s->offset[s->subtables];
     pl.exact = !s->p->reversible;
     int rc = plan_table(&pl);

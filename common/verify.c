@@ -209,6 +209,7 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
     const ptb_space *s = ptb_table_space(t);
     uint64_t total = s->offset[s->subtables];
     uint8_t *stored = malloc(total ? total : 1), *exact = NULL;
+    ptb_values v = { NULL, NULL, { 0 } };
     unsigned m = ptb_table_modulus(t);
     const char *what = NULL;
     int rc = stored ? PTB_OK : PTB_ENOMEM;
@@ -223,7 +224,8 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
         ptb_build_opts o;
         ptb_build_opts_init(&o);
         o.threads = threads;
-        rc = ptb_distances(s, &o, &exact);
+        rc = ptb_distances(s, &o, 0, &v);
+        exact = v.dist;
     }
     if (rc == PTB_OK)
         rc = check_all(s, exact ? exact : stored, exact ? stored : NULL, m,
@@ -236,6 +238,6 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
         snprintf(res->what, sizeof res->what, "%s", what);
     res->checked = rc == PTB_OK ? total : 0;
     free(stored);
-    free(exact);
+    ptb_values_free(&v);
     return rc;
 }

@@ -7,6 +7,7 @@
  * not be made, 2 usage, 4 the summary could not be written. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,6 +99,19 @@ static int help(void)
     return flush_stdout();
 }
 
+/* 99792372174 as "99,792,372,174". */
+static void grouped(uint64_t v, char *buf, size_t cap)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v), k = 0;
+    for (int i = 0; i < n && (size_t)k + 2 < cap; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+}
+
 /* ==== progress ========================================================= */
 
 static double now(void)
@@ -109,6 +123,7 @@ static double now(void)
 
 typedef struct bar {
     const char *name;
+    int tty;                   /* stderr is a terminal: draw the bar */
     const char *phase;         /* the phase shown */
     double phase_start, last_draw;
     int last_pct;
@@ -157,6 +172,16 @@ static void show_progress(void *ctx, const char *phase, uint64_t done,
 {
     bar *b = ctx;
     double t = now();
+    if (!strcmp(phase, "resume")) {
+        char d[32], n[32];
+        grouped(done, d, sizeof d);
+        grouped(total, n, sizeof n);
+        fprintf(stderr, "%stbgen: %s: resumed from its checkpoint, %s of "
+                "%s states found\n", b->tty ? "\r" : "", b->name, d, n);
+        return;
+    }
+    if (!b->tty)
+        return;
     if (done > total)
         done = total;
     int pct = total ? (int)(100 * done / total) : 100;
@@ -188,19 +213,6 @@ static void human_size(uint64_t bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%.2f GB", (double)bytes / 1e9);
 }
 
-/* 99792372174 as "99,792,372,174". */
-static void grouped(uint64_t v, char *buf, size_t cap)
-{
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v), k = 0;
-    for (int i = 0; i < n && (size_t)k + 2 < cap; i++) {
-        if (i && (n - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = digits[i];
-    }
-    buf[k] = '\0';
-}
-
 /* The machine's memory and the free disk of dir, in bytes (0: unknown). */
 static uint64_t machine_memory(void)
 {
@@ -220,7 +232,7 @@ static int plan(const ptb_space *s, const char *file, const char *out,
                 int show)
 {
     ptb_build_plan pl;
-    char n[32], mem[32], disk[32], have[32], room[32];
+    char n[32], mem[32], disk[32], ckpt[32], have[32], room[32];
     uint64_t memory = machine_memory(), space = free_disk(out);
     ptb_plan(s, &pl);
     grouped(pl.states, n, sizeof n);
@@ -228,10 +240,12 @@ static int plan(const ptb_space *s, const char *file, const char *out,
     human_size(pl.disk, disk, sizeof disk);
     human_size(memory, have, sizeof have);
     human_size(space, room, sizeof room);
+    human_size(pl.checkpoint, ckpt, sizeof ckpt);
     if (show) {
         printf("%s/%s: %s states; generation needs at most %s of memory "
-               "(this machine has %s), the table at most %s of disk (%s "
-               "free)\n", out, file, n, mem, have, disk, room);
+               "(this machine has %s), the table at most %s of disk and "
+               "its checkpoint at most %s (%s free)\n", out, file, n, mem,
+               have, disk, ckpt, room);
         return 0;
     }
     if (memory && pl.memory > memory) {
@@ -239,9 +253,10 @@ static int plan(const ptb_space *s, const char *file, const char *out,
                 "generation; this machine has %s\n", out, file, n, mem, have);
         return EXIT_FAILED;
     }
-    if (space && pl.disk > space) {
-        fprintf(stderr, "tbgen: %s/%s: the table may take %s of disk; %s has "
-                "%s free\n", out, file, disk, out, room);
+    if (space && pl.disk + pl.checkpoint > space) {
+        fprintf(stderr, "tbgen: %s/%s: the table and its checkpoint may take "
+                "%s and %s of disk; %s has %s free\n", out, file, disk, ckpt,
+                out, room);
         return EXIT_FAILED;
     }
     return 0;
@@ -255,8 +270,8 @@ static int build_one(const ptb_puzzle *p, const char *metric,
 {
     ptb_space *s;
     ptb_table_info info;
-    char file[128], size[32];
-    bar b = { file, NULL, 0, 0, -1 };
+    char file[128], size[32], ckpt[PATH_MAX];
+    bar b = { file, isatty(2), NULL, 0, 0, -1 };
     int rc = ptb_space_new(p, metric, &s);
     if (rc == PTB_EINVAL) {
         fprintf(stderr, "tbgen: %s: too many layouts for the description "
@@ -274,12 +289,15 @@ static int build_one(const ptb_puzzle *p, const char *metric,
         ptb_space_close(s);
         return rc ? rc : flush_stdout();
     }
-    o->progress = !quiet && isatty(2) ? show_progress : NULL;
+    o->progress = quiet ? NULL : show_progress;
     o->progress_ctx = &b;
+    snprintf(ckpt, sizeof ckpt, "%s/%s.ckpt", out, file);
+    o->checkpoint = ckpt;
     double t0 = now();
     rc = ptb_build(s, out, o, &info);
+    o->checkpoint = NULL;
     double secs = now() - t0;
-    if (o->progress && b.phase) {
+    if (o->progress && b.tty && b.phase) {
         if (rc == PTB_OK)
             finish_phase(&b);
         fprintf(stderr, "\r%*s\r", 70, "");

@@ -84,6 +84,7 @@ int main(int argc, char **argv)
     ptb_space_close(ks);
     for (unsigned m = 0; m < 3; m++) {
         ptb_table *gt, *kt;
+        ptb_values gvals, kvals;
         uint8_t *gd, *kd, *gv, *kv;
         const char *what = "";
         ptb_build_opts o;
@@ -98,11 +99,13 @@ int main(int argc, char **argv)
         kv = malloc(kn);
         if (!gv || !kv)
             return fail(metric[m], PTB_ENOMEM);
-        if ((rc = ptb_distances(gs, &o, &gd)) != PTB_OK ||
-            (rc = ptb_distances(ks, &o, &kd)) != PTB_OK ||
+        if ((rc = ptb_distances(gs, &o, 0, &gvals)) != PTB_OK ||
+            (rc = ptb_distances(ks, &o, 0, &kvals)) != PTB_OK ||
             (rc = ptb_table_decode_all(gt, gv, &what)) != PTB_OK ||
             (rc = ptb_table_decode_all(kt, kv, &what)) != PTB_OK)
             return fail(metric[m], rc);
+        gd = gvals.dist;
+        kd = kvals.dist;
         uint64_t diff = 0, solvable = 0, first = UINT64_MAX;
         unsigned max = 0;
         for (uint64_t i = 0; i < total; i++) {
