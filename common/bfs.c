@@ -490,8 +490,10 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
         rc = ptb_table_write(s, dir, &v, o, info);
     }
     ptb_values_free(&v);
-    if (rc == PTB_OK && o->checkpoint && unlink(o->checkpoint) &&
-        errno != ENOENT)
+    /* written or failed, the build is over: only a killed one leaves its
+     * checkpoint */
+    if (o->checkpoint && unlink(o->checkpoint) && errno != ENOENT &&
+        rc == PTB_OK)
         rc = errno;
     return rc;
 }

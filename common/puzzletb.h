@@ -254,7 +254,8 @@ typedef struct ptb_build_opts {
      * ends (README.md, "Long runs"): a build whose file holds an earlier,
      * interrupted build of the same table resumes from its last layer and
      * writes the same table, byte for byte; a file of another build is
-     * started afresh.  ptb_build removes it once the table is written. */
+     * started afresh.  ptb_build removes it when it returns, the table
+     * written or not: only a build killed leaves it. */
     const char *checkpoint;
 } ptb_build_opts;
 

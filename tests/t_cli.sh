@@ -285,7 +285,7 @@ unshare -rm sh -c 'mount -t tmpfs -o size=64k tmpfs "$1" &&
     "$TMP/left"
 check "tbgen on a full disk (a 64 kB tmpfs): refused before building, the disk it needs named (the writer's ENOSPC: t_format.sh)" \
     test "$(cat "$TMP/r")" = 1 -a \
-    "$(grep -c 'four.mdb: the table may take .* of disk; .* has .* free' "$TMP/e")" = 1
+    "$(grep -c 'four.mdb: the table and its checkpoint may take .* and .* of disk; .* has .* free' "$TMP/e")" = 1
 check "... and no table, partial or whole" test ! -s "$TMP/left"
 
 # ---- tbgen ----
