@@ -123,7 +123,7 @@ static void far_add(far_list *f, uint64_t q)
     f->idx[i] = q;
 }
 
-/* Claims state q for the next layer (its value, its group); true when
+/* Claims state q for the next layer (its value, its frontier bit); true when
  * this call did. */
 static int claim(layer_job *j, uint64_t q, far_list *first)
 {
