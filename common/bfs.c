@@ -395,14 +395,11 @@ static int replay(void *arg, uint32_t sub, unsigned d, uint64_t idx)
     build_ctx *b = arg;
     ptb_values *v = b->v;
     sub_result *r = &b->sub[sub];
-    uint64_t g = b->s->offset[sub] + idx;
-    unsigned sh = 2 * (unsigned)(g & 31);
-    if (v->dist ? v->dist[g] != PTB_UNSOLVABLE : (v->res[g >> 5] >> sh & 3) != 3)
+    layer_job j = { .n = b->s->offset[sub + 1] - b->s->offset[sub],
+                    .base = b->s->offset[sub], .res = v->res,
+                    .dist = v->dist ? v->dist + b->s->offset[sub] : NULL };
+    if (!set_value(&j, idx, d))
         return PTB_ECORRUPT;           /* found twice */
-    if (v->dist)
-        v->dist[g] = (uint8_t)d;
-    else
-        v->res[g >> 5] &= ~((uint64_t)(3 ^ d % 3) << sh);
     v->info.histogram[d]++;
     if (d > r->max || !r->far.n) {
         r->max = d;

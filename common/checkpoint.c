@@ -107,6 +107,21 @@ static void header_of(const ptb_space *s, int residues, char *buf,
              residues ? "mod3" : "exact", hex);
 }
 
+/* Appends n bytes to the file. */
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+    while (n) {
+        ssize_t r = write(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return errno;
+        p += r;
+        n -= (size_t)r;
+    }
+    return PTB_OK;
+}
+
 /* Reads exactly n bytes at *at (advanced); 0 at a short read. */
 static int read_at(int fd, void *buf, size_t n, uint64_t *at)
 {
@@ -147,7 +162,7 @@ static int next_byte(reader *r, unsigned char *b)
         r->len = (size_t)n;
     }
     *b = r->buf[r->pos++];
-    r->hash = (r->hash ^ *b) * 0x100000001b3u;
+    r->hash = fnv(r->hash, b, 1);
     return 1;
 }
 
@@ -260,20 +275,12 @@ int ptb_ckpt_open(const char *path, const ptb_space *s, int residues,
         ptb_ckpt_close(c);
         return rc;
     }
-    /* from the last whole record on (a fresh file: the header) */
-    rc = good ? PTB_OK : ftruncate(c->fd, 0) ? errno : PTB_OK;
-    if (rc == PTB_OK && !good) {
-        uint64_t w = 0;
-        for (size_t n = 0; n < hlen && rc == PTB_OK; n = (size_t)w) {
-            ssize_t r = pwrite(c->fd, want + n, hlen - n, (off_t)n);
-            rc = r < 0 ? errno : PTB_OK;
-            w = n + (r > 0 ? (uint64_t)r : 0);
-        }
-        good = hlen;
-    }
-    if (rc == PTB_OK && (ftruncate(c->fd, (off_t)good) ||
-                         lseek(c->fd, (off_t)good, SEEK_SET) < 0))
+    /* on from the last whole record; a fresh file: the header */
+    if (ftruncate(c->fd, (off_t)good) ||
+        lseek(c->fd, (off_t)good, SEEK_SET) < 0)
         rc = errno;
+    else if (!good)
+        rc = write_all(c->fd, (const unsigned char *)want, hlen);
     c->synced = seconds();
     const char *k = getenv("PTB_TEST_KILL_AFTER");
     c->kill_after = k ? strtol(k, NULL, 10) : 0;
@@ -302,21 +309,6 @@ int ptb_ckpt_front(ptb_ckpt *c, uint32_t sub, uint64_t *bits)
     ok = read_record(c, &at, 0, &s, &d, &count, NULL, NULL, bits);
     pthread_mutex_unlock(&c->lock);
     return ok && s == sub ? PTB_OK : PTB_EIO;
-}
-
-/* Appends n bytes to the file. */
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n) {
-        ssize_t r = write(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return errno;
-        p += r;
-        n -= (size_t)r;
-    }
-    return PTB_OK;
 }
 
 int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d,

@@ -69,6 +69,8 @@ static inline void ptb_put_le(unsigned char *p, uint64_t v, unsigned n)
 
 /* qsort's order of uint64_t values, ascending (util.c). */
 int ptb_u64_cmp(const void *a, const void *b);
+/* The last i < n with a[i] <= v, a ascending and a[0] <= v (util.c). */
+uint64_t ptb_last_at_most(const uint64_t *a, uint64_t n, uint64_t v);
 
 /* ---- bfs.c ---------------------------------------------------------- */
 

@@ -1116,14 +1116,7 @@ static void trie_unrank(const sl_ctx *x, uint64_t r, layout *l)
     uint8_t a[SL_MAX_PIECES];
     for (unsigned j = x->d->npieces; j-- > 0;) {
         const trie_level *lv = &x->level[j];
-        uint64_t lo = 0, hi = lv->nwords - 1;   /* the word of bit r */
-        while (lo < hi) {
-            uint64_t mid = lo + (hi - lo + 1) / 2;
-            if (lv->cum[mid] <= r)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
+        uint64_t lo = ptb_last_at_most(lv->cum, lv->nwords, r);  /* bit r's */
         uint64_t w = lv->word[lo];
         for (uint64_t i = r - lv->cum[lo]; i; i--)
             w &= w - 1;
@@ -1204,24 +1197,27 @@ static int load_trie(sl_ctx *x, const unsigned char *p, size_t len)
 static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
 {
     const sl_desc *d = x->d;
-    unsigned L = d->npieces, order[SL_MAX_PIECES];
-    uint64_t used[SL_MAX_PIECES] = { 0 }, nodes[SL_MAX_PIECES], at[SL_MAX_PIECES];
+    unsigned L = d->npieces, order[SL_MAX_PIECES], radix[SL_MAX_PIECES];
+    uint64_t used[SL_MAX_PIECES] = { 0 }, nodes[SL_MAX_PIECES];
+    uint64_t at[SL_MAX_PIECES];
     for (uint64_t i = 0; i < n; i++)
         for (unsigned j = 0; j < L; j++)
             used[j] |= (uint64_t)1 << key_get(keys[i], j);
     for (unsigned j = 0; j < L; j++) {      /* fewer anchors first */
-        unsigned i = j;
-        for (; i > 0 && (unsigned)__builtin_popcountll(used[order[i - 1]]) >
-                            (unsigned)__builtin_popcountll(used[j]); i--)
+        unsigned i = j, r = (unsigned)__builtin_popcountll(used[j]);
+        for (; i > 0 && radix[i - 1] > r; i--) {
             order[i] = order[i - 1];
+            radix[i] = radix[i - 1];
+        }
         order[i] = j;
+        radix[i] = r;
     }
     for (uint64_t i = 0; i < n; i++) {      /* digits in level order */
         sl_key k = { 0, 0 };
         for (unsigned j = 0; j < L; j++) {
-            uint64_t u = used[order[j]];
-            unsigned a = key_get(keys[i], order[j]);
-            key_put(&k, j, (unsigned)__builtin_popcountll(u & (((uint64_t)1 << a) - 1)));
+            uint64_t below = used[order[j]] &
+                             (((uint64_t)1 << key_get(keys[i], order[j])) - 1);
+            key_put(&k, j, (unsigned)__builtin_popcountll(below));
         }
         keys[i] = k;
     }
@@ -1233,10 +1229,10 @@ static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
         for (unsigned j = key_diff(keys[i - 1], keys[i]) + 1; j < L; j++)
             nodes[j]++;
     for (unsigned j = 0; j < L; j++)
-        len += 2 + (unsigned)__builtin_popcountll(used[order[j]]);
+        len += 2 + radix[j];
     for (unsigned j = 0; j < L; j++) {
         at[j] = len;
-        len += 8 * ((nodes[j] * (unsigned)__builtin_popcountll(used[order[j]]) + 63) / 64);
+        len += 8 * ((nodes[j] * radix[j] + 63) / 64);
     }
     unsigned char *p = x->own_saved = calloc(len, 1);
     if (!p)
@@ -1247,7 +1243,7 @@ static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
     p += 4;
     for (unsigned j = 0; j < L; j++) {
         *p++ = (unsigned char)order[j];
-        *p++ = (unsigned char)(unsigned)__builtin_popcountll(used[order[j]]);
+        *p++ = (unsigned char)radix[j];
         for (uint64_t u = used[order[j]]; u; u &= u - 1)
             *p++ = (unsigned char)ptb_low_bit(u);
     }
@@ -1256,8 +1252,7 @@ static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
         unsigned fd = i ? key_diff(keys[i - 1], keys[i]) : 0;
         for (unsigned j = fd; j < L; j++) {
             nodes[j] += i && j > fd;
-            uint64_t pos = nodes[j] * (unsigned)__builtin_popcountll(used[order[j]]) +
-                           key_get(keys[i], j);
+            uint64_t pos = nodes[j] * radix[j] + key_get(keys[i], j);
             x->own_saved[at[j] + pos / 8] |= (unsigned char)(1u << pos % 8);
         }
     }

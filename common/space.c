@@ -78,16 +78,8 @@ const unsigned char *ptb_space_index(const ptb_space *s, size_t *len)
 
 void ptb_locate(const ptb_space *s, uint64_t g, uint32_t *sub, uint64_t *idx)
 {
-    uint32_t lo = 0, hi = s->subtables - 1;   /* last sub with offset <= g */
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo + 1) / 2;
-        if (s->offset[mid] <= g)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    *sub = lo;
-    *idx = g - s->offset[lo];
+    *sub = (uint32_t)ptb_last_at_most(s->offset, s->subtables, g);
+    *idx = g - s->offset[*sub];
 }
 
 const ptb_puzzle *ptb_space_puzzle(const ptb_space *s) { return s->p; }
