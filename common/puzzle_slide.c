@@ -88,6 +88,10 @@ typedef struct sl_edge {
 typedef struct sl_ctx {
     const sl_desc *d;
     unsigned metric;             /* SL_STEP, SL_LINE, SL_MOVE */
+    int8_t step[SL_MAX_KINDS][SL_MAX_CELLS][4];   /* the anchor one cell
+                                    away in each direction (UDLR) that a
+                                    piece of each kind at each anchor can
+                                    take on the empty board, or -1 */
     unsigned wbits;              /* window bits */
     uint64_t nwin, nleft;        /* 2^wbits; states of pieces left */
     unsigned npar;               /* 2: T counts by parity (a tile puzzle's
@@ -130,6 +134,8 @@ typedef struct sl_ctx {
      * the fold rows, and of each node 1 + its fold row or 0; their paths */
     int fold;
     int8_t mirror[SL_MAX_KINDS];
+    uint8_t manchor[SL_MAX_KINDS][SL_MAX_CELLS];   /* mirror_anchor() of
+                                                      each kind and anchor */
     struct fold_row *frow;
     size_t nfrow;
     uint32_t *frow_of;
@@ -224,11 +230,16 @@ static unsigned choices(const sl_ctx *x, unsigned c, uint64_t st,
 #define PASS (-2)                /* the edge of a wall or a covered cell */
 
 /* A layout's path through the graph: its node and rank so far before
- * each cell.  Unranking a layout records it, so that ranking a layout one
- * move away starts at the first cell the move changes. */
+ * each cell and after the last (with the mirror image folded, before each
+ * row, and whether the rows above are their own mirror images).
+ * Unranking a layout records it, so that ranking a layout one move away
+ * starts at the first cell (or row) the move changes, and stops where,
+ * past the last, its path meets this one: the rest of the rank is this
+ * one's. */
 typedef struct prefix {
     uint32_t node[SL_MAX_CELLS + 1];
     uint64_t r[SL_MAX_CELLS + 1];
+    uint8_t same[SL_MAX_H];
 } prefix;
 
 /* Whether a state after the last cell is a layout of the table: every
@@ -593,16 +604,32 @@ static uint64_t walk(const sl_ctx *x, const uint8_t *at, uint32_t *v,
 }
 
 /* The path of a layout through the graph: its rank, the completions of the
- * choices before its own at each free cell; from cell 'from' of pre on,
- * when pre is not NULL (the layout agrees with pre's before it).
- * UINT64_MAX for a layout the graph does not hold (a tile puzzle's layout
- * of the other class). */
+ * choices before its own at each free cell; when pre is not NULL, the
+ * path of a layout that agrees with l before cell 'from' and from cell
+ * 'join' on, walked from 'from' until it meets pre's.  UINT64_MAX for a
+ * layout the graph does not hold (a tile puzzle's layout of the other
+ * class). */
 static uint64_t dp_rank(const sl_ctx *x, const layout *l, const prefix *pre,
-                        unsigned from)
+                        unsigned from, unsigned join)
 {
-    uint32_t v = pre ? pre->node[from] : x->root;
-    uint64_t r = walk(x, l->at, &v, pre ? from : 0, x->d->n);
-    return r == UINT64_MAX || !pre ? r : r + pre->r[from];
+    const unsigned n = x->d->n;
+    uint32_t v = x->root;
+    if (!pre)
+        return walk(x, l->at, &v, 0, n);
+    v = pre->node[from];
+    uint64_t r = walk(x, l->at, &v, from, join);
+    if (r == UINT64_MAX)
+        return r;
+    r += pre->r[from];
+    for (unsigned c = join; c < n; c++) {
+        if (v == pre->node[c])
+            return r + pre->r[n] - pre->r[c];
+        uint64_t e = walk(x, l->at, &v, c, c + 1);
+        if (e == UINT64_MAX)
+            return e;
+        r += e;
+    }
+    return r;
 }
 
 static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
@@ -613,9 +640,10 @@ static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
 
 /* Cells c0..c1-1 of the layout of rank r among the completions of node
  * *v into l, following the graph (*v gets the node reached); their path
- * into *pre when pre is not NULL. */
-static void unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp, unsigned c0,
-                   unsigned c1, layout *l, prefix *pre)
+ * into *pre when pre is not NULL.  Returns the rank left: the layout's
+ * among the completions of the node reached. */
+static uint64_t unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp,
+                       unsigned c0, unsigned c1, layout *l, prefix *pre)
 {
     const sl_desc *d = x->d;
     uint64_t r0 = r;
@@ -636,7 +664,12 @@ static void unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp, unsigned c0,
         }
         v = e->next;
     }
+    if (pre) {
+        pre->node[c1] = v;
+        pre->r[c1] = r0 - r;
+    }
     *vp = v;
+    return r;
 }
 
 /* The layout of rank r; its path into *pre when pre is not NULL. */
@@ -723,23 +756,21 @@ static unsigned mirror_anchor(const sl_desc *d, unsigned k, unsigned a)
     return ptb_low_bit(mirror_cells(d, d->kind[k].shape << a));
 }
 
-/* The mirror image of the anchors at[] (kind + 1 at an anchor) into out. */
-static void mirror_at(const sl_ctx *x, const uint8_t *at, uint8_t *out)
+/* The anchors of l's canonical layout: l's own or buf, its mirror image,
+ * given that the rows above cell c0 (the start of a row) are their own
+ * mirror images: only cells c0.. are compared, and written to buf (a
+ * piece's mirror image is anchored in its row). */
+static const uint8_t *canonical(const sl_ctx *x, const layout *l,
+                                uint8_t *buf, unsigned c0)
 {
     const sl_desc *d = x->d;
-    memset(out, 0, d->n);
-    for (unsigned c = 0; c < d->n; c++)
-        if (at[c])
-            out[mirror_anchor(d, at[c] - 1u, c)] =
-                (uint8_t)(x->mirror[at[c] - 1] + 1);
-}
-
-/* The anchors of l's canonical layout: l's own or buf, its mirror image. */
-static const uint8_t *canonical(const sl_ctx *x, const layout *l,
-                                uint8_t *buf)
-{
-    mirror_at(x, l->at, buf);
-    return memcmp(buf, l->at, x->d->n) < 0 ? buf : l->at;
+    memset(buf + c0, 0, d->n - c0);
+    for (unsigned c = c0; c < d->n; c++)
+        if (l->at[c]) {
+            unsigned k = l->at[c] - 1u;
+            buf[x->manchor[k][c]] = (uint8_t)(x->mirror[k] + 1);
+        }
+    return memcmp(buf + c0, l->at + c0, d->n - c0) < 0 ? buf : l->at;
 }
 
 /* Whether the description is its own mirror image: the walls; each kind's
@@ -766,6 +797,9 @@ static int foldable(sl_ctx *x)
         if (j < 0)
             return 0;
         x->mirror[k] = (int8_t)j;
+        for (uint64_t f = kd->fit; f; f &= f - 1)
+            x->manchor[k][ptb_low_bit(f)] =
+                (uint8_t)mirror_anchor(d, k, ptb_low_bit(f));
     }
     for (unsigned g = 0; g < d->ngoals; g++) {
         const sl_goal *gl = &d->goal[g];
@@ -808,7 +842,7 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
         memset(m + rw->c0, 0, d->w);
         for (unsigned i = rw->c0; i < c; i++)
             if (rw->at[i])
-                m[mirror_anchor(d, rw->at[i] - 1u, i)] =
+                m[x->manchor[rw->at[i] - 1][i]] =
                     (uint8_t)(x->mirror[rw->at[i] - 1] + 1);
         int cmp = memcmp(rw->at + rw->c0, m + rw->c0, d->w);
         if (cmp > 0)
@@ -907,15 +941,21 @@ static const fold_path *fold_find(const sl_ctx *x, uint32_t v, uint64_t key,
     return n ? p + lo : NULL;
 }
 
-/* The place of a canonical layout among them; UINT64_MAX when the graph
- * does not hold it. */
-static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at)
+/* The place of a canonical layout among them, from the row at cell c0 on,
+ * the rows above leading to node v with rank r so far, and same when they
+ * are their own mirror images; UINT64_MAX when the graph does not hold
+ * it.  With pre (may be NULL), the path of a canonical layout whose cells
+ * from 'join' on are at[]'s: the rest of the rank is pre's from the first
+ * row at or past join where the two paths meet. */
+static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
+                          uint32_t v, uint64_t r, int same, const prefix *pre,
+                          unsigned join)
 {
     const sl_desc *d = x->d;
-    uint32_t v = x->root;
-    uint64_t r = 0;
-    int same = 1;
-    for (unsigned c = 0; c < d->n; c += d->w) {
+    for (unsigned c = c0; c < d->n; c += d->w) {
+        if (pre && c >= join && v == pre->node[c] &&
+            same == pre->same[c / d->w])
+            return r + pre->r[d->n] - pre->r[c];
         uint32_t u = v;
         uint64_t off = walk(x, at, &u, c, c + d->w);
         if (off == UINT64_MAX)
@@ -934,21 +974,39 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at)
     return r;
 }
 
-/* The canonical layout of place r. */
-static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l)
+/* The canonical layout of place r; its path row by row into *pre when
+ * pre is not NULL.  r is the place left among the canonical completions
+ * of v while the rows are their own mirror images, then among the plain
+ * ones. */
+static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
     const sl_desc *d = x->d;
+    uint64_t r0 = r;
     uint32_t v = x->root;
+    int same = 1;
     memset(l, 0, sizeof *l);
     for (unsigned c = 0; c < d->n; c += d->w) {
-        const fold_path *p = fold_find(x, v, r, 0);   /* (r < F(v): one
-                                                         with F > 0) */
-        r -= p->before;
-        if (!p->same) {                 /* the rest: plain */
-            unwalk(x, p->off + r, &v, c, d->n, l, NULL);
-            return;
+        if (pre) {
+            pre->node[c] = v;
+            pre->r[c] = r0 - r;
+            pre->same[c / d->w] = (uint8_t)same;
         }
-        unwalk(x, p->off, &v, c, c + d->w, l, NULL);
+        uint64_t plain = r;             /* the row's plain rank from v */
+        if (same) {
+            const fold_path *p = fold_find(x, v, r, 0);   /* (r < F(v):
+                                                             one with
+                                                             F > 0) */
+            r -= p->before;
+            same = p->same;
+            plain = p->off + (same ? 0 : r);
+        }
+        uint64_t left = unwalk(x, plain, &v, c, c + d->w, l, NULL);
+        if (!same)
+            r = left;
+    }
+    if (pre) {
+        pre->node[d->n] = v;
+        pre->r[d->n] = r0 - r;
     }
 }
 
@@ -959,7 +1017,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l)
 static uint32_t mirrored(const sl_ctx *x, const layout *l)
 {
     uint8_t buf[SL_MAX_CELLS];
-    return x->fold && canonical(x, l, buf) != l->at ? MIRRORED : 0;
+    return x->fold && canonical(x, l, buf, 0) != l->at ? MIRRORED : 0;
 }
 
 /* A move of the state (code: from anchor | to anchor << 8) as a move of
@@ -1260,15 +1318,22 @@ static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
 }
 
 /* The index of a layout: its rank among the layouts, or its place in the
- * component (UINT64_MAX when it is not in it).  pre and from as for
- * path(). */
+ * component (UINT64_MAX when it is not in it).  pre (may be NULL): the
+ * path of a layout that agrees with l before cell 'from' and from cell
+ * 'join' on. */
 static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
-                     unsigned from)
+                     unsigned from, unsigned join)
 {
     uint8_t buf[SL_MAX_CELLS];
-    if (x->fold)                        /* its class: the canonical one */
-        return fold_rank(x, canonical(x, l, buf));
-    return x->level ? trie_rank(x, l) : dp_rank(x, l, pre, from);
+    if (x->fold) {                      /* its class: the canonical one */
+        unsigned c0 = pre ? from - from % x->d->w : 0;
+        int same = !pre || pre->same[c0 / x->d->w];
+        const uint8_t *at = same ? canonical(x, l, buf, c0) : l->at;
+        return fold_rank(x, at, c0, pre ? pre->node[c0] : x->root,
+                         pre ? pre->r[c0] : 0, same,
+                         at == l->at ? pre : NULL, join);
+    }
+    return x->level ? trie_rank(x, l) : dp_rank(x, l, pre, from, join);
 }
 
 /* The layout of an index; with pre (may be NULL), a ranked layout's
@@ -1278,7 +1343,7 @@ static void unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
     if (x->level)
         trie_unrank(x, r, l);
     else if (x->fold)
-        fold_unrank(x, r, l);
+        fold_unrank(x, r, l, pre);
     else
         dp_unrank(x, r, l, pre);
 }
@@ -1288,10 +1353,9 @@ static void unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 enum { UP, DOWN, LEFT, RIGHT };
 static const char dir_letter[] = "UDLR";
 
-/* The anchor one cell from a in direction dir, if the piece (kind k, the
- * others covering occ) can stand there; -1 otherwise. */
-static int neighbour(const sl_desc *d, unsigned k, uint64_t occ, unsigned a,
-                     unsigned dir)
+/* The anchor one cell from a in direction dir that a piece of kind k can
+ * take on the empty board (its axis allowing), or -1: x->step[k][a][dir]. */
+static int step_of(const sl_desc *d, unsigned k, unsigned a, unsigned dir)
 {
     const sl_kind *kd = &d->kind[k];
     int b;
@@ -1304,23 +1368,31 @@ static int neighbour(const sl_desc *d, unsigned k, uint64_t occ, unsigned a,
     case LEFT:  b = a % d->w ? (int)a - 1 : -1; break;
     default:    b = a % d->w < d->w - 1 ? (int)a + 1 : -1; break;
     }
-    if (b < 0 || !(kd->fit >> b & 1) || (kd->shape << b & occ))
-        return -1;
-    return b;
+    return b >= 0 && (kd->fit >> b & 1) ? b : -1;
+}
+
+/* The anchor one cell from a in direction dir, if the piece (kind k, the
+ * others covering occ) can stand there; -1 otherwise. */
+static inline int neighbour(const sl_ctx *x, unsigned k, uint64_t occ,
+                            unsigned a, unsigned dir)
+{
+    int b = x->step[k][a][dir];
+    return b >= 0 && !(x->d->kind[k].shape << b & occ) ? b : -1;
 }
 
 /* The places a piece of kind k at anchor a can reach in one move of the
  * metric, in a fixed order (the directions UDLR; nearer first), into to[];
  * with from[], each place's previous place on the way (for its path).
  * occ: the cells of the other pieces.  Returns the count. */
-static unsigned reach(const sl_desc *d, unsigned metric, unsigned k,
-                      uint64_t occ, unsigned a, uint8_t *to, uint8_t *from)
+static unsigned reach(const sl_ctx *x, unsigned k, uint64_t occ, unsigned a,
+                      uint8_t *to, uint8_t *from)
 {
+    const unsigned metric = x->metric;
     unsigned n = 0;
     if (metric != SL_MOVE) {
         for (unsigned dir = 0; dir < 4; dir++) {
             int b = (int)a, prev;
-            while (prev = b, (b = neighbour(d, k, occ, (unsigned)b, dir)) >= 0) {
+            while (prev = b, (b = neighbour(x, k, occ, (unsigned)b, dir)) >= 0) {
                 from[n] = (uint8_t)prev;
                 to[n++] = (uint8_t)b;
                 if (metric == SL_STEP)
@@ -1336,7 +1408,7 @@ static unsigned reach(const sl_desc *d, unsigned metric, unsigned k,
     while (head < tail) {
         unsigned c = queue[head++];
         for (unsigned dir = 0; dir < 4; dir++) {
-            int b = neighbour(d, k, occ, c, dir);
+            int b = neighbour(x, k, occ, c, dir);
             if (b < 0 || (seen >> b & 1))
                 continue;
             seen |= (uint64_t)1 << b;
@@ -1361,7 +1433,7 @@ static void successors(const sl_ctx *x, const layout *l,
     for (unsigned i = 0; i < l->np; i++) {
         unsigned a = l->anchor[i], k = l->at[a] - 1u;
         uint64_t cells = d->kind[k].shape << a;
-        unsigned m = reach(d, x->metric, k, l->occ & ~cells, a, to, from);
+        unsigned m = reach(x, k, l->occ & ~cells, a, to, from);
         layout next = *l;
         next.at[a] = 0;
         next.occ &= ~cells;
@@ -1387,7 +1459,8 @@ static int add_move(void *arg, const layout *next, uint32_t code)
 {
     move_list *ml = arg;
     unsigned a = code & 0xFF, b = code >> 8;
-    uint64_t r = rank(ml->x, next, ml->pre, a < b ? a : b);
+    uint64_t r = rank(ml->x, next, ml->pre, a < b ? a : b,
+                      (a > b ? a : b) + 1);
     if (r == UINT64_MAX)     /* not in the space: only under a ranking a */
         return 0;            /* table forged (its check is --verify's) */
     if (ml->out) {
@@ -1554,9 +1627,11 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
         for (unsigned g = 0; g < gw->g; g++)
             if (matches(&d->goal[g], &gw->l))
                 return;
-        if (x->fold && canonical(x, &gw->l, buf) != gw->l.at)
+        if (x->fold && canonical(x, &gw->l, buf, 0) != gw->l.at)
             return;                     /* its mirror image stands for it */
-        gw->emit(gw->arg, x->fold ? fold_rank(x, gw->l.at) : r);
+        gw->emit(gw->arg, x->fold ? fold_rank(x, gw->l.at, 0, x->root, 0, 1,
+                                              NULL, 0)
+                                  : r);
         return;
     }
     int hole = d->goal[gw->g].empty >> c & 1, want = gw->want[c] - 1;
@@ -1687,6 +1762,10 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
         return PTB_ENOMEM;
     x->d = p->data;
     x->metric = x->d->metric[metric];
+    for (unsigned k = 0; k < x->d->nkinds; k++)
+        for (unsigned a = 0; a < x->d->n; a++)
+            for (unsigned dir = 0; dir < 4; dir++)
+                x->step[k][a][dir] = (int8_t)step_of(x->d, k, a, dir);
     x->npar = x->d->reachable && tile_puzzle(x->d) ? 2 : 1;
     x->goal_colour = p->parity ? (unsigned)goal_colour(x->d) : 0;
     layout start;
@@ -1869,7 +1948,7 @@ static int slide_parse(const void *ctx, const char *text,
     layout l;
     layout_of(d, p->cell, &l);
     p->sub = 0;
-    p->idx = rank(ctx, &l, NULL, 0);
+    p->idx = rank(ctx, &l, NULL, 0, 0);
     p->aux |= mirrored(ctx, &l);
     if (p->idx == UINT64_MAX)
         return ptb_errf(err, errcap, "this position is not one of the %llu "
@@ -1939,8 +2018,7 @@ static unsigned move_path(const sl_ctx *x, const ptb_position *before,
             !(d->walls >> i & 1))
             occ |= (uint64_t)1 << i;
     int k = sl_kind_of(d, (char)before->cell[a], cells >> a);
-    unsigned m = k < 0 ? 0 : reach(d, x->metric, (unsigned)k, occ, a, to,
-                                   from);
+    unsigned m = k < 0 ? 0 : reach(x, (unsigned)k, occ, a, to, from);
     for (unsigned c = b; c != a && n < SL_MAX_CELLS;) {
         unsigned j = 0;
         while (j < m && to[j] != c)
