@@ -141,14 +141,14 @@ svg: bin/tblookup $(TABLES)/.built
 	  done; \
 	done
 
-# The toy puzzles (tests/t_toy.sh): the library built again with two more
-# puzzles, tests/toy/puzzle_toy.c and puzzle_grid.c, listed in
-# tests/toy/puzzles.def and added by -DPTB_TEST_PUZZLES, then linked with
+# The toy puzzles (tests/t_toy.sh): the library built again with three more
+# puzzles, tests/toy/puzzle_toy.c, puzzle_grid.c and puzzle_line.c, listed
+# in tests/toy/puzzles.def and added by -DPTB_TEST_PUZZLES, then linked with
 # the unchanged programs: a puzzle with its own options takes one file and
 # one registry line, nothing else; the grid has a parity, so its table is
-# packed1.
+# packed1; the line's distances go past a byte (to 599).
 TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
-TOY_SRC = tests/toy/puzzle_toy.c tests/toy/puzzle_grid.c
+TOY_SRC = tests/toy/puzzle_toy.c tests/toy/puzzle_grid.c tests/toy/puzzle_line.c
 TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) $(TOY_SRC:%.c=build/toy/%.o)
 TOY_BIN = build/toy/tblookup build/toy/tbgen
 check: $(TOY_BIN)

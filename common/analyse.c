@@ -18,8 +18,9 @@
  * entry as the layer needs: a state has at most PTB_MAX_MOVES (256)
  * predecessors, so when every count of a layer is below 2^(32L - 8) the next
  * layer fits L limbs, else it gets L + 1 (the goals' sum gets one more, as
- * the last layer has fewer than 2^32 states).  Over at most 254 layers the
- * count stays below 256^254, which has at most 612 decimal digits.
+ * the last layer has fewer than 2^32 states).  Over at most
+ * PTB_MAX_DISTANCE (1022) layers the count stays below 256^1022, which has
+ * at most 2,461 decimal digits.
  *
  * Drawing at a distance.  Exact tables: the states at the distance are
  * counted (the header's histogram, or a scan of one subtable), distinct ranks

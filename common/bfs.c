@@ -7,20 +7,21 @@
  * whole, several at once, one per thread; a large subtable splits each
  * layer between the threads.
  *
- * The values are kept in one of two ways: a byte a state, the exact
+ * The values are kept in one of two ways: 2 bytes a state, the exact
  * distance (PTB_UNSOLVABLE: not reached), for the tables that need it
- * (exact tables, and mod-4 tables, whose bit is the distance's second);
- * or two bits a state, the distance mod 3 (3: not reached), for mod-3
- * tables, which is all they store.  A state is claimed for the next layer
- * by writing its value, once, with an atomic operation (a compare and
- * swap of the byte; an AND that clears the two bits' difference from 3,
- * safe because every claim of a layer writes the same residue).
+ * (exact tables, mod-4 tables, whose bit is the distance's second, and
+ * --verify's proof); or two bits a state, the distance mod 3 (3: not
+ * reached), for mod-3 tables, which is all they store.  A state is
+ * claimed for the next layer by writing its value, once, with an atomic
+ * operation (a compare and swap; an AND that clears the two bits'
+ * difference from 3, safe because every claim of a layer writes the same
+ * residue).
  *
  * One bitmap, 'front', holds the frontier: a bit a state, set for the
  * states of the layer being expanded (distance d) and, as they are
  * claimed, those of the next (d + 1); a state's value tells which, even
  * as a residue, so no second bitmap is needed (3 bits a state in all with
- * residues, 9 with bytes).  A layer is expanded by scanning 'front' in
+ * residues, 17 with exact values).  A layer is expanded by scanning 'front' in
  * index order, in chunks the threads take in turn (a bit per chunk says
  * which chunks hold a state of the layer, another which got a claim, so a
  * sparse layer costs no scan of the whole bitmap); the states at d are
@@ -56,7 +57,7 @@ typedef struct far_list {
 typedef struct layer_job {
     const ptb_space *s;
     uint32_t sub;
-    uint8_t *dist;             /* exact values: the subtable's bytes */
+    uint16_t *dist;            /* exact values: the subtable's */
     uint64_t *res;             /* or residues: every subtable's two bits */
     uint64_t base;             /* ... of which this subtable's first */
     uint64_t *front;           /* the frontier: the layers at d and d + 1 */
@@ -98,10 +99,10 @@ static unsigned value_of(const layer_job *j, uint64_t q)
 static int set_value(layer_job *j, uint64_t q, unsigned v)
 {
     if (j->dist) {
-        uint8_t none = PTB_UNSOLVABLE;
+        uint16_t none = PTB_UNSOLVABLE;
         return __atomic_load_n(&j->dist[q], __ATOMIC_RELAXED) ==
                    PTB_UNSOLVABLE &&
-               __atomic_compare_exchange_n(&j->dist[q], &none, (uint8_t)v, 0,
+               __atomic_compare_exchange_n(&j->dist[q], &none, (uint16_t)v, 0,
                                            __ATOMIC_RELAXED,
                                            __ATOMIC_RELAXED);
     }
@@ -415,7 +416,8 @@ static void reset(build_ctx *b, uint64_t total)
     if (b->v->res)
         memset(b->v->res, 0xFF, (total / 32 + 1) * sizeof *b->v->res);
     else
-        memset(b->v->dist, PTB_UNSOLVABLE, total);
+        for (uint64_t g = 0; g < total; g++)
+            b->v->dist[g] = PTB_UNSOLVABLE;
     memset(b->v->info.histogram, 0, sizeof b->v->info.histogram);
     memset(b->sub, 0, b->s->subtables * sizeof *b->sub);
 }
@@ -439,7 +441,7 @@ int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
     if (residues)
         out->res = malloc((total / 32 + 1) * sizeof *out->res);
     else
-        out->dist = malloc(total ? total : 1);
+        out->dist = malloc((total ? total : 1) * sizeof *out->dist);
     b.sub = calloc(s->subtables, sizeof *b.sub);
     int rc = (out->res || out->dist) && b.sub ? PTB_OK : PTB_ENOMEM;
     pthread_mutex_init(&b.lock, NULL);
@@ -496,7 +498,7 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 }
 
 /* The plan's bound on the peak: during the BFS, the values (two bits a
- * state with residues, else a byte) and the frontier (a bit); then the
+ * state with residues, else 2 bytes) and the frontier (a bit); then the
  * values and what the writer holds: the table's values, at most packed3
  * with their checks for residues (a zstd table is used only when smaller)
  * or a byte a state, and LMDB's copy of them until the commit.  Plus a
@@ -509,7 +511,7 @@ int ptb_plan(const ptb_space *s, ptb_build_plan *out)
     uint64_t n = s->offset[s->subtables];
     out->states = n;
     int residues = s->p->reversible && !s->p->parity;
-    uint64_t bfs = residues ? n / 4 + 8 : n;
+    uint64_t bfs = residues ? n / 4 + 8 : 2 * n;
     /* in place: at most packed3 (reversible puzzles) or a byte a value;
      * the chunk checks; LMDB's pages, the header and the stats */
     uint64_t values = s->p->reversible ? (n + 4) / 5 : n;
@@ -519,9 +521,11 @@ int ptb_plan(const ptb_space *s, ptb_build_plan *out)
     out->disk = table + ((uint64_t)64 << 10);
     /* a layer of k of a subtable's m states costs at most k varints of
      * about log128(m / k) + 1 bytes: 3 bytes a state but in layers of
-     * fewer than m / 2^14 states, whose few states (at most 255 layers)
-     * take 5 bytes at most; and 28 bytes a record */
-    out->checkpoint = 3 * n + n / 8 + 28 * 256 * (uint64_t)s->subtables +
+     * fewer than m / 2^14 states, whose few states (at most
+     * PTB_MAX_DISTANCE + 1 layers) take 5 bytes at most; and 28 bytes a
+     * record */
+    out->checkpoint = 3 * n + n / 8 +
+                      28 * (PTB_MAX_DISTANCE + 2) * (uint64_t)s->subtables +
                       4096;
     return PTB_OK;
 }

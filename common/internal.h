@@ -82,7 +82,7 @@ void ptb_run_threads(void *(*fn)(void *), void *job, unsigned threads);
  * exact or mod 3, and the figures of a table's info (states, solvable,
  * max_distance, histogram, farthest).  ptb_values_free() frees it. */
 typedef struct ptb_values {
-    uint8_t *dist;             /* exact: a byte a state, PTB_UNSOLVABLE
+    uint16_t *dist;            /* exact: 2 bytes a state, PTB_UNSOLVABLE
                                   where the goal cannot be reached; or NULL */
     uint64_t *res;             /* or mod 3: state g in bits 2 (g mod 32) of
                                   word g / 32, 3 where it cannot */
@@ -144,8 +144,13 @@ void ptb_ckpt_close(ptb_ckpt *c);
 int ptb_table_write(const ptb_space *s, const char *dir, const ptb_values *v,
                     const ptb_build_opts *o, ptb_table_info *info);
 
+/* An exact table stores a distance in a byte (tables/FORMAT.md): at most
+ * PTB_BYTE_MAX, or PTB_BYTE_NONE for no path. */
+#define PTB_BYTE_MAX 254
+#define PTB_BYTE_NONE 255
+
 /* Decodes every value: values[g] gets the stored value of every state
- * (exact or PTB_UNSOLVABLE; or mod 3, 0 for unsolvable; or mod 4, with the
+ * (exact or PTB_BYTE_NONE; or mod 3, 0 for unsolvable; or mod 4, with the
  * puzzle's parity); checks every
  * frame's checksum and the table's digest.  PTB_ECORRUPT names the failure
  * in *what. */

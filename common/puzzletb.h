@@ -159,10 +159,14 @@ typedef struct ptb_move {
     uint32_t code;
 } ptb_move;
 
-#define PTB_MAX_DISTANCE 254   /* largest distance any table can hold */
-#define PTB_UNSOLVABLE 255     /* distance value meaning "no path" */
+/* The largest distance a table can hold: 1022 in the tables of the
+ * distance mod 3 or mod 4; 254 in exact ones, whose values are bytes
+ * (tables/FORMAT.md).  A build that finds more fails with PTB_ERANGE. */
+#define PTB_MAX_DISTANCE 1022
+#define PTB_UNSOLVABLE 1023    /* distance value meaning "no path" */
 
-/* An answer: the chosen start, its distance, and one optimal line. */
+/* An answer: the chosen start, its distance, and one optimal line (about
+ * 100 kB: allocate it, rather than put it on a small stack). */
 typedef struct ptb_solution {
     ptb_position start;
     unsigned distance;                     /* number of moves */
@@ -301,8 +305,8 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 /* What building a space's table needs, known before anything is
  * allocated: its states, and bounds on the memory the build takes at its
  * peak (about 5.2 bits a state for a mod-3 table, whose BFS keeps the
- * distance mod 3 and a frontier bit; 2 bytes a state for the others, which
- * need exact distances) and on the bytes of the file (a byte a state; 1.6
+ * distance mod 3 and a frontier bit; 4 bytes a state for the others, which
+ * need exact distances, 2 bytes each) and on the bytes of the file (a byte a state; 1.6
  * bits for reversible puzzles, whose tables are at most packed3) and of a
  * checkpoint file (ptb_build_opts.checkpoint: each state once, as the gap
  * from the one before in its layer, about 3 bytes at most).  Returns
@@ -352,9 +356,9 @@ const char *ptb_table_path(const ptb_table *t);
 const char *ptb_table_digest(const ptb_table *t);
 /* What the build found: the header's figures, and the histogram and the
  * farthest states from the table's "stats" record, read and checked on each
- * call.  PTB_OK; PTB_ECORRUPT or PTB_EFORMAT when the record is damaged
- * (*info then holds the header's figures only, histogram and farthest
- * empty). */
+ * call.  PTB_OK; PTB_ECORRUPT or PTB_EFORMAT when the record is damaged,
+ * PTB_ENOMEM (*info then holds the header's figures only, histogram and
+ * farthest empty). */
 int ptb_table_get_info(const ptb_table *t, ptb_table_info *info);
 
 /* A reader: the decoded zstd blocks of one caller, each decoded at most once
@@ -439,8 +443,8 @@ typedef struct ptb_verify_result {
  * proving that the states a walk finds dead (stored 0, no goal, no successor
  * stored M - 1) are exactly the unsolvable ones.  Last, the stats record
  * (ptb_table_get_info) must count the proven distances and name states at
- * max_distance.  threads: 1..256.  Memory: 1 byte per state (2 for mod-3 and
- * mod-4 tables).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
+ * max_distance.  threads: 1..256.  Memory: 3 bytes per state (the stored
+ * values, and the exact distances in 2 bytes).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
  * state in global order, or the failing block/digest), PTB_ENOMEM,
  * PTB_EINVAL. */
 int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res);
@@ -504,11 +508,12 @@ int ptb_format_analysis_json(const ptb_space *s, const ptb_analysis *a,
  * states of the optimal lines, so shared states are counted once: time
  * and memory grow with the number of states on optimal lines, not with the
  * number of lines.  Writes the exact count in decimal to buf; a cap of
- * PTB_COUNT_DIGITS always suffices (the count is at most 256^254 < 10^612).
+ * PTB_COUNT_DIGITS always suffices (the count is at most 256^1022 <
+ * 10^2462).
  * A goal has one (empty) sequence.  r may be NULL.  Returns PTB_OK,
  * PTB_NOTFOUND (unsolvable; buf gets "0"), PTB_EINVAL (a bad position or a
  * cap too small), PTB_ECORRUPT, PTB_ENOMEM. */
-#define PTB_COUNT_DIGITS 640
+#define PTB_COUNT_DIGITS 2464
 int ptb_count_solutions(const ptb_table *t, ptb_reader *r,
                         const ptb_position *starts, unsigned n, char *buf,
                         size_t cap);

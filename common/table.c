@@ -72,7 +72,7 @@
 #define CHUNK_BYTES 512u         /* in-place values: one check per chunk */
 #define SPARSE_BLOCK 65536u      /* sparse: states per block */
 #define PACKED4_MAX 14u          /* packed4: largest distance; 15: none */
-#define STATS_MAX 16384u         /* bytes of the stats record, at most */
+#define STATS_MAX 65536u         /* bytes of the stats record, at most */
 #define BLOCK_GROUP 64u          /* reader: block pointers allocated together */
 
 enum { ENC_PACKED3, ENC_ZSTD, ENC_PACKED4, ENC_SPARSE, ENC_PACKED1,
@@ -116,12 +116,13 @@ static int in_place(int encoding) { return encoding != ENC_ZSTD; }
 
 /* ==== values ==== */
 
-/* The value stored for a distance: itself (exact), or the residue mod 3
- * with 0 for an unsolvable state (PTB_UNSOLVABLE, or a residue's 3). */
+/* The value stored for a distance: itself in a byte (exact; PTB_BYTE_NONE
+ * for PTB_UNSOLVABLE), or the residue mod 3 with 0 for an unsolvable
+ * state (PTB_UNSOLVABLE, or a residue's 3). */
 static unsigned stored_value(int exact, unsigned d)
 {
     if (exact)
-        return d;
+        return d == PTB_UNSOLVABLE ? PTB_BYTE_NONE : d;
     return d == PTB_UNSOLVABLE ? 0 : d % 3u;
 }
 
@@ -137,7 +138,8 @@ static size_t pack_block(int exact, const ptb_values *v, uint64_t first,
                          size_t n, unsigned char *out)
 {
     if (exact) {
-        memcpy(out, v->dist + first, n);
+        for (size_t i = 0; i < n; i++)
+            out[i] = (unsigned char)stored_value(1, v->dist[first + i]);
         return n;
     }
     size_t bytes = (n + 3) / 4;
@@ -146,18 +148,6 @@ static size_t pack_block(int exact, const ptb_values *v, uint64_t first,
         out[i / 4] |= (unsigned char)(stored_value(0, ptb_value(v, first + i))
                                       << (2 * (i % 4)));
     return bytes;
-}
-
-/* Item i of a decoded block; PTB_ECORRUPT for a 2-bit item of 3. */
-static int unpack_value(int exact, const unsigned char *block, size_t i,
-                        unsigned *v)
-{
-    if (exact) {
-        *v = block[i];
-        return PTB_OK;
-    }
-    *v = (block[i / 4] >> (2 * (i % 4))) & 3u;
-    return *v == 3 ? PTB_ECORRUPT : PTB_OK;
 }
 
 /* Digit g % 5 of a packed3 byte; PTB_ECORRUPT for a byte over 242. */
@@ -454,7 +444,7 @@ static void sparse_all(plan *pl)
             ptb_put_le(pl->values + 4 * (g / SPARSE_BLOCK), n, 4);
         if (pl->v->dist[g] != PTB_UNSOLVABLE) {
             ptb_put_le(pos + 2 * n, g % SPARSE_BLOCK, 2);
-            dst[n++] = pl->v->dist[g];
+            dst[n++] = (unsigned char)pl->v->dist[g];
         }
     }
     ptb_put_le(pl->values + 4 * blocks, n, 4);
@@ -499,13 +489,11 @@ static void digest_values(plan *pl)
     ptb_sha256_init(&c);
     if (in_place(pl->encoding)) {
         ptb_sha256_update(&c, pl->values, pl->values_len);
-    } else if (pl->exact) {          /* the blocks are the bytes themselves */
-        ptb_sha256_update(&c, pl->v->dist, pl->total);
     } else {
-        unsigned char tmp[BLOCK_VALUES / 4];
+        unsigned char tmp[BLOCK_VALUES];
         for (uint64_t b = 0; b < pl->nblocks; b++) {
             uint64_t n = block_len(pl->total, pl->bv, b);
-            size_t raw = pack_block(0, pl->v, b * pl->bv, n, tmp);
+            size_t raw = pack_block(pl->exact, pl->v, b * pl->bv, n, tmp);
             ptb_sha256_update(&c, tmp, raw);
         }
     }
@@ -1125,7 +1113,9 @@ int ptb_table_write(const ptb_space *s, const char *dir, const ptb_values *v,
                 .max_distance = v->info.max_distance };
     pl.total = s->offset[s->subtables];
     pl.exact = !s->p->reversible;
-    int rc = plan_table(&pl);
+    /* an exact table's values are bytes */
+    int rc = pl.exact && pl.max_distance > PTB_BYTE_MAX ? PTB_ERANGE
+                                                        : plan_table(&pl);
     if (rc == PTB_OK)
         rc = compress_table(&pl);
     info->exact = pl.exact;
@@ -1382,6 +1372,7 @@ static int read_header(ptb_table *t)
         (in->subtables != t->s->subtables || !in->encoding[0] ||
          in->exact < 0 || !t->digest[0] || !t->stats_sha[0] ||
          in->solvable > in->states ||
+         (in->exact > 0 && in->max_distance > PTB_BYTE_MAX) ||
          in->states != t->s->offset[t->s->subtables] ||
          t->desc_at != (desc ? strlen(desc) : 0)))
         rc = PTB_EFORMAT;
@@ -1831,7 +1822,7 @@ static int stats_line(void *arg, const char *key, const char *val)
 int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
 {
     MDB_val v;
-    char text[STATS_MAX + 1], sum[65];
+    char *text, sum[65];
     uint64_t total = 0;
     unsigned top = 0;
     *info = t->info;
@@ -1843,8 +1834,11 @@ int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
     text_digest(v.mv_data, v.mv_size, sum);
     if (strcmp(sum, t->stats_sha))
         return PTB_ECORRUPT;
+    if (!(text = malloc(v.mv_size + 1)))
+        return PTB_ENOMEM;
     stats_arg arg = { t->s, info };
     rc = each_line(&v, text, stats_line, &arg);
+    free(text);
     for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
         if (info->histogram[d]) {
             total += info->histogram[d];
@@ -1999,12 +1993,25 @@ static int touch(const ptb_table *t, size_t from, size_t to)
     return PTB_OK;
 }
 
-/* A stored exact distance; PTB_ECORRUPT past the header's max_distance. */
+/* A stored exact distance (a byte, PTB_BYTE_NONE for none: the distance
+ * or PTB_UNSOLVABLE); PTB_ECORRUPT past the header's max_distance. */
 static int exact_value(const ptb_table *t, unsigned d, unsigned *value)
 {
-    *value = d;
-    return d > t->info.max_distance && d != PTB_UNSOLVABLE ? PTB_ECORRUPT
-                                                          : PTB_OK;
+    *value = d == PTB_BYTE_NONE ? PTB_UNSOLVABLE : d;
+    return d > t->info.max_distance && d != PTB_BYTE_NONE ? PTB_ECORRUPT
+                                                         : PTB_OK;
+}
+
+/* Value i of a decoded zstd block: a byte (exact: exact_value()), or 2
+ * bits, value i at bits 2 * (i % 4) of byte i / 4; PTB_ECORRUPT for a
+ * residue of 3 or a distance past max_distance. */
+static int unpack_value(const ptb_table *t, const unsigned char *block,
+                        size_t i, unsigned *v)
+{
+    if (!t->modulus)
+        return exact_value(t, block[i], v);
+    *v = (block[i / 4] >> (2 * (i % 4))) & 3u;
+    return *v == 3 ? PTB_ECORRUPT : PTB_OK;
 }
 
 /* sparse: a binary search of state g's block for its position. */
@@ -2026,7 +2033,7 @@ static int sparse_get(const ptb_table *t, uint64_t g, unsigned *value)
         uint64_t at = ptb_get_le(t->values + pos + 2 * mid, 2);
         if (at == want) {
             rc = touch(t, dst + mid, dst + mid + 1);
-            return rc == PTB_OK && t->values[dst + mid] != PTB_UNSOLVABLE
+            return rc == PTB_OK && t->values[dst + mid] != PTB_BYTE_NONE
                        ? exact_value(t, t->values[dst + mid], value)
                        : PTB_ECORRUPT;
         }
@@ -2058,7 +2065,7 @@ static int in_place_get(const ptb_table *t, uint64_t g, unsigned *value)
     if (t->encoding == ENC_PACKED3)
         return packed3_digit(t->values[at], (unsigned)(g % 5), value);
     unsigned d = t->values[at] >> (4 * (g % 2)) & 15u;
-    return exact_value(t, d == 15 ? PTB_UNSOLVABLE : d, value);
+    return exact_value(t, d == 15 ? PTB_BYTE_NONE : d, value);
 }
 
 /* packed1: the distance mod 4 of state idx of sub, from its stored bit. */
@@ -2087,8 +2094,7 @@ int ptb_table_get(const ptb_table *t, ptb_reader *r, uint32_t sub,
     const unsigned char *data;
     uint64_t b = g / t->block_values;
     rc = block_of(r, b, &data);
-    return rc == PTB_OK ? unpack_value(!t->modulus, data, g % t->block_values,
-                                       value)
+    return rc == PTB_OK ? unpack_value(t, data, g % t->block_values, value)
                         : rc;
 }
 
@@ -2117,7 +2123,7 @@ static int decode_sparse(const ptb_table *t, uint8_t *values,
                          const char **what)
 {
     size_t pos = 4 * (t->nblocks + 1), dst = pos + 2 * t->sparse_n;
-    memset(values, PTB_UNSOLVABLE, t->info.states);
+    memset(values, PTB_BYTE_NONE, t->info.states);
     *what = "a sparse block's entries are out of place";
     if (ptb_get_le(t->values, 4) != 0 ||
         ptb_get_le(t->values + 4 * t->nblocks, 4) != t->sparse_n)
@@ -2134,7 +2140,7 @@ static int decode_sparse(const ptb_table *t, uint8_t *values,
             if (at >= len || (k > lo && at <= ptb_get_le(t->values + pos +
                                                      2 * (k - 1), 2)))
                 return PTB_ECORRUPT;
-            if (t->values[dst + k] == PTB_UNSOLVABLE ||
+            if (t->values[dst + k] == PTB_BYTE_NONE ||
                 exact_value(t, t->values[dst + k], &d) != PTB_OK) {
                 *what = "a sparse distance is over max_distance";
                 return PTB_ECORRUPT;
@@ -2169,7 +2175,7 @@ static int decode_in_place(const ptb_table *t, uint8_t *values,
             sub++;
         if (t->encoding == ENC_PACKED1)
             v = with_parity(t, sub, g - off[sub], v);
-        values[g] = (uint8_t)v;
+        values[g] = (uint8_t)(t->modulus ? v : stored_value(1, v));
     }
     return PTB_OK;
 }
@@ -2195,9 +2201,10 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
         ptb_sha256_update(c, buf, want);
         for (uint64_t i = 0; rc == PTB_OK && i < n; i++) {
             unsigned v;
-            if ((rc = unpack_value(!t->modulus, buf, i, &v)) != PTB_OK)
-                *what = "a 2-bit value of 3";
-            values[first + i] = (uint8_t)v;
+            if ((rc = unpack_value(t, buf, i, &v)) != PTB_OK)
+                *what = t->modulus ? "a 2-bit value of 3"
+                                   : "a distance is over max_distance";
+            values[first + i] = (uint8_t)(t->modulus ? v : stored_value(1, v));
         }
     }
     free(buf);

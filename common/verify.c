@@ -33,7 +33,7 @@ typedef const char *(*check_fn)(const check_job *j, uint32_t sub,
 
 struct check_job {
     const ptb_space *s;
-    const uint8_t *dist;      /* E: exact distances */
+    const uint16_t *dist;     /* E: exact distances */
     const uint8_t *stored;    /* mod-M tables: the stored values; or NULL */
     unsigned m;               /* M: 3 or 4; 0 for exact tables */
     check_fn check;
@@ -48,7 +48,7 @@ static const char *check_exact(const check_job *j, uint32_t sub,
                                uint64_t idx)
 {
     const ptb_space *s = j->s;
-    const uint8_t *dist = j->dist;
+    const uint16_t *dist = j->dist;
     ptb_move mv[PTB_MAX_MOVES];
     const ptb_puzzle *p = s->p;
     uint64_t g = ptb_global(s, sub, idx);
@@ -132,7 +132,7 @@ static void *check_worker(void *arg)
 }
 
 /* Runs one check over every state; PTB_ECORRUPT names the first failure. */
-static int check_all(const ptb_space *s, const uint8_t *dist,
+static int check_all(const ptb_space *s, const uint16_t *dist,
                      const uint8_t *stored, unsigned m, check_fn fn,
                      unsigned threads, ptb_verify_result *res,
                      const char **what)
@@ -150,7 +150,7 @@ static int check_all(const ptb_space *s, const uint8_t *dist,
 
 /* The stats record against the proven distances: its histogram counts
  * them, and its farthest states are at max_distance. */
-static int check_stats(const ptb_table *t, const uint8_t *dist,
+static int check_stats(const ptb_table *t, const uint16_t *dist,
                        const char **what)
 {
     const ptb_space *s = ptb_table_space(t);
@@ -208,7 +208,7 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
 {
     const ptb_space *s = ptb_table_space(t);
     uint64_t total = s->offset[s->subtables];
-    uint8_t *stored = malloc(total ? total : 1), *exact = NULL;
+    uint8_t *stored = malloc(total ? total : 1);
     ptb_values v = { NULL, NULL, { 0 } };
     unsigned m = ptb_table_modulus(t);
     const char *what = NULL;
@@ -220,20 +220,24 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
         rc = check_index(s, &what);
     if (rc == PTB_OK)
         rc = ptb_table_decode_all(t, stored, &what);
-    if (rc == PTB_OK && m) {
+    if (rc == PTB_OK && m) {           /* E: a fresh BFS */
         ptb_build_opts o;
         ptb_build_opts_init(&o);
         o.threads = threads;
         rc = ptb_distances(s, &o, 0, &v);
-        exact = v.dist;
+    } else if (rc == PTB_OK) {         /* E: the stored distances */
+        v.dist = malloc((total ? total : 1) * sizeof *v.dist);
+        for (uint64_t g = 0; v.dist && g < total; g++)
+            v.dist[g] = stored[g] == PTB_BYTE_NONE ? PTB_UNSOLVABLE : stored[g];
+        rc = v.dist ? PTB_OK : PTB_ENOMEM;
     }
     if (rc == PTB_OK)
-        rc = check_all(s, exact ? exact : stored, exact ? stored : NULL, m,
-                       check_exact, threads, res, &what);
-    if (rc == PTB_OK && exact)
-        rc = check_all(s, exact, stored, m, check_dead, threads, res, &what);
+        rc = check_all(s, v.dist, m ? stored : NULL, m, check_exact, threads,
+                       res, &what);
+    if (rc == PTB_OK && m)
+        rc = check_all(s, v.dist, stored, m, check_dead, threads, res, &what);
     if (rc == PTB_OK)
-        rc = check_stats(t, exact ? exact : stored, &what);
+        rc = check_stats(t, v.dist, &what);
     if (what && rc != PTB_OK)
         snprintf(res->what, sizeof res->what, "%s", what);
     res->checked = rc == PTB_OK ? total : 0;

@@ -58,7 +58,10 @@ FORMAT = 5
 RECORDS = {b'checks', b'dictionary', b'header', b'index', b'ranking',
            b'sizes', b'stats', b'values'}
 MAGIC = 'puzzletb'
-TEXT_MAX = 16384           # bytes of the header and of the stats record
+HEADER_MAX = 16384         # bytes of the header record
+STATS_MAX = 65536          # bytes of the stats record
+BYTE_MAX = 254             # exact: largest distance; byte 255: no path
+MAX_DISTANCE = 1022        # mod3 and mod4: largest distance
 CHUNK = 512                # in place: bytes of values per check
 SPARSE_BLOCK = 65536       # sparse: states per block
 PACKED4_MAX = 14           # packed4: largest distance; nibble 15: no path
@@ -273,9 +276,9 @@ class Table:
             self.dctx = zstandard.ZstdDecompressor()
 
     def _parse_header(self):
-        if len(self.raw_header) > TEXT_MAX:
+        if len(self.raw_header) > HEADER_MAX:
             raise TableError('header of %d bytes (at most %d)'
-                             % (len(self.raw_header), TEXT_MAX))
+                             % (len(self.raw_header), HEADER_MAX))
         if not self.raw_header.startswith(b'magic ' + MAGIC.encode() + b'\n'):
             raise TableError('not a puzzletb table (no magic line)')
         self.text, lines = parse_text(self.raw_header, 'header')
@@ -327,7 +330,8 @@ class Table:
             raise TableError('%d solvable of %d states%s'
                              % (self.solvable, self.states,
                                 ' (mod4: all)' if self.mod4 else ''))
-        top = PACKED4_MAX if self.encoding == 'packed4' else 254
+        top = PACKED4_MAX if self.encoding == 'packed4' \
+            else BYTE_MAX if self.exact else MAX_DISTANCE
         if self.max_distance > top:
             raise TableError('max_distance %d (at most %d for %s)'
                              % (self.max_distance, top, self.encoding))
@@ -349,9 +353,9 @@ class Table:
         if self.stats is not None:
             return self.stats
         raw = self.raw_stats
-        if len(raw) > TEXT_MAX:
+        if len(raw) > STATS_MAX:
             raise TableError('stats of %d bytes (at most %d)'
-                             % (len(raw), TEXT_MAX))
+                             % (len(raw), STATS_MAX))
         computed = hashlib.sha256(raw).hexdigest()
         if computed != self.fields['stats_sha256']:
             raise TableError('stats_sha256 mismatch: header %s, stats %s'
@@ -369,9 +373,9 @@ class Table:
             if key == 'distance':
                 if farthest:
                     raise TableError('a distance line after farthest lines')
-                if a > 254 or b == 0 or (hist and a <= max(hist)):
-                    raise TableError('stats line %r (D at most 254, N > 0, '
-                                     'D ascending)' % line)
+                if a > MAX_DISTANCE or b == 0 or (hist and a <= max(hist)):
+                    raise TableError('stats line %r (D at most %d, N > 0, '
+                                     'D ascending)' % (line, MAX_DISTANCE))
                 hist[a] = b
             else:
                 if len(farthest) == 8:

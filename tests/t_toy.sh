@@ -7,7 +7,9 @@
 # ceil(x / 2) moves.  The second toy, tests/toy/puzzle_grid.c, has a
 # parity: its table in packed1 (one bit a state plus the parity,
 # tables/FORMAT.md) answers r + c from row r, column c (the rule), is
-# proven by --verify and read alike by scripts/ptb_read.py.
+# proven by --verify and read alike by scripts/ptb_read.py.  The third,
+# tests/toy/puzzle_line.c, walks a track of 600 cells: distances to 599,
+# past what a byte holds, answered on every surface of tblookup.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 LOOKUP=build/toy/tblookup
 need "$LOOKUP" build/toy/tbgen
@@ -69,4 +71,56 @@ check "--verify proves the packed1 table" test "$rc" = 0
 v=$(/usr/bin/python3 scripts/ptb_read.py "$TMP/g/grid.mdb" --value 0 5307)
 check "ptb_read.py reads 53 7 (distance 60) as its second bit, 0" \
     test "$v" = 0
+
+# The line: distances past a byte.  From cell x of the track the goal takes
+# x moves (the rule); the siding's cells 600..611 never reach it.
+for enc in zstd packed3; do
+    build/toy/tbgen --quiet --puzzle line --encoding $enc --out "$TMP/l-$enc"
+    check "the line's table in $enc: max_distance 599" \
+        sh -c '/usr/bin/python3 scripts/ptb_read.py "$1" |
+               grep -qx "max_distance 599"' _ "$TMP/l-$enc/line.mdb"
+    bad=
+    for x in $(seq 0 611); do
+        out=$(build/toy/tblookup line -t "$TMP/l-$enc" --count "$x" 2>/dev/null)
+        rc=$?
+        if [ "$x" -lt 600 ]; then
+            [ "$rc" = 0 ] && [ "$out" = "$x" ] || bad="$bad $x"
+        else
+            [ "$rc" = 1 ] && [ -z "$out" ] || bad="$bad $x"
+        fi
+    done
+    check "$enc: every cell 0..599 answers x, 600..611 no solution${bad:+ (wrong:$bad)}" \
+        test -z "$bad"
+    run --verify line --tables "$TMP/l-$enc"
+    check "$enc: --verify proves 612 values, distances to 599" \
+        test "$rc" = 0 -a -n "$(echo "$out" | grep '612 values proven')"
+done
+T="$TMP/l-packed3"
+run line -t "$T" --moves 599
+check "--moves 599: 599 numbered moves, each back, the last to 0" \
+    test "$rc" = 0 -a "$(printf '%s\n' "$out" | grep -cE '^[0-9]+ back$')" = 599 \
+    -a "$(printf '%s\n' "$out" | tail -n 1)" = 0
+run line -t "$T" --analyse 450
+check "--analyse 450: solvable 450, back to 449, on to 451" \
+    test "$out" = $'solvable 450\nback 449\non 451'
+run line -t "$T" --format json 300
+check "--format json 300: distance 300 and 300 moves" \
+    /usr/bin/python3 -c 'import json, sys; a = json.loads(sys.argv[1])
+assert a["distance"] == 300 and len(a["moves"]) == 300
+assert [m["distance"] for m in a["moves"]] == list(range(299, -1, -1))' "$out"
+run line -t "$T" --solutions 599
+check "--solutions 599: one line" test "$rc" = 0 -a "$out" = 1
+run line -t "$T" --random-at 555
+check "--random-at 555: cell 555" test "$rc" = 0 -a "$out" = 0:555
+run line -t "$T" --stats
+check "--stats: 600 solvable, 12 unsolvable, one cell at each distance to 599" \
+    sh -c 'head -n 1 "$1" | grep -q "600 solvable, 12 unsolvable, max distance 599" &&
+           test "$(grep -cE "^[0-9]+ 1$" "$1")" = 600 &&
+           test "$(grep -E "^[0-9]+ 1$" "$1" | tail -n 1)" = "599 1"' \
+    _ "$TMP/out"
+run line -t "$T" --stats --format svg
+check "--stats --format svg: 600 bars, the last at 599" \
+    sh -c 'test "$(grep -o "class=\"bar\"" "$1" | wc -l)" = 600 &&
+           grep -q "data-distance=\"599\"" "$1"' _ "$TMP/out"
+
 echo "1..$n"
