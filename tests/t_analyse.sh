@@ -143,8 +143,8 @@ check "an impossible distance: status 1, one line naming the farthest" \
     expect_error 1 'no position is at distance 9 \(the farthest are at 8' \
     four --random-at 9
 check "a distance past any table: a usage error" \
-    expect_usage '--random-at takes a number from 0 to 254' \
-    four --random-at 300
+    expect_usage '--random-at takes a number from 0 to 1022' \
+    four --random-at 1023
 check "--seed without --random-at: a usage error" \
     expect_usage '--seed goes with --random-at' four --seed 1 "$FOUR"
 check "--random-at with --count: a usage error" \

@@ -1033,8 +1033,9 @@ static int random_symmetric(board *b)
     return 0;
 }
 
-/* The distance of a board from the table, PTB_UNSOLVABLE, or 1000 on an
+/* The distance of a board from the table, PTB_UNSOLVABLE, or FAILED on an
  * error. */
+#define FAILED (PTB_UNSOLVABLE + 1)
 static unsigned table_distance(const ptb_space *s, const ptb_table *t,
                                ptb_reader *r, const board *b,
                                ptb_solution *sol)
@@ -1042,10 +1043,10 @@ static unsigned table_distance(const ptb_space *s, const ptb_table *t,
     ptb_position pos[2];
     unsigned np;
     if (ptb_parse(s, b->c, NULL, pos, &np, NULL, 0) != PTB_OK)
-        return 1000;
+        return FAILED;
     int rc = ptb_solve(t, r, pos, np, sol);
     return rc == PTB_OK ? sol->distance
-         : rc == PTB_NOTFOUND ? PTB_UNSOLVABLE : 1000;
+         : rc == PTB_NOTFOUND ? PTB_UNSOLVABLE : FAILED;
 }
 
 typedef struct pair_tally {
@@ -1069,9 +1070,9 @@ static void check_pair(const ptb_space *s, const ptb_table *t, ptb_reader *r,
     pt->layouts++;
     pt->col[block_col(b) < 3 ? block_col(b) : 0]++;
     pt->symmetric += encode(b) == encode(&m);
-    if (d != dm || d == 1000)
+    if (d != dm || d == FAILED)
         printf("# %s %u %s %u\n", b->c, d, m.c, dm);
-    pt->unequal += d != dm || d == 1000;
+    pt->unequal += d != dm || d == FAILED;
     unsigned n = model_succ(b, metric, next), best = PTB_UNSOLVABLE;
     for (unsigned i = 0; i < n; i++) {
         unsigned e = table_distance(s, t, r, &next[i], sol);
@@ -1147,7 +1148,7 @@ static int seen_add(seen_set *h, uint64_t code)
 }
 
 /* The distance from b to the nearest goal by a forward BFS of the model
- * (layouts up to interchangeable pieces), or PTB_UNSOLVABLE; 1000 when
+ * (layouts up to interchangeable pieces), or PTB_UNSOLVABLE; FAILED when
  * it gives up past SEEN_MAX layouts. */
 static unsigned model_distance(const board *start, unsigned metric,
                                seen_set *h, board *layer, board *next_layer)
@@ -1169,7 +1170,7 @@ static unsigned model_distance(const board *start, unsigned metric,
                 if (!seen_add(h, encode(&succ[j])))
                     continue;
                 if (h->n >= SEEN_MAX)
-                    return 1000;
+                    return FAILED;
                 next_layer[nn++] = succ[j];
             }
         }

@@ -682,8 +682,8 @@ def check_random(t, srv):
     _, _, lerr = tblookup("klotski", bad_pos)
     t.check("/random: bad parameters are 400s naming them",
             err("/api/v1/four/random", 400, "missing parameter 'distance'")
-            and err("/api/v1/four/random?distance=255", 400,
-                    r'^distance: takes 0\.\.254, got "255"$') and
+            and err("/api/v1/four/random?distance=1023", 400,
+                    r'^distance: takes 0\.\.1022, got "1023"$') and
             err("/api/v1/four/random?distance=-1", 400, "distance: takes") and
             err("/api/v1/four/random?distance=", 400, "distance: takes") and
             err("/api/v1/four/random?distance=3&limit=0", 400,
