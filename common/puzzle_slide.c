@@ -106,10 +106,12 @@ typedef struct sl_ctx {
     uint64_t full;               /* every piece left */
     uint64_t size;               /* states: layouts, or the component */
     /* the programme's graph (covers layouts, or a tile puzzle's class):
-     * node i's edges are edge[edge_at[i] .. edge_at[i + 1]), and its
-     * layouts total[i] */
+     * node i's edges are edge[edge_at[i] .. edge_at[i + 1]), a bit in
+     * choice[i] for each (bit 0: empty, or a wall or covered cell; bit
+     * k + 1: kind k), and its layouts total[i] */
     sl_edge *edge;
     uint32_t *edge_at;
+    uint32_t *choice;
     uint64_t *total;
     uint32_t root;               /* the node of cell 0 */
     uint32_t *avail;             /* of each s: a bit per kind with a piece
@@ -393,8 +395,10 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
         return PTB_EINVAL;
     x->total = malloc((states + 1) * sizeof *x->total);
     x->edge_at = malloc((states + 2) * sizeof *x->edge_at);
+    x->choice = calloc(states + 1, sizeof *x->choice);
     x->edge = malloc(ecap * sizeof *x->edge);
-    int rc = x->total && x->edge_at && x->edge ? PTB_OK : PTB_ENOMEM;
+    int rc = x->total && x->edge_at && x->choice && x->edge ? PTB_OK
+                                                            : PTB_ENOMEM;
     if (rc == PTB_OK) {                 /* node 0: the end */
         x->total[0] = 1;
         x->edge_at[0] = 0;
@@ -422,6 +426,7 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
                 uint32_t to = last ? 0 : base[c + 1] + (uint32_t)at;
                 x->edge[ne++] = (sl_edge){ before, to,
                                            (int8_t)(pass ? PASS : kind[j]) };
+                x->choice[nodes] |= 1u << (pass ? 0 : kind[j] + 1);
                 before = add_sat(before, x->total[to]);
             }
             if (before) {
@@ -582,24 +587,25 @@ static int make_table(sl_ctx *x, const layout *start,
 
 /* The completions of the choices before at[]'s own at each free cell of
  * c0..c1-1, following the graph from node *v, which gets the node reached;
- * UINT64_MAX when the graph does not hold at[]. */
+ * UINT64_MAX when the graph does not hold at[] (a piece on a covered cell,
+ * or a choice without completions).  A node's edges are in the order of
+ * its choices' bits, so at[c]'s is the number of bits below its own. */
 static uint64_t walk(const sl_ctx *x, const uint8_t *at, uint32_t *v,
                      unsigned c0, unsigned c1)
 {
     uint64_t r = 0;
+    uint32_t u = *v;
     for (unsigned c = c0; c < c1; c++) {
-        const sl_edge *e = x->edge + x->edge_at[*v],
-                      *end = x->edge + x->edge_at[*v + 1];
-        int own = e < end && e->kind == PASS ? PASS : at[c] ? at[c] - 1 : -1;
-        if (own == PASS && at[c])
-            return UINT64_MAX;          /* a piece on a covered cell */
-        while (e < end && e->kind != own)
-            e++;
-        if (e == end)
+        uint32_t m = x->choice[u];
+        unsigned own = at[c];           /* 0: empty; else kind + 1 */
+        if (!(m >> own & 1))
             return UINT64_MAX;
+        const sl_edge *e = x->edge + x->edge_at[u] +
+                           ptb_popcount(m & ((1u << own) - 1));
         r += e->before;
-        *v = e->next;
+        u = e->next;
     }
+    *v = u;
     return r;
 }
 
@@ -1657,6 +1663,7 @@ static void slide_close(void *ctx)
     if (x) {
         free(x->edge);
         free(x->edge_at);
+        free(x->choice);
         free(x->total);
         free(x->avail);
         free(x->placed);
