@@ -499,9 +499,11 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 
 /* The plan's bound on the peak: during the BFS, the values (two bits a
  * state with residues, else 2 bytes) and the frontier (a bit); then the
- * values and what the writer holds: the table's values, at most packed3
- * with their checks for residues (a zstd table is used only when smaller)
- * or a byte a state, and LMDB's copy of them until the commit.  Plus a
+ * values and what the writer holds: for a reversible puzzle, LMDB's copy
+ * of the table's values until the commit, at most packed3 with their
+ * checks (packed values are made where LMDB keeps them; a zstd table,
+ * used only when at most 40 % of that, holds its record and LMDB's copy);
+ * for the others, a byte a state and LMDB's copy.  Plus a
  * fixed allowance for the rest (the puzzle's own tables, zstd, the heap).
  * Measured peaks: BENCHMARKS.md. */
 #define PLAN_FIXED ((uint64_t)64 << 20)
@@ -516,7 +518,8 @@ int ptb_plan(const ptb_space *s, ptb_build_plan *out)
      * the chunk checks; LMDB's pages, the header and the stats */
     uint64_t values = s->p->reversible ? (n + 4) / 5 : n;
     uint64_t table = values + 4 * (values / 512 + 1);
-    out->memory = bfs + (n / 8 + 8 > 2 * table ? n / 8 + 8 : 2 * table) +
+    uint64_t writer = s->p->reversible ? table : 2 * table;
+    out->memory = bfs + (n / 8 + 8 > writer ? n / 8 + 8 : writer) +
                   PLAN_FIXED;
     out->disk = table + ((uint64_t)64 << 10);
     /* a layer of k of a subtable's m states costs at most k varints of

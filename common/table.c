@@ -243,7 +243,10 @@ typedef struct plan {
     unsigned char *dict;       /* zstd: the trained dictionary, or NULL */
     size_t dict_len;
     ZSTD_CDict *cdict;         /* made from it */
-    unsigned char *values;     /* the "values" record */
+    unsigned char *values;     /* the "values" record; NULL for packed1,
+                                  packed3 and packed4, whose bytes are
+                                  made from the values where LMDB keeps
+                                  them (pack_bytes()) */
     size_t values_len;
     unsigned char *index;      /* zstd: the "index" record */
     unsigned char *checks;     /* in place: the "checks" record */
@@ -450,52 +453,73 @@ static void sparse_all(plan *pl)
     ptb_put_le(pl->values + 4 * blocks, n, 4);
 }
 
-/* The "values" record of an in-place encoding and its "checks". */
+/* Bytes [at, at + n) of the "values" record of packed1, packed3 or
+ * packed4 into out: each byte holds states of its own (8, 5 or 2). */
+static void pack_bytes(const plan *pl, uint64_t at, size_t n,
+                       unsigned char *out)
+{
+    const ptb_values *v = pl->v;
+    unsigned per = pl->encoding == ENC_PACKED1   ? 8
+                   : pl->encoding == ENC_PACKED3 ? 5
+                                                 : 2;
+    memset(out, 0, n);
+    for (uint64_t g = at * per; g < (at + n) * per && g < pl->total; g++) {
+        unsigned char *b = out + (g / per - at);
+        if (pl->encoding == ENC_PACKED1)
+            *b |= (unsigned char)((v->dist[g] / 2u & 1u) << (g % 8));
+        else if (pl->encoding == ENC_PACKED3)
+            *b += (unsigned char)(stored_value(0, ptb_value(v, g)) *
+                                  pow3[g % 5]);
+        else
+            *b |= (unsigned char)((v->dist[g] == PTB_UNSOLVABLE ? 15u
+                                                                : v->dist[g])
+                                  << (4 * (g % 2)));
+    }
+}
+
+/* The "checks" of an in-place encoding, and its "values" record for
+ * sparse; the others' bytes are made chunk by chunk for their checks and
+ * the digest, and again where LMDB keeps the record (write_env()), so no
+ * copy of them is held. */
 static int in_place_all(plan *pl)
 {
+    unsigned char chunk[CHUNK_BYTES];
+    ptb_sha256 c;
     pl->values_len = (size_t)in_place_bytes(pl, pl->encoding);
-    pl->values = calloc(pl->values_len ? pl->values_len : 1, 1);
     uint64_t chunks = chunk_count(pl->values_len);
     pl->checks = malloc(4 * chunks + 1);
-    if (!pl->values || !pl->checks)
-        return PTB_ENOMEM;
-    if (pl->encoding == ENC_SPARSE)
+    if (pl->encoding == ENC_SPARSE &&
+        (pl->values = calloc(pl->values_len ? pl->values_len : 1, 1)))
         sparse_all(pl);
-    for (uint64_t g = 0; pl->encoding == ENC_PACKED1 && g < pl->total; g++)
-        pl->values[g / 8] |= (unsigned char)((pl->v->dist[g] / 2u & 1u)
-                                             << (g % 8));
-    for (uint64_t g = 0; pl->encoding == ENC_PACKED3 && g < pl->total; g++)
-        pl->values[g / 5] += (unsigned char)(stored_value(0, ptb_value(pl->v,
-                                                                       g)) *
-                                             pow3[g % 5]);
-    for (uint64_t g = 0; pl->encoding == ENC_PACKED4 && g < pl->total; g++)
-        pl->values[g / 2] |= (unsigned char)((pl->v->dist[g] == PTB_UNSOLVABLE
-                                                  ? 15u : pl->v->dist[g])
-                                             << (4 * (g % 2)));
-    for (uint64_t c = 0; c < chunks; c++) {
-        size_t at = c * CHUNK_BYTES;
+    if (!pl->checks || (pl->encoding == ENC_SPARSE && !pl->values))
+        return PTB_ENOMEM;
+    ptb_sha256_init(&c);
+    for (uint64_t k = 0; k < chunks; k++) {
+        size_t at = k * CHUNK_BYTES;
         size_t n = pl->values_len - at < CHUNK_BYTES ? pl->values_len - at
                                                      : CHUNK_BYTES;
-        ptb_put_le(pl->checks + 4 * c, chunk_check(pl->values + at, n), 4);
+        const unsigned char *b = pl->values ? pl->values + at : chunk;
+        if (!pl->values)
+            pack_bytes(pl, at, n, chunk);
+        ptb_put_le(pl->checks + 4 * k, chunk_check(b, n), 4);
+        ptb_sha256_update(&c, b, n);
     }
+    ptb_sha256_hex(&c, pl->digest);
     return PTB_OK;
 }
 
-/* The digest: SHA-256 of the values as they are before compression (an
- * in-place record itself, or every zstd block's bytes in block order). */
+/* The digest of a zstd table: SHA-256 of the values as they are before
+ * compression, every block's bytes in block order (in_place_all() makes an
+ * in-place table's, of its record). */
 static void digest_values(plan *pl)
 {
+    unsigned char tmp[BLOCK_VALUES];
     ptb_sha256 c;
     ptb_sha256_init(&c);
-    if (in_place(pl->encoding)) {
-        ptb_sha256_update(&c, pl->values, pl->values_len);
-    } else {
-        unsigned char tmp[BLOCK_VALUES];
-        for (uint64_t b = 0; b < pl->nblocks; b++) {
-            uint64_t n = block_len(pl->total, pl->bv, b);
-            size_t raw = pack_block(pl->exact, pl->v, b * pl->bv, n, tmp);
-            ptb_sha256_update(&c, tmp, raw);
-        }
+    for (uint64_t b = 0; b < pl->nblocks; b++) {
+        uint64_t n = block_len(pl->total, pl->bv, b);
+        size_t raw = pack_block(pl->exact, pl->v, b * pl->bv, n, tmp);
+        ptb_sha256_update(&c, tmp, raw);
     }
     ptb_sha256_hex(&c, pl->digest);
 }
@@ -816,9 +840,9 @@ static int compress_table(plan *pl)
         pl->dict_len = 0;
         pl->nblocks = 0;
         rc = in_place_all(pl);
-    }
-    if (rc == PTB_OK)
+    } else if (rc == PTB_OK) {
         digest_values(pl);
+    }
     return rc;
 }
 
@@ -977,7 +1001,14 @@ static int write_env(const char *path, const plan *pl, const char *header,
         rc = put(txn, dbi, "ranking", ranking, ranking_len);
     if (!rc) rc = put(txn, dbi, "sizes", sizes, sizes_len);
     if (!rc) rc = put(txn, dbi, "stats", stats, strlen(stats));
-    if (!rc) rc = put(txn, dbi, "values", pl->values, pl->values_len);
+    if (!rc && pl->values) {
+        rc = put(txn, dbi, "values", pl->values, pl->values_len);
+    } else if (!rc) {                   /* made where LMDB keeps it */
+        MDB_val key = { 6, "values" }, val = { pl->values_len, NULL };
+        rc = mdb_put(txn, dbi, &key, &val, MDB_APPEND | MDB_RESERVE);
+        if (!rc)
+            pack_bytes(pl, 0, pl->values_len, val.mv_data);
+    }
     MDB_stat ms;
     if (!rc && !(rc = mdb_stat(txn, dbi, &ms)) && ms.ms_depth > 1) {
         *page = ms.ms_psize;
