@@ -304,6 +304,8 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         j.next_sum = done;
         if (b->ck)                     /* front: the states at d + 1 */
             rc = ptb_ckpt_layer(b->ck, sub, d + 1, j.front, n);
+        if (progress && b->o->progress && j.found)
+            b->o->progress(b->o->progress_ctx, "layer", d + 1, j.found);
         if (progress)
             report(b, b->done + reached + j.found);
     }

@@ -250,7 +250,9 @@ typedef struct ptb_build_opts {
      * or "encode" (done and total count the table's values as they are
      * compressed and written); each phase ends with done == total.  Once
      * before the search, "resume" when a checkpoint gave back done of the
-     * total states. */
+     * total states.  Before each "search" report of a large subtable's
+     * layer, "layer": done is the distance of the layer just found, total
+     * its states. */
     void (*progress)(void *ctx, const char *phase, uint64_t done,
                      uint64_t total);
     void *progress_ctx;

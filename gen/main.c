@@ -1,7 +1,8 @@
 /* gen/main.c: tbgen, the table generator.  Parses the command line, then for
  * each chosen puzzle and metric runs ptb_build() and prints one summary line.
- * A progress bar (phase, percentage, time left) goes to stderr when stderr
- * is a terminal.  Puzzles and metrics come from the registry.
+ * A progress bar (phase, percentage, BFS layer, time left) goes to stderr
+ * when stderr is a terminal; otherwise (a long run into a log) a line a
+ * minute during the search.  Puzzles and metrics come from the registry.
  *
  * Exit status: 0 every table built, 1 a table or the output directory could
  * not be made, 2 usage, 4 the summary could not be written. */
@@ -127,7 +128,12 @@ typedef struct bar {
     const char *phase;         /* the phase shown */
     double phase_start, last_draw;
     int last_pct;
+    unsigned layer;            /* the BFS's last layer found, or 0 */
+    double log_every;          /* seconds between lines in a log */
 } bar;
+
+#define LOG_EVERY 60.0         /* seconds between progress lines in a log,
+                                  unless $TBGEN_LOG_EVERY says */
 
 /* "1:05 left", or "" when too early to tell. */
 static void time_left(const bar *b, uint64_t done, uint64_t total, char *buf,
@@ -149,9 +155,12 @@ static void time_left(const bar *b, uint64_t done, uint64_t total, char *buf,
 static void draw(bar *b, const char *phase, int pct, const char *left)
 {
     int fill = pct * BAR_WIDTH / 100;
-    fprintf(stderr, "\r%-18s %-6s [%.*s%*s] %3d%%  %-10s", b->name, phase,
+    char layer[24] = "";
+    if (b->layer && !strcmp(phase, "search"))
+        snprintf(layer, sizeof layer, "layer %u  ", b->layer);
+    fprintf(stderr, "\r%-18s %-6s [%.*s%*s] %3d%%  %s%-10s", b->name, phase,
             fill, "########################", BAR_WIDTH - fill, "", pct,
-            left);
+            layer, left);
     fflush(stderr);
     b->last_pct = pct;
     b->last_draw = now();
@@ -166,34 +175,51 @@ static void finish_phase(bar *b)
 }
 
 /* Draws "swap.mdb  encode [#######     ]  58%  0:04 left" on one line,
- * at most every 0.1 s and at every new percent or phase. */
+ * at most every 0.1 s and at every new percent or phase.  Into a log: a
+ * line "tbgen: FILE: layer 96, 412,000,000 of 874,614,192 states found,
+ * 9:12 left" every LOG_EVERY seconds of the search. */
 static void show_progress(void *ctx, const char *phase, uint64_t done,
                           uint64_t total)
 {
     bar *b = ctx;
     double t = now();
+    char d[32], n[32], left[32];
     if (!strcmp(phase, "resume")) {
-        char d[32], n[32];
         grouped(done, d, sizeof d);
         grouped(total, n, sizeof n);
         fprintf(stderr, "%stbgen: %s: resumed from its checkpoint, %s of "
                 "%s states found\n", b->tty ? "\r" : "", b->name, d, n);
         return;
     }
-    if (!b->tty)
+    if (!strcmp(phase, "layer")) {
+        b->layer = (unsigned)done;
         return;
+    }
     if (done > total)
         done = total;
     int pct = total ? (int)(100 * done / total) : 100;
     if (!b->phase || strcmp(b->phase, phase)) {
-        finish_phase(b);
+        if (b->tty)
+            finish_phase(b);
         b->phase = phase;
-        b->phase_start = t;
+        b->phase_start = b->last_draw = t;
+        if (!b->tty)
+            return;
+    } else if (!b->tty) {
+        if (strcmp(phase, "search") || t - b->last_draw < b->log_every)
+            return;
+        grouped(done, d, sizeof d);
+        grouped(total, n, sizeof n);
+        time_left(b, done, total, left, sizeof left);
+        fprintf(stderr, "tbgen: %s: layer %u, %s of %s states found%s%s\n",
+                b->name, b->layer, d, n, left[0] ? ", " : "",
+                left + strspn(left, " "));
+        b->last_draw = t;
+        return;
     } else if (pct == b->last_pct ||
                (pct < 100 && t - b->last_draw < 0.1)) {
         return;
     }
-    char left[32];
     time_left(b, done, total, left, sizeof left);
     draw(b, phase, pct, left);
 }
@@ -271,7 +297,9 @@ static int build_one(const ptb_puzzle *p, const char *metric,
     ptb_space *s;
     ptb_table_info info;
     char file[128], size[32], ckpt[PATH_MAX];
-    bar b = { file, isatty(2), NULL, 0, 0, -1 };
+    const char *every = getenv("TBGEN_LOG_EVERY");
+    bar b = { file, isatty(2), NULL, 0, 0, -1, 0,
+              every && atof(every) >= 0 ? atof(every) : LOG_EVERY };
     int rc = ptb_space_new(p, metric, &s);
     if (rc == PTB_EINVAL) {
         fprintf(stderr, "tbgen: %s: too many layouts for the description "

@@ -339,6 +339,24 @@ check "... and the summaries follow on the terminal" \
     test "$(grep -c "^$TMP/g/f[a-z]*.mdb: " "$TMP/tty")" = 2
 bin/tbgen --puzzle four --out "$TMP/g" 2>"$TMP/e" >/dev/null
 check "... and nothing on stderr when it is not a terminal" test ! -s "$TMP/e"
+script -qec "bin/tbgen --puzzle klotski --metric move --out $TMP/k" /dev/null \
+    | tr '\r' '\n' >"$TMP/tty" 2>&1
+max=$(sed -n 's/^.*klotski-move.mdb: .* max distance \([0-9]*\),.*$/\1/p' "$TMP/tty")
+check "tbgen under a terminal: the search bar ends at the last layer, the summary's max distance" \
+    test -n "$max" -a -n "$(grep -E "^klotski-move.mdb +search \[#{24}\] 100%  layer $max +\$" "$TMP/tty")"
+TBGEN_LOG_EVERY=0 bin/tbgen --puzzle klotski --metric move --out "$TMP/k" \
+    2>"$TMP/e" >/dev/null
+check "into a log (TBGEN_LOG_EVERY=0): a line a layer, layers rising, states found rising to at most 14,673,066" \
+    /usr/bin/python3 -c 'import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+pat = re.compile(r"tbgen: klotski-move.mdb: layer (\d+), ([\d,]+) of "
+                 r"14,673,066 states found(, +\d+:\d\d left)?$")
+got = [pat.match(l) for l in lines]
+assert len(got) >= 100 and all(got), lines[:3]
+layers = [int(m.group(1)) for m in got]
+found = [int(m.group(2).replace(",", "")) for m in got]
+assert layers == sorted(layers) and layers[-1] <= 138
+assert found == sorted(found) and found[-1] <= 14673066' "$TMP/e"
 # ---- puzzletb(3)'s example, as printed, handles a parse error ----
 sed -n '/^#include <stdio.h>/,/^}/p' man/puzzletb.3 |
     sed -e 's/\\en/\\n/g' -e 's/\\-/-/g' \
