@@ -366,16 +366,17 @@ FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_PUZZLES := $(shell sed -n 's/^PTB_PUZZLE(\(.*\))/\1/p' common/puzzles.def)
 FUZZ_JOBS    ?= 2
 FUZZ_EXECS   ?= 10000000
-FUZZ_TABLES  = four frog toy grid
+FUZZ_TABLES  = four frog toy grid line
 FUZZ_BIN = $(FUZZ_PUZZLES:%=build/fuzz/parse_%) \
            $(FUZZ_TABLES:%=build/fuzz/table_%) build/fuzz/mdbcheck \
            build/fuzz/batch build/fuzz/describe build/fuzz/ranking
 FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_TOY_OBJ = $(LIB_SRC:%.c=build/fuzz-toy/%.o) \
                $(TOY_SRC:%.c=build/fuzz-toy/%.o)
-# the toy puzzles' tables, generated (tests/fuzz/run seeds table_toy and
-# table_grid from them)
-FUZZ_TOY_TABLE = build/fuzz/tables/toy.mdb build/fuzz/tables/grid.mdb
+# the toy puzzles' tables, generated (tests/fuzz/run seeds table_toy,
+# table_grid and table_line from them)
+FUZZ_TOY_TABLE = build/fuzz/tables/toy.mdb build/fuzz/tables/grid.mdb \
+                 build/fuzz/tables/line.mdb
 TSAN_OBJ = $(LIB_SRC:%.c=build/tsan/%.o)
 
 .PHONY: fuzz fuzz-build fuzz-tables
@@ -418,6 +419,11 @@ build/fuzz/tables/grid.mdb: build/toy/tbgen
 	@mkdir -p $(dir $@)
 	build/toy/tbgen --quiet --puzzle grid --encoding packed1 --out $(dir $@)
 
+# distances to 599: a stats record of 600 lines
+build/fuzz/tables/line.mdb: build/toy/tbgen
+	@mkdir -p $(dir $@)
+	build/toy/tbgen --quiet --puzzle line --encoding packed3 --out $(dir $@)
+
 # tblookup's batch reader: lookup/main.c compiled into the harness
 build/fuzz/batch: tests/fuzz/fuzz_batch.c lookup/main.c build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
@@ -431,7 +437,8 @@ build/fuzz/table_%: tests/fuzz/fuzz_table.c build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 	    -DFUZZ_PUZZLE='"$*"' -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 
-build/fuzz/table_toy build/fuzz/table_grid: build/fuzz/table_%: \
+build/fuzz/table_toy build/fuzz/table_grid build/fuzz/table_line: \
+        build/fuzz/table_%: \
         tests/fuzz/fuzz_table.c build/fuzz-toy/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) $(FUZZ_FLAGS) \
 	    -fsanitize=fuzzer -DFUZZ_PUZZLE='"$*"' -o $@ $< \

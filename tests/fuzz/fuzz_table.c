@@ -38,6 +38,7 @@ static const struct query {
     { "klotski", "BAAC\nBAAC\nDEEF\nDGHF\nIKKJ\n", NULL },
     { "toy", "37", NULL },               /* tests/toy: build/fuzz/table_toy */
     { "grid", "37 52", NULL },           /* tests/toy: packed1 */
+    { "line", "555", NULL },             /* tests/toy: distances past 254 */
 };
 
 static ptb_space *space;
