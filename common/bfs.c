@@ -39,6 +39,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -509,6 +510,35 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
  * fixed allowance for the rest (the puzzle's own tables, zstd, the heap).
  * Measured peaks: BENCHMARKS.md. */
 #define PLAN_FIXED ((uint64_t)64 << 20)
+#define PLAN_SAMPLE 20000          /* states whose moves the plan times, */
+#define PLAN_RUN 100               /* in runs of neighbouring indices, as
+                                      the search expands them */
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The CPU seconds of making the moves into every state, from a sample
+ * spread evenly over the index space. */
+static double sample_seconds(const ptb_space *s, uint64_t n)
+{
+    uint64_t pred[PTB_MAX_MOVES], k = n < PLAN_SAMPLE ? n : PLAN_SAMPLE;
+    uint64_t runs = (k + PLAN_RUN - 1) / PLAN_RUN, done = 0;
+    double t0 = cpu_now();
+    for (uint64_t i = 0; i < runs; i++) {
+        uint64_t g = i * (n / runs);
+        for (uint64_t j = 0; j < PLAN_RUN && g + j < n; j++, done++) {
+            uint32_t sub;
+            uint64_t idx;
+            ptb_locate(s, g + j, &sub, &idx);
+            s->p->unmoves(s->ctx, sub, idx, pred);
+        }
+    }
+    return done ? (cpu_now() - t0) * (double)n / (double)done : 0;
+}
 
 int ptb_plan(const ptb_space *s, ptb_build_plan *out)
 {
@@ -532,5 +562,6 @@ int ptb_plan(const ptb_space *s, ptb_build_plan *out)
     out->checkpoint = 3 * n + n / 8 +
                       28 * (PTB_MAX_DISTANCE + 2) * (uint64_t)s->subtables +
                       4096;
+    out->cpu_seconds = sample_seconds(s, n);
     return PTB_OK;
 }

@@ -305,19 +305,25 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
               ptb_table_info *info);
 
 /* What building a space's table needs, known before anything is
- * allocated: its states, and bounds on the memory the build takes at its
+ * allocated: its states, an estimate of the search's CPU time, and bounds
+ * on the memory the build takes at its
  * peak (about 5.2 bits a state for a mod-3 table, whose BFS keeps the
  * distance mod 3 and a frontier bit; 4 bytes a state for the others, which
  * need exact distances, 2 bytes each) and on the bytes of the file (a byte a state; 1.6
  * bits for reversible puzzles, whose tables are at most packed3) and of a
  * checkpoint file (ptb_build_opts.checkpoint: each state once, as the gap
- * from the one before in its layer, about 3 bytes at most).  Returns
- * PTB_OK. */
+ * from the one before in its layer, about 3 bytes at most).  The time is
+ * measured: the moves into up to 20,000 states spread evenly over the
+ * index space are made and timed (a few milliseconds), and scaled to every
+ * state; the search makes those of each solvable state once, and its other
+ * work adds a little (BENCHMARKS.md compares estimates with runs).
+ * Returns PTB_OK. */
 typedef struct ptb_build_plan {
     uint64_t states;
     uint64_t memory;
     uint64_t disk;
     uint64_t checkpoint;       /* bytes of a checkpoint file, at most */
+    double cpu_seconds;        /* the search's CPU time, estimated */
 } ptb_build_plan;
 int ptb_plan(const ptb_space *s, ptb_build_plan *out);
 

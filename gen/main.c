@@ -81,9 +81,10 @@ static int help(void)
         "                     (exact values) or zstd; default: chosen by\n"
         "                     size (tables/FORMAT.md)\n"
         "  -q, --quiet        no progress bar and no summary\n"
-        "      --plan         print each table's states and the memory and\n"
-        "                     disk its build needs; build nothing (a build\n"
-        "                     that does not fit this machine is refused)\n"
+        "      --plan         print each table's states, the memory and\n"
+        "                     disk its build needs and its time, estimated;\n"
+        "                     build nothing (a build that does not fit\n"
+        "                     this machine is refused)\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
         "exit status: 0 built, 1 a table could not be made, 2 usage or a "
@@ -254,11 +255,25 @@ static uint64_t free_disk(const char *dir)
 
 /* --plan prints what a table needs; a build refuses one that does not fit
  * this machine.  Returns 0 or EXIT_FAILED after a message. */
+/* "under a minute", "about 2 min", "about 1 h 05 min": an estimate,
+ * rounded up to a minute. */
+static void human_minutes(double seconds, char *buf, size_t cap)
+{
+    unsigned m = (unsigned)(seconds / 60) + 1;
+    if (seconds < 60)
+        snprintf(buf, cap, "under a minute");
+    else if (m < 60)
+        snprintf(buf, cap, "about %u min", m);
+    else
+        snprintf(buf, cap, "about %u h %02u min", m / 60, m % 60);
+}
+
 static int plan(const ptb_space *s, const char *file, const char *out,
-                int show)
+                int show, unsigned threads)
 {
     ptb_build_plan pl;
-    char n[32], mem[32], disk[32], ckpt[32], have[32], room[32];
+    char n[32], mem[32], disk[32], ckpt[32], have[32], room[32], cpu[32];
+    char wall[32];
     uint64_t memory = machine_memory(), space = free_disk(out);
     ptb_plan(s, &pl);
     grouped(pl.states, n, sizeof n);
@@ -268,10 +283,13 @@ static int plan(const ptb_space *s, const char *file, const char *out,
     human_size(space, room, sizeof room);
     human_size(pl.checkpoint, ckpt, sizeof ckpt);
     if (show) {
+        human_minutes(pl.cpu_seconds, cpu, sizeof cpu);
+        human_minutes(pl.cpu_seconds / threads, wall, sizeof wall);
         printf("%s/%s: %s states; generation needs at most %s of memory "
                "(this machine has %s), the table at most %s of disk and "
-               "its checkpoint at most %s (%s free)\n", out, file, n, mem,
-               have, disk, ckpt, room);
+               "its checkpoint at most %s (%s free); its search %s of CPU, "
+               "%s on %u threads (from a sample)\n", out, file, n,
+               mem, have, disk, ckpt, room, cpu, wall, threads);
         return 0;
     }
     if (memory && pl.memory > memory) {
@@ -313,7 +331,7 @@ static int build_one(const ptb_puzzle *p, const char *metric,
         return EXIT_FAILED;
     }
     ptb_space_file(s, file, sizeof file);
-    if ((rc = plan(s, file, out, plan_only)) != 0 || plan_only) {
+    if ((rc = plan(s, file, out, plan_only, o->threads)) != 0 || plan_only) {
         ptb_space_close(s);
         return rc ? rc : flush_stdout();
     }

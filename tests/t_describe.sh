@@ -135,6 +135,8 @@ bin/tbgen --plan --puzzle eight --out "$TMP/bigout" >"$TMP/o" 2>&1
 check "tbgen --plan: eight's 362,880 states (9!), and builds nothing" \
     sh -c 'grep -q "eight.mdb: 362,880 states; generation needs at most" "$1" &&
            [ -z "$(ls "$2")" ]' _ "$TMP/o" "$TMP/bigout"
+check "... and an estimate of its search's time, from a sample" \
+    grep -qE "; its search (under a minute|about [0-9]+ min) of CPU, .* on [0-9]+ threads \(from a sample\)$" "$TMP/o"
 bin/tbgen --plan --puzzle eleven --out "$TMP/bigout" >"$TMP/o" 2>&1
 check "tbgen --plan: eleven's 239,500,800 states (12!/2, the 3x4 puzzle's solvable half: no search), and builds nothing" \
     sh -c 'grep -q "eleven.mdb: 239,500,800 states; generation needs at most" "$1" &&
