@@ -606,16 +606,105 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     return rc;
 }
 
-static int draw_residues(const ptb_table *t, ptb_reader *r, uint32_t lo,
-                     uint32_t hi, unsigned d, const ptb_table_info *info,
-                     rng *g, unsigned n, found *f)
+/* Whether state idx of subtable sub, in a table of the distance mod m, is
+ * at exactly distance d: its residue, then a walk down the forward moves,
+ * a successor one closer each step, that must end at a goal in d steps. */
+static int at_exactly(const ptb_table *t, ptb_reader *r, uint32_t sub,
+                      uint64_t idx, unsigned d, unsigned m, int *yes)
 {
+    const ptb_space *s = ptb_table_space(t);
+    ptb_move mv[PTB_MAX_MOVES];
+    unsigned v, w = 0;
+    int rc = ptb_table_value(t, r, sub, idx, &v);
+    *yes = 0;
+    if (rc != PTB_OK || v != d % m)
+        return rc;
+    for (unsigned k = d;; k--) {
+        if (s->p->is_goal(s->ctx, sub, idx)) {
+            *yes = k == 0;
+            return PTB_OK;
+        }
+        unsigned n = k ? s->p->moves(s->ctx, sub, idx, mv) : 0, i;
+        for (i = 0; i < n; i++) {
+            if ((rc = ptb_table_value(t, r, sub, mv[i].to, &w)) != PTB_OK)
+                return rc;
+            if (w == (v + m - 1) % m)
+                break;
+        }
+        if (i == n)
+            return PTB_OK;      /* farther than d, or unsolvable */
+        idx = mv[i].to;
+        v = w;
+    }
+}
+
+/* Draws of a whole mod-M table by sampling: states drawn uniformly from
+ * all, kept when at exactly distance d and not drawn before, are uniform
+ * among the k states at d.  PTB_NOTFOUND when 'most' draws were not
+ * enough (the caller then searches). */
+static int draw_sampled(const ptb_table *t, ptb_reader *r, unsigned d,
+                        uint64_t total, uint64_t most, rng *g, unsigned n,
+                        found *f)
+{
+    const ptb_space *s = ptb_table_space(t);
+    unsigned m = ptb_table_modulus(t);
+    for (uint64_t tries = 0; f->n < n; tries++) {
+        uint32_t sub;
+        uint64_t idx;
+        int yes, rc;
+        if (tries == most)
+            return PTB_NOTFOUND;
+        ptb_locate(s, rng_below(g, total), &sub, &idx);
+        if ((rc = at_exactly(t, r, sub, idx, d, m, &yes)) != PTB_OK)
+            return rc;
+        for (size_t i = 0; yes && i < f->n; i++)
+            yes = f->sub[i] != sub || f->idx[i] != idx;
+        if (yes && (rc = found_add(f, sub, idx)) != PTB_OK)
+            return rc;
+    }
+    return PTB_OK;
+}
+
+/* Mod-M tables: the farthest states the stats record lists when they are
+ * all of them; else sampling when its expected work is below the search's;
+ * else the search outward from the goals.  In reads of a value: sampling
+ * reads one a draw, and walks 1 draw in m down at most d steps, about the
+ * mean distance (a step's moves and reads: some STEP_READS reads); the
+ * search reads every value, then makes the moves into every state up to
+ * d (as much as a step). */
+#define STEP_READS 20.0
+static int draw_residues(const ptb_table *t, ptb_reader *r, uint32_t lo,
+                         uint32_t hi, unsigned d, const ptb_table_info *info,
+                         rng *g, unsigned n, found *f)
+{
+    const ptb_space *s = ptb_table_space(t);
     found all = { 0 };
-    int rc = PTB_OK;
-    for (uint32_t sub = lo; rc == PTB_OK && sub < hi; sub++)
+    int rc = PTB_OK, whole = lo == 0 && hi == s->subtables, listed = 0;
+    uint64_t k = info->histogram[d], near = 0;
+    double mean = 0;
+    for (unsigned i = 0; i <= info->max_distance; i++) {
+        near += i <= d ? info->histogram[i] : 0;
+        mean += (double)i * (double)info->histogram[i] / (double)info->solvable;
+    }
+    double draws = (double)n * (double)info->states / (double)k;
+    double walk = 1.0 + (mean < d ? mean : d) * STEP_READS /
+                            ptb_table_modulus(t);
+    double search = (double)info->states + STEP_READS * (double)near;
+    if (whole && d == info->max_distance && k == info->n_farthest) {
+        listed = 1;
+        for (unsigned i = 0; rc == PTB_OK && i < info->n_farthest; i++)
+            rc = found_add(&all, info->far_sub[i], info->far_idx[i]);
+    } else if (whole && n <= k / 2 && draws * walk < search) {
+        rc = draw_sampled(t, r, d, info->states, (uint64_t)(4 * draws) + 1000,
+                          g, n, f);
+        if (rc != PTB_NOTFOUND)
+            return rc;
+        f->n = 0;               /* unlucky: search instead */
+        rc = PTB_OK;
+    }
+    for (uint32_t sub = lo; rc == PTB_OK && !listed && sub < hi; sub++)
         rc = layer_at(t, r, sub, d, &all);
-    if (rc == PTB_OK && lo == 0 && hi == ptb_table_space(t)->subtables &&
-        all.n != info->histogram[d])
+    if (rc == PTB_OK && whole && all.n != k)
         rc = PTB_ECORRUPT;      /* the residues disagree with the header */
     if (rc == PTB_OK && all.n == 0)
         rc = PTB_NOTFOUND;

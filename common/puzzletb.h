@@ -531,9 +531,14 @@ int ptb_count_solutions(const ptb_table *t, ptb_reader *r,
  * subtable, and reproducibly: the same table, arguments and seed give the
  * same states in the same order.  sub_out/idx_out get *got states (min(n, how
  * many there are)); ptb_format_code() prints each as an input the puzzle
- * reads back.  Exact tables scan the values (one pass); mod-3 and mod-4
- * tables find the states by a search outward from the goals through the
- * table's residues (every state up to 'distance' is visited once).  Returns
+ * reads back.  Exact tables scan the values (one pass).  Mod-3 and mod-4
+ * tables, drawing from the whole table, give the farthest states the
+ * stats record lists when they are all of them, or sample: states drawn
+ * uniformly from all, each kept when a walk of its residues proves it at
+ * exactly 'distance' (the cheaper way where the distance's states are
+ * many: for Klotski at most a few walks a state drawn); otherwise they
+ * search outward from the goals through the residues, visiting every
+ * state up to 'distance' once.  Returns
  * PTB_OK, PTB_NOTFOUND (no state at that distance), PTB_EINVAL, PTB_ECORRUPT,
  * PTB_ENOMEM. */
 #define PTB_ANY_SUBTABLE UINT32_MAX

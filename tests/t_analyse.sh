@@ -133,6 +133,18 @@ check "swap --random-at 7 with the sample's target: 6 pairs, each at 7" \
     random_ok swap "" 7 6 "$SWAP"
 check "klotski move --random-at 4: 3 layouts, each at 4 by --bfs" \
     random_ok klotski move 4 3
+# A mod-3 table draws in one of three ways (common/analyse.c): the search
+# outward from the goals (above, a near distance), sampling (a distance
+# whose states are many, far from the goals: 785 of klotski step's are at
+# 100) or the farthest states the stats record lists (all of them: 3 at
+# klotski move's 138).
+check "klotski step --random-at 100: 5 layouts, each at 100 by --bfs" \
+    random_ok klotski step 100 5
+check "klotski move --random-at 138 --limit 5: the 3 at the farthest distance, each at 138 by --bfs" \
+    random_ok klotski move 138 3
+check "... asked for 5, it gives those 3, each once" \
+    sh -c 'test "$(bin/tblookup klotski --metric move --random-at 138 --limit 5 |
+                   sort -u | wc -l)" = 3'
 run four --random-at 5 --limit 4 --seed 99
 first=$out
 run four --random-at 5 --limit 4 --seed 99
