@@ -148,7 +148,8 @@ svg: bin/tblookup $(TABLES)/.built
 # one registry line, nothing else; the grid has a parity, so its table is
 # packed1; the line's distances go past a byte (to 599).
 TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
-TOY_SRC = tests/toy/puzzle_toy.c tests/toy/puzzle_grid.c tests/toy/puzzle_line.c
+TOY_SRC = tests/toy/puzzle_toy.c tests/toy/puzzle_grid.c \
+          tests/toy/puzzle_line.c
 TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) $(TOY_SRC:%.c=build/toy/%.o)
 TOY_BIN = build/toy/tblookup build/toy/tbgen
 check: $(TOY_BIN)

@@ -684,7 +684,8 @@ static int draw_residues(const ptb_table *t, ptb_reader *r, uint32_t lo,
     double mean = 0;
     for (unsigned i = 0; i <= info->max_distance; i++) {
         near += i <= d ? info->histogram[i] : 0;
-        mean += (double)i * (double)info->histogram[i] / (double)info->solvable;
+        mean += (double)i * (double)info->histogram[i] /
+                (double)info->solvable;
     }
     double draws = (double)n * (double)info->states / (double)k;
     double walk = 1.0 + (mean < d ? mean : d) * STEP_READS /

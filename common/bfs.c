@@ -21,10 +21,11 @@
  * states of the layer being expanded (distance d) and, as they are
  * claimed, those of the next (d + 1); a state's value tells which, even
  * as a residue, so no second bitmap is needed (3 bits a state in all with
- * residues, 17 with exact values).  A layer is expanded by scanning 'front' in
- * index order, in chunks the threads take in turn (a bit per chunk says
- * which chunks hold a state of the layer, another which got a claim, so a
- * sparse layer costs no scan of the whole bitmap); the states at d are
+ * residues, 17 with exact values).  A layer is expanded by scanning
+ * 'front' in index order, in chunks the threads take in turn (a bit per
+ * chunk says which chunks hold a state of the layer, another which got a
+ * claim, so a sparse layer costs no scan of the whole bitmap); the states
+ * at d are
  * expanded and their bits cleared, those at d + 1 stay.  (A bit for two
  * or four states, 2.5 bits a state, made the generation of Klotski 9 % and
  * 35 % slower: a group's states at d - 3 look like d's and are expanded

@@ -307,9 +307,10 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 /* What building a space's table needs, known before anything is
  * allocated: its states, an estimate of the search's CPU time, and bounds
  * on the memory the build takes at its
- * peak (about 5.2 bits a state for a mod-3 table, whose BFS keeps the
- * distance mod 3 and a frontier bit; 4 bytes a state for the others, which
- * need exact distances, 2 bytes each) and on the bytes of the file (a byte a state; 1.6
+ * peak (about 3.6 bits a state for a mod-3 table, whose BFS keeps the
+ * distance mod 3 and a frontier bit and whose writer then the distance mod
+ * 3 and the packed values; 4 bytes a state for the others, which need
+ * exact distances, 2 bytes each) and on the bytes of the file (a byte a state; 1.6
  * bits for reversible puzzles, whose tables are at most packed3) and of a
  * checkpoint file (ptb_build_opts.checkpoint: each state once, as the gap
  * from the one before in its layer, about 3 bytes at most).  The time is
