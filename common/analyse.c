@@ -614,7 +614,7 @@ static int at_exactly(const ptb_table *t, ptb_reader *r, uint32_t sub,
 {
     const ptb_space *s = ptb_table_space(t);
     ptb_move mv[PTB_MAX_MOVES];
-    unsigned v, w = 0;
+    unsigned v;
     int rc = ptb_table_value(t, r, sub, idx, &v);
     *yes = 0;
     if (rc != PTB_OK || v != d % m)
@@ -625,16 +625,11 @@ static int at_exactly(const ptb_table *t, ptb_reader *r, uint32_t sub,
             return PTB_OK;
         }
         unsigned n = k ? s->p->moves(s->ctx, sub, idx, mv) : 0, i;
-        for (i = 0; i < n; i++) {
-            if ((rc = ptb_table_value(t, r, sub, mv[i].to, &w)) != PTB_OK)
-                return rc;
-            if (w == (v + m - 1) % m)
-                break;
-        }
-        if (i == n)
-            return PTB_OK;      /* farther than d, or unsolvable */
+        v = (v + m - 1) % m;
+        if ((rc = ptb_first_at(t, r, sub, mv, n, v, &i)) != PTB_OK ||
+            i == n)
+            return rc;          /* farther than d, or unsolvable */
         idx = mv[i].to;
-        v = w;
     }
 }
 

@@ -170,6 +170,14 @@ const ptb_space *ptb_table_space(const ptb_table *t);
 /* 0: exact distances; 3 or 4: the distance mod 3 or mod 4 (puzzletb.h) */
 unsigned ptb_table_modulus(const ptb_table *t);
 
+/* ---- walk.c --------------------------------------------------------- */
+
+/* The first of the n moves mv out of a state of subtable sub whose
+ * successor's stored value is want, into *i (n when none).  PTB_OK, or
+ * the error reading a value. */
+int ptb_first_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
+                 const ptb_move *mv, unsigned n, unsigned want, unsigned *i);
+
 /* ---- mdbcheck.c ----------------------------------------------------- */
 
 /* Checks, with pread()s only, every part of the LMDB file at path (or open

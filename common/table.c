@@ -2148,6 +2148,12 @@ int ptb_table_value(const ptb_table *t, ptb_reader *reader, uint32_t sub,
 
 /* ==== reading everything: for ptb_verify ==== */
 
+/* A value as ptb_table_decode_all() gives it: a residue, or a byte. */
+static uint8_t value_byte(const ptb_table *t, unsigned v)
+{
+    return (uint8_t)(t->modulus ? v : stored_value(1, v));
+}
+
 /* sparse: every block's entries within the record, their positions rising
  * within the block, their distances within the header's. */
 static int decode_sparse(const ptb_table *t, uint8_t *values,
@@ -2206,7 +2212,7 @@ static int decode_in_place(const ptb_table *t, uint8_t *values,
             sub++;
         if (t->encoding == ENC_PACKED1)
             v = with_parity(t, sub, g - off[sub], v);
-        values[g] = (uint8_t)(t->modulus ? v : stored_value(1, v));
+        values[g] = value_byte(t, v);
     }
     return PTB_OK;
 }
@@ -2235,7 +2241,7 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
             if ((rc = unpack_value(t, buf, i, &v)) != PTB_OK)
                 *what = t->modulus ? "a 2-bit value of 3"
                                    : "a distance is over max_distance";
-            values[first + i] = (uint8_t)(t->modulus ? v : stored_value(1, v));
+            values[first + i] = value_byte(t, v);
         }
     }
     free(buf);

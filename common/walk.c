@@ -42,6 +42,18 @@ static void drop_reader(ptb_reader *r, ptb_reader *given)
         ptb_reader_free(r);
 }
 
+int ptb_first_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
+                 const ptb_move *mv, unsigned n, unsigned want, unsigned *i)
+{
+    for (*i = 0; *i < n; ++*i) {
+        unsigned w;
+        int rc = ptb_table_get(t, r, sub, mv[*i].to, &w);
+        if (rc != PTB_OK || w == want)
+            return rc;
+    }
+    return PTB_OK;
+}
+
 /* Walks from start to a goal; records the line in out when out != NULL.
  * *dist gets the number of moves. */
 static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
@@ -67,14 +79,10 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
             break;
         if (steps == PTB_MAX_DISTANCE)
             return PTB_ECORRUPT;
-        unsigned want = exact ? v - 1 : (v + m - 1) % m, n, i, w = 0;
-        n = moves_of(s, &pos, mv);
-        for (i = 0; i < n; i++) {
-            if ((rc = ptb_table_get(t, r, pos.sub, mv[i].to, &w)) != PTB_OK)
-                return rc;
-            if (w == want)
-                break;
-        }
+        unsigned want = exact ? v - 1 : (v + m - 1) % m, i;
+        unsigned n = moves_of(s, &pos, mv);
+        if ((rc = ptb_first_at(t, r, pos.sub, mv, n, want, &i)) != PTB_OK)
+            return rc;
         if (i == n && !exact && steps == 0 && v == 0)
             return PTB_NOTFOUND;   /* stored 0 like all its neighbours */
         if (i == n)

@@ -175,10 +175,31 @@ static void finish_phase(bar *b)
         draw(b, b->phase, 100, "");
 }
 
+/* Into a log: a line "tbgen: FILE: layer 96, 412,000,000 of 874,614,192
+ * states found, 9:12 left" every log_every seconds of the search. */
+static void log_progress(bar *b, const char *phase, uint64_t done,
+                         uint64_t total, double t)
+{
+    char d[32], n[32], left[32];
+    if (!b->phase || strcmp(b->phase, phase)) {
+        b->phase = phase;
+        b->phase_start = b->last_draw = t;
+        return;
+    }
+    if (strcmp(phase, "search") || t - b->last_draw < b->log_every)
+        return;
+    grouped(done, d, sizeof d);
+    grouped(total, n, sizeof n);
+    time_left(b, done, total, left, sizeof left);
+    fprintf(stderr, "tbgen: %s: layer %u, %s of %s states found%s%s\n",
+            b->name, b->layer, d, n, left[0] ? ", " : "",
+            left + strspn(left, " "));
+    b->last_draw = t;
+}
+
 /* Draws "swap.mdb  encode [#######     ]  58%  0:04 left" on one line,
- * at most every 0.1 s and at every new percent or phase.  Into a log: a
- * line "tbgen: FILE: layer 96, 412,000,000 of 874,614,192 states found,
- * 9:12 left" every LOG_EVERY seconds of the search. */
+ * at most every 0.1 s and at every new percent or phase; log_progress()
+ * when stderr is no terminal. */
 static void show_progress(void *ctx, const char *phase, uint64_t done,
                           uint64_t total)
 {
@@ -198,25 +219,15 @@ static void show_progress(void *ctx, const char *phase, uint64_t done,
     }
     if (done > total)
         done = total;
+    if (!b->tty) {
+        log_progress(b, phase, done, total, t);
+        return;
+    }
     int pct = total ? (int)(100 * done / total) : 100;
     if (!b->phase || strcmp(b->phase, phase)) {
-        if (b->tty)
-            finish_phase(b);
+        finish_phase(b);
         b->phase = phase;
-        b->phase_start = b->last_draw = t;
-        if (!b->tty)
-            return;
-    } else if (!b->tty) {
-        if (strcmp(phase, "search") || t - b->last_draw < b->log_every)
-            return;
-        grouped(done, d, sizeof d);
-        grouped(total, n, sizeof n);
-        time_left(b, done, total, left, sizeof left);
-        fprintf(stderr, "tbgen: %s: layer %u, %s of %s states found%s%s\n",
-                b->name, b->layer, d, n, left[0] ? ", " : "",
-                left + strspn(left, " "));
-        b->last_draw = t;
-        return;
+        b->phase_start = t;
     } else if (pct == b->last_pct ||
                (pct < 100 && t - b->last_draw < 0.1)) {
         return;
