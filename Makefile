@@ -31,6 +31,13 @@ SAN_BIN  = $(TEST_SRC:tests/%.c=build/tests/%.san)
 .PHONY: all deps tables test clean bench check-tables check test-deps
 all: bin/tbgen bin/tblookup
 
+# tbgen-mpi, tbgen split between processes by MPI (README.md, "Past one
+# machine"), is built where Open MPI's mpicc is installed, else skipped.
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+ifneq ($(MPICC),)
+all: bin/tbgen-mpi
+endif
+
 # `make tables` installs the main job's packages only; `make test` installs
 # what the tests add too, then runs the suite (`make check`) in a make that
 # sees them: this file asks python3 and the compilers when it is read.
@@ -64,6 +71,14 @@ build/libpuzzletb.a: $(LIB_OBJ)
 bin/tbgen: build/gen/main.o build/libpuzzletb.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/mpi/%.o: gen/%.c gen/cluster.h $(LIB_HDR)
+	@mkdir -p build/mpi
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) -DPTB_MPI -c -o $@ $<
+
+bin/tbgen-mpi: build/mpi/main.o build/mpi/mpi.o build/libpuzzletb.a
+	@mkdir -p bin
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/tblookup: build/lookup/main.o build/libpuzzletb.a
 	@mkdir -p bin

@@ -49,6 +49,20 @@
 #define SPLIT_LAYER 8192           /* from here, a layer uses every thread */
 #define CHUNK_WORDS 16             /* bitmap words a thread takes at once */
 #define NFAR 8                     /* farthest states kept (the info's) */
+/* A cluster (ptb_build_opts.cluster) splits each subtable into slices of
+ * whole chunks, one a process; a state claimed outside the slice goes to
+ * the thread's outbox, which is delivered to its owner when full (before
+ * a chunk could overflow it) or at the end of the layer. */
+#define SLICE_STATES (64 * CHUNK_WORDS)
+#define BOX_STATES ((uint64_t)1 << 21)
+#define GATHER_WORDS ((uint64_t)1 << 20)   /* a process's part of a round
+                                              of the final gather */
+
+/* Claims of states of other processes' slices (subtable indices). */
+typedef struct outbox {
+    uint64_t *q;
+    uint64_t n;
+} outbox;
 
 /* The first states of a layer in index order, at most NFAR. */
 typedef struct far_list {
@@ -59,14 +73,19 @@ typedef struct far_list {
 typedef struct layer_job {
     const ptb_space *s;
     uint32_t sub;
-    uint16_t *dist;            /* exact values: the subtable's */
-    uint64_t *res;             /* or residues: every subtable's two bits */
-    uint64_t base;             /* ... of which this subtable's first */
+    uint64_t size;             /* the subtable's states */
+    uint64_t lo;               /* the first of this process's slice, which
+                                  is all of it without a cluster; the
+                                  job's indices q count from it */
+    uint16_t *dist;            /* exact values: the slice's */
+    uint64_t *res;             /* or residues: every slice's two bits */
+    uint64_t base;             /* ... of which this slice's first */
     uint64_t *front;           /* the frontier: the layers at d and d + 1 */
     /* a bit per chunk of CHUNK_WORDS words of front: with a state at d;
      * that got a claim (a state at d + 1) */
     uint64_t *cur_sum, *next_sum;
-    uint64_t n, words, chunks; /* states; words of each bitmap; chunks */
+    uint64_t n, words, chunks; /* the slice's states; words of each
+                                  bitmap; chunks */
     uint64_t take;             /* next chunk to take (atomic) */
     int alone;                 /* one thread: it takes every chunk itself */
     uint64_t found;            /* states claimed for the next layer
@@ -74,6 +93,12 @@ typedef struct layer_job {
     unsigned depth;            /* distance of the layer being expanded */
     pthread_mutex_t lock;      /* for 'first' */
     far_list first;            /* of the layer being found */
+    const ptb_cluster *cl;     /* or NULL */
+    outbox *box;               /* cluster: one a thread */
+    unsigned boxes, next_box;  /* how many; the next to take (atomic) */
+    uint64_t *xbuf;            /* cluster: 4 words a process, then what is
+                                  sent (boxes * BOX_STATES words) */
+    uint64_t *recv, recv_cap;  /* what is received */
 } layer_job;
 
 /* Sets bit i of an atomic bitmap, testing it first: most bits a claim
@@ -134,14 +159,34 @@ static int claim(layer_job *j, uint64_t q, far_list *first)
         return 0;
     mark(j->front, q);
     mark(j->next_sum, (q >> 6) / CHUNK_WORDS);
-    far_add(first, q);
+    far_add(first, j->lo + q);
     return 1;
 }
 
+/* The first state of process r's slice of a subtable of n states. */
+static uint64_t slice_start(uint64_t n, unsigned r, unsigned ranks)
+{
+    uint64_t chunks = (n + SLICE_STATES - 1) / SLICE_STATES;
+    uint64_t lo = chunks * r / ranks * SLICE_STATES;
+    return lo < n ? lo : n;
+}
+
+/* The process whose slice holds state q of a subtable of n states. */
+static unsigned slice_owner(uint64_t n, unsigned ranks, uint64_t q)
+{
+    uint64_t chunks = (n + SLICE_STATES - 1) / SLICE_STATES;
+    unsigned r = (unsigned)(q / SLICE_STATES * ranks / chunks);
+    while (r + 1 < ranks && slice_start(n, r + 1, ranks) <= q)
+        r++;
+    while (r > 0 && slice_start(n, r, ranks) > q)
+        r--;
+    return r;
+}
+
 /* Expands the states of chunk c of the current layer; returns how many
- * states it claimed for the next. */
+ * states it claimed for the next (those of other slices go to box). */
 static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred,
-                             far_list *first)
+                             far_list *first, outbox *box)
 {
     const ptb_puzzle *p = j->s->p;
     unsigned want = j->dist ? j->depth : j->depth % 3;
@@ -156,9 +201,14 @@ static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred,
             if (value_of(j, q) != want)
                 continue;                  /* at d + 1 */
             done |= bits & -bits;
-            unsigned n = p->unmoves(j->s->ctx, j->sub, q, pred);
-            for (unsigned i = 0; i < n; i++)
-                found += (uint64_t)claim(j, pred[i], first);
+            unsigned n = p->unmoves(j->s->ctx, j->sub, j->lo + q, pred);
+            for (unsigned i = 0; i < n; i++) {
+                uint64_t k = pred[i] - j->lo;
+                if (k < j->n)
+                    found += (uint64_t)claim(j, k, first);
+                else
+                    box->q[box->n++] = pred[i];
+            }
         }
         if (done)
             __atomic_fetch_and(&j->front[w], ~done, __ATOMIC_RELAXED);
@@ -167,22 +217,28 @@ static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred,
 }
 
 /* Expands the chunks of the current layer until none is left: alone, by
- * the chunk summary; else taking chunks in turn with the other threads. */
+ * the chunk summary; else taking chunks in turn with the other threads (in
+ * a cluster, only while the thread's outbox has room for a chunk's). */
 static void *expand_worker(void *arg)
 {
     layer_job *j = arg;
     uint64_t pred[PTB_MAX_MOVES], found = 0, c;
     far_list first = { 0, { 0 } };
+    outbox *box = j->box ? &j->box[__atomic_fetch_add(&j->next_box, 1,
+                                                      __ATOMIC_RELAXED)]
+                         : NULL;
     if (j->alone) {
         for (uint64_t s = 0; s < (j->chunks + 63) / 64; s++)
             for (uint64_t b = j->cur_sum[s]; b; b &= b - 1)
                 found += expand_chunk(j, s << 6 | ptb_low_bit(b), pred,
-                                      &first);
+                                      &first, box);
     } else {
-        while ((c = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED))
+        while ((!box ||
+                box->n <= BOX_STATES - SLICE_STATES * PTB_MAX_MOVES) &&
+               (c = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED))
                < j->chunks)
             if (j->cur_sum[c >> 6] >> (c & 63) & 1)
-                found += expand_chunk(j, c, pred, &first);
+                found += expand_chunk(j, c, pred, &first, box);
     }
     __atomic_fetch_add(&j->found, found, __ATOMIC_RELAXED);
     pthread_mutex_lock(&j->lock);
@@ -205,16 +261,112 @@ void ptb_run_threads(void *(*fn)(void *), void *job, unsigned threads)
         pthread_join(tid[i], NULL);
 }
 
-/* Goals go into the first layer. */
+/* Goals (of the slice) go into the first layer. */
 static void add_goal(void *arg, uint64_t idx)
 {
     layer_job *j = arg;
-    if (idx < j->n && set_value(j, idx, 0)) {
-        mark(j->front, idx);
-        mark(j->cur_sum, (idx >> 6) / CHUNK_WORDS);
+    uint64_t q = idx - j->lo;
+    if (q < j->n && set_value(j, q, 0)) {
+        mark(j->front, q);
+        mark(j->cur_sum, (q >> 6) / CHUNK_WORDS);
         far_add(&j->first, idx);
         j->found++;
     }
+}
+
+/* ---- a cluster's part ---- */
+
+/* Sends the outboxes' claims to their owners and claims what the others
+ * sent this process (all of its slice). */
+static int deliver(layer_job *j)
+{
+    const ptb_cluster *cl = j->cl;
+    unsigned ranks = cl->ranks;
+    uint64_t *count = j->xbuf, *got = count + ranks, *one = got + ranks;
+    uint64_t *at = one + ranks, *send = at + ranks, total = 0;
+    memset(count, 0, ranks * sizeof *count);
+    for (unsigned b = 0; b < j->boxes; b++)
+        for (uint64_t i = 0; i < j->box[b].n; i++)
+            count[slice_owner(j->size, ranks, j->box[b].q[i])]++;
+    for (unsigned r = 0; r < ranks; r++) {
+        one[r] = 1;
+        at[r] = r ? at[r - 1] + count[r - 1] : 0;
+    }
+    for (unsigned b = 0; b < j->boxes; b++) {
+        for (uint64_t i = 0; i < j->box[b].n; i++) {
+            uint64_t q = j->box[b].q[i];
+            send[at[slice_owner(j->size, ranks, q)]++] = q;
+        }
+        j->box[b].n = 0;
+    }
+    int rc = cl->exchange(cl->ctx, count, one, got, one);
+    for (unsigned r = 0; r < ranks; r++)
+        total += got[r];
+    if (rc == PTB_OK && total > j->recv_cap) {
+        uint64_t *m = realloc(j->recv, total * sizeof *m);
+        if (!m)
+            return PTB_ENOMEM;
+        j->recv = m;
+        j->recv_cap = total;
+    }
+    if (rc == PTB_OK)
+        rc = cl->exchange(cl->ctx, send, count, j->recv, got);
+    for (uint64_t i = 0; rc == PTB_OK && i < total; i++) {
+        uint64_t q = j->recv[i] - j->lo;
+        if (q >= j->n)
+            return PTB_ECORRUPT;       /* not this process's */
+        j->found += (uint64_t)claim(j, q, &j->first);
+    }
+    return rc;
+}
+
+/* Expands a layer in rounds, each ending with the claims delivered, until
+ * every process has expanded its part; then j->found counts the claims of
+ * every process. */
+static int cluster_layer(layer_job *j, unsigned threads)
+{
+    const ptb_cluster *cl = j->cl;
+    uint64_t more;
+    int rc;
+    do {
+        j->next_box = 0;
+        ptb_run_threads(expand_worker, j, threads);
+        if ((rc = deliver(j)) != PTB_OK)
+            return rc;
+        more = j->take < j->chunks;
+        if ((rc = cl->sum(cl->ctx, &more, 1)) != PTB_OK)
+            return rc;
+    } while (more);
+    return cl->sum(cl->ctx, &j->found, 1);
+}
+
+/* The first states of every process's list: each process's f becomes the
+ * same list, the first NFAR of them all. */
+static int merge_far(const ptb_cluster *cl, uint64_t *buf, far_list *f)
+{
+    unsigned ranks = cl->ranks, w = NFAR + 1;
+    uint64_t *count = buf, *send = count + ranks, *recv = send + ranks * w;
+    for (unsigned r = 0; r < ranks; r++) {
+        count[r] = w;
+        send[r * w] = f->n;
+        memcpy(&send[r * w + 1], f->idx, sizeof f->idx);
+    }
+    int rc = cl->exchange(cl->ctx, send, count, recv, count);
+    f->n = 0;
+    for (unsigned r = 0; rc == PTB_OK && r < ranks; r++)
+        for (uint64_t i = 0; i < recv[r * w] && i < NFAR; i++)
+            far_add(f, recv[r * w + 1 + i]);
+    return rc;
+}
+
+static void free_job(layer_job *j)
+{
+    for (unsigned t = 0; j->box && t < j->boxes; t++)
+        free(j->box[t].q);
+    free(j->box);
+    free(j->xbuf);
+    free(j->recv);
+    free(j->front);
 }
 
 /* What one subtable's BFS found. */
@@ -226,7 +378,12 @@ typedef struct sub_result {
 typedef struct build_ctx {
     const ptb_space *s;
     const ptb_build_opts *o;
-    ptb_values *v;
+    const ptb_cluster *cl;         /* or NULL */
+    ptb_values *v;                 /* of this process's slices */
+    /* of each subtable: this process's slice, its first state and its
+     * states; where the slice's values start in v (subtables + 1
+     * entries; the global offsets without a cluster) */
+    uint64_t *lo, *len, *local;
     ptb_ckpt *ck;                  /* the checkpoint, or NULL */
     sub_result *sub;               /* of each subtable */
     pthread_mutex_t lock;          /* for v->info.histogram */
@@ -249,22 +406,40 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
                         int progress)
 {
     const ptb_space *s = b->s;
-    uint64_t n = s->offset[sub + 1] - s->offset[sub], reached = 0;
+    uint64_t n = b->len[sub], reached = 0;
     uint64_t hist[PTB_MAX_DISTANCE + 1] = { 0 };
     int rc = PTB_OK, over = 0;
     int last = b->ck ? ptb_ckpt_state(b->ck, sub, &over) : -1;
     if (over)
         return PTB_OK;                 /* replayed whole */
-    layer_job j = { .s = s, .sub = sub, .n = n, .base = s->offset[sub],
-                    .res = b->v->res };
+    layer_job j = { .s = s, .sub = sub, .n = n, .lo = b->lo[sub],
+                    .size = s->offset[sub + 1] - s->offset[sub],
+                    .base = b->local[sub], .res = b->v->res, .cl = b->cl };
     if (b->v->dist)
-        j.dist = b->v->dist + s->offset[sub];
+        j.dist = b->v->dist + b->local[sub];
     j.words = (n + 63) / 64;
     j.chunks = (j.words + CHUNK_WORDS - 1) / CHUNK_WORDS;
     uint64_t sums = (j.chunks + 63) / 64;
     j.front = calloc(j.words + 2 * sums + 1, sizeof *j.front);
-    if (!j.front)
+    if (!j.front && !j.cl)
         return PTB_ENOMEM;
+    if (j.cl) {                        /* the outboxes, the exchange's */
+        uint64_t ranks = j.cl->ranks, x = 4 * ranks +
+                         (threads * BOX_STATES > ranks * 2 * (NFAR + 1)
+                              ? threads * BOX_STATES
+                              : ranks * 2 * (NFAR + 1));
+        j.boxes = threads;
+        j.box = calloc(threads, sizeof *j.box);
+        j.xbuf = malloc(x * sizeof *j.xbuf);
+        for (unsigned t = 0; j.box && t < threads; t++)
+            if (!(j.box[t].q = malloc(BOX_STATES * sizeof *j.box[t].q)))
+                rc = PTB_ENOMEM;
+        uint64_t failed = !j.front || !j.box || !j.xbuf || rc != PTB_OK;
+        if (j.cl->sum(j.cl->ctx, &failed, 1) != PTB_OK || failed) {
+            free_job(&j);              /* (every process gives up) */
+            return PTB_ENOMEM;
+        }
+    }
     j.cur_sum = j.front + j.words;
     j.next_sum = j.cur_sum + sums;
     pthread_mutex_init(&j.lock, NULL);
@@ -281,6 +456,8 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         s->p->goals(s->ctx, sub, add_goal, &j);
         if (b->ck)
             rc = ptb_ckpt_layer(b->ck, sub, 0, j.front, n);
+        if (j.cl && rc == PTB_OK)
+            rc = j.cl->sum(j.cl->ctx, &j.found, 1);
     }
     for (unsigned d = last >= 0 ? (unsigned)last : 0; rc == PTB_OK && j.found;
          d++) {
@@ -293,26 +470,31 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
             break;
         }
         unsigned t = j.found >= SPLIT_LAYER ? threads : 1;
-        j.alone = t == 1;
+        j.alone = t == 1 && !j.cl;
         reached += j.found;
         j.found = 0;
         j.take = 0;
         j.depth = d;
         j.first.n = 0;
-        ptb_run_threads(expand_worker, &j, t);
+        if (j.cl)
+            rc = cluster_layer(&j, t);
+        else
+            ptb_run_threads(expand_worker, &j, t);
         uint64_t *done = j.cur_sum;
         memset(done, 0, sums * sizeof *done);
         j.cur_sum = j.next_sum;
         j.next_sum = done;
-        if (b->ck)                     /* front: the states at d + 1 */
+        if (b->ck && rc == PTB_OK)     /* front: the states at d + 1 */
             rc = ptb_ckpt_layer(b->ck, sub, d + 1, j.front, n);
         if (progress && b->o->progress && j.found)
             b->o->progress(b->o->progress_ctx, "layer", d + 1, j.found);
         if (progress)
             report(b, b->done + reached + j.found);
     }
+    if (j.cl && rc == PTB_OK)          /* the farthest of every slice */
+        rc = merge_far(j.cl, j.xbuf, &r->far);
     pthread_mutex_destroy(&j.lock);
-    free(j.front);
+    free_job(&j);
     pthread_mutex_lock(&b->lock);
     for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
         b->v->info.histogram[d] += hist[d];
@@ -341,10 +523,19 @@ static void *small_worker(void *arg)
     return NULL;
 }
 
-/* Distances of every state of every subtable. */
+/* Distances of every state of every subtable (in a cluster, one subtable
+ * after the other, each split between the processes). */
 static int bfs_all(build_ctx *b)
 {
     const ptb_space *s = b->s;
+    for (uint32_t sub = 0; b->cl && b->rc == PTB_OK && sub < s->subtables;
+         sub++) {
+        uint64_t n = s->offset[sub + 1] - s->offset[sub];
+        b->rc = bfs_subtable(b, sub, b->o->threads, n >= LARGE_SUBTABLE);
+        report(b, b->done += n);
+    }
+    if (b->cl)
+        return b->rc;
     ptb_run_threads(small_worker, b, b->o->threads);
     report(b, b->done);
     for (uint32_t sub = 0; b->rc == PTB_OK && sub < s->subtables; sub++) {
@@ -387,9 +578,12 @@ void ptb_build_opts_init(ptb_build_opts *o)
 
 static int check_opts(const ptb_build_opts *o)
 {
+    const ptb_cluster *cl = o->cluster;
     return o->threads < 1 || o->threads > 256 || o->zstd_level < 1 ||
            o->zstd_level > 19 ||
-           (o->encoding && !ptb_table_encoding_known(o->encoding))
+           (o->encoding && !ptb_table_encoding_known(o->encoding)) ||
+           (cl && (cl->ranks < 1 || cl->rank >= cl->ranks ||
+                   !cl->exchange || !cl->sum || o->checkpoint))
                ? PTB_EINVAL
                : PTB_OK;
 }
@@ -414,14 +608,125 @@ static int replay(void *arg, uint32_t sub, unsigned d, uint64_t idx)
     return PTB_OK;
 }
 
+/* This process's slice of each subtable (the whole of it without a
+ * cluster), and where its values go; PTB_ENOMEM. */
+static int slice_all(build_ctx *b)
+{
+    const ptb_space *s = b->s;
+    unsigned rank = b->cl ? b->cl->rank : 0, ranks = b->cl ? b->cl->ranks : 1;
+    if (!(b->lo = malloc((3 * (uint64_t)s->subtables + 1) * sizeof *b->lo)))
+        return PTB_ENOMEM;
+    b->len = b->lo + s->subtables;
+    b->local = b->len + s->subtables;
+    b->local[0] = 0;
+    for (uint32_t sub = 0; sub < s->subtables; sub++) {
+        uint64_t n = s->offset[sub + 1] - s->offset[sub];
+        b->lo[sub] = slice_start(n, rank, ranks);
+        b->len[sub] = slice_start(n, rank + 1, ranks) - b->lo[sub];
+        b->local[sub + 1] = b->local[sub] + b->len[sub];
+    }
+    return PTB_OK;
+}
+
+/* Every value of n states unknown. */
+static void values_unknown(ptb_values *v, uint64_t n)
+{
+    if (v->res)
+        memset(v->res, 0xFF, (n / 32 + 1) * sizeof *v->res);
+    else
+        for (uint64_t g = 0; g < n; g++)
+            v->dist[g] = PTB_UNSOLVABLE;
+}
+
+/* Values of n states, exact (2 bytes) or mod 3 (2 bits), each unknown;
+ * PTB_ENOMEM. */
+static int values_new(ptb_values *v, int residues, uint64_t n)
+{
+    if (residues)
+        v->res = malloc((n / 32 + 1) * sizeof *v->res);
+    else
+        v->dist = malloc((n ? n : 1) * sizeof *v->dist);
+    if (!v->res && !v->dist)
+        return PTB_ENOMEM;
+    values_unknown(v, n);
+    return PTB_OK;
+}
+
+/* The states of process r's slice of a subtable of n states from its
+ * state 'from' on that go in a round of the gather. */
+static uint64_t gather_part(uint64_t n, unsigned r, unsigned ranks,
+                            uint64_t from, unsigned per)
+{
+    uint64_t k = slice_start(n, r + 1, ranks) - slice_start(n, r, ranks) -
+                 from;
+    return k < GATHER_WORDS * per ? k : GATHER_WORDS * per;
+}
+
+/* Gathers every process's values into process 0's out (in rounds of at
+ * most GATHER_WORDS words from each, 32 residues or 4 exact values a
+ * word), from its own slices' (b->v); the others' out gets none. */
+static int gather(build_ctx *b, ptb_values *out)
+{
+    const ptb_cluster *cl = b->cl;
+    const ptb_space *s = b->s;
+    unsigned ranks = cl->ranks, me = cl->rank, per = b->v->res ? 32 : 4;
+    unsigned bits = 64 / per;
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    uint64_t *count = malloc((3 * (uint64_t)ranks + GATHER_WORDS *
+                              (me ? 1 : ranks + 1)) * sizeof *count);
+    uint64_t *got = count + ranks, *pos = got + ranks, *buf = pos + ranks;
+    int rc = count ? PTB_OK : PTB_ENOMEM;
+    if (rc == PTB_OK && me == 0)
+        rc = values_new(out, b->v->res != NULL, s->offset[s->subtables]);
+    uint64_t failed = rc != PTB_OK;
+    if (cl->sum(cl->ctx, &failed, 1) != PTB_OK || failed) {
+        free(count);
+        return PTB_ENOMEM;
+    }
+    for (uint32_t sub = 0; rc == PTB_OK && sub < s->subtables; sub++) {
+        uint64_t n = s->offset[sub + 1] - s->offset[sub], left = 1;
+        memset(pos, 0, ranks * sizeof *pos);
+        while (rc == PTB_OK && left) {
+            uint64_t mine = gather_part(n, me, ranks, pos[me], per), *recv;
+            left = 0;
+            for (unsigned r = 0; r < ranks; r++) {
+                uint64_t k = gather_part(n, r, ranks, pos[r], per);
+                got[r] = me ? 0 : (k + per - 1) / per;
+                count[r] = r ? 0 : (mine + per - 1) / per;
+                left |= k;
+            }
+            recv = me ? buf : buf + count[0];
+            memset(buf, 0, count[0] * sizeof *buf);
+            for (uint64_t i = 0; i < mine; i++)
+                buf[i / per] |= (uint64_t)ptb_value(b->v, b->local[sub] +
+                                                               pos[me] + i)
+                                << (bits * (i % per));
+            if (left)
+                rc = cl->exchange(cl->ctx, buf, count, recv, got);
+            for (unsigned r = 0; rc == PTB_OK && r < ranks; r++) {
+                uint64_t k = gather_part(n, r, ranks, pos[r], per);
+                uint64_t g = s->offset[sub] + slice_start(n, r, ranks) +
+                             pos[r];
+                for (uint64_t i = 0; me == 0 && i < k; i++, g++) {
+                    uint64_t x = recv[i / per] >> (bits * (i % per)) & mask;
+                    if (out->dist)
+                        out->dist[g] = (uint16_t)x;
+                    else
+                        out->res[g >> 5] &= ~((3 ^ x) << (2 * (g & 31)));
+                }
+                recv += got[r];
+                pos[r] += k;
+            }
+        }
+    }
+    free(count);
+    return rc;
+}
+
 /* Every value unknown, nothing found. */
 static void reset(build_ctx *b, uint64_t total)
 {
-    if (b->v->res)
-        memset(b->v->res, 0xFF, (total / 32 + 1) * sizeof *b->v->res);
-    else
-        for (uint64_t g = 0; g < total; g++)
-            b->v->dist[g] = PTB_UNSOLVABLE;
+    values_unknown(b->v, total);
     memset(b->v->info.histogram, 0, sizeof b->v->info.histogram);
     memset(b->sub, 0, b->s->subtables * sizeof *b->sub);
 }
@@ -437,20 +742,24 @@ void ptb_values_free(ptb_values *v)
 int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
                   ptb_values *out)
 {
-    uint64_t total = s->offset[s->subtables];
     memset(out, 0, sizeof *out);
     if (check_opts(o) != PTB_OK)
         return PTB_EINVAL;
-    build_ctx b = { .s = s, .o = o, .v = out, .rc = PTB_OK };
-    if (residues)
-        out->res = malloc((total / 32 + 1) * sizeof *out->res);
-    else
-        out->dist = malloc((total ? total : 1) * sizeof *out->dist);
-    b.sub = calloc(s->subtables, sizeof *b.sub);
-    int rc = (out->res || out->dist) && b.sub ? PTB_OK : PTB_ENOMEM;
-    pthread_mutex_init(&b.lock, NULL);
+    ptb_values mine = { 0 };           /* a cluster's process: its slices' */
+    build_ctx b = { .s = s, .o = o, .cl = o->cluster, .rc = PTB_OK,
+                    .v = o->cluster ? &mine : out };
+    int rc = slice_all(&b);
+    uint64_t total = rc == PTB_OK ? b.local[s->subtables] : 0;
     if (rc == PTB_OK)
-        reset(&b, total);
+        rc = values_new(b.v, residues, total);
+    if (!(b.sub = calloc(s->subtables, sizeof *b.sub)))
+        rc = PTB_ENOMEM;
+    if (b.cl) {                        /* every process gives up, or none */
+        uint64_t failed = rc != PTB_OK;
+        if (b.cl->sum(b.cl->ctx, &failed, 1) != PTB_OK || failed)
+            rc = PTB_ENOMEM;
+    }
+    pthread_mutex_init(&b.lock, NULL);
     if (rc == PTB_OK && o->checkpoint) {
         rc = ptb_ckpt_open(o->checkpoint, s, residues, 0, replay, &b, &b.ck);
         if (rc == PTB_ECORRUPT) {      /* a state twice: start afresh */
@@ -461,16 +770,22 @@ int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
     }
     uint64_t replayed = 0;
     for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
-        replayed += out->info.histogram[d];
+        replayed += b.v->info.histogram[d];
     if (rc == PTB_OK && replayed && o->progress)
         o->progress(o->progress_ctx, "resume", replayed, total);
     if (rc == PTB_OK)
         rc = bfs_all(&b);
     ptb_ckpt_close(b.ck);
     if (rc == PTB_OK)
-        summarize(s, b.sub, &out->info);
+        summarize(s, b.sub, &b.v->info);
+    if (rc == PTB_OK && b.cl) {
+        out->info = mine.info;
+        rc = gather(&b, out);
+    }
     pthread_mutex_destroy(&b.lock);
+    ptb_values_free(&mine);
     free(b.sub);
+    free(b.lo);
     if (rc != PTB_OK)
         ptb_values_free(out);
     return rc;
@@ -487,12 +802,19 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
     }
     /* mod-3 tables need only the residues; mod-4 ones (a parity) and
      * exact ones the distances */
+    const ptb_cluster *cl = o->cluster;
     int rc = ptb_distances(s, o, s->p->reversible && !s->p->parity, &v);
     if (rc == PTB_OK) {
         *info = v.info;
-        rc = ptb_table_write(s, dir, &v, o, info);
+        if (!cl || cl->rank == 0)
+            rc = ptb_table_write(s, dir, &v, o, info);
     }
     ptb_values_free(&v);
+    if (cl) {                          /* process 0's code, for every one */
+        uint64_t code = cl->rank ? 0 : (uint64_t)(int64_t)rc;
+        if (cl->sum(cl->ctx, &code, 1) == PTB_OK)
+            rc = (int)(int64_t)code;
+    }
     /* written or failed, the build is over: only a killed one leaves its
      * checkpoint */
     if (o->checkpoint && unlink(o->checkpoint) && errno != ENOENT &&

@@ -238,6 +238,31 @@ int ptb_format_move(const ptb_space *s, const ptb_position *before,
 
 /* ---- building tables -------------------------------------------------- */
 
+/* A build split between processes (README.md, "Past one machine"): every
+ * process calls ptb_build() with the same space and options, its own rank
+ * in a cluster of its own, and these two collective operations, which the
+ * library calls from the calling thread, every process at the same points
+ * in the same order.  tbgen-mpi supplies them from MPI (gen/mpi.c); any
+ * transport will do.  Each process keeps the values of its slices only;
+ * process 0 gathers every value at the end and writes the table, the same
+ * file, byte for byte, as one process writes; the others write nothing.
+ * Every process returns the same code.  No checkpoint yet: a cluster with
+ * ptb_build_opts.checkpoint set is PTB_EINVAL. */
+typedef struct ptb_cluster {
+    unsigned rank;             /* this process: 0 .. ranks - 1 */
+    unsigned ranks;            /* how many, at least 1 */
+    void *ctx;                 /* the transport's own */
+    /* All to all: send holds count[0] words for process 0, then count[1]
+     * for process 1, ...; recv gets got[0] words from process 0, then
+     * got[1] from process 1, ... (got[r] is process r's count for this
+     * one, which the library knows).  PTB_OK or an error code. */
+    int (*exchange)(void *ctx, const uint64_t *send, const uint64_t *count,
+                    uint64_t *recv, const uint64_t *got);
+    /* Replaces v[0 .. n - 1] by their sums over every process.  PTB_OK or
+     * an error code. */
+    int (*sum)(void *ctx, uint64_t *v, unsigned n);
+} ptb_cluster;
+
 typedef struct ptb_build_opts {
     unsigned threads;      /* worker threads, 1..256; default: the cores */
     int zstd_level;        /* 1..19; default 19 */
@@ -263,6 +288,10 @@ typedef struct ptb_build_opts {
      * started afresh.  ptb_build removes it when it returns, the table
      * written or not: only a build killed leaves it. */
     const char *checkpoint;
+    /* NULL (the default), or the processes this build is split between
+     * (below): each process owns a slice of every subtable's states and
+     * expands only those; process 0 writes the table. */
+    const struct ptb_cluster *cluster;
 } ptb_build_opts;
 
 void ptb_build_opts_init(ptb_build_opts *o);

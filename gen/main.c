@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include "puzzletb.h"
+#ifdef PTB_MPI
+#include "cluster.h"           /* tbgen-mpi: this file with MPI's transport */
+#endif
 
 /* Where `--puzzle NAME` finds the descriptions the project ships, as
  * NAME.txt: the tree's puzzles/ (an installed tbgen: its data directory).
@@ -349,11 +352,14 @@ static int build_one(const ptb_puzzle *p, const char *metric,
     o->progress = quiet ? NULL : show_progress;
     o->progress_ctx = &b;
     snprintf(ckpt, sizeof ckpt, "%s/%s.ckpt", out, file);
-    o->checkpoint = ckpt;
+    o->checkpoint = o->cluster ? NULL : ckpt;   /* (none in a cluster yet) */
     double t0 = now();
     rc = ptb_build(s, out, o, &info);
     o->checkpoint = NULL;
     double secs = now() - t0;
+#ifdef PTB_MPI
+    cluster_report(file, rc == PTB_OK ? info.states : 0);
+#endif
     if (o->progress && b.tty && b.phase) {
         if (rc == PTB_OK)
             finish_phase(&b);
@@ -636,10 +642,19 @@ int main(int argc, char **argv)
 {
     options o = { .out = "tables" };
     ptb_build_opts_init(&o.build);
+#ifdef PTB_MPI
+    ptb_cluster cluster;
+    if (cluster_start(&argc, &argv, &cluster))
+        return EXIT_FAILED;
+    o.build.cluster = &cluster;
+#endif
     int status = parse_args(argc, argv, &o);
     if (!status)
         status = o.list ? list(&o) : build_all(&o);
     for (unsigned i = 0; i < o.npuzzles; i++)
         ptb_puzzle_free(o.puzzles[i]);
+#ifdef PTB_MPI
+    cluster_end();
+#endif
     return status < 0 ? 0 : status;
 }
