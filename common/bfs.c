@@ -57,6 +57,9 @@
 #define BOX_STATES ((uint64_t)1 << 21)
 #define GATHER_WORDS ((uint64_t)1 << 20)   /* a process's part of a round
                                               of the final gather */
+/* For the tests: with PTB_TEST_ROUND_CHUNKS=N in the environment, a
+ * cluster's thread expands at most N chunks a round (many rounds a layer
+ * on a small puzzle). */
 
 /* Claims of states of other processes' slices (subtable indices). */
 typedef struct outbox {
@@ -96,6 +99,8 @@ typedef struct layer_job {
     const ptb_cluster *cl;     /* or NULL */
     outbox *box;               /* cluster: one a thread */
     unsigned boxes, next_box;  /* how many; the next to take (atomic) */
+    uint64_t round_chunks;     /* chunks a thread expands in a round at
+                                  most (PTB_TEST_ROUND_CHUNKS), or 0 */
     uint64_t *xbuf;            /* cluster: 4 words a process, then what is
                                   sent (boxes * BOX_STATES words) */
     uint64_t *recv, recv_cap;  /* what is received */
@@ -233,10 +238,11 @@ static void *expand_worker(void *arg)
                 found += expand_chunk(j, s << 6 | ptb_low_bit(b), pred,
                                       &first, box);
     } else {
-        while ((!box ||
-                box->n <= BOX_STATES - SLICE_STATES * PTB_MAX_MOVES) &&
-               (c = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED))
-               < j->chunks)
+        for (uint64_t k = 0;
+             (!box || (box->n <= BOX_STATES - SLICE_STATES * PTB_MAX_MOVES &&
+                       (!j->round_chunks || k++ < j->round_chunks))) &&
+             (c = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED)) <
+                 j->chunks;)
             if (j->cur_sum[c >> 6] >> (c & 63) & 1)
                 found += expand_chunk(j, c, pred, &first, box);
     }
@@ -424,6 +430,8 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
     if (!j.front && !j.cl)
         return PTB_ENOMEM;
     if (j.cl) {                        /* the outboxes, the exchange's */
+        const char *test = getenv("PTB_TEST_ROUND_CHUNKS");
+        j.round_chunks = test ? strtoull(test, NULL, 10) : 0;
         uint64_t ranks = j.cl->ranks, x = 4 * ranks +
                          (threads * BOX_STATES > ranks * 2 * (NFAR + 1)
                               ? threads * BOX_STATES

@@ -12,14 +12,15 @@ cd "$(dirname "$0")/.." && . tests/lib.sh
 DEPS=scripts/install-deps
 
 # the packages the main job must never install, as patterns
-TEST_ONLY='chromium|clang|selenium|lintian|debhelper|dpkg-dev|fonts-'
+TEST_ONLY='chromium|clang|selenium|lintian|debhelper|dpkg-dev|fonts-|mpi'
 # what the main job needs: compile, link, tbserve, the Python module
 BUILD='gcc libc6-dev make pkg-config liblmdb-dev libzstd-dev
        libmicrohttpd-dev python3-dev'
-# what the tests add (t_web.py, the fuzzers, the second reader, t_deb.sh)
+# what the tests add (t_web.py, the fuzzers, the second reader, t_deb.sh,
+# t_mpi.sh)
 TOOLS='chromium chromium-driver python3-selenium fonts-noto-cjk clang
        libclang-rt-dev lmdb-utils python3-lmdb python3-zstandard dpkg-dev
-       debhelper dh-python fakeroot lintian'
+       debhelper dh-python fakeroot lintian openmpi-bin libopenmpi-dev'
 
 # has LIST WORD...: every WORD is a line of LIST
 has() {
