@@ -282,6 +282,38 @@ static void add_goal(void *arg, uint64_t idx)
 
 /* ---- a cluster's part ---- */
 
+/* Every process's v, into all[rank] on every process. */
+static int share(const ptb_cluster *cl, uint64_t v, uint64_t *all)
+{
+    uint64_t *x = malloc(2 * (uint64_t)cl->ranks * sizeof *x);
+    if (!x)
+        return PTB_ENOMEM;
+    for (unsigned r = 0; r < cl->ranks; r++) {
+        x[r] = 1;                      /* a word each way */
+        x[cl->ranks + r] = v;
+    }
+    int rc = cl->exchange(cl->ctx, x + cl->ranks, x, all, x);
+    free(x);
+    return rc;
+}
+
+/* The code of the first process (by rank) that failed, or PTB_OK: every
+ * process goes on, or gives up, together.  Without a cluster, rc. */
+static int agree(const ptb_cluster *cl, int rc)
+{
+    uint64_t *all = cl ? malloc(cl->ranks * sizeof *all) : NULL;
+    if (!cl)
+        return rc;
+    int shared = all ? share(cl, (uint64_t)(int64_t)rc, all) : PTB_ENOMEM;
+    for (unsigned r = 0; shared == PTB_OK && r < cl->ranks; r++)
+        if (all[r] != PTB_OK) {
+            shared = (int)(int64_t)all[r];
+            break;
+        }
+    free(all);
+    return shared;
+}
+
 /* Sends the outboxes' claims to their owners and claims what the others
  * sent this process (all of its slice). */
 static int deliver(layer_job *j)
@@ -348,10 +380,13 @@ static int cluster_layer(layer_job *j, unsigned threads)
 
 /* The first states of every process's list: each process's f becomes the
  * same list, the first NFAR of them all. */
-static int merge_far(const ptb_cluster *cl, uint64_t *buf, far_list *f)
+static int merge_far(const ptb_cluster *cl, far_list *f)
 {
     unsigned ranks = cl->ranks, w = NFAR + 1;
-    uint64_t *count = buf, *send = count + ranks, *recv = send + ranks * w;
+    uint64_t *count = calloc((uint64_t)ranks * (2 * w + 1), sizeof *count);
+    if (!count)
+        return PTB_ENOMEM;
+    uint64_t *send = count + ranks, *recv = send + ranks * w;
     for (unsigned r = 0; r < ranks; r++) {
         count[r] = w;
         send[r * w] = f->n;
@@ -362,6 +397,7 @@ static int merge_far(const ptb_cluster *cl, uint64_t *buf, far_list *f)
     for (unsigned r = 0; rc == PTB_OK && r < ranks; r++)
         for (uint64_t i = 0; i < recv[r * w] && i < NFAR; i++)
             far_add(f, recv[r * w + 1 + i]);
+    free(count);
     return rc;
 }
 
@@ -416,8 +452,8 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
     uint64_t hist[PTB_MAX_DISTANCE + 1] = { 0 };
     int rc = PTB_OK, over = 0;
     int last = b->ck ? ptb_ckpt_state(b->ck, sub, &over) : -1;
-    if (over)
-        return PTB_OK;                 /* replayed whole */
+    if (over)                          /* replayed whole */
+        return b->cl ? merge_far(b->cl, &b->sub[sub].far) : PTB_OK;
     layer_job j = { .s = s, .sub = sub, .n = n, .lo = b->lo[sub],
                     .size = s->offset[sub + 1] - s->offset[sub],
                     .base = b->local[sub], .res = b->v->res, .cl = b->cl };
@@ -432,20 +468,18 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
     if (j.cl) {                        /* the outboxes, the exchange's */
         const char *test = getenv("PTB_TEST_ROUND_CHUNKS");
         j.round_chunks = test ? strtoull(test, NULL, 10) : 0;
-        uint64_t ranks = j.cl->ranks, x = 4 * ranks +
-                         (threads * BOX_STATES > ranks * 2 * (NFAR + 1)
-                              ? threads * BOX_STATES
-                              : ranks * 2 * (NFAR + 1));
         j.boxes = threads;
         j.box = calloc(threads, sizeof *j.box);
-        j.xbuf = malloc(x * sizeof *j.xbuf);
+        j.xbuf = malloc((4 * j.cl->ranks + threads * BOX_STATES) *
+                        sizeof *j.xbuf);
         for (unsigned t = 0; j.box && t < threads; t++)
             if (!(j.box[t].q = malloc(BOX_STATES * sizeof *j.box[t].q)))
                 rc = PTB_ENOMEM;
-        uint64_t failed = !j.front || !j.box || !j.xbuf || rc != PTB_OK;
-        if (j.cl->sum(j.cl->ctx, &failed, 1) != PTB_OK || failed) {
-            free_job(&j);              /* (every process gives up) */
-            return PTB_ENOMEM;
+        if (!j.front || !j.box || !j.xbuf)
+            rc = PTB_ENOMEM;
+        if ((rc = agree(j.cl, rc)) != PTB_OK) {
+            free_job(&j);
+            return rc;
         }
     }
     j.cur_sum = j.front + j.words;
@@ -460,12 +494,16 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
                 mark(j.cur_sum, w / CHUNK_WORDS);
             }
         j.first = r->far;
-    } else {
-        s->p->goals(s->ctx, sub, add_goal, &j);
-        if (b->ck)
-            rc = ptb_ckpt_layer(b->ck, sub, 0, j.front, n);
+        rc = agree(j.cl, rc);
         if (j.cl && rc == PTB_OK)
             rc = j.cl->sum(j.cl->ctx, &j.found, 1);
+    } else {
+        s->p->goals(s->ctx, sub, add_goal, &j);
+        if (j.cl)
+            rc = j.cl->sum(j.cl->ctx, &j.found, 1);
+        if (b->ck && rc == PTB_OK)
+            rc = agree(j.cl, ptb_ckpt_layer(b->ck, sub, 0, !j.found,
+                                            j.front, n));
     }
     for (unsigned d = last >= 0 ? (unsigned)last : 0; rc == PTB_OK && j.found;
          d++) {
@@ -493,14 +531,15 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         j.cur_sum = j.next_sum;
         j.next_sum = done;
         if (b->ck && rc == PTB_OK)     /* front: the states at d + 1 */
-            rc = ptb_ckpt_layer(b->ck, sub, d + 1, j.front, n);
+            rc = agree(j.cl, ptb_ckpt_layer(b->ck, sub, d + 1, !j.found,
+                                            j.front, n));
         if (progress && b->o->progress && j.found)
             b->o->progress(b->o->progress_ctx, "layer", d + 1, j.found);
         if (progress)
             report(b, b->done + reached + j.found);
     }
     if (j.cl && rc == PTB_OK)          /* the farthest of every slice */
-        rc = merge_far(j.cl, j.xbuf, &r->far);
+        rc = merge_far(j.cl, &r->far);
     pthread_mutex_destroy(&j.lock);
     free_job(&j);
     pthread_mutex_lock(&b->lock);
@@ -591,20 +630,20 @@ static int check_opts(const ptb_build_opts *o)
            o->zstd_level > 19 ||
            (o->encoding && !ptb_table_encoding_known(o->encoding)) ||
            (cl && (cl->ranks < 1 || cl->rank >= cl->ranks ||
-                   !cl->exchange || !cl->sum || o->checkpoint))
+                   !cl->exchange || !cl->sum))
                ? PTB_EINVAL
                : PTB_OK;
 }
 
-/* A checkpoint's state: subtable sub's idx is at distance d. */
+/* A checkpoint's state: state idx of this process's slice of subtable sub
+ * is at distance d. */
 static int replay(void *arg, uint32_t sub, unsigned d, uint64_t idx)
 {
     build_ctx *b = arg;
     ptb_values *v = b->v;
     sub_result *r = &b->sub[sub];
-    layer_job j = { .n = b->s->offset[sub + 1] - b->s->offset[sub],
-                    .base = b->s->offset[sub], .res = v->res,
-                    .dist = v->dist ? v->dist + b->s->offset[sub] : NULL };
+    layer_job j = { .n = b->len[sub], .base = b->local[sub], .res = v->res,
+                    .dist = v->dist ? v->dist + b->local[sub] : NULL };
     if (!set_value(&j, idx, d))
         return PTB_ECORRUPT;           /* found twice */
     v->info.histogram[d]++;
@@ -612,7 +651,7 @@ static int replay(void *arg, uint32_t sub, unsigned d, uint64_t idx)
         r->max = d;
         r->far.n = 0;
     }
-    far_add(&r->far, idx);
+    far_add(&r->far, b->lo[sub] + idx);
     return PTB_OK;
 }
 
@@ -686,10 +725,9 @@ static int gather(build_ctx *b, ptb_values *out)
     int rc = count ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK && me == 0)
         rc = values_new(out, b->v->res != NULL, s->offset[s->subtables]);
-    uint64_t failed = rc != PTB_OK;
-    if (cl->sum(cl->ctx, &failed, 1) != PTB_OK || failed) {
+    if ((rc = agree(cl, rc)) != PTB_OK) {
         free(count);
-        return PTB_ENOMEM;
+        return rc;
     }
     for (uint32_t sub = 0; rc == PTB_OK && sub < s->subtables; sub++) {
         uint64_t n = s->offset[sub + 1] - s->offset[sub], left = 1;
@@ -747,6 +785,53 @@ void ptb_values_free(ptb_values *v)
     v->res = NULL;
 }
 
+/* Opens the build's checkpoint and replays what an earlier run found.  In
+ * a cluster, every process replays as many records as the one with the
+ * fewest (a process killed may have written one record fewer than the
+ * others), and then the histogram is the sum of theirs and each
+ * subtable's farthest states those of its last layer. */
+static int resume(build_ctx *b, int residues, uint64_t total)
+{
+    const ptb_cluster *cl = b->cl;
+    const ptb_space *s = b->s;
+    ptb_ckpt_of of = { b->o->checkpoint, s, residues, cl ? cl->rank : 0,
+                       cl ? cl->ranks : 1, cl ? b->len : NULL };
+    uint64_t limit = UINT64_MAX, *all = NULL;
+    int rc = PTB_OK;
+    if (cl) {
+        if (!(all = malloc(cl->ranks * sizeof *all)))
+            rc = PTB_ENOMEM;
+        if (rc == PTB_OK)
+            rc = ptb_ckpt_records(&of, &limit);
+        if ((rc = agree(cl, rc)) == PTB_OK)
+            rc = share(cl, limit, all);
+        for (unsigned r = 0; rc == PTB_OK && r < cl->ranks; r++)
+            limit = all[r] < limit ? all[r] : limit;
+        free(all);
+    }
+    if (rc == PTB_OK)
+        rc = agree(cl, ptb_ckpt_open(&of, 0, limit, replay, b, &b->ck));
+    if (rc == PTB_ECORRUPT) {          /* a state twice: start afresh */
+        ptb_ckpt_close(b->ck);
+        b->ck = NULL;
+        reset(b, total);
+        rc = agree(cl, ptb_ckpt_open(&of, 1, 0, replay, b, &b->ck));
+    }
+    if (rc != PTB_OK || !cl)
+        return rc;
+    rc = cl->sum(cl->ctx, b->v->info.histogram, PTB_MAX_DISTANCE + 1);
+    for (uint32_t sub = 0; sub < s->subtables; sub++) {
+        int over, last = ptb_ckpt_state(b->ck, sub, &over);
+        unsigned max = last - over > 0 ? (unsigned)(last - over) : 0;
+        sub_result *r = &b->sub[sub];
+        if (last >= 0 && r->max != max)
+            r->far.n = 0;              /* none of this slice's at max */
+        if (last >= 0)
+            r->max = max;
+    }
+    return rc;
+}
+
 int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
                   ptb_values *out)
 {
@@ -762,25 +847,16 @@ int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
         rc = values_new(b.v, residues, total);
     if (!(b.sub = calloc(s->subtables, sizeof *b.sub)))
         rc = PTB_ENOMEM;
-    if (b.cl) {                        /* every process gives up, or none */
-        uint64_t failed = rc != PTB_OK;
-        if (b.cl->sum(b.cl->ctx, &failed, 1) != PTB_OK || failed)
-            rc = PTB_ENOMEM;
-    }
+    rc = agree(b.cl, rc);              /* every process gives up, or none */
     pthread_mutex_init(&b.lock, NULL);
-    if (rc == PTB_OK && o->checkpoint) {
-        rc = ptb_ckpt_open(o->checkpoint, s, residues, 0, replay, &b, &b.ck);
-        if (rc == PTB_ECORRUPT) {      /* a state twice: start afresh */
-            reset(&b, total);
-            rc = ptb_ckpt_open(o->checkpoint, s, residues, 1, replay, &b,
-                               &b.ck);
-        }
-    }
+    if (rc == PTB_OK && o->checkpoint)
+        rc = resume(&b, residues, total);
     uint64_t replayed = 0;
     for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
         replayed += b.v->info.histogram[d];
     if (rc == PTB_OK && replayed && o->progress)
-        o->progress(o->progress_ctx, "resume", replayed, total);
+        o->progress(o->progress_ctx, "resume", replayed,
+                    s->offset[s->subtables]);
     if (rc == PTB_OK)
         rc = bfs_all(&b);
     ptb_ckpt_close(b.ck);
@@ -818,11 +894,7 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
             rc = ptb_table_write(s, dir, &v, o, info);
     }
     ptb_values_free(&v);
-    if (cl) {                          /* process 0's code, for every one */
-        uint64_t code = cl->rank ? 0 : (uint64_t)(int64_t)rc;
-        if (cl->sum(cl->ctx, &code, 1) == PTB_OK)
-            rc = (int)(int64_t)code;
-    }
+    rc = agree(cl, rc);                /* process 0's writing, for all */
     /* written or failed, the build is over: only a killed one leaves its
      * checkpoint */
     if (o->checkpoint && unlink(o->checkpoint) && errno != ENOENT &&

@@ -6,11 +6,13 @@
  * states of subtable S at distance D, in index order.  Replaying the
  * records gives back every value found so far and, of a subtable whose BFS
  * was cut short, its last layer, the one to expand next; a subtable whose
- * last record is empty is done.  The file belongs to one build: its header
- * names the puzzle, the metric, the library's version, how values are kept
- * and a SHA-256 of what fixes the states (the description, the subtables'
- * sizes, the stored index); a file of another build, or damaged in its
- * header, is started afresh.  A record that does not read whole (the last
+ * last record is marked last (its layer empty) is done.  The file belongs
+ * to one build: its header names the puzzle, the metric, the library's
+ * version, how values are kept, the slice (in a cluster, each process
+ * keeps a file of its own slice's states, and all write the same
+ * sequence of records) and a SHA-256 of what fixes the states (the
+ * description, the subtables' sizes, the stored index); a file of another
+ * build, or damaged in its header, is started afresh.  A record that does not read whole (the last
  * one, cut short by the kill) ends the replay, and the file goes on from
  * the record before it.  It is the generator's own scratch file, not an
  * input to trust with a table: a replay that finds a state twice or out of
@@ -19,10 +21,10 @@
  *
  * Layout (native byte order: the file is read back on the machine that
  * wrote it):
- *   header   "puzzletb checkpoint 1\n", then text lines "key value" up to
+ *   header   "puzzletb checkpoint 2\n", then text lines "key value" up to
  *            an empty line (below);
- *   record   u32 RECORD_MAGIC, u32 S, u32 D, u64 count, the states as
- *            gaps (the first state + 1, then each one's distance from the
+ *   record   u32 RECORD_MAGIC, u32 S, u32 D (bit 31: the last record of
+ *            S, whose layer is empty), u64 count, the states as gaps (the first state + 1, then each one's distance from the
  *            one before), LEB128 varints, then u64 hash (FNV-1a of the
  *            record from its magic to the last varint).
  * Records are written with write() as each layer ends (a kill -9 loses
@@ -56,9 +58,13 @@ typedef struct ckpt_sub {
     uint64_t at;               /* file offset of the last record */
 } ckpt_sub;
 
+#define LAST_BIT 0x80000000u
+
 struct ptb_ckpt {
     int fd;
     const ptb_space *s;
+    const uint64_t *len;       /* the slice's states of each subtable */
+    uint64_t *own_len;         /* len when it is the whole subtables' */
     ckpt_sub *sub;
     pthread_mutex_t lock;      /* writes come from the build's threads */
     unsigned char *buf;        /* IO_BYTES */
@@ -82,9 +88,9 @@ static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n)
 #define FNV_START 0xcbf29ce484222325u
 
 /* The header of a build of s, keeping residues or exact values. */
-static void header_of(const ptb_space *s, int residues, char *buf,
-                      size_t cap)
+static void header_of(const ptb_ckpt_of *of, char *buf, size_t cap)
 {
+    const ptb_space *s = of->s;
     const ptb_puzzle *p = s->p;
     ptb_sha256 c;
     char hex[65];
@@ -99,12 +105,12 @@ static void header_of(const ptb_space *s, int residues, char *buf,
         ptb_sha256_update(&c, index, ilen);
     ptb_sha256_hex(&c, hex);
     ptb_catf(buf, cap, &len,
-             "puzzletb checkpoint 1\nlibrary %s\npuzzle %s\nmetric %s\n"
+             "puzzletb checkpoint 2\nlibrary %s\npuzzle %s\nmetric %s\n"
              "states %" PRIu64 "\nsubtables %" PRIu32 "\nvalues %s\n"
-             "sha256 %s\n\n",
+             "slice %u of %u\nsha256 %s\n\n",
              PTB_VERSION_STRING, p->name, ptb_space_metric(s),
              s->offset[s->subtables], s->subtables,
-             residues ? "mod3" : "exact", hex);
+             of->residues ? "mod3" : "exact", of->rank, of->ranks, hex);
 }
 
 /* Appends n bytes to the file. */
@@ -181,26 +187,26 @@ static int varint(reader *r, uint64_t *v)
 }
 
 /* Reads the record at *at, of the subtable's next layer when next is set:
- * its subtable, layer and number of states, and the states, each given
- * to fn when fn is not NULL and set in the bitmap bits when bits is not
- * NULL; *at moves past it.  0 when it does not read whole or does not
- * hold, or fn fails. */
+ * its subtable, layer and whether it is the subtable's last, and the
+ * states, each given to fn when fn is not NULL and set in the bitmap bits
+ * when bits is not NULL; *at moves past it.  0 when it does not read whole
+ * or does not hold, or fn fails. */
 static int read_record(ptb_ckpt *c, uint64_t *at, int next, uint32_t *subp,
-                       unsigned *dp, uint64_t *countp, ptb_ckpt_fn fn,
-                       void *arg, uint64_t *bits)
+                       unsigned *dp, int *lastp, ptb_ckpt_fn fn, void *arg,
+                       uint64_t *bits)
 {
     uint32_t head[3];
     uint64_t count, q = 0, stored;
     if (!read_at(c->fd, head, sizeof head, at) ||
         !read_at(c->fd, &count, sizeof count, at))
         return 0;
-    uint32_t sub = head[1];
+    uint32_t sub = head[1], d = head[2] & ~LAST_BIT;
     if (head[0] != RECORD_MAGIC || sub >= c->s->subtables ||
-        head[2] > PTB_MAX_DISTANCE ||
-        (next && ((int)head[2] != c->sub[sub].last + 1 || c->sub[sub].over)))
+        d > PTB_MAX_DISTANCE ||
+        (next && ((int)d != c->sub[sub].last + 1 || c->sub[sub].over)))
         return 0;
-    uint64_t n = c->s->offset[sub + 1] - c->s->offset[sub];
-    if (count > n)
+    uint64_t n = c->len[sub];
+    if (count > n || (head[2] & LAST_BIT && count))
         return 0;
     reader r = { c->fd, *at, c->buf, 0, 0, FNV_START };
     r.hash = fnv(fnv(r.hash, (const unsigned char *)head, sizeof head),
@@ -212,7 +218,7 @@ static int read_record(ptb_ckpt *c, uint64_t *at, int next, uint32_t *subp,
         q = i == 0 ? gap - 1 : q + gap;
         if (q >= n)
             return 0;
-        if (fn && fn(arg, sub, head[2], q) != PTB_OK)
+        if (fn && fn(arg, sub, d, q) != PTB_OK)
             return 0;
         if (bits)
             bits[q >> 6] |= (uint64_t)1 << (q & 63);
@@ -222,65 +228,127 @@ static int read_record(ptb_ckpt *c, uint64_t *at, int next, uint32_t *subp,
     if (!read_at(c->fd, &stored, sizeof stored, at) || stored != hash)
         return 0;
     *subp = sub;
-    *dp = head[2];
-    *countp = count;
+    *dp = d;
+    *lastp = (int)(head[2] >> 31);
     return 1;
 }
 
-int ptb_ckpt_open(const char *path, const ptb_space *s, int residues,
-                  int fresh, ptb_ckpt_fn fn, void *arg, ptb_ckpt **out)
+void ptb_ckpt_close(ptb_ckpt *c)
+{
+    if (!c)
+        return;
+    if (c->fd >= 0)
+        close(c->fd);
+    pthread_mutex_destroy(&c->lock);
+    free(c->sub);
+    free(c->buf);
+    free(c->own_len);
+    free(c);
+}
+
+/* A checkpoint of 'of' with nothing read, its file not open; NULL when
+ * out of memory. */
+static ptb_ckpt *ckpt_new(const ptb_ckpt_of *of)
+{
+    const ptb_space *s = of->s;
+    ptb_ckpt *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->fd = -1;
+    c->s = s;
+    c->len = of->len;
+    pthread_mutex_init(&c->lock, NULL);
+    if (!(c->sub = malloc(s->subtables * sizeof *c->sub)) ||
+        !(c->buf = malloc(IO_BYTES)) ||
+        (!of->len && !(c->len = c->own_len = malloc(s->subtables *
+                                                    sizeof *c->len)))) {
+        ptb_ckpt_close(c);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < s->subtables; i++) {
+        c->sub[i] = (ckpt_sub){ -1, 0, 0 };
+        if (c->own_len)
+            c->own_len[i] = s->offset[i + 1] - s->offset[i];
+    }
+    return c;
+}
+
+/* Reads the file's header and at most 'limit' whole records after it,
+ * each replayed through fn (when not NULL) once read whole.  *good gets
+ * the offset where they end (0: no header of this build), *records their
+ * number.  PTB_OK, or PTB_ECORRUPT when fn gave the replay up. */
+static int read_file(ptb_ckpt *c, const ptb_ckpt_of *of, uint64_t limit,
+                     ptb_ckpt_fn fn, void *arg, uint64_t *good,
+                     uint64_t *records)
 {
     char want[HEADER_MAX], have[HEADER_MAX];
-    ptb_ckpt *c = calloc(1, sizeof *c);
-    *out = NULL;
-    if (!c || !(c->sub = malloc(s->subtables * sizeof *c->sub)) ||
-        !(c->buf = malloc(IO_BYTES))) {
-        if (c)
-            free(c->sub);
-        free(c);
-        return PTB_ENOMEM;
-    }
-    c->s = s;
-    for (uint32_t i = 0; i < s->subtables; i++)
-        c->sub[i] = (ckpt_sub){ -1, 0, 0 };
-    pthread_mutex_init(&c->lock, NULL);
-    header_of(s, residues, want, sizeof want);
+    uint64_t at = 0, again;
+    uint32_t sub;
+    unsigned d;
+    int last;
+    header_of(of, want, sizeof want);
     size_t hlen = strlen(want);
-    c->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    *good = *records = 0;
+    if (!read_at(c->fd, have, hlen, &at) || memcmp(have, want, hlen))
+        return PTB_OK;
+    *good = at;
+    while (*records < limit &&
+           read_record(c, &at, 1, &sub, &d, &last, NULL, NULL, NULL)) {
+        again = *good;
+        if (fn && !read_record(c, &again, 1, &sub, &d, &last, fn, arg, NULL))
+            return PTB_ECORRUPT;       /* fn refused a state */
+        c->sub[sub].over = last;
+        c->sub[sub].last = (int)d;
+        c->sub[sub].at = *good;
+        *good = at;
+        ++*records;
+    }
+    return PTB_OK;
+}
+
+int ptb_ckpt_records(const ptb_ckpt_of *of, uint64_t *records)
+{
+    ptb_ckpt *c = ckpt_new(of);
+    uint64_t good;
+    *records = 0;
+    if (!c)
+        return PTB_ENOMEM;
+    c->fd = open(of->path, O_RDONLY | O_CLOEXEC);
+    int rc = c->fd < 0 ? (errno == ENOENT ? PTB_OK : errno)
+                       : read_file(c, of, UINT64_MAX, NULL, NULL, &good,
+                                   records);
+    ptb_ckpt_close(c);
+    return rc;
+}
+
+int ptb_ckpt_open(const ptb_ckpt_of *of, int fresh, uint64_t limit,
+                  ptb_ckpt_fn fn, void *arg, ptb_ckpt **out)
+{
+    char want[HEADER_MAX];
+    ptb_ckpt *c = ckpt_new(of);
+    uint64_t good = 0, records;
+    *out = NULL;
+    if (!c)
+        return PTB_ENOMEM;
+    c->fd = open(of->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (c->fd < 0) {
         int e = errno;
         ptb_ckpt_close(c);
         return e;
     }
-    uint64_t at = 0, good = 0, count, again;
-    int rc = PTB_OK;
-    if (!fresh && read_at(c->fd, have, hlen, &at) &&
-        !memcmp(have, want, hlen)) {
-        uint32_t sub;
-        unsigned d;
-        good = at;
-        /* each record read whole first, then replayed */
-        while (rc == PTB_OK &&
-               read_record(c, &at, 1, &sub, &d, &count, NULL, NULL, NULL)) {
-            again = good;
-            if (!read_record(c, &again, 1, &sub, &d, &count, fn, arg, NULL))
-                rc = PTB_ECORRUPT;         /* fn refused a state */
-            c->sub[sub].over = count == 0;
-            c->sub[sub].last = (int)d;
-            c->sub[sub].at = good;
-            good = at;
-        }
-    }
+    int rc = fresh ? PTB_OK
+                   : read_file(c, of, limit, fn, arg, &good, &records);
     if (rc != PTB_OK) {
         ptb_ckpt_close(c);
         return rc;
     }
     /* on from the last whole record; a fresh file: the header */
+    header_of(of, want, sizeof want);
     if (ftruncate(c->fd, (off_t)good) ||
         lseek(c->fd, (off_t)good, SEEK_SET) < 0)
         rc = errno;
     else if (!good)
-        rc = write_all(c->fd, (const unsigned char *)want, hlen);
+        rc = write_all(c->fd, (const unsigned char *)want, strlen(want));
     c->synced = seconds();
     const char *k = getenv("PTB_TEST_KILL_AFTER");
     c->kill_after = k ? strtol(k, NULL, 10) : 0;
@@ -301,21 +369,20 @@ int ptb_ckpt_state(const ptb_ckpt *c, uint32_t sub, int *over)
 int ptb_ckpt_front(ptb_ckpt *c, uint32_t sub, uint64_t *bits)
 {
     uint64_t at = c->sub[sub].at;
-    uint64_t count;
     uint32_t s;
     unsigned d;
-    int ok;
+    int ok, last;
     pthread_mutex_lock(&c->lock);
-    ok = read_record(c, &at, 0, &s, &d, &count, NULL, NULL, bits);
+    ok = read_record(c, &at, 0, &s, &d, &last, NULL, NULL, bits);
     pthread_mutex_unlock(&c->lock);
     return ok && s == sub ? PTB_OK : PTB_EIO;
 }
 
-int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d,
+int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d, int last,
                    const uint64_t *bits, uint64_t n)
 {
     uint64_t count = 0, prev = 0, hash = FNV_START;
-    uint32_t head[3] = { RECORD_MAGIC, sub, d };
+    uint32_t head[3] = { RECORD_MAGIC, sub, d | (last ? LAST_BIT : 0) };
     for (uint64_t w = 0; w < (n + 63) / 64; w++)
         count += (uint64_t)__builtin_popcountll(bits[w]);
     pthread_mutex_lock(&c->lock);
@@ -356,16 +423,4 @@ int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d,
         raise(SIGKILL);
     pthread_mutex_unlock(&c->lock);
     return rc;
-}
-
-void ptb_ckpt_close(ptb_ckpt *c)
-{
-    if (!c)
-        return;
-    if (c->fd >= 0)
-        close(c->fd);
-    pthread_mutex_destroy(&c->lock);
-    free(c->sub);
-    free(c->buf);
-    free(c);
 }

@@ -112,25 +112,39 @@ typedef struct ptb_ckpt ptb_ckpt;
  * PTB_OK, or anything else to give the replay up. */
 typedef int (*ptb_ckpt_fn)(void *arg, uint32_t sub, unsigned d,
                            uint64_t idx);
-/* Opens (creates) the checkpoint at path of a BFS of s that keeps residues
- * (1) or exact values (0).  Unless fresh is set, the records of an earlier
- * run of the same build are replayed through fn, each record read whole
- * before any of its states is given; the file goes on from the last whole
- * one.  A file of another build starts afresh.  PTB_OK; PTB_ECORRUPT when
- * fn gave the replay up part way (open again with fresh set); PTB_ENOMEM;
- * an errno value. */
-int ptb_ckpt_open(const char *path, const ptb_space *s, int residues,
-                  int fresh, ptb_ckpt_fn fn, void *arg, ptb_ckpt **out);
+/* Which checkpoint: its file; the build's space; whether it keeps
+ * residues (1) or exact values (0); in a cluster, this process's rank and
+ * the count (else 0 and 1) and the states of its slice of each subtable
+ * (NULL: every subtable whole). */
+typedef struct ptb_ckpt_of {
+    const char *path;
+    const ptb_space *s;
+    int residues;
+    unsigned rank, ranks;
+    const uint64_t *len;
+} ptb_ckpt_of;
+/* The whole records in the file of an earlier run of the same build (0
+ * when there is no such file).  PTB_OK, PTB_ENOMEM or an errno value. */
+int ptb_ckpt_records(const ptb_ckpt_of *of, uint64_t *records);
+/* Opens (creates) the checkpoint.  Unless fresh is set, the records of an
+ * earlier run of the same build are replayed through fn, at most 'limit'
+ * of them (the first), each record read whole before any of its states is
+ * given; the file goes on from the last replayed.  A file of another
+ * build starts afresh.  PTB_OK; PTB_ECORRUPT when fn gave the replay up
+ * part way (open again with fresh set); PTB_ENOMEM; an errno value. */
+int ptb_ckpt_open(const ptb_ckpt_of *of, int fresh, uint64_t limit,
+                  ptb_ckpt_fn fn, void *arg, ptb_ckpt **out);
 /* The last layer recorded of a subtable (-1: none), and whether its BFS
  * is over (that layer was empty). */
 int ptb_ckpt_state(const ptb_ckpt *c, uint32_t sub, int *over);
 /* Sets in bits (a bitmap of the subtable's states, cleared) the states of
  * the subtable's last layer recorded.  PTB_OK; PTB_EIO. */
 int ptb_ckpt_front(ptb_ckpt *c, uint32_t sub, uint64_t *bits);
-/* Records that the states set in bits (n states: a subtable's) are those
- * of subtable sub at distance d.  Thread-safe.  PTB_OK or an errno
+/* Records that the states set in bits (n states: the slice's) are those
+ * of subtable sub at distance d; last: the layer is empty (in every
+ * slice), the subtable's BFS over.  Thread-safe.  PTB_OK or an errno
  * value. */
-int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d,
+int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d, int last,
                    const uint64_t *bits, uint64_t n);
 void ptb_ckpt_close(ptb_ckpt *c);
 

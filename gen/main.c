@@ -351,8 +351,12 @@ static int build_one(const ptb_puzzle *p, const char *metric,
     }
     o->progress = quiet ? NULL : show_progress;
     o->progress_ctx = &b;
-    snprintf(ckpt, sizeof ckpt, "%s/%s.ckpt", out, file);
-    o->checkpoint = o->cluster ? NULL : ckpt;   /* (none in a cluster yet) */
+    if (o->cluster)                    /* a file each process */
+        snprintf(ckpt, sizeof ckpt, "%s/%s.ckpt.%u", out, file,
+                 o->cluster->rank);
+    else
+        snprintf(ckpt, sizeof ckpt, "%s/%s.ckpt", out, file);
+    o->checkpoint = ckpt;
     double t0 = now();
     rc = ptb_build(s, out, o, &info);
     o->checkpoint = NULL;

@@ -7,8 +7,9 @@
 # leave some processes an empty slice.  PTB_TEST_ROUND_CHUNKS=1 makes each
 # thread deliver its claims after every chunk (many rounds a layer, as a
 # big layer has).  A process killed with kill -9 ends the job with a
-# message and leaves no table.  Skipped, with a message, where Open MPI is
-# not installed.
+# message and leaves no table, only each process's checkpoint, from which
+# the rerun resumes to the same bytes.  Skipped, with a message, where
+# Open MPI is not installed.
 set -u
 cd "$(dirname "$0")/.." && . tests/lib.sh
 MPI=bin/tbgen-mpi
@@ -20,13 +21,15 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # no network interfaces needed: the processes share this machine
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 
-# mpi NP DIR ARGS...: tbgen-mpi on NP processes into DIR
+# mpi NP DIR ARGS...: tbgen-mpi on NP processes into DIR, --quiet unless
+# QUIET is set empty
 mpi() {
     local np=$1 dir=$2; shift 2
     mkdir -p "$dir"
     timeout 600 mpirun --oversubscribe -np "$np" \
         ${PTB_TEST_ROUND_CHUNKS:+-x PTB_TEST_ROUND_CHUNKS} \
-        "$MPI" --quiet --out "$dir" "$@" >"$TMP/mpi.out" 2>"$TMP/mpi.err"
+        "$MPI" ${QUIET---quiet} --out "$dir" "$@" >"$TMP/mpi.out" \
+        2>"$TMP/mpi.err"
 }
 # same DIR FILE...: each FILE of DIR is byte for byte one process's
 same() {
@@ -69,9 +72,10 @@ check "-np 3, a round a chunk: swap (subtables), four, century, eight" \
           mpi 3 "$TMP/r3" -j 2 --puzzle century --puzzle eight &&
           same "$TMP/r3" swap.mdb four.mdb eight.mdb century-step.mdb \
               century-line.mdb century-move.mdb'
-check "-np 2, a round a chunk, one thread: klotski's step metric" \
-    eval 'mpi 2 "$TMP/r2" -j 1 --puzzle klotski --metric step &&
-          same "$TMP/r2" klotski-step.mdb'
+check "-np 2, a round a chunk, one thread: quzzle, rush-60" \
+    eval 'mpi 2 "$TMP/r2" -j 1 --puzzle quzzle --puzzle rush-60 &&
+          same "$TMP/r2" quzzle-step.mdb quzzle-line.mdb quzzle-move.mdb \
+              rush-60-line.mdb rush-60-step.mdb'
 unset PTB_TEST_ROUND_CHUNKS
 
 # the report: the bytes the processes sent each other, once
@@ -103,5 +107,60 @@ wait "$job"; rc=$?
 check "a process killed: the job exits non-zero ($rc)" test "$rc" -ne 0
 check "... mpirun says a process was killed" \
     grep -qiE "signal 9|killed" "$TMP/k.err"
-check "... and no table or temporary file is left" \
-    test -z "$(ls "$TMP/k")"
+check "... and no table or temporary file is left, only the checkpoints" \
+    test "$(ls "$TMP/k")" = "$(printf 'klotski-move.mdb.ckpt.%s\n' 0 1)"
+
+# checkpoints: each process records its slice's layers in FILE.ckpt.RANK;
+# one process killed (itself, after its Kth record: PTB_TEST_KILL_AFTER),
+# the others by mpirun, maybe a record short; the rerun resumes from the
+# record every process has and writes the same bytes
+# resume NAME NP KILLER K ARGS...: process KILLER of NP kills itself after
+# its Kth record; then the rerun
+resume() {
+    local name=$1 np=$2 killer=$3 k=$4 dir=$TMP/res-$1-$4; shift 4
+    local a=(--out "$dir" "$@") before=() after=()
+    mkdir -p "$dir"
+    [ "$killer" -gt 0 ] && before=(-np "$killer" "$MPI" "${a[@]}" :)
+    [ "$killer" -lt $((np - 1)) ] &&
+        after=(: -np $((np - 1 - killer)) "$MPI" "${a[@]}")
+    timeout 600 mpirun --oversubscribe "${before[@]}" \
+        -np 1 -x PTB_TEST_KILL_AFTER="$k" "$MPI" "${a[@]}" "${after[@]}" \
+        >/dev/null 2>&1 && { echo "# not killed" >&2; return 1; }
+    ls "$dir"/*.ckpt.* >/dev/null 2>&1 || { echo "# no checkpoint" >&2; return 1; }
+    timeout 600 mpirun --oversubscribe -np "$np" "$MPI" "${a[@]}" \
+        >/dev/null 2>"$TMP/res.err" || return 1
+    grep -q "resumed from its checkpoint" "$TMP/res.err" &&
+        same "$dir" "$name" && test -z "$(ls "$dir" | grep ckpt)"
+}
+k=$((RANDOM % 130 + 1))
+check "klotski move, 3 processes, process 0 killed after record $k: resumes to the same bytes" \
+    resume klotski-move.mdb 3 0 $k -j 1 --puzzle klotski --metric move
+k=$((RANDOM % 130 + 1))
+check "klotski move, 2 processes, process 1 killed after record $k: resumes to the same bytes" \
+    resume klotski-move.mdb 2 1 $k -j 2 --puzzle klotski --metric move
+k=$((RANDOM % 60 + 1))
+check "frog (exact values, 12 subtables), 3 processes, process 1 killed after record $k" \
+    resume frog.mdb 3 1 $k -j 1 --puzzle frog
+mkdir -p "$TMP/other"
+timeout 600 mpirun --oversubscribe -np 2 -x PTB_TEST_KILL_AFTER=20 "$MPI" \
+    --quiet --out "$TMP/other" --puzzle century --metric step >/dev/null 2>&1
+QUIET= mpi 3 "$TMP/other" --puzzle century --metric step
+check "another process count's checkpoints are not used: started afresh, the same bytes" \
+    eval 'grep -q "century-step.mdb: 54630 states" "$TMP/mpi.out" &&
+          ! grep -q resumed "$TMP/mpi.err" && same "$TMP/other" century-step.mdb'
+# a process killed between the layer's end and its record: its file a
+# record short of the others' (made from a run killed a record earlier);
+# the rerun replays only what every process has
+k=$((RANDOM % 120 + 2))
+for kk in $k $((k - 1)); do
+    mkdir -p "$TMP/short$kk"
+    timeout 600 mpirun --oversubscribe -np 3 -x PTB_TEST_KILL_AFTER=$kk "$MPI" \
+        --quiet -j 1 --out "$TMP/short$kk" --puzzle klotski --metric move \
+        >/dev/null 2>&1
+done
+cp "$TMP/short$((k - 1))/klotski-move.mdb.ckpt.1" "$TMP/short$k/"
+QUIET= mpi 3 "$TMP/short$k" -j 1 --puzzle klotski --metric move
+check "process 1's checkpoint a record short of the others' ($k): resumes to the same bytes" \
+    eval 'grep -q "resumed from its checkpoint" "$TMP/mpi.err" &&
+          same "$TMP/short$k" klotski-move.mdb &&
+          ! ls "$TMP/short$k" | grep -q ckpt'
