@@ -925,27 +925,53 @@ static double cpu_now(void)
 }
 
 /* The CPU seconds of making the moves into every state, from a sample
- * spread evenly over the index space. */
-static double sample_seconds(const ptb_space *s, uint64_t n)
+ * spread evenly over the index space; then, with the sample's moves made
+ * again (untimed), the moves a state (*moves) and the share of them into
+ * another process's slice (*remote) when the build is split between
+ * 'ranks' processes. */
+static double sample_seconds(const ptb_space *s, uint64_t n, unsigned ranks,
+                             double *moves, double *remote)
 {
     uint64_t pred[PTB_MAX_MOVES], k = n < PLAN_SAMPLE ? n : PLAN_SAMPLE;
-    uint64_t runs = (k + PLAN_RUN - 1) / PLAN_RUN, done = 0;
-    double t0 = cpu_now();
-    for (uint64_t i = 0; i < runs; i++) {
-        uint64_t g = i * (n / runs);
-        for (uint64_t j = 0; j < PLAN_RUN && g + j < n; j++, done++) {
-            uint32_t sub;
-            uint64_t idx;
-            ptb_locate(s, g + j, &sub, &idx);
-            s->p->unmoves(s->ctx, sub, idx, pred);
+    uint64_t runs = (k + PLAN_RUN - 1) / PLAN_RUN, done = 0, made = 0;
+    uint64_t away = 0;
+    double t = 0;
+    for (int timed = 1; timed >= 0; timed--) {
+        double t0 = cpu_now();
+        for (uint64_t i = 0; i < runs; i++) {
+            uint64_t g = i * (n / runs);
+            for (uint64_t j = 0; j < PLAN_RUN && g + j < n; j++) {
+                uint32_t sub;
+                uint64_t idx;
+                ptb_locate(s, g + j, &sub, &idx);
+                unsigned m = s->p->unmoves(s->ctx, sub, idx, pred);
+                uint64_t size = s->offset[sub + 1] - s->offset[sub];
+                done += (uint64_t)timed;
+                made += timed ? 0 : m;
+                for (unsigned x = 0; !timed && x < m; x++)
+                    away += slice_owner(size, ranks, pred[x]) !=
+                            slice_owner(size, ranks, idx);
+            }
         }
+        if (timed)
+            t = cpu_now() - t0;
     }
-    return done ? (cpu_now() - t0) * (double)n / (double)done : 0;
+    *moves = done ? (double)made / (double)done : 0;
+    *remote = made ? (double)away / (double)made : 0;
+    return done ? t * (double)n / (double)done : 0;
 }
 
-int ptb_plan(const ptb_space *s, ptb_build_plan *out)
+int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
+             ptb_build_plan *out)
 {
+    ptb_build_opts defaults;
+    if (!o) {
+        ptb_build_opts_init(&defaults);
+        o = &defaults;
+    }
+    unsigned ranks = o->cluster && o->cluster->ranks ? o->cluster->ranks : 1;
     uint64_t n = s->offset[s->subtables];
+    memset(out, 0, sizeof *out);
     out->states = n;
     int residues = s->p->reversible && !s->p->parity;
     uint64_t bfs = residues ? n / 4 + 8 : 2 * n;
@@ -965,6 +991,33 @@ int ptb_plan(const ptb_space *s, ptb_build_plan *out)
     out->checkpoint = 3 * n + n / 8 +
                       28 * (PTB_MAX_DISTANCE + 2) * (uint64_t)s->subtables +
                       4096;
-    out->cpu_seconds = sample_seconds(s, n);
+    out->cpu_seconds = sample_seconds(s, n, ranks, &out->moves,
+                                      &out->remote);
+    /* a cluster's process: its slices' values and frontier; its outboxes,
+     * what it sends and, at most, a full round from every process; process
+     * 0 then the whole table's values and the writer, as one process */
+    out->processes = ranks;
+    for (unsigned r = 0; r < ranks; r++) {
+        uint64_t mine = 0;
+        for (uint32_t sub = 0; sub < s->subtables; sub++) {
+            uint64_t size = s->offset[sub + 1] - s->offset[sub];
+            mine += slice_start(size, r + 1, ranks) -
+                    slice_start(size, r, ranks);
+        }
+        out->slice_states = mine > out->slice_states ? mine
+                                                     : out->slice_states;
+    }
+    uint64_t slice = out->slice_states;
+    out->process_memory = (residues ? slice / 4 + 8 : 2 * slice) +
+                          slice / 8 + 8 + PLAN_FIXED +
+                          (ranks > 1 ? (2 + (uint64_t)ranks) * o->threads *
+                                           BOX_STATES * 8
+                                     : 0);
+    out->first_memory = out->memory +
+                        (ranks > 1 ? out->process_memory - PLAN_FIXED : 0);
+    out->exchanged = (uint64_t)((double)n * out->moves * out->remote * 8) +
+                     (ranks > 1 ? (residues ? n / 4 : 2 * n) / ranks *
+                                      (ranks - 1)
+                                : 0);
     return PTB_OK;
 }

@@ -347,15 +347,35 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
  * index space are made and timed (a few milliseconds), and scaled to every
  * state; the search makes those of each solvable state once, and its other
  * work adds a little (BENCHMARKS.md compares estimates with runs).
- * Returns PTB_OK. */
+ *
+ * For a build split between processes (o->cluster; only its ranks is
+ * read, so a plan needs no cluster running), the figures of each: the
+ * states of the largest slice, the peak of a process (its slices' values
+ * and frontier, and its exchange buffers: 16 MB a thread for its outbox
+ * and as much for what it sends, and at most that from each process) and
+ * of process 0 (which then gathers the whole table's values and writes
+ * it: one process's peak and its own); the bytes the processes send each
+ * other (8 bytes a move into another's slice, for every state, from the
+ * sample's moves: the search makes the solvable states' only, so this is
+ * high by the unsolvable share; plus the values gathered).  o may be NULL (the
+ * defaults: one process, a thread a core).  Returns PTB_OK. */
 typedef struct ptb_build_plan {
     uint64_t states;
-    uint64_t memory;
+    uint64_t memory;           /* one process's peak */
     uint64_t disk;
     uint64_t checkpoint;       /* bytes of a checkpoint file, at most */
     double cpu_seconds;        /* the search's CPU time, estimated */
+    double moves;              /* moves into a state, on average */
+    /* a cluster (1 process without one) */
+    unsigned processes;
+    double remote;             /* share of the moves into another slice */
+    uint64_t slice_states;     /* a process's states, at most */
+    uint64_t process_memory;   /* a process's peak, but process 0's */
+    uint64_t first_memory;     /* process 0's peak */
+    uint64_t exchanged;        /* bytes the processes send each other */
 } ptb_build_plan;
-int ptb_plan(const ptb_space *s, ptb_build_plan *out);
+int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
+             ptb_build_plan *out);
 
 /* ---- reading tables --------------------------------------------------- */
 

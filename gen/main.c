@@ -35,7 +35,7 @@
 #define MAX_METRICS 16
 #define BAR_WIDTH 24
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_WRITE = 4 };
-enum { OPT_LIST = 256, OPT_PLAN };   /* long options without a short form */
+enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES };   /* long options without a short form */
 
 static int usage_error(const char *fmt, ...)
 {
@@ -65,7 +65,7 @@ static int help(void)
     printf(
         "usage: tbgen [--puzzle NAME|FILE]... [--metric M]... [--out DIR]\n"
         "             [--threads N] [--level N] [--encoding E] [--quiet]\n"
-        "             [--plan]\n"
+        "             [--plan [--processes N]]\n"
         "Builds the distance tables of the named puzzles (all built-in ones\n"
         "by default), every metric of each unless --metric names some, into\n"
         "DIR (default: tables).\n\n"
@@ -88,6 +88,8 @@ static int help(void)
         "                     disk its build needs and its time, estimated;\n"
         "                     build nothing (a build that does not fit\n"
         "                     this machine is refused)\n"
+        "      --processes N  with --plan: the figures of a build split\n"
+        "                     between N processes (tbgen-mpi: README.md)\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
         "exit status: 0 built, 1 a table could not be made, 2 usage or a "
@@ -267,8 +269,6 @@ static uint64_t free_disk(const char *dir)
     return statvfs(dir, &fs) == 0 ? (uint64_t)fs.f_bavail * fs.f_frsize : 0;
 }
 
-/* --plan prints what a table needs; a build refuses one that does not fit
- * this machine.  Returns 0 or EXIT_FAILED after a message. */
 /* "under a minute", "about 2 min", "about 1 h 05 min": an estimate,
  * rounded up to a minute. */
 static void human_minutes(double seconds, char *buf, size_t cap)
@@ -282,20 +282,48 @@ static void human_minutes(double seconds, char *buf, size_t cap)
         snprintf(buf, cap, "about %u h %02u min", m / 60, m % 60);
 }
 
+/* --plan prints what a table needs (split between processes when
+ * o->cluster says so); a build refuses one that does not fit this machine.
+ * Returns 0 or EXIT_FAILED after a message. */
 static int plan(const ptb_space *s, const char *file, const char *out,
-                int show, unsigned threads)
+                int show, const ptb_build_opts *o)
 {
     ptb_build_plan pl;
     char n[32], mem[32], disk[32], ckpt[32], have[32], room[32], cpu[32];
-    char wall[32];
+    char wall[32], slice[32], each[32], first[32], sent[32];
     uint64_t memory = machine_memory(), space = free_disk(out);
-    ptb_plan(s, &pl);
+    unsigned threads = o->threads;
+    ptb_plan(s, o, &pl);
+    uint64_t need = pl.processes == 1 ? pl.memory
+                    : o->cluster->rank ? pl.process_memory
+                                       : pl.first_memory;
     grouped(pl.states, n, sizeof n);
-    human_size(pl.memory, mem, sizeof mem);
+    human_size(need, mem, sizeof mem);
     human_size(pl.disk, disk, sizeof disk);
     human_size(memory, have, sizeof have);
     human_size(space, room, sizeof room);
     human_size(pl.checkpoint, ckpt, sizeof ckpt);
+    if (show && pl.processes > 1) {
+        grouped(pl.slice_states, slice, sizeof slice);
+        human_size(pl.process_memory, each, sizeof each);
+        human_size(pl.first_memory, first, sizeof first);
+        human_size(pl.exchanged, sent, sizeof sent);
+        human_minutes(pl.cpu_seconds, cpu, sizeof cpu);
+        human_minutes(pl.cpu_seconds / threads / pl.processes, wall,
+                      sizeof wall);
+        printf("%s/%s: %s states on %u processes: each at most %s states "
+               "and %s of memory (process 0: %s, as it gathers the values "
+               "and writes the table); they send each other about %s "
+               "(%.2f bytes a state: %.1f moves a state, %.1f %% of them "
+               "into another's slice, and the values gathered); the table "
+               "at most %s of disk; its search %s of CPU, %s on %u x %u "
+               "threads (from a sample)\n", out, file, n, pl.processes,
+               slice, each, first, sent,
+               (double)pl.exchanged / (double)(pl.states ? pl.states : 1),
+               pl.moves, 100 * pl.remote, disk, cpu, wall, pl.processes,
+               threads);
+        return 0;
+    }
     if (show) {
         human_minutes(pl.cpu_seconds, cpu, sizeof cpu);
         human_minutes(pl.cpu_seconds / threads, wall, sizeof wall);
@@ -306,7 +334,7 @@ static int plan(const ptb_space *s, const char *file, const char *out,
                mem, have, disk, ckpt, room, cpu, wall, threads);
         return 0;
     }
-    if (memory && pl.memory > memory) {
+    if (memory && need > memory) {
         fprintf(stderr, "tbgen: %s/%s: %s states need %s of memory during "
                 "generation; this machine has %s\n", out, file, n, mem, have);
         return EXIT_FAILED;
@@ -345,7 +373,7 @@ static int build_one(const ptb_puzzle *p, const char *metric,
         return EXIT_FAILED;
     }
     ptb_space_file(s, file, sizeof file);
-    if ((rc = plan(s, file, out, plan_only, o->threads)) != 0 || plan_only) {
+    if ((rc = plan(s, file, out, plan_only, o)) != 0 || plan_only) {
         ptb_space_close(s);
         return rc ? rc : flush_stdout();
     }
@@ -400,6 +428,7 @@ typedef struct options {
     const char *list;          /* --list puzzles|metrics, for completion */
     int quiet;
     int plan;                  /* --plan: the figures, no build */
+    ptb_cluster processes;     /* --processes N: the plan's (ranks N) */
     ptb_build_opts build;
 } options;
 
@@ -495,6 +524,11 @@ static int parse_option(options *o, int c, char **argv)
         return 0;
     case 'q': o->quiet = 1; return 0;
     case OPT_PLAN: o->plan = 1; return 0;
+    case OPT_PROCESSES:
+        if ((rc = number(optarg, "processes", 1 << 20, &v)) != 0)
+            return rc;
+        o->processes.ranks = (unsigned)v;
+        return 0;
     case OPT_LIST: o->list = optarg; return 0;
     case 'h': return help() ? EXIT_WRITE : -1;
     case 'V':
@@ -544,6 +578,7 @@ static int parse_args(int argc, char **argv, options *o)
         { "encoding", required_argument, NULL, 'e' },
         { "quiet",   no_argument,       NULL, 'q' },
         { "plan",    no_argument,       NULL, OPT_PLAN },
+        { "processes", required_argument, NULL, OPT_PROCESSES },
         { "list",    required_argument, NULL, OPT_LIST },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
@@ -556,6 +591,11 @@ static int parse_args(int argc, char **argv, options *o)
         rc = parse_option(o, c, argv);
     if (rc)
         return rc;
+    if (o->processes.ranks && !o->plan)
+        return usage_error("--processes N plans a build split between N "
+                           "processes: it goes with --plan");
+    if (o->processes.ranks)            /* (planned only: never built) */
+        o->build.cluster = &o->processes;
     if (o->list)
         return 0;
     if (optind < argc)

@@ -164,3 +164,25 @@ check "process 1's checkpoint a record short of the others' ($k): resumes to the
     eval 'grep -q "resumed from its checkpoint" "$TMP/mpi.err" &&
           same "$TMP/short$k" klotski-move.mdb &&
           ! ls "$TMP/short$k" | grep -q ckpt'
+
+# --plan --processes N (tbgen, no MPI needed): the slices are whole chunks
+# of 1,024 states, process r's from chunk floor(C r / N): eight's 362,880
+# states are 355 chunks, 88, 89, 89 and 89 of them on 4 processes
+bin/tbgen --plan --processes 4 --puzzle eight --out "$TMP/plan" >"$TMP/o" 2>&1
+check "--plan --processes 4: eight's slices at most 89 chunks, 91,136 states" \
+    grep -q "362,880 states on 4 processes: each at most 91,136 states" "$TMP/o"
+bin/tbgen --processes 4 --puzzle eight --out "$TMP/plan" >"$TMP/o" 2>&1; rc=$?
+check "--processes without --plan: a usage error (status 2)" \
+    eval 'test $rc = 2 && grep -q "goes with --plan" "$TMP/o"'
+# the plan's bytes sent, from a sample of 20,000 states, against the run's:
+# the plan counts the moves of every state, the search makes those of the
+# solvable ones only (ma: 111,476 of 176,250), so the plan is scaled by
+# that share
+bin/tbgen --plan --processes 2 --puzzle ma --metric move -j 1 \
+    --out "$TMP/plan" >"$TMP/o" 2>&1
+QUIET= mpi 2 "$TMP/sent" --puzzle ma --metric move -j 1
+planned=$(sed -n 's/.*send each other about \([0-9.]*\) kB.*/\1/p' "$TMP/o")
+sent=$(sed -n 's/.*sent each other \([0-9]*\) bytes.*/\1/p' "$TMP/mpi.err")
+check "--plan's bytes sent between 2 processes ($planned kB, for every state) within 30 % of the run's ($sent bytes) for the solvable share" \
+    awk -v p="$planned" -v s="$sent" 'BEGIN { r = p * 1e3 * 111476 / 176250 / s
+                                             exit !(s > 0 && r > 0.7 && r < 1.3) }'
