@@ -36,10 +36,13 @@
  *
  * Knows nothing of any puzzle: only the ops of common/puzzle.h.
  */
+#define _GNU_SOURCE                /* O_TMPFILE, fallocate */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -699,6 +702,39 @@ static int values_new(ptb_values *v, int residues, uint64_t n)
     return PTB_OK;
 }
 
+/* values_new()'s, in an unnamed file of dir, mapped (ptb_distances());
+ * its blocks allocated, so that a full disk is an error here, not a
+ * SIGBUS later (in memory where the file system has no unnamed files).
+ * errno on failure. */
+static int values_map(ptb_values *v, int residues, uint64_t n,
+                      const char *dir)
+{
+    size_t bytes = residues ? (n / 32 + 1) * sizeof *v->res
+                            : (n ? n : 1) * sizeof *v->dist;
+    void *p = MAP_FAILED;
+    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600), rc;
+    if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR))
+        return values_new(v, residues, n);   /* no O_TMPFILE there */
+    if (fd < 0)
+        return errno;
+    rc = fallocate(fd, 0, 0, (off_t)bytes) ? errno : 0;
+    if (rc == EOPNOTSUPP)
+        rc = ftruncate(fd, (off_t)bytes) ? errno : 0;
+    if (!rc && (p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+                         fd, 0)) == MAP_FAILED)
+        rc = errno;
+    close(fd);
+    if (rc)
+        return rc;
+    v->mapped = bytes;
+    if (residues)
+        v->res = p;
+    else
+        v->dist = p;
+    values_unknown(v, n);
+    return PTB_OK;
+}
+
 /* The states of process r's slice of a subtable of n states from its
  * state 'from' on that go in a round of the gather. */
 static uint64_t gather_part(uint64_t n, unsigned r, unsigned ranks,
@@ -712,7 +748,7 @@ static uint64_t gather_part(uint64_t n, unsigned r, unsigned ranks,
 /* Gathers every process's values into process 0's out (in rounds of at
  * most GATHER_WORDS words from each, 32 residues or 4 exact values a
  * word), from its own slices' (b->v); the others' out gets none. */
-static int gather(build_ctx *b, ptb_values *out)
+static int gather(build_ctx *b, const char *dir, ptb_values *out)
 {
     const ptb_cluster *cl = b->cl;
     const ptb_space *s = b->s;
@@ -724,7 +760,9 @@ static int gather(build_ctx *b, ptb_values *out)
     uint64_t *got = count + ranks, *pos = got + ranks, *buf = pos + ranks;
     int rc = count ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK && me == 0)
-        rc = values_new(out, b->v->res != NULL, s->offset[s->subtables]);
+        rc = dir ? values_map(out, b->v->res != NULL, s->offset[s->subtables],
+                              dir)
+                 : values_new(out, b->v->res != NULL, s->offset[s->subtables]);
     if ((rc = agree(cl, rc)) != PTB_OK) {
         free(count);
         return rc;
@@ -779,10 +817,15 @@ static void reset(build_ctx *b, uint64_t total)
 
 void ptb_values_free(ptb_values *v)
 {
-    free(v->dist);
-    free(v->res);
+    if (v->mapped)
+        munmap(v->dist ? (void *)v->dist : (void *)v->res, v->mapped);
+    else {
+        free(v->dist);
+        free(v->res);
+    }
     v->dist = NULL;
     v->res = NULL;
+    v->mapped = 0;
 }
 
 /* Opens the build's checkpoint and replays what an earlier run found.  In
@@ -833,7 +876,7 @@ static int resume(build_ctx *b, int residues, uint64_t total)
 }
 
 int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
-                  ptb_values *out)
+                  const char *dir, ptb_values *out)
 {
     memset(out, 0, sizeof *out);
     if (check_opts(o) != PTB_OK)
@@ -864,7 +907,7 @@ int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
         summarize(s, b.sub, &b.v->info);
     if (rc == PTB_OK && b.cl) {
         out->info = mine.info;
-        rc = gather(&b, out);
+        rc = gather(&b, dir, out);
     }
     pthread_mutex_destroy(&b.lock);
     ptb_values_free(&mine);
@@ -887,7 +930,8 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
     /* mod-3 tables need only the residues; mod-4 ones (a parity) and
      * exact ones the distances */
     const ptb_cluster *cl = o->cluster;
-    int rc = ptb_distances(s, o, s->p->reversible && !s->p->parity, &v);
+    int rc = ptb_distances(s, o, s->p->reversible && !s->p->parity, dir,
+                           &v);
     if (rc == PTB_OK) {
         *info = v.info;
         if (!cl || cl->rank == 0)
@@ -905,11 +949,12 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 
 /* The plan's bound on the peak: during the BFS, the values (two bits a
  * state with residues, else 2 bytes) and the frontier (a bit); then the
- * values and what the writer holds: for a reversible puzzle, LMDB's copy
- * of the table's values until the commit, at most packed3 with their
- * checks (packed values are made where LMDB keeps them; a zstd table,
- * used only when at most 40 % of that, holds its record and LMDB's copy);
- * for the others, a byte a state and LMDB's copy.  Plus a
+ * values and what the writer holds: for a reversible puzzle, at most the
+ * table's size in packed3 with its checks (packed values are made in
+ * LMDB's map of the file and take only their checks; a zstd table, used
+ * only when at most 40 % of that, holds its frames and its record; past
+ * PTB_IN_PLACE_STATES, only the checks); for the others, a byte a state
+ * and as much again.  Plus a
  * fixed allowance for the rest (the puzzle's own tables, zstd, the heap).
  * Measured peaks: BENCHMARKS.md. */
 #define PLAN_FIXED ((uint64_t)64 << 20)
@@ -979,7 +1024,9 @@ int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
      * the chunk checks; LMDB's pages, the header and the stats */
     uint64_t values = s->p->reversible ? (n + 4) / 5 : n;
     uint64_t table = values + 4 * (values / 512 + 1);
-    uint64_t writer = s->p->reversible ? table : 2 * table;
+    uint64_t writer = !s->p->reversible         ? 2 * table
+                      : n > PTB_IN_PLACE_STATES ? table - values
+                                                : table;
     out->memory = bfs + (n / 8 + 8 > writer ? n / 8 + 8 : writer) +
                   PLAN_FIXED;
     out->disk = table + ((uint64_t)64 << 10);
@@ -995,7 +1042,8 @@ int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
                                       &out->remote);
     /* a cluster's process: its slices' values and frontier; its outboxes,
      * what it sends and, at most, a full round from every process; process
-     * 0 then the whole table's values and the writer, as one process */
+     * 0 then gathers the whole table's values into a file (on its disk)
+     * and holds what the writer holds */
     out->processes = ranks;
     for (unsigned r = 0; r < ranks; r++) {
         uint64_t mine = 0;
@@ -1013,8 +1061,11 @@ int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
                           (ranks > 1 ? (2 + (uint64_t)ranks) * o->threads *
                                            BOX_STATES * 8
                                      : 0);
-    out->first_memory = out->memory +
-                        (ranks > 1 ? out->process_memory - PLAN_FIXED : 0);
+    out->first_memory = ranks == 1 ? out->memory
+                        : out->process_memory > writer + PLAN_FIXED
+                            ? out->process_memory
+                            : writer + PLAN_FIXED;
+    out->disk += ranks > 1 ? bfs : 0;
     out->exchanged = (uint64_t)((double)n * out->moves * out->remote * 8) +
                      (ranks > 1 ? (residues ? n / 4 : 2 * n) / ranks *
                                       (ranks - 1)

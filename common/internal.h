@@ -86,13 +86,19 @@ typedef struct ptb_values {
                                   where the goal cannot be reached; or NULL */
     uint64_t *res;             /* or mod 3: state g in bits 2 (g mod 32) of
                                   word g / 32, 3 where it cannot */
+    size_t mapped;             /* the bytes of a file mapped, or 0: the
+                                  heap's */
     ptb_table_info info;
 } ptb_values;
 /* The BFS (bfs.c): residues: 1 for the values mod 3, 0 for exact ones.
- * PTB_OK; PTB_EINVAL (the options), PTB_ENOMEM, PTB_ERANGE (a distance
- * past PTB_MAX_DISTANCE).  On failure *out holds nothing. */
+ * Process 0 of a cluster (o->cluster) gathers every process's values into
+ * an unnamed file of dir (O_TMPFILE, mapped: the kernel pages them out as
+ * it needs, gone when unmapped or killed), or into memory when dir is
+ * NULL.  PTB_OK; PTB_EINVAL (the options), PTB_ENOMEM, PTB_ERANGE (a
+ * distance past PTB_MAX_DISTANCE), errno (the file).  On failure *out
+ * holds nothing. */
 int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
-                  ptb_values *out);
+                  const char *dir, ptb_values *out);
 void ptb_values_free(ptb_values *v);
 
 /* State g's value in v: its exact distance (PTB_UNSOLVABLE: none) or its
@@ -152,9 +158,13 @@ void ptb_ckpt_close(ptb_ckpt *c);
 
 /* Writes a complete table of the BFS's values (exact ones for an exact or
  * mod-4 table) to DIR/<file>, via a temporary file renamed into place.
+ * A table of a reversible puzzle with more than PTB_IN_PLACE_STATES states
+ * is stored in place (packed1 or packed3: a value read in O(1)) unless the
+ * options force an encoding, and the writer then holds only its checks.
  * info holds what the BFS found (v->info) and gets the rest.  OS errors
  * come back as positive errno values, a zstd failure as PTB_ECOMPRESS; on
  * failure no file is left behind. */
+#define PTB_IN_PLACE_STATES ((uint64_t)1 << 32)
 int ptb_table_write(const ptb_space *s, const char *dir, const ptb_values *v,
                     const ptb_build_opts *o, ptb_table_info *info);
 

@@ -353,8 +353,9 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
  * states of the largest slice, the peak of a process (its slices' values
  * and frontier, and its exchange buffers: 16 MB a thread for its outbox
  * and as much for what it sends, and at most that from each process) and
- * of process 0 (which then gathers the whole table's values and writes
- * it: one process's peak and its own); the bytes the processes send each
+ * of process 0 (which then gathers the whole table's values into an
+ * unnamed file of the output directory, counted in disk, and writes the
+ * table: its own peak or the writer's); the bytes the processes send each
  * other (8 bytes a move into another's slice, for every state, from the
  * sample's moves: the search makes the solvable states' only, so this is
  * high by the unsolvable share; plus the values gathered).  o may be NULL (the
@@ -362,7 +363,8 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 typedef struct ptb_build_plan {
     uint64_t states;
     uint64_t memory;           /* one process's peak */
-    uint64_t disk;
+    uint64_t disk;             /* the table; a cluster's process 0 also
+                                  the values it gathers */
     uint64_t checkpoint;       /* bytes of a checkpoint file, at most */
     double cpu_seconds;        /* the search's CPU time, estimated */
     double moves;              /* moves into a state, on average */

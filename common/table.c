@@ -34,6 +34,7 @@
  * thread) decodes a zstd block the first time it is touched and keeps it;
  * its decoder is made on the first decode.
  */
+#define _GNU_SOURCE                /* fallocate */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -798,6 +799,10 @@ static int plan_table(plan *pl)
         return PTB_EINVAL;
     if (pl->encoding != ENC_ZSTD)
         return PTB_OK;
+    if (!pl->forced && !pl->exact && pl->total > PTB_IN_PLACE_STATES) {
+        pl->encoding = best_in_place(pl);
+        return PTB_OK;
+    }
     int sure = 0, rc = set_blocks(pl, BLOCK_VALUES, &bytes);
     int estimated = !pl->forced && pl->nblocks >= 2 * ESTIMATE_EVERY;
     if (rc == PTB_OK && estimated)
@@ -962,6 +967,20 @@ static int put(MDB_txn *txn, MDB_dbi dbi, const char *k, const void *v,
  * described puzzle's) can need more than one leaf, which the layout of
  * FORMAT.md does not allow: then nothing is committed, *page gets the page
  * size, and SPLIT_LEAF comes back (commit() pads the header). */
+/* The table's file, empty (a first try's pages would stay in the second's
+ * unused bytes), its space allocated: LMDB writes it through its map
+ * (MDB_WRITEMAP: no copy of the table in memory), where a full disk would
+ * be a SIGBUS, not an error.  errno on failure. */
+static int reserve(const char *path, size_t bytes)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), rc;
+    if (fd < 0)
+        return errno;
+    rc = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)bytes) ? errno : 0;
+    close(fd);
+    return rc == EOPNOTSUPP ? 0 : rc;
+}
+
 static int write_env(const char *path, const plan *pl, const char *header,
                      const char *stats, unsigned *page)
 {
@@ -982,8 +1001,11 @@ static int write_env(const char *path, const plan *pl, const char *header,
     char *text = malloc(hlen + 80), sum[65];
     int rc = sizes && text ? mdb_env_create(&env) : ENOMEM;
     if (!rc) rc = mdb_env_set_mapsize(env, mapsize);
-    if (!rc) rc = mdb_env_open(env, path,
-                               MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOSYNC, 0644);
+    /* the pages LMDB will use: the records, a page header each and the
+     * meta, leaf and branch pages (its map is larger: room to spare) */
+    if (!rc) rc = reserve(path, payload + 64 * (size_t)sysconf(_SC_PAGESIZE));
+    if (!rc) rc = mdb_env_open(env, path, MDB_NOSUBDIR | MDB_NOLOCK |
+                               MDB_NOSYNC | MDB_WRITEMAP, 0644);
     if (!rc) rc = mdb_txn_begin(env, NULL, 0, &txn);
     if (!rc) rc = mdb_dbi_open(txn, NULL, 0, &dbi);
     if (!rc) {
@@ -1019,10 +1041,16 @@ static int write_env(const char *path, const plan *pl, const char *header,
         txn = NULL;
     }
     if (!rc) rc = mdb_env_sync(env, 1);
+    MDB_envinfo ei;
+    off_t used = 0;
+    if (!rc && !(rc = mdb_env_info(env, &ei)))
+        used = (off_t)(ei.me_last_pgno + 1) * ms.ms_psize;
     if (txn)
         mdb_txn_abort(txn);
     if (env)
         mdb_env_close(env);
+    if (!rc && truncate(path, used) != 0)     /* the pages LMDB used */
+        rc = errno;
     free(sizes);
     free(text);
     return rc == SPLIT_LEAF ? rc : db_err(rc);

@@ -209,7 +209,7 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
     const ptb_space *s = ptb_table_space(t);
     uint64_t total = s->offset[s->subtables];
     uint8_t *stored = malloc(total ? total : 1);
-    ptb_values v = { NULL, NULL, { 0 } };
+    ptb_values v = { .dist = NULL };
     unsigned m = ptb_table_modulus(t);
     const char *what = NULL;
     int rc = stored ? PTB_OK : PTB_ENOMEM;
@@ -224,7 +224,7 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
         ptb_build_opts o;
         ptb_build_opts_init(&o);
         o.threads = threads;
-        rc = ptb_distances(s, &o, 0, &v);
+        rc = ptb_distances(s, &o, 0, NULL, &v);
     } else if (rc == PTB_OK) {         /* E: the stored distances */
         v.dist = malloc((total ? total : 1) * sizeof *v.dist);
         for (uint64_t g = 0; v.dist && g < total; g++)

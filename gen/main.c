@@ -312,12 +312,12 @@ static int plan(const ptb_space *s, const char *file, const char *out,
         human_minutes(pl.cpu_seconds / threads / pl.processes, wall,
                       sizeof wall);
         printf("%s/%s: %s states on %u processes: each at most %s states "
-               "and %s of memory (process 0: %s, as it gathers the values "
-               "and writes the table); they send each other about %s "
-               "(%.2f bytes a state: %.1f moves a state, %.1f %% of them "
-               "into another's slice, and the values gathered); the table "
-               "at most %s of disk; its search %s of CPU, %s on %u x %u "
-               "threads (from a sample)\n", out, file, n, pl.processes,
+               "and %s of memory (process 0: %s); they send each other "
+               "about %s (%.2f bytes a state: %.1f moves a state, %.1f %% "
+               "of them into another's slice, and the values gathered); "
+               "process 0 at most %s of disk (the values it gathers and "
+               "the table); the search %s of CPU, %s on %u x %u threads "
+               "(from a sample)\n", out, file, n, pl.processes,
                slice, each, first, sent,
                (double)pl.exchanged / (double)(pl.states ? pl.states : 1),
                pl.moves, 100 * pl.remote, disk, cpu, wall, pl.processes,
