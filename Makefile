@@ -373,8 +373,9 @@ uninstall:
 # campaign: each table harness in FUZZ_JOBS processes until they have run
 # FUZZ_EXECS inputs together or for N seconds, whichever comes first;
 # `make test` replays tests/fuzz/regress/ and runs each briefly
-# (tests/t_fuzz.sh).  The thread test also runs built with
-# -fsanitize=thread (build/tests/t_threads.tsan).
+# (tests/t_fuzz.sh).  The thread test and the cluster test (whose
+# processes are threads) also run built with -fsanitize=thread
+# (build/tests/t_threads.tsan, t_cluster.tsan).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -394,6 +395,7 @@ FUZZ_TOY_OBJ = $(LIB_SRC:%.c=build/fuzz-toy/%.o) \
 FUZZ_TOY_TABLE = build/fuzz/tables/toy.mdb build/fuzz/tables/grid.mdb \
                  build/fuzz/tables/line.mdb
 TSAN_OBJ = $(LIB_SRC:%.c=build/tsan/%.o)
+TSAN_BIN = build/tests/t_threads.tsan build/tests/t_cluster.tsan
 
 .PHONY: fuzz fuzz-build fuzz-tables
 fuzz-build: $(FUZZ_BIN) $(FUZZ_TOY_TABLE)
@@ -403,7 +405,7 @@ fuzz-tables: $(FUZZ_TABLES:%=build/fuzz/table_%) $(FUZZ_TOY_TABLE) \
              $(TABLES)/.built
 	tests/fuzz/run -t $(FUZZ_SECONDS) -j $(FUZZ_JOBS) -n $(FUZZ_EXECS) \
 	    $(FUZZ_TABLES:%=table_%)
-check: $(FUZZ_BIN) $(FUZZ_TOY_TABLE) build/tests/t_threads.tsan
+check: $(FUZZ_BIN) $(FUZZ_TOY_TABLE) $(TSAN_BIN)
 
 $(FUZZ_OBJ) $(FUZZ_TOY_OBJ) $(TSAN_OBJ): $(GEN_HDR)
 build/fuzz/%.o: %.c $(LIB_HDR)
@@ -480,8 +482,8 @@ build/tsan/libpuzzletb.a: $(TSAN_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-build/tests/t_threads.tsan: tests/t_threads.c tests/check.h tests/tables.h \
-                            build/tsan/libpuzzletb.a
+build/tests/%.tsan: tests/%.c tests/check.h tests/tables.h \
+                   build/tsan/libpuzzletb.a
 	@mkdir -p build/tests
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) -O1 -g -fsanitize=thread -o $@ $< \
 	    build/tsan/libpuzzletb.a $(LDLIBS)

@@ -107,6 +107,9 @@ typedef struct layer_job {
     uint64_t *xbuf;            /* cluster: 4 words a process, then what is
                                   sent (boxes * BOX_STATES words) */
     uint64_t *recv, recv_cap;  /* what is received */
+    uint64_t recv_n, recv_next;/* how many; the next run to claim
+                                  (atomic) */
+    int stray;                 /* a state received is not this slice's */
 } layer_job;
 
 /* Sets bit i of an atomic bitmap, testing it first: most bits a claim
@@ -224,6 +227,16 @@ static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred,
     return found;
 }
 
+/* A thread's claims into the job's count and list. */
+static void add_found(layer_job *j, uint64_t found, const far_list *first)
+{
+    __atomic_fetch_add(&j->found, found, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&j->lock);
+    for (unsigned i = 0; i < first->n; i++)
+        far_add(&j->first, first->idx[i]);
+    pthread_mutex_unlock(&j->lock);
+}
+
 /* Expands the chunks of the current layer until none is left: alone, by
  * the chunk summary; else taking chunks in turn with the other threads (in
  * a cluster, only while the thread's outbox has room for a chunk's). */
@@ -249,11 +262,7 @@ static void *expand_worker(void *arg)
             if (j->cur_sum[c >> 6] >> (c & 63) & 1)
                 found += expand_chunk(j, c, pred, &first, box);
     }
-    __atomic_fetch_add(&j->found, found, __ATOMIC_RELAXED);
-    pthread_mutex_lock(&j->lock);
-    for (unsigned i = 0; i < first.n; i++)
-        far_add(&j->first, first.idx[i]);
-    pthread_mutex_unlock(&j->lock);
+    add_found(j, found, &first);
     return NULL;
 }
 
@@ -317,9 +326,33 @@ static int agree(const ptb_cluster *cl, int rc)
     return shared;
 }
 
+/* Claims what the other processes sent this one, in runs of CLAIM_RUN
+ * taken in turn by the threads. */
+#define CLAIM_RUN 4096
+static void *claim_worker(void *arg)
+{
+    layer_job *j = arg;
+    uint64_t found = 0, at;
+    far_list first = { 0, { 0 } };
+    while ((at = __atomic_fetch_add(&j->recv_next, CLAIM_RUN,
+                                    __ATOMIC_RELAXED)) < j->recv_n) {
+        uint64_t end = j->recv_n - at < CLAIM_RUN ? j->recv_n
+                                                  : at + CLAIM_RUN;
+        for (; at < end; at++) {
+            uint64_t q = j->recv[at] - j->lo;
+            if (q < j->n)
+                found += (uint64_t)claim(j, q, &first);
+            else
+                __atomic_store_n(&j->stray, 1, __ATOMIC_RELAXED);
+        }
+    }
+    add_found(j, found, &first);
+    return NULL;
+}
+
 /* Sends the outboxes' claims to their owners and claims what the others
- * sent this process (all of its slice). */
-static int deliver(layer_job *j)
+ * sent this process (all of its slice), on 'threads' threads. */
+static int deliver(layer_job *j, unsigned threads)
 {
     const ptb_cluster *cl = j->cl;
     unsigned ranks = cl->ranks;
@@ -345,20 +378,21 @@ static int deliver(layer_job *j)
         total += got[r];
     if (rc == PTB_OK && total > j->recv_cap) {
         uint64_t *m = realloc(j->recv, total * sizeof *m);
-        if (!m)
-            return PTB_ENOMEM;
-        j->recv = m;
-        j->recv_cap = total;
+        if (m) {
+            j->recv = m;
+            j->recv_cap = total;
+        } else {
+            rc = PTB_ENOMEM;
+        }
     }
-    if (rc == PTB_OK)
+    if ((rc = agree(cl, rc)) == PTB_OK)   /* all exchange, or none */
         rc = cl->exchange(cl->ctx, send, count, j->recv, got);
-    for (uint64_t i = 0; rc == PTB_OK && i < total; i++) {
-        uint64_t q = j->recv[i] - j->lo;
-        if (q >= j->n)
-            return PTB_ECORRUPT;       /* not this process's */
-        j->found += (uint64_t)claim(j, q, &j->first);
-    }
-    return rc;
+    if (rc != PTB_OK)
+        return rc;
+    j->recv_n = total;
+    j->recv_next = 0;
+    ptb_run_threads(claim_worker, j, total >= SPLIT_LAYER ? threads : 1);
+    return j->stray ? PTB_ECORRUPT : PTB_OK;  /* not this process's */
 }
 
 /* Expands a layer in rounds, each ending with the claims delivered, until
@@ -372,7 +406,7 @@ static int cluster_layer(layer_job *j, unsigned threads)
     do {
         j->next_box = 0;
         ptb_run_threads(expand_worker, j, threads);
-        if ((rc = deliver(j)) != PTB_OK)
+        if ((rc = agree(cl, deliver(j, threads))) != PTB_OK)
             return rc;
         more = j->take < j->chunks;
         if ((rc = cl->sum(cl->ctx, &more, 1)) != PTB_OK)
@@ -387,15 +421,18 @@ static int merge_far(const ptb_cluster *cl, far_list *f)
 {
     unsigned ranks = cl->ranks, w = NFAR + 1;
     uint64_t *count = calloc((uint64_t)ranks * (2 * w + 1), sizeof *count);
-    if (!count)
-        return PTB_ENOMEM;
+    int rc = agree(cl, count ? PTB_OK : PTB_ENOMEM);
+    if (rc != PTB_OK) {
+        free(count);
+        return rc;
+    }
     uint64_t *send = count + ranks, *recv = send + ranks * w;
     for (unsigned r = 0; r < ranks; r++) {
         count[r] = w;
         send[r * w] = f->n;
         memcpy(&send[r * w + 1], f->idx, sizeof f->idx);
     }
-    int rc = cl->exchange(cl->ctx, send, count, recv, count);
+    rc = cl->exchange(cl->ctx, send, count, recv, count);
     f->n = 0;
     for (unsigned r = 0; rc == PTB_OK && r < ranks; r++)
         for (uint64_t i = 0; i < recv[r * w] && i < NFAR; i++)

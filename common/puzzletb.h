@@ -244,10 +244,12 @@ int ptb_format_move(const ptb_space *s, const ptb_position *before,
  * library calls from the calling thread, every process at the same points
  * in the same order.  tbgen-mpi supplies them from MPI (gen/mpi.c); any
  * transport will do.  Each process keeps the values of its slices only;
- * process 0 gathers every value at the end and writes the table, the same
- * file, byte for byte, as one process writes; the others write nothing.
- * Every process returns the same code.  No checkpoint yet: a cluster with
- * ptb_build_opts.checkpoint set is PTB_EINVAL. */
+ * process 0 gathers every value at the end (into an unnamed file of the
+ * table's directory) and writes the table, the same file, byte for byte,
+ * as one process writes; the others write nothing.  Every process returns
+ * the same code: the first failing process's.  Each process needs a
+ * checkpoint file of its own (ptb_build_opts.checkpoint); a rerun resumes
+ * from the last layer every process recorded. */
 typedef struct ptb_cluster {
     unsigned rank;             /* this process: 0 .. ranks - 1 */
     unsigned ranks;            /* how many, at least 1 */
