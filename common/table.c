@@ -957,16 +957,9 @@ static int put(MDB_txn *txn, MDB_dbi dbi, const char *k, const void *v,
     return mdb_put(txn, dbi, &key, &val, MDB_APPEND);
 }
 
-/* Puts the records, in key order, into a new LMDB file at path, and syncs
- * it to disk. */
 /* write_env()'s "the main database would not be one leaf page" */
 #define SPLIT_LEAF (-1000)
 
-/* Writes the table to path.  LMDB keeps a record of at most about half a
- * page on the leaf page itself, so small tables with a long header (a
- * described puzzle's) can need more than one leaf, which the layout of
- * FORMAT.md does not allow: then nothing is committed, *page gets the page
- * size, and SPLIT_LEAF comes back (commit() pads the header). */
 /* The table's file, empty (a first try's pages would stay in the second's
  * unused bytes), its space allocated: LMDB writes it through its map
  * (MDB_WRITEMAP: no copy of the table in memory), where a full disk would
@@ -981,6 +974,13 @@ static int reserve(const char *path, size_t bytes)
     return rc == EOPNOTSUPP ? 0 : rc;
 }
 
+/* Puts the records, in key order, into a new LMDB file at path, made in
+ * LMDB's map of it (reserve()), cut to the pages used and synced to disk.
+ * LMDB keeps a record of at most about half a page on the leaf page
+ * itself, so small tables with a long header (a described puzzle's) can
+ * need more than one leaf, which the layout of FORMAT.md does not allow:
+ * then nothing is committed, *page gets the page size, and SPLIT_LEAF
+ * comes back (commit() pads the header). */
 static int write_env(const char *path, const plan *pl, const char *header,
                      const char *stats, unsigned *page)
 {

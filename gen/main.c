@@ -35,7 +35,8 @@
 #define MAX_METRICS 16
 #define BAR_WIDTH 24
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_WRITE = 4 };
-enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES };   /* long options without a short form */
+/* long options without a short form */
+enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES };
 
 static int usage_error(const char *fmt, ...)
 {
