@@ -741,16 +741,16 @@ static int values_new(ptb_values *v, int residues, uint64_t n)
 
 /* values_new()'s, in an unnamed file of dir, mapped (ptb_distances());
  * its blocks allocated, so that a full disk is an error here, not a
- * SIGBUS later (in memory where the file system has no unnamed files).
- * errno on failure. */
+ * SIGBUS later (in memory where dir is NULL or the file system has no
+ * unnamed files).  errno on failure. */
 static int values_map(ptb_values *v, int residues, uint64_t n,
                       const char *dir)
 {
     size_t bytes = residues ? (n / 32 + 1) * sizeof *v->res
                             : (n ? n : 1) * sizeof *v->dist;
     void *p = MAP_FAILED;
-    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600), rc;
-    if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR))
+    int fd = dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1, rc;
+    if (!dir || (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR)))
         return values_new(v, residues, n);   /* no O_TMPFILE there */
     if (fd < 0)
         return errno;
@@ -797,9 +797,7 @@ static int gather(build_ctx *b, const char *dir, ptb_values *out)
     uint64_t *got = count + ranks, *pos = got + ranks, *buf = pos + ranks;
     int rc = count ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK && me == 0)
-        rc = dir ? values_map(out, b->v->res != NULL, s->offset[s->subtables],
-                              dir)
-                 : values_new(out, b->v->res != NULL, s->offset[s->subtables]);
+        rc = values_map(out, b->v->res != NULL, s->offset[s->subtables], dir);
     if ((rc = agree(cl, rc)) != PTB_OK) {
         free(count);
         return rc;

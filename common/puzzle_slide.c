@@ -51,10 +51,11 @@
 #define MAX_LEFT (1u << 25)      /* pieces-left states: 128 MB of avail */
 #define MAX_STATES (1u << 25)    /* the search's states: 256 MB */
 #define MAX_FOLD_PATHS (1u << 22)   /* rows listed to fold the mirror image:
-                                       128 MB; past it, no folding */
+                                       160 MB with their guides; past it,
+                                       no folding */
 #define MAX_LAYOUTS ((uint64_t)1 << 40)
-#define MAX_EDGES ((uint64_t)1 << 26)   /* the graph's: 1 GB (its nodes are
-                                           at most MAX_STATES) */
+#define MAX_GRAPH ((uint64_t)3 << 25)   /* the graph's nodes and edges:
+                                           1.5 GB */
 
 /* A layout's key in a component table: the anchors of the pieces, six
  * bits each, kind by kind in order, each kind's in reading order, packed
@@ -78,14 +79,32 @@ typedef struct trie_level {
     uint64_t *word, *cum;
 } trie_level;
 
-/* An edge of the programme's graph (below). */
+/* The programme's graph (below) is one array of 16-byte units: a node is
+ * a header followed by a unit for each choice up to its last, the edge of
+ * choice i in unit 1 + i (unused where the choice has no edge), and is
+ * named by its header's place; so ranking reads a node's header and the
+ * edge of a choice at once, not one after the other. */
 typedef struct sl_edge {
     uint64_t before;             /* completions of the choices before it */
     uint32_t next;               /* its node at the next cell */
     int8_t kind;                 /* the kind placed; -1 empty; PASS */
 } sl_edge;
 
+typedef struct sl_node {
+    uint64_t total;              /* its layouts (completions) */
+    uint32_t choice;             /* a bit for each choice with an edge
+                                    (bit 0: empty, or a wall or covered
+                                    cell; bit k + 1: kind k) */
+    uint32_t frow;               /* 1 + its fold row (make_fold()), or 0 */
+} sl_node;
+
+typedef union sl_unit {
+    sl_node node;
+    sl_edge edge;
+} sl_unit;
+
 typedef struct sl_ctx {
+    uint64_t space;              /* its number (state_moves()) */
     const sl_desc *d;
     unsigned metric;             /* SL_STEP, SL_LINE, SL_MOVE */
     int8_t step[SL_MAX_KINDS][SL_MAX_CELLS][4];   /* the anchor one cell
@@ -105,14 +124,9 @@ typedef struct sl_ctx {
     unsigned open;                 /* cells off the walls */
     uint64_t full;               /* every piece left */
     uint64_t size;               /* states: layouts, or the component */
-    /* the programme's graph (covers layouts, or a tile puzzle's class):
-     * node i's edges are edge[edge_at[i] .. edge_at[i + 1]), a bit in
-     * choice[i] for each (bit 0: empty, or a wall or covered cell; bit
-     * k + 1: kind k), and its layouts total[i] */
-    sl_edge *edge;
-    uint32_t *edge_at;
-    uint32_t *choice;
-    uint64_t *total;
+    /* the programme's graph (covers layouts, or a tile puzzle's class);
+     * node 0 is the end */
+    sl_unit *graph;
     uint32_t root;               /* the node of cell 0 */
     uint32_t *avail;             /* of each s: a bit per kind with a piece
                                     left */
@@ -131,19 +145,21 @@ typedef struct sl_ctx {
                                     (own_saved) by save_nodes(); or NULL */
     size_t saved_len;
     unsigned char *own_saved;
-    uint32_t nodes;              /* the graph's */
     /* the mirror image folded (make_fold()): each kind's mirror image;
-     * the fold rows, and of each node 1 + its fold row or 0; their paths */
+     * the fold rows (a node's, in its frow) and their paths */
     int fold;
     int8_t mirror[SL_MAX_KINDS];
     uint8_t manchor[SL_MAX_KINDS][SL_MAX_CELLS];   /* mirror_anchor() of
                                                       each kind and anchor */
     struct fold_row *frow;
     size_t nfrow;
-    uint32_t *frow_of;
     struct fold_path *fpath;
     size_t nfpath;
+    uint32_t *fguide;            /* of each fold row, two guides to its
+                                    paths (fold_find()) */
 } sl_ctx;
+
+static uint64_t spaces;          /* opened (atomic): sl_ctx.space */
 
 /* A layout: the kind at each anchor, the covered cells, the anchors. */
 typedef struct layout {
@@ -379,7 +395,7 @@ static int reach_states(const sl_ctx *x, layers *ly)
  * state's edges are its choices that lead to a node (after the last cell,
  * a complete state leads to node 0, the end; before, a state of the next
  * cell's, found in a hash of them), in order, each with the completions of
- * the choices before it.  Nodes are numbered from the end back, each
+ * the choices before it.  Nodes are laid out from the end back, each
  * cell's in order; the root, cell 0's state, is the last.  A state with no
  * completions is dropped from its cell when prune is set; otherwise (a
  * stored ranking lists nodes only) it fails with PTB_EFORMAT. */
@@ -388,20 +404,18 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
     const sl_desc *d = x->d;
     uint64_t next[SL_MAX_KINDS + 1];
     int kind[SL_MAX_KINDS + 1];
-    size_t states = ly->at[d->n], ecap = 4096, ne = 0, hcap = 0;
+    size_t states = ly->at[d->n], cap = 4096, used = 1, hcap = 0;
     uint32_t nodes = 1, base[SL_MAX_CELLS + 1];
+    uint32_t *where;             /* of each node in order, its place */
     state_set ahead = { NULL, NULL, 0, 0 };
     if (states >= UINT32_MAX / 2)
         return PTB_EINVAL;
-    x->total = malloc((states + 1) * sizeof *x->total);
-    x->edge_at = malloc((states + 2) * sizeof *x->edge_at);
-    x->choice = calloc(states + 1, sizeof *x->choice);
-    x->edge = malloc(ecap * sizeof *x->edge);
-    int rc = x->total && x->edge_at && x->choice && x->edge ? PTB_OK
-                                                            : PTB_ENOMEM;
+    where = malloc((states + 1) * sizeof *where);
+    x->graph = malloc(cap * sizeof *x->graph);
+    int rc = where && x->graph ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK) {                 /* node 0: the end */
-        x->total[0] = 1;
-        x->edge_at[0] = 0;
+        x->graph[0].node = (sl_node){ 1, 0, 0 };
+        where[0] = 0;
     }
     for (unsigned c = d->n; rc == PTB_OK && c-- > 0;) {
         size_t kept = 0;
@@ -412,25 +426,32 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
             break;
         for (size_t i = 0; rc == PTB_OK && i < ly->n[c]; i++) {
             uint64_t st = ly->st[ly->at[c] + i], before = 0;
-            unsigned nn = choices(x, c, st, next, kind);
+            unsigned nn = choices(x, c, st, next, kind), ne = 0;
+            uint32_t choice = 0;
             int pass = WIN(st) & 1 || d->walls >> c & 1;
-            if ((rc = push((void **)&x->edge, &ecap, ne + nn - 1,
-                           sizeof *x->edge, MAX_EDGES)) != PTB_OK)
+            /* room for its units and, past them, the most a walk reads */
+            if ((rc = push((void **)&x->graph, &cap,
+                           used + 2 * SL_MAX_KINDS + 2, sizeof *x->graph,
+                           MAX_GRAPH)) != PTB_OK)
                 break;
-            x->edge_at[nodes] = (uint32_t)ne;
             for (unsigned j = 0; j < nn; j++) {
                 int64_t at = last ? complete(x, next[j]) - 1
                                   : find_state(&ahead, next[j]);
                 if (at < 0)
                     continue;           /* no completions */
-                uint32_t to = last ? 0 : base[c + 1] + (uint32_t)at;
-                x->edge[ne++] = (sl_edge){ before, to,
-                                           (int8_t)(pass ? PASS : kind[j]) };
-                x->choice[nodes] |= 1u << (pass ? 0 : kind[j] + 1);
-                before = add_sat(before, x->total[to]);
+                uint32_t to = last ? 0 : where[base[c + 1] + at];
+                unsigned i = pass ? 0 : (unsigned)kind[j] + 1;
+                for (; ne <= i; ne++)
+                    x->graph[used + 1 + ne].edge = (sl_edge){ 0, 0, 0 };
+                x->graph[used + 1 + i].edge = (sl_edge){
+                    before, to, (int8_t)(pass ? PASS : kind[j]) };
+                choice |= 1u << i;
+                before = add_sat(before, x->graph[to].node.total);
             }
             if (before) {
-                x->total[nodes++] = before;
+                x->graph[used].node = (sl_node){ before, choice, 0 };
+                where[nodes++] = (uint32_t)used;
+                used += 1 + ne;
                 ly->st[ly->at[c] + kept++] = st;
             } else if (!prune) {
                 rc = PTB_EFORMAT;
@@ -439,15 +460,14 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
         ly->n[c] = kept;
     }
     free(ahead.slot);
-    if (rc != PTB_OK)
-        return rc;
-    x->edge_at[nodes] = (uint32_t)ne;
-    if (ly->n[0] != 1)
-        return prune ? PTB_EINVAL : PTB_EFORMAT;   /* no layout at all */
-    x->root = nodes - 1;
-    x->nodes = nodes;
-    x->size = x->total[x->root];
-    return PTB_OK;
+    if (rc == PTB_OK && ly->n[0] != 1)
+        rc = prune ? PTB_EINVAL : PTB_EFORMAT;   /* no layout at all */
+    if (rc == PTB_OK) {
+        x->root = where[nodes - 1];
+        x->size = x->graph[x->root].node.total;
+    }
+    free(where);
+    return rc;
 }
 
 /* The ranking a table stores (FORMAT.md, "ranking"): the number of nodes
@@ -596,12 +616,10 @@ static uint64_t walk(const sl_ctx *x, const uint8_t *at, uint32_t *v,
     uint64_t r = 0;
     uint32_t u = *v;
     for (unsigned c = c0; c < c1; c++) {
-        uint32_t m = x->choice[u];
         unsigned own = at[c];           /* 0: empty; else kind + 1 */
-        if (!(m >> own & 1))
+        const sl_edge *e = &x->graph[u + 1 + own].edge;
+        if (!(x->graph[u].node.choice >> own & 1))
             return UINT64_MAX;
-        const sl_edge *e = x->edge + x->edge_at[u] +
-                           ptb_popcount(m & ((1u << own) - 1));
         r += e->before;
         u = e->next;
     }
@@ -644,25 +662,42 @@ static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
     l->occ |= d->kind[k].shape << a;
 }
 
+/* Node v's last edge whose completions before it are at most r.  (Its
+ * first edge is most often choice 0's: read at once with the header.) */
+static const sl_edge *edges_after(const sl_ctx *x, uint32_t v, uint64_t r)
+{
+    const sl_unit *n = &x->graph[v];
+    uint32_t m = n->node.choice;
+    const sl_edge *e = &n[1].edge;
+    if (!(m & 1))
+        e = &n[1 + ptb_low_bit(m)].edge;
+    for (m &= m - 1; m; m &= m - 1) {
+        const sl_edge *f = &n[1 + ptb_low_bit(m)].edge;
+        if (f->before > r)
+            break;
+        e = f;
+    }
+    return e;
+}
+
 /* Cells c0..c1-1 of the layout of rank r among the completions of node
  * *v into l, following the graph (*v gets the node reached); their path
- * into *pre when pre is not NULL.  Returns the rank left: the layout's
- * among the completions of the node reached. */
+ * into *pre when pre is not NULL, the rank before c0 being 'done'.
+ * Returns the rank left: the layout's among the completions of the node
+ * reached. */
 static uint64_t unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp,
-                       unsigned c0, unsigned c1, layout *l, prefix *pre)
+                       unsigned c0, unsigned c1, layout *l, prefix *pre,
+                       uint64_t done)
 {
     const sl_desc *d = x->d;
     uint64_t r0 = r;
     uint32_t v = *vp;
     for (unsigned c = c0; c < c1; c++) {
-        const sl_edge *e = x->edge + x->edge_at[v],
-                      *end = x->edge + x->edge_at[v + 1];
+        const sl_edge *e = edges_after(x, v, r);
         if (pre) {
             pre->node[c] = v;
-            pre->r[c] = r0 - r;
+            pre->r[c] = done + (r0 - r);
         }
-        while (e + 1 < end && e[1].before <= r)
-            e++;
         r -= e->before;
         if (e->kind >= 0) {
             put_piece(d, l, (unsigned)e->kind, c);
@@ -672,18 +707,37 @@ static uint64_t unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp,
     }
     if (pre) {
         pre->node[c1] = v;
-        pre->r[c1] = r0 - r;
+        pre->r[c1] = done + (r0 - r);
     }
     *vp = v;
     return r;
 }
 
-/* The layout of rank r; its path into *pre when pre is not NULL. */
-static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
+/* Keeps of l (unranked: its anchors ascending) the pieces anchored before
+ * cell c. */
+static void keep_before(const sl_desc *d, layout *l, unsigned c)
 {
-    uint32_t v = x->root;
-    memset(l, 0, sizeof *l);
-    unwalk(x, r, &v, 0, x->d->n, l, pre);
+    unsigned np = 0;
+    l->occ = 0;
+    for (; np < l->np && l->anchor[np] < c; np++)
+        l->occ |= d->kind[l->at[l->anchor[np]] - 1].shape << l->anchor[np];
+    l->np = np;
+    memset(l->at + c, 0, d->n - c);
+}
+
+/* The layout of rank r; its path into *pre when pre is not NULL.  With
+ * 'from' > 0, l and *pre hold a layout whose cells before 'from' are this
+ * one's, and its path; only the cells from 'from' on are unranked. */
+static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
+                      unsigned from)
+{
+    uint32_t v = from ? pre->node[from] : x->root;
+    if (from)
+        keep_before(x->d, l, from);
+    else
+        memset(l, 0, sizeof *l);
+    unwalk(x, r - (from ? pre->r[from] : 0), &v, from, x->d->n, l, pre,
+           from ? pre->r[from] : 0);
 }
 
 /* The layout of a drawing, a character a cell (checked by parse, or the
@@ -762,21 +816,38 @@ static unsigned mirror_anchor(const sl_desc *d, unsigned k, unsigned a)
     return ptb_low_bit(mirror_cells(d, d->kind[k].shape << a));
 }
 
-/* The anchors of l's canonical layout: l's own or buf, its mirror image,
- * given that the rows above cell c0 (the start of a row) are their own
- * mirror images: only cells c0.. are compared, and written to buf (a
- * piece's mirror image is anchored in its row). */
-static const uint8_t *canonical(const sl_ctx *x, const layout *l,
-                                uint8_t *buf, unsigned c0)
+/* The mirror image of the anchors of l's cells c0..c1-1 (whole rows) into
+ * buf (a piece's mirror image is anchored in its row). */
+static void mirror_rows(const sl_ctx *x, const layout *l, uint8_t *buf,
+                        unsigned c0, unsigned c1)
 {
-    const sl_desc *d = x->d;
-    memset(buf + c0, 0, d->n - c0);
-    for (unsigned c = c0; c < d->n; c++)
+    memset(buf + c0, 0, c1 - c0);
+    for (unsigned c = c0; c < c1; c++)
         if (l->at[c]) {
             unsigned k = l->at[c] - 1u;
             buf[x->manchor[k][c]] = (uint8_t)(x->mirror[k] + 1);
         }
-    return memcmp(buf + c0, l->at + c0, d->n - c0) < 0 ? buf : l->at;
+}
+
+/* The anchors of l's canonical layout: l's own or buf, its mirror image,
+ * given that the rows above cell c0 (the start of a row) are their own
+ * mirror images: only cells c0.. are compared, row by row until one is
+ * not its own mirror image, and written to buf. */
+static const uint8_t *canonical(const sl_ctx *x, const layout *l,
+                                uint8_t *buf, unsigned c0)
+{
+    const sl_desc *d = x->d;
+    for (unsigned c = c0; c < d->n; c += d->w) {
+        mirror_rows(x, l, buf, c, c + d->w);
+        int cmp = memcmp(buf + c, l->at + c, d->w);
+        if (cmp > 0)
+            return l->at;
+        if (cmp < 0) {
+            mirror_rows(x, l, buf, c + d->w, d->n);
+            return buf;
+        }
+    }
+    return l->at;
 }
 
 /* Whether the description is its own mirror image: the walls; each kind's
@@ -859,12 +930,25 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
         x->fpath[x->nfpath++] = (fold_path){ off, 0, v, (uint8_t)!cmp };
         return;
     }
-    for (uint32_t i = x->edge_at[v]; i < x->edge_at[v + 1] && !rw->rc; i++) {
-        const sl_edge *e = &x->edge[i];
+    for (uint32_t m = x->graph[v].node.choice; m && !rw->rc; m &= m - 1) {
+        const sl_edge *e = &x->graph[v + 1 + ptb_low_bit(m)].edge;
         rw->at[c] = (uint8_t)(e->kind >= 0 ? e->kind + 1 : 0);
         row_paths(rw, c + 1, e->next, off + e->before);
     }
     rw->at[c] = 0;
+}
+
+/* A fold row's guide to its n paths by off (by_off) or before: for each
+ * of n equal parts of the range of the keys (guide_range()), the last path
+ * whose key is at most the part's least, or the first. */
+static uint32_t *guide_of(const sl_ctx *x, const fold_row *fr, int by_off)
+{
+    return x->fguide + 2 * (size_t)fr->first + (by_off ? 0 : fr->n);
+}
+
+static uint64_t guide_range(const sl_ctx *x, const fold_row *fr, int by_off)
+{
+    return by_off ? x->graph[fr->node].node.total : fr->count;
 }
 
 /* Folds the mirror image when the description allows it: the fold rows,
@@ -878,13 +962,12 @@ static int make_fold(sl_ctx *x)
     size_t rcap = 64;
     if (!foldable(x))
         return PTB_OK;
-    x->frow_of = calloc(x->nodes, sizeof *x->frow_of);
     x->frow = malloc(rcap * sizeof *x->frow);
     x->fpath = malloc(rw.cap * sizeof *x->fpath);
-    if (!x->frow_of || !x->frow || !x->fpath)
+    if (!x->frow || !x->fpath)
         return PTB_ENOMEM;
     x->frow[x->nfrow++] = (fold_row){ x->root, 0, 0, 0, 0 };
-    x->frow_of[x->root] = 1;
+    x->graph[x->root].node.frow = 1;
     for (size_t i = 0; i < x->nfrow && rw.rc == PTB_OK; i++) {
         unsigned c0 = rw.c0 = x->frow[i].cell;
         x->frow[i].first = (uint32_t)x->nfpath;
@@ -892,22 +975,24 @@ static int make_fold(sl_ctx *x)
         x->frow[i].n = (uint32_t)(x->nfpath - x->frow[i].first);
         for (uint32_t j = x->frow[i].first; j < x->nfpath; j++) {
             uint32_t u = x->fpath[j].end;
-            if (!x->fpath[j].same || c0 + d->w == d->n || x->frow_of[u])
+            if (!x->fpath[j].same || c0 + d->w == d->n ||
+                x->graph[u].node.frow)
                 continue;
             int rc = push((void **)&x->frow, &rcap, x->nfrow,
                           sizeof *x->frow, SIZE_MAX);
             if (rc != PTB_OK)
                 return rc;
             x->frow[x->nfrow] = (fold_row){ u, c0 + d->w, 0, 0, 0 };
-            x->frow_of[u] = (uint32_t)++x->nfrow;
+            x->graph[u].node.frow = (uint32_t)++x->nfrow;
         }
     }
     if (rw.rc == PTB_EINVAL) {          /* too many rows to list: the
                                            layouts unfolded */
+        for (size_t i = 0; i < x->nfrow; i++)
+            x->graph[x->frow[i].node].node.frow = 0;
         free(x->frow);
-        free(x->frow_of);
         free(x->fpath);
-        x->frow = NULL, x->frow_of = NULL, x->fpath = NULL;
+        x->frow = NULL, x->fpath = NULL;
         x->nfrow = x->nfpath = 0;
         return PTB_OK;
     }
@@ -919,32 +1004,51 @@ static int make_fold(sl_ctx *x)
         for (uint32_t j = fr->first; j < fr->first + fr->n; j++) {
             fold_path *p = &x->fpath[j];
             p->before = sum;
-            sum += !p->same ? x->total[p->end]
-                   : x->frow_of[p->end] ? x->frow[x->frow_of[p->end] - 1].count
-                                        : 1;    /* the end of the board */
+            uint32_t f = x->graph[p->end].node.frow;
+            sum += !p->same ? x->graph[p->end].node.total
+                   : f ? x->frow[f - 1].count
+                       : 1;             /* the end of the board */
         }
         fr->count = sum;
     }
+    if (!(x->fguide = malloc((2 * x->nfpath + 1) * sizeof *x->fguide)))
+        return PTB_ENOMEM;
+    for (size_t i = 0; i < x->nfrow; i++)
+        for (int by_off = 0; by_off < 2; by_off++) {
+            const fold_row *fr = &x->frow[i];
+            const fold_path *p = x->fpath + fr->first;
+            uint32_t *guide = guide_of(x, fr, by_off), j = 0;
+            uint64_t range = guide_range(x, fr, by_off);
+            for (uint32_t b = 0; b < fr->n; b++) {
+                uint64_t lo = (b * range + fr->n - 1) / fr->n;
+                while (j + 1 < fr->n &&
+                       (by_off ? p[j + 1].off : p[j + 1].before) <= lo)
+                    j++;
+                guide[b] = j;
+            }
+        }
     x->fold = 1;
     x->size = x->frow[0].count;
     return PTB_OK;
 }
 
 /* Of the fold row of node v, the last path whose off (by_off) or before
- * is at most key; NULL when it has none (only under a forged ranking). */
+ * is at most key (< the range: keys are at most 2^40, a row's paths
+ * 2^22), or its first; NULL when it has none (only under a forged
+ * ranking). */
 static const fold_path *fold_find(const sl_ctx *x, uint32_t v, uint64_t key,
                                   int by_off)
 {
-    const fold_row *fr = &x->frow[x->frow_of[v] - 1];
-    const fold_path *p = x->fpath + fr->first;
-    size_t lo = 0, n = fr->n;
-    while (n > 1) {
-        size_t half = n / 2;
-        lo = (by_off ? p[lo + half].off : p[lo + half].before) <= key
-                 ? lo + half : lo;
-        n -= half;
-    }
-    return n ? p + lo : NULL;
+    const fold_row *fr = &x->frow[x->graph[v].node.frow - 1];
+    const fold_path *p = x->fpath + fr->first, *end = p + fr->n;
+    uint64_t range = guide_range(x, fr, by_off);
+    if (!fr->n)
+        return NULL;
+    p += guide_of(x, fr, by_off)[key < range ? key * fr->n / range
+                                             : fr->n - 1];
+    while (p + 1 < end && (by_off ? p[1].off : p[1].before) <= key)
+        p++;
+    return p;
 }
 
 /* The place of a canonical layout among them, from the row at cell c0 on,
@@ -981,17 +1085,25 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
 }
 
 /* The canonical layout of place r; its path row by row into *pre when
- * pre is not NULL.  r is the place left among the canonical completions
- * of v while the rows are their own mirror images, then among the plain
- * ones. */
-static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
+ * pre is not NULL; 'from', a row's first cell, as dp_unrank()'s.  r is
+ * the place left among the canonical completions of v while the rows are
+ * their own mirror images, then among the plain ones. */
+static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
+                        unsigned from)
 {
     const sl_desc *d = x->d;
     uint64_t r0 = r;
     uint32_t v = x->root;
     int same = 1;
-    memset(l, 0, sizeof *l);
-    for (unsigned c = 0; c < d->n; c += d->w) {
+    if (from) {
+        v = pre->node[from];
+        same = pre->same[from / d->w];
+        r -= pre->r[from];
+        keep_before(d, l, from);
+    } else {
+        memset(l, 0, sizeof *l);
+    }
+    for (unsigned c = from; c < d->n; c += d->w) {
         if (pre) {
             pre->node[c] = v;
             pre->r[c] = r0 - r;
@@ -1006,7 +1118,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
             same = p->same;
             plain = p->off + (same ? 0 : r);
         }
-        uint64_t left = unwalk(x, plain, &v, c, c + d->w, l, NULL);
+        uint64_t left = unwalk(x, plain, &v, c, c + d->w, l, NULL, 0);
         if (!same)
             r = left;
     }
@@ -1349,9 +1461,31 @@ static void unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
     if (x->level)
         trie_unrank(x, r, l);
     else if (x->fold)
-        fold_unrank(x, r, l, pre);
+        fold_unrank(x, r, l, pre, 0);
     else
-        dp_unrank(x, r, l, pre);
+        dp_unrank(x, r, l, pre, 0);
+}
+
+/* unrank() of r with its path, where l and *pre hold another layout of
+ * the space (not a component's) and its path: from the last row start
+ * (or cell, unfolded) whose completions hold r, as the layouts there
+ * share the rows above. */
+static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
+{
+    const sl_desc *d = x->d;
+    unsigned step = x->fold ? d->w : 1, from = 0;
+    for (unsigned c = step; c < d->n; c += step) {
+        const sl_node *v = &x->graph[pre->node[c]].node;
+        uint64_t most = x->fold && pre->same[c / d->w]
+                            ? x->frow[v->frow - 1].count : v->total;
+        if (r < pre->r[c] || r - pre->r[c] >= most)
+            break;
+        from = c;
+    }
+    if (x->fold)
+        fold_unrank(x, r, l, pre, from);
+    else
+        dp_unrank(x, r, l, pre, from);
 }
 
 /* ==== moves ============================================================= */
@@ -1436,20 +1570,25 @@ static void successors(const sl_ctx *x, const layout *l,
 {
     const sl_desc *d = x->d;
     uint8_t to[SL_MAX_CELLS], from[SL_MAX_CELLS];
+    layout t = *l;                      /* each successor in turn */
     for (unsigned i = 0; i < l->np; i++) {
         unsigned a = l->anchor[i], k = l->at[a] - 1u;
         uint64_t cells = d->kind[k].shape << a;
         unsigned m = reach(x, k, l->occ & ~cells, a, to, from);
-        layout next = *l;
-        next.at[a] = 0;
-        next.occ &= ~cells;
+        if (!m)
+            continue;
+        t.at[a] = 0;
         for (unsigned j = 0; j < m; j++) {
-            layout t = next;
-            put_piece(d, &t, k, to[j]);
+            t.occ = (l->occ & ~cells) | d->kind[k].shape << to[j];
+            t.at[to[j]] = (uint8_t)(k + 1);
             t.anchor[i] = to[j];          /* anchors stay as a set */
             if (fn(arg, &t, a | (uint32_t)to[j] << 8))
                 return;
+            t.at[to[j]] = 0;
         }
+        t.at[a] = (uint8_t)(k + 1);
+        t.occ = l->occ;
+        t.anchor[i] = (uint8_t)a;
     }
 }
 
@@ -1641,8 +1780,8 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
         return;
     }
     int hole = d->goal[gw->g].empty >> c & 1, want = gw->want[c] - 1;
-    for (uint32_t i = x->edge_at[v]; i < x->edge_at[v + 1]; i++) {
-        const sl_edge *e = &x->edge[i];
+    for (uint32_t m = x->graph[v].node.choice; m; m &= m - 1) {
+        const sl_edge *e = &x->graph[v + 1 + ptb_low_bit(m)].edge;
         if (e->kind == PASS ? want < 0 && !hole
                             : want >= 0 ? e->kind == want
                                         : !hole || e->kind < 0) {
@@ -1661,10 +1800,7 @@ static void slide_close(void *ctx)
 {
     sl_ctx *x = ctx;
     if (x) {
-        free(x->edge);
-        free(x->edge_at);
-        free(x->choice);
-        free(x->total);
+        free(x->graph);
         free(x->avail);
         free(x->placed);
         free(x->flips);
@@ -1675,8 +1811,8 @@ static void slide_close(void *ctx)
         free(x->level);
         free(x->own_saved);
         free(x->frow);
-        free(x->frow_of);
         free(x->fpath);
+        free(x->fguide);
     }
     free(x);
 }
@@ -1767,6 +1903,7 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     sl_ctx *x = calloc(1, sizeof *x);
     if (!x)
         return PTB_ENOMEM;
+    x->space = __atomic_add_fetch(&spaces, 1, __ATOMIC_RELAXED);
     x->d = p->data;
     x->metric = x->d->metric[metric];
     for (unsigned k = 0; k < x->d->nkinds; k++)
@@ -1834,16 +1971,29 @@ static void slide_goals(const void *ctx, uint32_t sub,
     }
 }
 
+/* The layout a thread last found moves of, and its path: the BFS takes
+ * states in index order, and the next one, which most often shares the
+ * first rows, is unranked from where the two part (unrank_near()).  A
+ * space is known by a number it gets at open, never reused. */
+static _Thread_local struct {
+    uint64_t space;
+    layout l;
+    prefix pre;
+} last;
+
 /* moves() and unmoves(): the same moves, as moves or as indices. */
 static unsigned state_moves(const sl_ctx *x, uint32_t sub, uint64_t idx,
                             ptb_move *out, uint64_t *to)
 {
-    layout l;
-    prefix pre;
     if (sub != 0 || idx >= x->size)
         return 0;
-    unrank(x, idx, &l, &pre);
-    return moves_of(x, &l, out, to, &pre);
+    if (last.space == x->space && !x->level) {
+        unrank_near(x, idx, &last.l, &last.pre);
+    } else {
+        unrank(x, idx, &last.l, &last.pre);
+        last.space = x->space;
+    }
+    return moves_of(x, &last.l, out, to, &last.pre);
 }
 
 static unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
