@@ -404,12 +404,15 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
     const sl_desc *d = x->d;
     uint64_t next[SL_MAX_KINDS + 1];
     int kind[SL_MAX_KINDS + 1];
-    size_t states = ly->at[d->n], cap = 4096, used = 1, hcap = 0;
+    size_t states = ly->at[d->n], used = 1, hcap = 0;
+    /* room for every node's every choice, up to 16 MB at first */
+    size_t cap = (states + 1) * (d->nkinds + 2) + 2 * SL_MAX_KINDS + 3;
     uint32_t nodes = 1, base[SL_MAX_CELLS + 1];
     uint32_t *where;             /* of each node in order, its place */
     state_set ahead = { NULL, NULL, 0, 0 };
     if (states >= UINT32_MAX / 2)
         return PTB_EINVAL;
+    cap = cap < ((size_t)1 << 20) ? cap : (size_t)1 << 20;
     where = malloc((states + 1) * sizeof *where);
     x->graph = malloc(cap * sizeof *x->graph);
     int rc = where && x->graph ? PTB_OK : PTB_ENOMEM;
