@@ -32,10 +32,13 @@ SAN_BIN  = $(TEST_SRC:tests/%.c=build/tests/%.san)
 all: bin/tbgen bin/tblookup
 
 # tbgen-mpi, tbgen split between processes by MPI (README.md, "Past one
-# machine"), is built where Open MPI's mpicc is installed, else skipped.
+# machine"), is built and installed where Open MPI's mpicc is installed,
+# else skipped.
 MPICC ?= $(shell command -v mpicc 2>/dev/null)
 ifneq ($(MPICC),)
 all: bin/tbgen-mpi
+install: install-mpi
+uninstall: uninstall-mpi
 endif
 
 # `make tables` installs the main job's packages only; `make test` installs
@@ -305,6 +308,26 @@ build/install/gen/main.o: gen/main.c $(LIB_HDR) build/install/dirs
 
 build/install/tbgen: build/install/gen/main.o build/libpuzzletb.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/install/mpi/main.o: gen/main.c gen/cluster.h $(LIB_HDR) \
+                          build/install/dirs
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) -DPTB_MPI \
+	    -DPTB_PUZZLES_DIR='"$(PUZZLESDIR)"' -c -o $@ $<
+
+build/install/tbgen-mpi: build/install/mpi/main.o build/mpi/mpi.o \
+                         build/libpuzzletb.a
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# its manual is tbgen's (man/tbgen.1 has a section MPI)
+.PHONY: install-mpi uninstall-mpi
+install-mpi: build/install/tbgen-mpi
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 build/install/tbgen-mpi $(DESTDIR)$(BINDIR)/
+	ln -sf tbgen.1 $(DESTDIR)$(MANDIR)/man1/tbgen-mpi.1
+
+uninstall-mpi:
+	rm -f $(DESTDIR)$(BINDIR)/tbgen-mpi $(DESTDIR)$(MANDIR)/man1/tbgen-mpi.1
 
 build/install/puzzletb.pc: common/puzzletb.pc.in build/install/dirs
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \

@@ -35,6 +35,11 @@
 #define MAX_METRICS 16
 #define BAR_WIDTH 24
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_WRITE = 4 };
+#ifdef PTB_MPI
+#define PROG "tbgen-mpi"
+#else
+#define PROG "tbgen"
+#endif
 /* long options without a short form */
 enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES };
 
@@ -42,9 +47,9 @@ static int usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("tbgen: ", stderr);
+    fputs(PROG ": ", stderr);
     vfprintf(stderr, fmt, ap);
-    fputs("\nTry 'tbgen --help'.\n", stderr);
+    fputs("\nTry '" PROG " --help'.\n", stderr);
     va_end(ap);
     return EXIT_USAGE;
 }
@@ -56,7 +61,7 @@ static int flush_stdout(void)
     if (fflush(stdout) == 0 && !ferror(stdout))
         return 0;
     if (errno != EPIPE)
-        fprintf(stderr, "tbgen: write error: %s\n",
+        fprintf(stderr, PROG ": write error: %s\n",
                 strerror(errno ? errno : EIO));
     return EXIT_WRITE;
 }
@@ -64,7 +69,7 @@ static int flush_stdout(void)
 static int help(void)
 {
     printf(
-        "usage: tbgen [--puzzle NAME|FILE]... [--metric M]... [--out DIR]\n"
+        "usage: " PROG " [--puzzle NAME|FILE]... [--metric M]... [--out DIR]\n"
         "             [--threads N] [--level N] [--encoding E] [--quiet]\n"
         "             [--plan [--processes N]]\n"
         "Builds the distance tables of the named puzzles (all built-in ones\n"
@@ -197,7 +202,7 @@ static void log_progress(bar *b, const char *phase, uint64_t done,
     grouped(done, d, sizeof d);
     grouped(total, n, sizeof n);
     time_left(b, done, total, left, sizeof left);
-    fprintf(stderr, "tbgen: %s: layer %u, %s of %s states found%s%s\n",
+    fprintf(stderr, PROG ": %s: layer %u, %s of %s states found%s%s\n",
             b->name, b->layer, d, n, left[0] ? ", " : "",
             left + strspn(left, " "));
     b->last_draw = t;
@@ -336,12 +341,12 @@ static int plan(const ptb_space *s, const char *file, const char *out,
         return 0;
     }
     if (memory && need > memory) {
-        fprintf(stderr, "tbgen: %s/%s: %s states need %s of memory during "
+        fprintf(stderr, PROG ": %s/%s: %s states need %s of memory during "
                 "generation; this machine has %s\n", out, file, n, mem, have);
         return EXIT_FAILED;
     }
     if (space && pl.disk + pl.checkpoint > space) {
-        fprintf(stderr, "tbgen: %s/%s: the table and its checkpoint may take "
+        fprintf(stderr, PROG ": %s/%s: the table and its checkpoint may take "
                 "%s and %s of disk; %s has %s free\n", out, file, disk, ckpt,
                 out, room);
         return EXIT_FAILED;
@@ -363,13 +368,13 @@ static int build_one(const ptb_puzzle *p, const char *metric,
               every && atof(every) >= 0 ? atof(every) : LOG_EVERY };
     int rc = ptb_space_new(p, metric, &s);
     if (rc == PTB_EINVAL) {
-        fprintf(stderr, "tbgen: %s: too many layouts for the description "
+        fprintf(stderr, PROG ": %s: too many layouts for the description "
                 "engine's index (at most 2^40 layouts, 256 MB of index)\n",
                 ptb_puzzle_name(p));
         return EXIT_FAILED;
     }
     if (rc != PTB_OK) {
-        fprintf(stderr, "tbgen: %s: %s\n", ptb_puzzle_name(p),
+        fprintf(stderr, PROG ": %s: %s\n", ptb_puzzle_name(p),
                 ptb_strerror(rc));
         return EXIT_FAILED;
     }
@@ -400,12 +405,12 @@ static int build_one(const ptb_puzzle *p, const char *metric,
     }
     ptb_space_close(s);
     if (rc == PTB_EINVAL && o->encoding) {
-        fprintf(stderr, "tbgen: %s/%s: the %s encoding cannot hold its "
+        fprintf(stderr, PROG ": %s/%s: the %s encoding cannot hold its "
                 "values (tables/FORMAT.md)\n", out, file, o->encoding);
         return EXIT_FAILED;
     }
     if (rc != PTB_OK) {
-        fprintf(stderr, "tbgen: %s/%s: %s\n", out, file, ptb_strerror(rc));
+        fprintf(stderr, PROG ": %s/%s: %s\n", out, file, ptb_strerror(rc));
         return EXIT_FAILED;
     }
     if (quiet)
@@ -477,11 +482,11 @@ static int find_puzzle(const char *arg, ptb_puzzle **out)
                            "or shipped description of that name)", arg);
     rc = ptb_puzzle_load_file(path, out, err, sizeof err);
     if (rc == PTB_EPARSE) {
-        fprintf(stderr, "tbgen: %s: %s\n", path, err);
+        fprintf(stderr, PROG ": %s: %s\n", path, err);
         return EXIT_USAGE;
     }
     if (rc != PTB_OK) {
-        fprintf(stderr, "tbgen: %s: %s\n", path, ptb_strerror(rc));
+        fprintf(stderr, PROG ": %s: %s\n", path, ptb_strerror(rc));
         return EXIT_USAGE;
     }
     return 0;
@@ -533,7 +538,7 @@ static int parse_option(options *o, int c, char **argv)
     case OPT_LIST: o->list = optarg; return 0;
     case 'h': return help() ? EXIT_WRITE : -1;
     case 'V':
-        printf("tbgen %s\n", ptb_version());
+        printf(PROG " %s\n", ptb_version());
         return flush_stdout() ? EXIT_WRITE : -1;
     case ':':
         return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -643,11 +648,11 @@ static int make_out(const char *out)
 {
     struct stat st;
     if (mkdir(out, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "tbgen: %s: %s\n", out, strerror(errno));
+        fprintf(stderr, PROG ": %s: %s\n", out, strerror(errno));
         return EXIT_FAILED;
     }
     if (stat(out, &st) != 0) {
-        fprintf(stderr, "tbgen: %s: %s\n", out, strerror(errno));
+        fprintf(stderr, PROG ": %s: %s\n", out, strerror(errno));
         return EXIT_FAILED;
     }
     if (!S_ISDIR(st.st_mode))

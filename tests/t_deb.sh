@@ -29,7 +29,7 @@ MA=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 ARCH=$(dpkg-architecture -qDEB_HOST_ARCH)
 DEB=$TOP/build/deb SRC=$TOP/build/deb/puzzletb-$VERSION
 ROOT=$TMP/root
-PACKAGES="puzzletb libpuzzletb1 libpuzzletb-dev python3-puzzletb"
+PACKAGES="puzzletb libpuzzletb1 libpuzzletb-dev python3-puzzletb puzzletb-mpi"
 FOUR='BWBO/WBWB/BWBW/WBWO'         # codevs 1004's sample: 5 moves
 
 # ---- build ----
@@ -109,6 +109,8 @@ check "libpuzzletb-dev: header, static library, .so link, pkg-config, man 3" \
 check "python3-puzzletb: the module in Debian's python3 path" \
     holds python3-puzzletb usr/lib/python3/dist-packages/puzzletb/__init__.py \
     'usr/lib/python3/dist-packages/puzzletb/_puzzletb\.cpython-.*\.so'
+check "puzzletb-mpi: tbgen-mpi, its man page (tbgen's)" \
+    holds puzzletb-mpi usr/bin/tbgen-mpi 'usr/share/man/man1/tbgen-mpi.1.gz'
 tables=
 for p in $PACKAGES; do
     dpkg-deb -c "$(deb "$p")" | grep -q '\.mdb$' && tables="$tables $p"
@@ -126,6 +128,9 @@ check "libpuzzletb1's shlibs and symbols name libpuzzletb.so.1" \
     grep -q '^libpuzzletb 1 libpuzzletb1' "$TMP/control/shlibs"
 check "python3-puzzletb depends on python3 (its version range)" \
     grep -qE 'python3 \(>= 3' <<<"$(field python3-puzzletb Depends)"
+check "puzzletb-mpi depends on puzzletb (= $VERSION) and openmpi-bin" \
+    grep -qE "openmpi-bin.*puzzletb \(= $VERSION\)" \
+    <<<"$(field puzzletb-mpi Depends)"
 
 # ---- installed into a scratch root: the files of the packages only ----
 for p in $PACKAGES; do dpkg -x "$(deb "$p")" "$ROOT"; done
@@ -135,11 +140,11 @@ mkdir -p "$E"
 # tables or variables
 inroot() { (cd "$E" && env -u PUZZLETB_TABLES -u PYTHONPATH \
                             -u LD_LIBRARY_PATH "$@"); }
-versions=$(for p in tbgen tblookup tbserve; do
+versions=$(for p in tbgen tblookup tbserve tbgen-mpi; do
                inroot "$ROOT/usr/bin/$p" --version; done)
-check "the installed tbgen, tblookup, tbserve --version: $VERSION" \
+check "the installed tbgen, tblookup, tbserve, tbgen-mpi --version: $VERSION" \
     test "$versions" = "$(printf '%s %s\n' tbgen "$VERSION" \
-        tblookup "$VERSION" tbserve "$VERSION")"
+        tblookup "$VERSION" tbserve "$VERSION" tbgen-mpi "$VERSION")"
 check "... tblookup's default tables directory is /var/lib/puzzletb/tables" \
     grep -qF 'or /var/lib/puzzletb/tables)' <<<"$(inroot \
         "$ROOT/usr/bin/tblookup" --help)"
@@ -148,6 +153,18 @@ inroot "$ROOT/usr/bin/tbgen" --quiet --puzzle frog --puzzle four --out "$T" \
 r=$?; sed 's/^/# /' "$TMP/gen.log"
 check "the installed tbgen builds the frog and four tables" \
     test $r = 0 -a -f "$T/frog.mdb" -a -f "$T/four.mdb"
+# tbgen-mpi on 2 processes: the same bytes
+inroot env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    OMPI_MCA_btl=self,vader mpirun -np 2 --oversubscribe \
+    "$ROOT/usr/bin/tbgen-mpi" --quiet -j 1 --puzzle frog --puzzle four \
+    --out "$TMP/mpi" >"$TMP/mpi.log" 2>&1
+r=$?; sed 's/^/# /' "$TMP/mpi.log"
+check "the installed tbgen-mpi, 2 processes: frog's and four's tables, the same bytes" \
+    test $r = 0 && cmp "$T/frog.mdb" "$TMP/mpi/frog.mdb" &&
+    cmp "$T/four.mdb" "$TMP/mpi/four.mdb"
+check "... it finds the shipped descriptions where the package puzzletb puts them" \
+    grep -qF '(/usr/share/puzzletb/puzzles/NAME.txt)' \
+    <<<"$(inroot "$ROOT/usr/bin/tbgen-mpi" --help)"
 q() { inroot "$ROOT/usr/bin/tblookup" --tables "$T" "$@" 2>&1; }
 check "the installed tblookup: 3 frogs a side, n(n+2) = 15 moves" \
     test "$(q frog --count WWW.BBB)" = 15

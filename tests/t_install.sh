@@ -58,7 +58,9 @@ for f in bin/tbgen bin/tblookup include/puzzletb.h lib/libpuzzletb.a \
          share/man/man1/tbgen.1 share/man/man1/tblookup.1 \
          share/man/man3/puzzletb.3 share/puzzletb/tables/swap.mdb \
          share/bash-completion/completions/tblookup \
-         share/bash-completion/completions/tbgen; do
+         share/bash-completion/completions/tbgen \
+         $([ -x bin/tbgen-mpi ] &&
+           echo bin/tbgen-mpi share/man/man1/tbgen-mpi.1); do
     [ -f "$P/$f" ] || missing="$missing $f"
 done
 check "every file is installed${missing:+ (missing:$missing)}" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/t_version.sh: one version everywhere.  PTB_VERSION_STRING in
 # common/puzzletb.h is the one place it is written; each program's
-# --version, the Python module's __version__, the man pages, NEWS and
+# --version (tbgen-mpi's too), the Python module's __version__, the man pages, NEWS and
 # debian/changelog must say the same, and debian/rules refuses to build a
 # package whose changelog says another.
 set -u
@@ -12,7 +12,8 @@ VERSION=$(sed -n 's/^#define PTB_VERSION_STRING "\(.*\)"/\1/p' \
 check "common/puzzletb.h defines PTB_VERSION_STRING as N.N.N ($VERSION)" \
     grep -qxE '[0-9]+\.[0-9]+\.[0-9]+' <<<"$VERSION"
 
-for p in tbgen tblookup tbserve; do
+# tbgen-mpi where it is built (Open MPI's mpicc)
+for p in tbgen tblookup tbserve $([ -x bin/tbgen-mpi ] && echo tbgen-mpi); do
     check "$p --version: '$p $VERSION', status 0" \
         test "$(bin/$p --version 2>&1; echo "status $?")" = \
         "$(printf '%s %s\nstatus 0' "$p" "$VERSION")"
