@@ -444,8 +444,7 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
                     continue;           /* no completions */
                 uint32_t to = last ? 0 : where[base[c + 1] + at];
                 unsigned i = pass ? 0 : (unsigned)kind[j] + 1;
-                for (; ne <= i; ne++)
-                    x->graph[used + 1 + ne].edge = (sl_edge){ 0, 0, 0 };
+                ne = i + 1;             /* (the units skipped: never read) */
                 x->graph[used + 1 + i].edge = (sl_edge){
                     before, to, (int8_t)(pass ? PASS : kind[j]) };
                 choice |= 1u << i;
