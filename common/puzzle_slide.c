@@ -40,7 +40,8 @@
  * MIRRORED when the drawing is the mirror image of the table's state (its
  * moves, made on the state, are mirrored onto the drawing: native()).
  *
- * May touch: its arguments and the heap.  No I/O.
+ * May touch: its arguments, the heap and its thread's last state
+ * (state_moves()).  No I/O.
  */
 #include <stdlib.h>
 #include <string.h>
