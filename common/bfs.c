@@ -7,36 +7,34 @@
  * whole, several at once, one per thread; a large subtable splits each
  * layer between the threads.
  *
- * The values are kept in one of two ways: 2 bytes a state, the exact
- * distance (PTB_UNSOLVABLE: not reached), for the tables that need it
- * (exact tables, mod-4 tables, whose bit is the distance's second, and
- * --verify's proof); or two bits a state, the distance mod 3 (3: not
- * reached), for mod-3 tables, which is all they store.  A state is
- * claimed for the next layer by writing its value, once, with an atomic
- * operation (a compare and swap; an AND that clears the two bits'
- * difference from 3, safe because every claim of a layer writes the same
- * residue).
+ * The values are kept in one of two ways.  Exact tables, mod-4 ones
+ * (whose bit is the distance's second) and --verify's proof keep 2 bytes
+ * a state, the exact distance (PTB_UNSOLVABLE: not reached); the layer
+ * being expanded is the states whose value is its distance.  Mod-3 tables
+ * keep two bits a state, and during the search those bits are not the
+ * residue but a code, as in Korf's two-bit breadth-first search: 3 not
+ * reached, 0 expanded, and the layers alternate between 1 (even
+ * distances) and 2 (odd ones), so the layer being expanded and the one
+ * being found are told apart with no frontier bitmap (2 bits a state in
+ * all).  The residues come back at the end from the checkpoint file
+ * (checkpoint.c), which records every layer's states as the layer ends:
+ * the build's own file, or an unnamed one in the output directory.  A
+ * state is claimed for the next layer by writing its value, once, with an
+ * atomic operation (a compare and swap; an AND that clears the bit its
+ * code lacks).
  *
- * One bitmap, 'front', holds the frontier: a bit a state, set for the
- * states of the layer being expanded (distance d) and, as they are
- * claimed, those of the next (d + 1); a state's value tells which, even
- * as a residue, so no second bitmap is needed (3 bits a state in all with
- * residues, 17 with exact values).  A layer is expanded by scanning
- * 'front' in index order, in chunks the threads take in turn (a bit per
- * chunk says which chunks hold a state of the layer, another which got a
- * claim, so a sparse layer costs no scan of the whole bitmap); the states
- * at d are
- * expanded and their bits cleared, those at d + 1 stay.  (A bit for two
- * or four states, 2.5 bits a state, made the generation of Klotski 9 % and
- * 35 % slower: a group's states at d - 3 look like d's and are expanded
- * again for nothing.)  Index order keeps the work local when neighbouring
- * states have nearby indices.  What the layers find (the histogram, and
- * of the last one the first states in index order) is counted as they are
- * claimed, so no pass over the values is needed afterwards.
+ * A layer is expanded by scanning the values in index order, in chunks of
+ * CHUNK_STATES that the threads take in turn (a bit per chunk says which
+ * chunks hold a state of the layer, another which got a claim, so a
+ * sparse layer costs no scan of the whole index space).  Index order
+ * keeps the work local when neighbouring states have nearby indices.
+ * What the layers find (the histogram, and of the last one the first
+ * states in index order) is counted as they are claimed, so no pass over
+ * the values is needed afterwards.
  *
  * Knows nothing of any puzzle: only the ops of common/puzzle.h.
  */
-#define _GNU_SOURCE                /* O_TMPFILE, fallocate */
+#define _GNU_SOURCE                /* fallocate */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -50,13 +48,13 @@
 
 #define LARGE_SUBTABLE (1u << 20)  /* from here, layers are split */
 #define SPLIT_LAYER 8192           /* from here, a layer uses every thread */
-#define CHUNK_WORDS 16             /* bitmap words a thread takes at once */
+#define CHUNK_STATES 1024          /* states a thread takes at once */
 #define NFAR 8                     /* farthest states kept (the info's) */
 /* A cluster (ptb_build_opts.cluster) splits each subtable into slices of
  * whole chunks, one a process; a state claimed outside the slice goes to
  * the thread's outbox, which is delivered to its owner when full (before
  * a chunk could overflow it) or at the end of the layer. */
-#define SLICE_STATES (64 * CHUNK_WORDS)
+#define SLICE_STATES CHUNK_STATES
 #define BOX_STATES ((uint64_t)1 << 21)
 #define GATHER_WORDS ((uint64_t)1 << 20)   /* a process's part of a round
                                               of the final gather */
@@ -84,18 +82,17 @@ typedef struct layer_job {
                                   is all of it without a cluster; the
                                   job's indices q count from it */
     uint16_t *dist;            /* exact values: the slice's */
-    uint64_t *res;             /* or residues: every slice's two bits */
+    uint64_t *res;             /* or codes: every slice's two bits */
     uint64_t base;             /* ... of which this slice's first */
-    uint64_t *front;           /* the frontier: the layers at d and d + 1 */
-    /* a bit per chunk of CHUNK_WORDS words of front: with a state at d;
-     * that got a claim (a state at d + 1) */
-    uint64_t *cur_sum, *next_sum;
-    uint64_t n, words, chunks; /* the slice's states; words of each
-                                  bitmap; chunks */
+    /* a bit per chunk of CHUNK_STATES states: with a state at d; that got
+     * a claim (a state at d + 1); they swap after each layer */
+    uint64_t *cur_sum, *next_sum, *sums;
+    uint64_t n, chunks;        /* the slice's states; its chunks */
     uint64_t take;             /* next chunk to take (atomic) */
     int alone;                 /* one thread: it takes every chunk itself */
     uint64_t found;            /* states claimed for the next layer
-                                  (atomic) */
+                                  (atomic); in a cluster, of every slice */
+    uint64_t mine;             /* ... of this slice */
     unsigned depth;            /* distance of the layer being expanded */
     pthread_mutex_t lock;      /* for 'first' */
     far_list first;            /* of the layer being found */
@@ -121,18 +118,59 @@ static void mark(uint64_t *bits, uint64_t i)
         __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
 }
 
-/* The value of state q (of the job's subtable) as a distance to compare
- * with the layer's: exact, or mod 3 (3 when not reached). */
-static unsigned value_of(const layer_job *j, uint64_t q)
+/* The codes of the two-bit search (residues are put back at the end). */
+#define CODE_NEW 3                 /* not reached */
+#define CODE_OLD 0                 /* expanded */
+#define EVEN_BITS 0x5555555555555555u
+
+/* The code of layer d's states. */
+static unsigned layer_code(unsigned d)
 {
-    if (j->dist)
-        return __atomic_load_n(&j->dist[q], __ATOMIC_RELAXED);
-    uint64_t g = j->base + q;
-    return (unsigned)(__atomic_load_n(&j->res[g >> 5], __ATOMIC_RELAXED) >>
-                      (2 * (g & 31)) & 3);
+    return 1 + (d & 1);
 }
 
-/* Writes value v (a distance, exact or mod 3) into state q when it has
+/* What the values of layer d's states hold: the distance, or its code. */
+static unsigned layer_value(const layer_job *j, unsigned d)
+{
+    return j->dist ? d : layer_code(d);
+}
+
+/* States 32 u .. 32 u + 31 of the job's slice whose value is v: bit 2 i
+ * for state 32 u + i. */
+static uint64_t match(const layer_job *j, uint64_t u, unsigned v)
+{
+    uint64_t m = 0, q = 32 * u, k = j->n - q < 32 ? j->n - q : 32;
+    if (j->dist) {
+        for (unsigned i = 0; i < k; i++)
+            m |= (uint64_t)(__atomic_load_n(&j->dist[q + i],
+                                            __ATOMIC_RELAXED) == v)
+                 << 2 * i;
+        return m;
+    }
+    uint64_t g = j->base + q, *w = &j->res[g >> 5];
+    unsigned sh = 2 * (unsigned)(g & 31);
+    uint64_t x = __atomic_load_n(&w[0], __ATOMIC_RELAXED) >> sh;
+    if (sh)
+        x |= __atomic_load_n(&w[1], __ATOMIC_RELAXED) << (64 - sh);
+    x ^= v * EVEN_BITS;
+    m = ~(x | x >> 1) & EVEN_BITS;
+    return k < 32 ? m & (((uint64_t)1 << 2 * k) - 1) : m;
+}
+
+/* Codes of states 32 u + i of the slice, for bit 2 i of m: their layer's
+ * code (1 or 2) becomes CODE_OLD. */
+static void retire(const layer_job *j, uint64_t u, uint64_t m,
+                   unsigned code)
+{
+    uint64_t g = j->base + 32 * u, *w = &j->res[g >> 5];
+    unsigned sh = 2 * (unsigned)(g & 31);
+    m *= code;                         /* the bit of each code */
+    __atomic_fetch_and(&w[0], ~(m << sh), __ATOMIC_RELAXED);
+    if (sh && m >> (64 - sh))
+        __atomic_fetch_and(&w[1], ~(m >> (64 - sh)), __ATOMIC_RELAXED);
+}
+
+/* Writes value v (an exact distance, or a code) into state q when it has
  * none; true when this call did. */
 static int set_value(layer_job *j, uint64_t q, unsigned v)
 {
@@ -146,9 +184,9 @@ static int set_value(layer_job *j, uint64_t q, unsigned v)
     }
     uint64_t g = j->base + q, *w = &j->res[g >> 5];
     unsigned sh = 2 * (unsigned)(g & 31);
-    return (__atomic_load_n(w, __ATOMIC_RELAXED) >> sh & 3) == 3 &&
-           (__atomic_fetch_and(w, ~((uint64_t)(3 ^ v % 3) << sh),
-                               __ATOMIC_RELAXED) >> sh & 3) == 3;
+    return (__atomic_load_n(w, __ATOMIC_RELAXED) >> sh & 3) == CODE_NEW &&
+           (__atomic_fetch_and(w, ~((uint64_t)(CODE_NEW ^ v) << sh),
+                               __ATOMIC_RELAXED) >> sh & 3) == CODE_NEW;
 }
 
 /* Keeps q among the first NFAR of a list. */
@@ -162,14 +200,13 @@ static void far_add(far_list *f, uint64_t q)
     f->idx[i] = q;
 }
 
-/* Claims state q for the next layer (its value, its frontier bit); true when
- * this call did. */
+/* Claims state q for the next layer (its value, its chunk's bit); true
+ * when this call did. */
 static int claim(layer_job *j, uint64_t q, far_list *first)
 {
-    if (!set_value(j, q, j->depth + 1))
+    if (!set_value(j, q, layer_value(j, j->depth + 1)))
         return 0;
-    mark(j->front, q);
-    mark(j->next_sum, (q >> 6) / CHUNK_WORDS);
+    mark(j->next_sum, q / CHUNK_STATES);
     far_add(first, j->lo + q);
     return 1;
 }
@@ -200,18 +237,16 @@ static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred,
                              far_list *first, outbox *box)
 {
     const ptb_puzzle *p = j->s->p;
-    unsigned want = j->dist ? j->depth : j->depth % 3;
-    uint64_t found = 0, from = c * CHUNK_WORDS;
-    uint64_t to = from + CHUNK_WORDS < j->words ? from + CHUNK_WORDS
-                                                : j->words;
-    for (uint64_t w = from; w < to; w++) {
-        uint64_t bits = __atomic_load_n(&j->front[w], __ATOMIC_RELAXED);
-        uint64_t done = 0;
-        for (; bits; bits &= bits - 1) {
-            uint64_t q = w << 6 | ptb_low_bit(bits);
-            if (value_of(j, q) != want)
-                continue;                  /* at d + 1 */
-            done |= bits & -bits;
+    unsigned want = layer_value(j, j->depth);
+    uint64_t found = 0, from = c * (CHUNK_STATES / 32);
+    uint64_t to = (j->n + 31) / 32;
+    to = from + CHUNK_STATES / 32 < to ? from + CHUNK_STATES / 32 : to;
+    for (uint64_t u = from; u < to; u++) {
+        uint64_t m = match(j, u, want);
+        if (!m)
+            continue;
+        for (uint64_t b = m; b; b &= b - 1) {
+            uint64_t q = 32 * u + ptb_low_bit(b) / 2;
             unsigned n = p->unmoves(j->s->ctx, j->sub, j->lo + q, pred);
             for (unsigned i = 0; i < n; i++) {
                 uint64_t k = pred[i] - j->lo;
@@ -221,8 +256,8 @@ static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred,
                     box->q[box->n++] = pred[i];
             }
         }
-        if (done)
-            __atomic_fetch_and(&j->front[w], ~done, __ATOMIC_RELAXED);
+        if (!j->dist)
+            retire(j, u, m, want);
     }
     return found;
 }
@@ -231,6 +266,7 @@ static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred,
 static void add_found(layer_job *j, uint64_t found, const far_list *first)
 {
     __atomic_fetch_add(&j->found, found, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&j->mine, found, __ATOMIC_RELAXED);
     pthread_mutex_lock(&j->lock);
     for (unsigned i = 0; i < first->n; i++)
         far_add(&j->first, first->idx[i]);
@@ -284,11 +320,11 @@ static void add_goal(void *arg, uint64_t idx)
 {
     layer_job *j = arg;
     uint64_t q = idx - j->lo;
-    if (q < j->n && set_value(j, q, 0)) {
-        mark(j->front, q);
-        mark(j->cur_sum, (q >> 6) / CHUNK_WORDS);
+    if (q < j->n && set_value(j, q, layer_value(j, 0))) {
+        mark(j->cur_sum, q / CHUNK_STATES);
         far_add(&j->first, idx);
         j->found++;
+        j->mine++;
     }
 }
 
@@ -448,7 +484,60 @@ static void free_job(layer_job *j)
     free(j->box);
     free(j->xbuf);
     free(j->recv);
-    free(j->front);
+    free(j->sums);
+}
+
+/* The states of a layer in index order, for its checkpoint record: those
+ * whose value is v, in the chunks marked in cur_sum. */
+typedef struct layer_reader {
+    const layer_job *j;
+    unsigned v;
+    uint64_t u, m;             /* the states' group (32), its matches */
+} layer_reader;
+
+static uint64_t next_in_layer(void *arg)
+{
+    layer_reader *r = arg;
+    const layer_job *j = r->j;
+    uint64_t groups = (j->n + 31) / 32, per = CHUNK_STATES / 32;
+    while (!r->m) {
+        if (++r->u >= groups)
+            return UINT64_MAX;
+        if (!(j->cur_sum[r->u / per >> 6] >> (r->u / per & 63) & 1))
+            r->u = (r->u / per + 1) * per - 1;   /* a chunk without one */
+        else
+            r->m = match(j, r->u, r->v);
+    }
+    uint64_t q = 32 * r->u + ptb_low_bit(r->m) / 2;
+    r->m &= r->m - 1;
+    return q;
+}
+
+/* Records layer d (the states marked in cur_sum whose value says d) in
+ * the checkpoint; last: every slice's is empty.  PTB_OK or an errno. */
+static int record_layer(ptb_ckpt *ck, layer_job *j, unsigned d, int last)
+{
+    layer_reader r = { j, layer_value(j, d), UINT64_MAX, 0 };
+    return ptb_ckpt_layer(ck, j->sub, d, last, j->mine, next_in_layer,
+                          &r);
+}
+
+/* A state of the layer a resumed build goes on from (its value, exact or
+ * CODE_OLD, replayed): into the current layer. */
+static int resume_state(void *arg, uint32_t sub, unsigned d, uint64_t q)
+{
+    layer_job *j = arg;
+    (void)sub;
+    if (!j->dist) {
+        uint64_t g = j->base + q;
+        __atomic_fetch_or(&j->res[g >> 5],
+                          (uint64_t)layer_code(d) << 2 * (g & 31),
+                          __ATOMIC_RELAXED);
+    }
+    mark(j->cur_sum, q / CHUNK_STATES);
+    j->found++;
+    j->mine++;
+    return PTB_OK;
 }
 
 /* What one subtable's BFS found. */
@@ -499,11 +588,10 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
                     .base = b->local[sub], .res = b->v->res, .cl = b->cl };
     if (b->v->dist)
         j.dist = b->v->dist + b->local[sub];
-    j.words = (n + 63) / 64;
-    j.chunks = (j.words + CHUNK_WORDS - 1) / CHUNK_WORDS;
-    uint64_t sums = (j.chunks + 63) / 64;
-    j.front = calloc(j.words + 2 * sums + 1, sizeof *j.front);
-    if (!j.front && !j.cl)
+    j.chunks = (n + CHUNK_STATES - 1) / CHUNK_STATES;
+    uint64_t sums = (j.chunks + 63) / 64 + 1;
+    j.cur_sum = j.sums = calloc(2 * sums, sizeof *j.sums);
+    if (!j.sums && !j.cl)
         return PTB_ENOMEM;
     if (j.cl) {                        /* the outboxes, the exchange's */
         const char *test = getenv("PTB_TEST_ROUND_CHUNKS");
@@ -515,24 +603,18 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         for (unsigned t = 0; j.box && t < threads; t++)
             if (!(j.box[t].q = malloc(BOX_STATES * sizeof *j.box[t].q)))
                 rc = PTB_ENOMEM;
-        if (!j.front || !j.box || !j.xbuf)
+        if (!j.sums || !j.box || !j.xbuf)
             rc = PTB_ENOMEM;
         if ((rc = agree(j.cl, rc)) != PTB_OK) {
             free_job(&j);
             return rc;
         }
     }
-    j.cur_sum = j.front + j.words;
     j.next_sum = j.cur_sum + sums;
     pthread_mutex_init(&j.lock, NULL);
     sub_result *r = &b->sub[sub];
     if (last >= 0) {                   /* resumed: the last layer recorded */
-        rc = ptb_ckpt_front(b->ck, sub, j.front);
-        for (uint64_t w = 0; w < j.words; w++)
-            if (j.front[w]) {
-                j.found += (uint64_t)__builtin_popcountll(j.front[w]);
-                mark(j.cur_sum, w / CHUNK_WORDS);
-            }
+        rc = ptb_ckpt_front(b->ck, sub, resume_state, &j);
         j.first = r->far;
         rc = agree(j.cl, rc);
         if (j.cl && rc == PTB_OK)
@@ -542,8 +624,7 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         if (j.cl)
             rc = j.cl->sum(j.cl->ctx, &j.found, 1);
         if (b->ck && rc == PTB_OK)
-            rc = agree(j.cl, ptb_ckpt_layer(b->ck, sub, 0, !j.found,
-                                            j.front, n));
+            rc = agree(j.cl, record_layer(b->ck, &j, 0, !j.found));
     }
     for (unsigned d = last >= 0 ? (unsigned)last : 0; rc == PTB_OK && j.found;
          d++) {
@@ -558,7 +639,7 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         unsigned t = j.found >= SPLIT_LAYER ? threads : 1;
         j.alone = t == 1 && !j.cl;
         reached += j.found;
-        j.found = 0;
+        j.found = j.mine = 0;
         j.take = 0;
         j.depth = d;
         j.first.n = 0;
@@ -570,9 +651,8 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
         memset(done, 0, sums * sizeof *done);
         j.cur_sum = j.next_sum;
         j.next_sum = done;
-        if (b->ck && rc == PTB_OK)     /* front: the states at d + 1 */
-            rc = agree(j.cl, ptb_ckpt_layer(b->ck, sub, d + 1, !j.found,
-                                            j.front, n));
+        if (b->ck && rc == PTB_OK)
+            rc = agree(j.cl, record_layer(b->ck, &j, d + 1, !j.found));
         if (progress && b->o->progress && j.found)
             b->o->progress(b->o->progress_ctx, "layer", d + 1, j.found);
         if (progress)
@@ -676,7 +756,8 @@ static int check_opts(const ptb_build_opts *o)
 }
 
 /* A checkpoint's state: state idx of this process's slice of subtable sub
- * is at distance d. */
+ * is at distance d (its value: exact, or CODE_OLD until the layer it
+ * resumes from is known). */
 static int replay(void *arg, uint32_t sub, unsigned d, uint64_t idx)
 {
     build_ctx *b = arg;
@@ -684,7 +765,7 @@ static int replay(void *arg, uint32_t sub, unsigned d, uint64_t idx)
     sub_result *r = &b->sub[sub];
     layer_job j = { .n = b->len[sub], .base = b->local[sub], .res = v->res,
                     .dist = v->dist ? v->dist + b->local[sub] : NULL };
-    if (!set_value(&j, idx, d))
+    if (!set_value(&j, idx, v->dist ? d : CODE_OLD))
         return PTB_ECORRUPT;           /* found twice */
     v->info.histogram[d]++;
     if (d > r->max || !r->far.n) {
@@ -692,6 +773,19 @@ static int replay(void *arg, uint32_t sub, unsigned d, uint64_t idx)
         r->far.n = 0;
     }
     far_add(&r->far, b->lo[sub] + idx);
+    return PTB_OK;
+}
+
+/* The checkpoint's record of a state at distance d, once the search is
+ * over: its code, CODE_OLD, becomes its residue. */
+static int put_residue(void *arg, uint32_t sub, unsigned d, uint64_t idx)
+{
+    build_ctx *b = arg;
+    uint64_t g = b->local[sub] + idx, *w = &b->v->res[g >> 5];
+    unsigned sh = 2 * (unsigned)(g & 31);
+    if ((*w >> sh & 3) != CODE_OLD)
+        return PTB_EIO;                /* not expanded, or twice */
+    *w |= (uint64_t)(d % 3) << sh;
     return PTB_OK;
 }
 
@@ -715,11 +809,15 @@ static int slice_all(build_ctx *b)
     return PTB_OK;
 }
 
+/* The words of n states' residues (one more than they fill: match() reads
+ * the word after a state's). */
+#define RES_WORDS(n) ((n) / 32 + 2)
+
 /* Every value of n states unknown. */
 static void values_unknown(ptb_values *v, uint64_t n)
 {
     if (v->res)
-        memset(v->res, 0xFF, (n / 32 + 1) * sizeof *v->res);
+        memset(v->res, 0xFF, RES_WORDS(n) * sizeof *v->res);
     else
         for (uint64_t g = 0; g < n; g++)
             v->dist[g] = PTB_UNSOLVABLE;
@@ -730,7 +828,7 @@ static void values_unknown(ptb_values *v, uint64_t n)
 static int values_new(ptb_values *v, int residues, uint64_t n)
 {
     if (residues)
-        v->res = malloc((n / 32 + 1) * sizeof *v->res);
+        v->res = malloc(RES_WORDS(n) * sizeof *v->res);
     else
         v->dist = malloc((n ? n : 1) * sizeof *v->dist);
     if (!v->res && !v->dist)
@@ -741,18 +839,17 @@ static int values_new(ptb_values *v, int residues, uint64_t n)
 
 /* values_new()'s, in an unnamed file of dir, mapped (ptb_distances());
  * its blocks allocated, so that a full disk is an error here, not a
- * SIGBUS later (in memory where dir is NULL or the file system has no
- * unnamed files).  errno on failure. */
+ * SIGBUS later (in memory where dir is NULL).  errno on failure. */
 static int values_map(ptb_values *v, int residues, uint64_t n,
                       const char *dir)
 {
-    size_t bytes = residues ? (n / 32 + 1) * sizeof *v->res
+    size_t bytes = residues ? RES_WORDS(n) * sizeof *v->res
                             : (n ? n : 1) * sizeof *v->dist;
     void *p = MAP_FAILED;
-    int fd = dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1, rc;
-    if (!dir || (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR)))
-        return values_new(v, residues, n);   /* no O_TMPFILE there */
-    if (fd < 0)
+    int fd, rc;
+    if (!dir)
+        return values_new(v, residues, n);
+    if ((fd = ptb_unnamed_file(dir)) < 0)
         return errno;
     rc = fallocate(fd, 0, 0, (off_t)bytes) ? errno : 0;
     if (rc == EOPNOTSUPP)
@@ -873,7 +970,7 @@ static int resume(build_ctx *b, int residues, uint64_t total)
     const ptb_cluster *cl = b->cl;
     const ptb_space *s = b->s;
     ptb_ckpt_of of = { b->o->checkpoint, s, residues, cl ? cl->rank : 0,
-                       cl ? cl->ranks : 1, cl ? b->len : NULL };
+                       cl ? cl->ranks : 1, b->len, NULL };
     uint64_t limit = UINT64_MAX, *all = NULL;
     int rc = PTB_OK;
     if (cl) {
@@ -929,6 +1026,12 @@ int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
     pthread_mutex_init(&b.lock, NULL);
     if (rc == PTB_OK && o->checkpoint)
         rc = resume(&b, residues, total);
+    else if (rc == PTB_OK && residues)  /* for the residues: unnamed */
+        rc = agree(b.cl, ptb_ckpt_open(
+                             &(ptb_ckpt_of){ NULL, s, 1, b.cl ? b.cl->rank : 0,
+                                             b.cl ? b.cl->ranks : 1, b.len,
+                                             dir },
+                             1, 0, NULL, NULL, &b.ck));
     uint64_t replayed = 0;
     for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
         replayed += b.v->info.histogram[d];
@@ -937,6 +1040,8 @@ int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
                     s->offset[s->subtables]);
     if (rc == PTB_OK)
         rc = bfs_all(&b);
+    if (rc == PTB_OK && residues)      /* every code CODE_OLD or CODE_NEW */
+        rc = agree(b.cl, ptb_ckpt_replay(b.ck, put_residue, &b));
     ptb_ckpt_close(b.ck);
     if (rc == PTB_OK)
         summarize(s, b.sub, &b.v->info);
@@ -983,7 +1088,7 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 }
 
 /* The plan's bound on the peak: during the BFS, the values (two bits a
- * state with residues, else 2 bytes) and the frontier (a bit); then the
+ * state with residues, else 2 bytes) and the chunks' two bits; then the
  * values and what the writer holds: for a reversible puzzle, at most the
  * table's size in packed3 with its checks (packed values are made in
  * LMDB's map of the file and take only their checks; a zstd table, used
@@ -993,6 +1098,8 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
  * fixed allowance for the rest (the puzzle's own tables, zstd, the heap).
  * Measured peaks: BENCHMARKS.md. */
 #define PLAN_FIXED ((uint64_t)64 << 20)
+/* the chunks' bits of n states (in one subtable: at most this) */
+#define SUMS_BYTES(n) (2 * 8 * ((n) / CHUNK_STATES / 64 + 2))
 #define PLAN_SAMPLE 20000          /* states whose moves the plan times, */
 #define PLAN_RUN 100               /* in runs of neighbouring indices, as
                                       the search expands them */
@@ -1054,7 +1161,8 @@ int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
     memset(out, 0, sizeof *out);
     out->states = n;
     int residues = s->p->reversible && !s->p->parity;
-    uint64_t bfs = residues ? n / 4 + 8 : 2 * n;
+    uint64_t bfs = residues ? RES_WORDS(n) * 8 : 2 * n;
+    uint64_t sums = SUMS_BYTES(n);
     /* in place: at most packed3 (reversible puzzles) or a byte a value;
      * the chunk checks; LMDB's pages, the header and the stats */
     uint64_t values = s->p->reversible ? (n + 4) / 5 : n;
@@ -1062,8 +1170,7 @@ int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
     uint64_t writer = !s->p->reversible         ? 2 * table
                       : n > PTB_IN_PLACE_STATES ? table - values
                                                 : table;
-    out->memory = bfs + (n / 8 + 8 > writer ? n / 8 + 8 : writer) +
-                  PLAN_FIXED;
+    out->memory = bfs + (sums > writer ? sums : writer) + PLAN_FIXED;
     out->disk = table + ((uint64_t)64 << 10);
     /* a layer of k of a subtable's m states costs at most k varints of
      * about log128(m / k) + 1 bytes: 3 bytes a state but in layers of
@@ -1075,7 +1182,7 @@ int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
                       4096;
     out->cpu_seconds = sample_seconds(s, n, ranks, &out->moves,
                                       &out->remote);
-    /* a cluster's process: its slices' values and frontier; its outboxes,
+    /* a cluster's process: its slices' values and chunk bits; its outboxes,
      * what it sends and, at most, a full round from every process; process
      * 0 then gathers the whole table's values into a file (on its disk)
      * and holds what the writer holds */
@@ -1091,8 +1198,8 @@ int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
                                                      : out->slice_states;
     }
     uint64_t slice = out->slice_states;
-    out->process_memory = (residues ? slice / 4 + 8 : 2 * slice) +
-                          slice / 8 + 8 + PLAN_FIXED +
+    out->process_memory = (residues ? RES_WORDS(slice) * 8 : 2 * slice) +
+                          SUMS_BYTES(slice) + PLAN_FIXED +
                           (ranks > 1 ? (2 + (uint64_t)ranks) * o->threads *
                                            BOX_STATES * 8
                                      : 0);

@@ -62,6 +62,9 @@ typedef struct ckpt_sub {
 
 struct ptb_ckpt {
     int fd;
+    int named;                 /* a file to resume from, synced; else an
+                                  unnamed one (for the residues) */
+    uint64_t start;            /* where the records start */
     const ptb_space *s;
     const uint64_t *len;       /* the slice's states of each subtable */
     uint64_t *own_len;         /* len when it is the whole subtables' */
@@ -188,12 +191,10 @@ static int varint(reader *r, uint64_t *v)
 
 /* Reads the record at *at, of the subtable's next layer when next is set:
  * its subtable, layer and whether it is the subtable's last, and the
- * states, each given to fn when fn is not NULL and set in the bitmap bits
- * when bits is not NULL; *at moves past it.  0 when it does not read whole
- * or does not hold, or fn fails. */
+ * states, each given to fn when fn is not NULL; *at moves past it.  0 when
+ * it does not read whole or does not hold, or fn fails. */
 static int read_record(ptb_ckpt *c, uint64_t *at, int next, uint32_t *subp,
-                       unsigned *dp, int *lastp, ptb_ckpt_fn fn, void *arg,
-                       uint64_t *bits)
+                       unsigned *dp, int *lastp, ptb_ckpt_fn fn, void *arg)
 {
     uint32_t head[3];
     uint64_t count, q = 0, stored;
@@ -220,8 +221,6 @@ static int read_record(ptb_ckpt *c, uint64_t *at, int next, uint32_t *subp,
             return 0;
         if (fn && fn(arg, sub, d, q) != PTB_OK)
             return 0;
-        if (bits)
-            bits[q >> 6] |= (uint64_t)1 << (q & 63);
     }
     uint64_t hash = r.hash;
     *at = r.at - (r.len - r.pos);
@@ -293,9 +292,9 @@ static int read_file(ptb_ckpt *c, const ptb_ckpt_of *of, uint64_t limit,
         return PTB_OK;
     *good = at;
     while (*records < limit &&
-           read_record(c, &at, 1, &sub, &d, &last, NULL, NULL, NULL)) {
+           read_record(c, &at, 1, &sub, &d, &last, NULL, NULL)) {
         again = *good;
-        if (fn && !read_record(c, &again, 1, &sub, &d, &last, fn, arg, NULL))
+        if (fn && !read_record(c, &again, 1, &sub, &d, &last, fn, arg))
             return PTB_ECORRUPT;       /* fn refused a state */
         c->sub[sub].over = last;
         c->sub[sub].last = (int)d;
@@ -330,14 +329,17 @@ int ptb_ckpt_open(const ptb_ckpt_of *of, int fresh, uint64_t limit,
     *out = NULL;
     if (!c)
         return PTB_ENOMEM;
-    c->fd = open(of->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    c->named = of->path != NULL;
+    c->fd = c->named ? open(of->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)
+                     : ptb_unnamed_file(of->dir ? of->dir : ptb_tmp_dir());
     if (c->fd < 0) {
         int e = errno;
         ptb_ckpt_close(c);
         return e;
     }
-    int rc = fresh ? PTB_OK
-                   : read_file(c, of, limit, fn, arg, &good, &records);
+    int rc = fresh || !c->named
+                 ? PTB_OK
+                 : read_file(c, of, limit, fn, arg, &good, &records);
     if (rc != PTB_OK) {
         ptb_ckpt_close(c);
         return rc;
@@ -349,6 +351,7 @@ int ptb_ckpt_open(const ptb_ckpt_of *of, int fresh, uint64_t limit,
         rc = errno;
     else if (!good)
         rc = write_all(c->fd, (const unsigned char *)want, strlen(want));
+    c->start = strlen(want);
     c->synced = seconds();
     const char *k = getenv("PTB_TEST_KILL_AFTER");
     c->kill_after = k ? strtol(k, NULL, 10) : 0;
@@ -366,60 +369,71 @@ int ptb_ckpt_state(const ptb_ckpt *c, uint32_t sub, int *over)
     return c->sub[sub].last;
 }
 
-int ptb_ckpt_front(ptb_ckpt *c, uint32_t sub, uint64_t *bits)
+int ptb_ckpt_front(ptb_ckpt *c, uint32_t sub, ptb_ckpt_fn fn, void *arg)
 {
     uint64_t at = c->sub[sub].at;
     uint32_t s;
     unsigned d;
     int ok, last;
     pthread_mutex_lock(&c->lock);
-    ok = read_record(c, &at, 0, &s, &d, &last, NULL, NULL, bits);
+    ok = read_record(c, &at, 0, &s, &d, &last, fn, arg);
     pthread_mutex_unlock(&c->lock);
     return ok && s == sub ? PTB_OK : PTB_EIO;
 }
 
-int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d, int last,
-                   const uint64_t *bits, uint64_t n)
+int ptb_ckpt_replay(ptb_ckpt *c, ptb_ckpt_fn fn, void *arg)
 {
-    uint64_t count = 0, prev = 0, hash = FNV_START;
+    off_t end = lseek(c->fd, 0, SEEK_CUR);
+    uint64_t at = c->start;
+    uint32_t sub;
+    unsigned d;
+    int last;
+    if (end < 0)
+        return errno;
+    while (at < (uint64_t)end)
+        if (!read_record(c, &at, 0, &sub, &d, &last, fn, arg))
+            return PTB_EIO;
+    return PTB_OK;
+}
+
+int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d, int last,
+                   uint64_t count, uint64_t (*next)(void *), void *arg)
+{
+    uint64_t prev = 0, hash = FNV_START, q, written = 0;
     uint32_t head[3] = { RECORD_MAGIC, sub, d | (last ? LAST_BIT : 0) };
-    for (uint64_t w = 0; w < (n + 63) / 64; w++)
-        count += (uint64_t)__builtin_popcountll(bits[w]);
     pthread_mutex_lock(&c->lock);
     unsigned char *b = c->buf;
     size_t len = 0;
     memcpy(b, head, sizeof head);
     memcpy(b + sizeof head, &count, sizeof count);
     len = sizeof head + sizeof count;
-    int rc = PTB_OK, first = 1;
-    for (uint64_t w = 0; rc == PTB_OK && w < (n + 63) / 64; w++)
-        for (uint64_t m = bits[w]; m && rc == PTB_OK; m &= m - 1) {
-            uint64_t q = w << 6 | ptb_low_bit(m);
-            uint64_t gap = first ? q + 1 : q - prev;
-            first = 0;
-            prev = q;
-            if (len + 10 > IO_BYTES) {
-                hash = fnv(hash, b, len);
-                rc = write_all(c->fd, b, len);
-                len = 0;
-            }
-            do {
-                b[len++] = (unsigned char)(gap & 0x7F) | (gap > 0x7F ? 0x80
-                                                                     : 0);
-                gap >>= 7;
-            } while (gap);
+    int rc = PTB_OK;
+    while (rc == PTB_OK && (q = next(arg)) != UINT64_MAX) {
+        uint64_t gap = written++ ? q - prev : q + 1;
+        prev = q;
+        if (len + 10 > IO_BYTES) {
+            hash = fnv(hash, b, len);
+            rc = write_all(c->fd, b, len);
+            len = 0;
         }
+        do {
+            b[len++] = (unsigned char)(gap & 0x7F) | (gap > 0x7F ? 0x80 : 0);
+            gap >>= 7;
+        } while (gap);
+    }
+    if (rc == PTB_OK && written != count)
+        rc = PTB_EIO;                  /* the layer's count is wrong */
     if (rc == PTB_OK) {
         hash = fnv(hash, b, len);
         memcpy(b + len, &hash, sizeof hash);
         rc = write_all(c->fd, b, len + sizeof hash);
     }
     double t = seconds();
-    if (rc == PTB_OK && t - c->synced >= SYNC_SECONDS) {
+    if (rc == PTB_OK && c->named && t - c->synced >= SYNC_SECONDS) {
         rc = fdatasync(c->fd) ? errno : PTB_OK;
         c->synced = t;
     }
-    if (c->kill_after > 0 && --c->kill_after == 0)
+    if (c->named && c->kill_after > 0 && --c->kill_after == 0)
         raise(SIGKILL);
     pthread_mutex_unlock(&c->lock);
     return rc;

@@ -71,6 +71,13 @@ static inline void ptb_put_le(unsigned char *p, uint64_t v, unsigned n)
 int ptb_u64_cmp(const void *a, const void *b);
 /* The last i < n with a[i] <= v, a ascending and a[0] <= v (util.c). */
 uint64_t ptb_last_at_most(const uint64_t *a, uint64_t n, uint64_t v);
+/* A new file of dir with no name (O_TMPFILE, or a file removed as soon as
+ * it is made where the file system has no unnamed files): gone when
+ * closed, or when the process is killed.  The descriptor, or -1 and errno
+ * (util.c). */
+int ptb_unnamed_file(const char *dir);
+/* Where scratch files go when no directory is given: $TMPDIR, or /tmp. */
+const char *ptb_tmp_dir(void);
 
 /* ---- bfs.c ---------------------------------------------------------- */
 
@@ -118,16 +125,18 @@ typedef struct ptb_ckpt ptb_ckpt;
  * PTB_OK, or anything else to give the replay up. */
 typedef int (*ptb_ckpt_fn)(void *arg, uint32_t sub, unsigned d,
                            uint64_t idx);
-/* Which checkpoint: its file; the build's space; whether it keeps
- * residues (1) or exact values (0); in a cluster, this process's rank and
- * the count (else 0 and 1) and the states of its slice of each subtable
- * (NULL: every subtable whole). */
+/* Which checkpoint: its file (NULL: an unnamed file of dir, or of
+ * ptb_tmp_dir() when dir is NULL, for one build's replay only); the
+ * build's space; whether it keeps residues (1) or exact values (0); in a
+ * cluster, this process's rank and the count (else 0 and 1) and the
+ * states of its slice of each subtable (NULL: every subtable whole). */
 typedef struct ptb_ckpt_of {
     const char *path;
     const ptb_space *s;
     int residues;
     unsigned rank, ranks;
     const uint64_t *len;
+    const char *dir;
 } ptb_ckpt_of;
 /* The whole records in the file of an earlier run of the same build (0
  * when there is no such file).  PTB_OK, PTB_ENOMEM or an errno value. */
@@ -143,15 +152,20 @@ int ptb_ckpt_open(const ptb_ckpt_of *of, int fresh, uint64_t limit,
 /* The last layer recorded of a subtable (-1: none), and whether its BFS
  * is over (that layer was empty). */
 int ptb_ckpt_state(const ptb_ckpt *c, uint32_t sub, int *over);
-/* Sets in bits (a bitmap of the subtable's states, cleared) the states of
- * the subtable's last layer recorded.  PTB_OK; PTB_EIO. */
-int ptb_ckpt_front(ptb_ckpt *c, uint32_t sub, uint64_t *bits);
-/* Records that the states set in bits (n states: the slice's) are those
- * of subtable sub at distance d; last: the layer is empty (in every
- * slice), the subtable's BFS over.  Thread-safe.  PTB_OK or an errno
- * value. */
+/* Gives fn the states of the subtable's last layer recorded.  PTB_OK;
+ * PTB_EIO. */
+int ptb_ckpt_front(ptb_ckpt *c, uint32_t sub, ptb_ckpt_fn fn, void *arg);
+/* Records that the 'count' states next(arg) gives, in index order, until
+ * it gives UINT64_MAX, are those of this slice of subtable sub at
+ * distance d; last: the layer is empty (in every slice), the subtable's
+ * BFS over.  Thread-safe.  PTB_OK, PTB_EIO (next gave another count) or
+ * an errno value. */
 int ptb_ckpt_layer(ptb_ckpt *c, uint32_t sub, unsigned d, int last,
-                   const uint64_t *bits, uint64_t n);
+                   uint64_t count, uint64_t (*next)(void *), void *arg);
+/* Gives fn every state of every record in the file, in the order they
+ * were written.  PTB_OK; PTB_EIO (a record does not read, or fn refused a
+ * state); an errno value. */
+int ptb_ckpt_replay(ptb_ckpt *c, ptb_ckpt_fn fn, void *arg);
 void ptb_ckpt_close(ptb_ckpt *c);
 
 /* ---- table.c -------------------------------------------------------- */
@@ -164,7 +178,7 @@ void ptb_ckpt_close(ptb_ckpt *c);
  * info holds what the BFS found (v->info) and gets the rest.  OS errors
  * come back as positive errno values, a zstd failure as PTB_ECOMPRESS; on
  * failure no file is left behind. */
-#define PTB_IN_PLACE_STATES ((uint64_t)1 << 32)
+#define PTB_IN_PLACE_STATES ((uint64_t)1 << 28)
 int ptb_table_write(const ptb_space *s, const char *dir, const ptb_values *v,
                     const ptb_build_opts *o, ptb_table_info *info);
 

@@ -1582,8 +1582,8 @@ static void successors(const sl_ctx *x, const layout *l,
             continue;
         t.at[a] = 0;
         for (unsigned j = 0; j < m; j++) {
-            t.occ = (l->occ & ~cells) | d->kind[k].shape << to[j];
-            t.at[to[j]] = (uint8_t)(k + 1);
+            t.occ = l->occ & ~cells;
+            put_piece(d, &t, k, to[j]);
             t.anchor[i] = to[j];          /* anchors stay as a set */
             if (fn(arg, &t, a | (uint32_t)to[j] << 8))
                 return;

@@ -338,13 +338,15 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 /* What building a space's table needs, known before anything is
  * allocated: its states, an estimate of the search's CPU time, and bounds
  * on the memory the build takes at its
- * peak (about 3.6 bits a state for a mod-3 table, whose BFS keeps the
- * distance mod 3 and a frontier bit and whose writer then the distance mod
- * 3 and the packed values; 4 bytes a state for the others, which need
- * exact distances, 2 bytes each) and on the bytes of the file (a byte a state; 1.6
- * bits for reversible puzzles, whose tables are at most packed3) and of a
- * checkpoint file (ptb_build_opts.checkpoint: each state once, as the gap
- * from the one before in its layer, about 3 bytes at most).  The time is
+ * peak (for a mod-3 table, 2 bits a state, the BFS's, and what the writer
+ * holds: past 2^28 states only the checks of the values it packs in the
+ * file's map, else at most the table's size; for the others, which need
+ * exact distances, 2 bytes each, 4 bytes a state) and on the bytes of the
+ * file (a byte a state; 1.6 bits for reversible puzzles, whose tables are
+ * at most packed3) and of a checkpoint file (each state once, as the gap
+ * from the one before in its layer, about 3 bytes at most: the file of
+ * ptb_build_opts.checkpoint, or for a mod-3 table built without one an
+ * unnamed file of the table's directory, from which the residues come).  The time is
  * measured: the moves into up to 20,000 states spread evenly over the
  * index space are made and timed (a few milliseconds), and scaled to every
  * state; the search makes those of each solvable state once, and its other
@@ -353,7 +355,7 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
  * For a build split between processes (o->cluster; only its ranks is
  * read, so a plan needs no cluster running), the figures of each: the
  * states of the largest slice, the peak of a process (its slices' values
- * and frontier, and its exchange buffers: 16 MB a thread for its outbox
+ * and its exchange buffers: 16 MB a thread for its outbox
  * and as much for what it sends, and at most that from each process) and
  * of process 0 (which then gathers the whole table's values into an
  * unnamed file of the output directory, counted in disk, and writes the

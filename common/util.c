@@ -1,8 +1,14 @@
-/* common/util.c: error names, the version, and small text helpers shared by
- * the puzzle files and the formatters. */
+/* common/util.c: error names, the version, small text helpers shared by
+ * the puzzle files and the formatters, and the library's scratch files. */
+#define _GNU_SOURCE                /* O_TMPFILE */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -162,4 +168,26 @@ uint64_t ptb_last_at_most(const uint64_t *a, uint64_t n, uint64_t v)
             hi = mid - 1;
     }
     return lo;
+}
+
+const char *ptb_tmp_dir(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
+
+int ptb_unnamed_file(const char *dir)
+{
+    char path[PATH_MAX];
+    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
+        return fd;
+    if (snprintf(path, sizeof path, "%s/.puzzletb-XXXXXX", dir) >=
+        (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if ((fd = mkostemp(path, O_CLOEXEC)) >= 0)
+        unlink(path);
+    return fd;
 }
