@@ -85,7 +85,8 @@ int main(int argc, char **argv)
     for (unsigned m = 0; m < 3; m++) {
         ptb_table *gt, *kt;
         ptb_values gvals, kvals;
-        uint8_t *gd, *kd, *gv, *kv;
+        uint16_t *gd, *kd;
+        uint8_t *gv, *kv;
         const char *what = "";
         ptb_build_opts o;
         ptb_build_opts_init(&o);
