@@ -159,13 +159,15 @@ static int named(const char *file, const char *name)
                      (!strcmp(file + n, ".mdb") || file[n] == '-'));
 }
 
+/* What scan() gives each table: fn may take the puzzle (*p = NULL). */
+typedef int (*scan_fn)(void *arg, const char *file, ptb_puzzle **p,
+                       const char *metric);
+
 /* ptb_tables_scan over the files that can be of the puzzle called name;
  * *bad (may be NULL) gets the error of the first such file that does not
  * read. */
-static int scan(const char *dir, const char *name,
-                int (*fn)(void *arg, const char *file, const ptb_puzzle *p,
-                          const char *metric),
-                void *arg, int *bad)
+static int scan(const char *dir, const char *name, scan_fn fn, void *arg,
+                int *bad)
 {
     struct dirent **list;
     char path[4096], metric[64];
@@ -180,7 +182,7 @@ static int scan(const char *dir, const char *name,
                 (int)sizeof path &&
             (got = ptb_table_puzzle(path, &p, metric, sizeof metric)) ==
                 PTB_OK) {
-            rc = fn(arg, list[i]->d_name, p, metric);
+            rc = fn(arg, list[i]->d_name, &p, metric);
             ptb_puzzle_free(p);
         } else if (got != PTB_EINVAL && bad && *bad == PTB_OK) {
             *bad = got;
@@ -191,12 +193,26 @@ static int scan(const char *dir, const char *name,
     return rc;
 }
 
+typedef struct each_table {
+    int (*fn)(void *arg, const char *file, const ptb_puzzle *p,
+              const char *metric);
+    void *arg;
+} each_table;
+
+static int give(void *arg, const char *file, ptb_puzzle **p,
+                const char *metric)
+{
+    each_table *e = arg;
+    return e->fn(e->arg, file, *p, metric);
+}
+
 int ptb_tables_scan(const char *dir,
                     int (*fn)(void *arg, const char *file,
                               const ptb_puzzle *p, const char *metric),
                     void *arg)
 {
-    return scan(dir, NULL, fn, arg, NULL);
+    each_table e = { fn, arg };
+    return scan(dir, NULL, give, &e, NULL);
 }
 
 typedef struct lookup {
@@ -205,10 +221,11 @@ typedef struct lookup {
     int rc;
 } lookup;
 
-static int lookup_one(void *arg, const char *file, const ptb_puzzle *p,
+static int lookup_one(void *arg, const char *file, ptb_puzzle **pp,
                       const char *metric)
 {
     lookup *l = arg;
+    ptb_puzzle *p = *pp;
     char own[160];
     if (strcmp(p->name, l->name) || !p->description) {
         /* NAME.mdb or NAME-<its metric>.mdb holding another puzzle's
@@ -220,7 +237,9 @@ static int lookup_one(void *arg, const char *file, const ptb_puzzle *p,
             l->rc = PTB_EFORMAT;
         return PTB_OK;
     }
-    l->rc = ptb_puzzle_copy(p, &l->found);
+    l->found = p;                                 /* taken */
+    l->rc = PTB_OK;
+    *pp = NULL;
     return 1;                                     /* stop */
 }
 
