@@ -123,6 +123,14 @@ static void mark(uint64_t *bits, uint64_t i)
 #define CODE_OLD 0                 /* expanded */
 #define EVEN_BITS 0x5555555555555555u
 
+/* The word of residues (or codes) that holds state g's two bits, and
+ * their shift in it. */
+static uint64_t *res_word(uint64_t *res, uint64_t g, unsigned *sh)
+{
+    *sh = 2 * (unsigned)(g & 31);
+    return &res[g >> 5];
+}
+
 /* The code of layer d's states. */
 static unsigned layer_code(unsigned d)
 {
@@ -147,8 +155,8 @@ static uint64_t match(const layer_job *j, uint64_t u, unsigned v)
                  << 2 * i;
         return m;
     }
-    uint64_t g = j->base + q, *w = &j->res[g >> 5];
-    unsigned sh = 2 * (unsigned)(g & 31);
+    unsigned sh;
+    const uint64_t *w = res_word(j->res, j->base + q, &sh);
     uint64_t x = __atomic_load_n(&w[0], __ATOMIC_RELAXED) >> sh;
     if (sh)
         x |= __atomic_load_n(&w[1], __ATOMIC_RELAXED) << (64 - sh);
@@ -162,8 +170,8 @@ static uint64_t match(const layer_job *j, uint64_t u, unsigned v)
 static void retire(const layer_job *j, uint64_t u, uint64_t m,
                    unsigned code)
 {
-    uint64_t g = j->base + 32 * u, *w = &j->res[g >> 5];
-    unsigned sh = 2 * (unsigned)(g & 31);
+    unsigned sh;
+    uint64_t *w = res_word(j->res, j->base + 32 * u, &sh);
     m *= code;                         /* the bit of each code */
     __atomic_fetch_and(&w[0], ~(m << sh), __ATOMIC_RELAXED);
     if (sh && m >> (64 - sh))
@@ -182,8 +190,8 @@ static int set_value(layer_job *j, uint64_t q, unsigned v)
                                            __ATOMIC_RELAXED,
                                            __ATOMIC_RELAXED);
     }
-    uint64_t g = j->base + q, *w = &j->res[g >> 5];
-    unsigned sh = 2 * (unsigned)(g & 31);
+    unsigned sh;
+    uint64_t *w = res_word(j->res, j->base + q, &sh);
     return (__atomic_load_n(w, __ATOMIC_RELAXED) >> sh & 3) == CODE_NEW &&
            (__atomic_fetch_and(w, ~((uint64_t)(CODE_NEW ^ v) << sh),
                                __ATOMIC_RELAXED) >> sh & 3) == CODE_NEW;
@@ -529,10 +537,9 @@ static int resume_state(void *arg, uint32_t sub, unsigned d, uint64_t q)
     layer_job *j = arg;
     (void)sub;
     if (!j->dist) {
-        uint64_t g = j->base + q;
-        __atomic_fetch_or(&j->res[g >> 5],
-                          (uint64_t)layer_code(d) << 2 * (g & 31),
-                          __ATOMIC_RELAXED);
+        unsigned sh;
+        uint64_t *w = res_word(j->res, j->base + q, &sh);
+        __atomic_fetch_or(w, (uint64_t)layer_code(d) << sh, __ATOMIC_RELAXED);
     }
     mark(j->cur_sum, q / CHUNK_STATES);
     j->found++;
@@ -781,8 +788,8 @@ static int replay(void *arg, uint32_t sub, unsigned d, uint64_t idx)
 static int put_residue(void *arg, uint32_t sub, unsigned d, uint64_t idx)
 {
     build_ctx *b = arg;
-    uint64_t g = b->local[sub] + idx, *w = &b->v->res[g >> 5];
-    unsigned sh = 2 * (unsigned)(g & 31);
+    unsigned sh;
+    uint64_t *w = res_word(b->v->res, b->local[sub] + idx, &sh);
     if ((*w >> sh & 3) != CODE_OLD)
         return PTB_EIO;                /* not expanded, or twice */
     *w |= (uint64_t)(d % 3) << sh;
@@ -965,19 +972,17 @@ void ptb_values_free(ptb_values *v)
  * fewest (a process killed may have written one record fewer than the
  * others), and then the histogram is the sum of theirs and each
  * subtable's farthest states those of its last layer. */
-static int resume(build_ctx *b, int residues, uint64_t total)
+static int resume(build_ctx *b, const ptb_ckpt_of *of, uint64_t total)
 {
     const ptb_cluster *cl = b->cl;
     const ptb_space *s = b->s;
-    ptb_ckpt_of of = { b->o->checkpoint, s, residues, cl ? cl->rank : 0,
-                       cl ? cl->ranks : 1, b->len, NULL };
     uint64_t limit = UINT64_MAX, *all = NULL;
     int rc = PTB_OK;
     if (cl) {
         if (!(all = malloc(cl->ranks * sizeof *all)))
             rc = PTB_ENOMEM;
         if (rc == PTB_OK)
-            rc = ptb_ckpt_records(&of, &limit);
+            rc = ptb_ckpt_records(of, &limit);
         if ((rc = agree(cl, rc)) == PTB_OK)
             rc = share(cl, limit, all);
         for (unsigned r = 0; rc == PTB_OK && r < cl->ranks; r++)
@@ -985,12 +990,12 @@ static int resume(build_ctx *b, int residues, uint64_t total)
         free(all);
     }
     if (rc == PTB_OK)
-        rc = agree(cl, ptb_ckpt_open(&of, 0, limit, replay, b, &b->ck));
+        rc = agree(cl, ptb_ckpt_open(of, 0, limit, replay, b, &b->ck));
     if (rc == PTB_ECORRUPT) {          /* a state twice: start afresh */
         ptb_ckpt_close(b->ck);
         b->ck = NULL;
         reset(b, total);
-        rc = agree(cl, ptb_ckpt_open(&of, 1, 0, replay, b, &b->ck));
+        rc = agree(cl, ptb_ckpt_open(of, 1, 0, replay, b, &b->ck));
     }
     if (rc != PTB_OK || !cl)
         return rc;
@@ -1024,14 +1029,12 @@ int ptb_distances(const ptb_space *s, const ptb_build_opts *o, int residues,
         rc = PTB_ENOMEM;
     rc = agree(b.cl, rc);              /* every process gives up, or none */
     pthread_mutex_init(&b.lock, NULL);
+    ptb_ckpt_of of = { o->checkpoint, s, residues, b.cl ? b.cl->rank : 0,
+                       b.cl ? b.cl->ranks : 1, b.len, dir };
     if (rc == PTB_OK && o->checkpoint)
-        rc = resume(&b, residues, total);
+        rc = resume(&b, &of, total);
     else if (rc == PTB_OK && residues)  /* for the residues: unnamed */
-        rc = agree(b.cl, ptb_ckpt_open(
-                             &(ptb_ckpt_of){ NULL, s, 1, b.cl ? b.cl->rank : 0,
-                                             b.cl ? b.cl->ranks : 1, b.len,
-                                             dir },
-                             1, 0, NULL, NULL, &b.ck));
+        rc = agree(b.cl, ptb_ckpt_open(&of, 1, 0, NULL, NULL, &b.ck));
     uint64_t replayed = 0;
     for (unsigned d = 0; d <= PTB_MAX_DISTANCE; d++)
         replayed += b.v->info.histogram[d];

@@ -331,7 +331,7 @@ int ptb_ckpt_open(const ptb_ckpt_of *of, int fresh, uint64_t limit,
         return PTB_ENOMEM;
     c->named = of->path != NULL;
     c->fd = c->named ? open(of->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)
-                     : ptb_unnamed_file(of->dir ? of->dir : ptb_tmp_dir());
+                     : ptb_unnamed_file(of->dir);
     if (c->fd < 0) {
         int e = errno;
         ptb_ckpt_close(c);

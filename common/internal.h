@@ -71,13 +71,11 @@ static inline void ptb_put_le(unsigned char *p, uint64_t v, unsigned n)
 int ptb_u64_cmp(const void *a, const void *b);
 /* The last i < n with a[i] <= v, a ascending and a[0] <= v (util.c). */
 uint64_t ptb_last_at_most(const uint64_t *a, uint64_t n, uint64_t v);
-/* A new file of dir with no name (O_TMPFILE, or a file removed as soon as
- * it is made where the file system has no unnamed files): gone when
- * closed, or when the process is killed.  The descriptor, or -1 and errno
- * (util.c). */
+/* A new file of dir ($TMPDIR, or /tmp, when dir is NULL) with no name
+ * (O_TMPFILE, or a file removed as soon as it is made where the file
+ * system has no unnamed files): gone when closed, or when the process is
+ * killed.  The descriptor, or -1 and errno (util.c). */
 int ptb_unnamed_file(const char *dir);
-/* Where scratch files go when no directory is given: $TMPDIR, or /tmp. */
-const char *ptb_tmp_dir(void);
 
 /* ---- bfs.c ---------------------------------------------------------- */
 
@@ -125,8 +123,8 @@ typedef struct ptb_ckpt ptb_ckpt;
  * PTB_OK, or anything else to give the replay up. */
 typedef int (*ptb_ckpt_fn)(void *arg, uint32_t sub, unsigned d,
                            uint64_t idx);
-/* Which checkpoint: its file (NULL: an unnamed file of dir, or of
- * ptb_tmp_dir() when dir is NULL, for one build's replay only); the
+/* Which checkpoint: its file (NULL: an unnamed file of dir, see
+ * ptb_unnamed_file(), for one build's replay only); the
  * build's space; whether it keeps residues (1) or exact values (0); in a
  * cluster, this process's rank and the count (else 0 and 1) and the
  * states of its slice of each subtable (NULL: every subtable whole). */

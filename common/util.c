@@ -170,15 +170,12 @@ uint64_t ptb_last_at_most(const uint64_t *a, uint64_t n, uint64_t v)
     return lo;
 }
 
-const char *ptb_tmp_dir(void)
-{
-    const char *t = getenv("TMPDIR");
-    return t && *t ? t : "/tmp";
-}
-
 int ptb_unnamed_file(const char *dir)
 {
     char path[PATH_MAX];
+    const char *tmp = getenv("TMPDIR");
+    if (!dir)
+        dir = tmp && *tmp ? tmp : "/tmp";
     int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
         return fd;
