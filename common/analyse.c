@@ -105,7 +105,7 @@ int ptb_analyse(const ptb_table *t, ptb_reader *reader,
     }
     if (r != reader)
         ptb_reader_free(r);
-    if (rc != PTB_OK)
+    if ((rc = ptb_space_checked(ptb_table_space(t), rc)) != PTB_OK)
         return rc;
     out->category = category_of(out->distance);
     rank_moves(out->move, out->n);
@@ -371,7 +371,7 @@ int ptb_count_solutions(const ptb_table *t, ptb_reader *reader,
     if (r != reader)
         ptb_reader_free(r);
     free(a);
-    return rc;
+    return ptb_space_checked(ptb_table_space(t), rc);
 }
 
 /* ==== drawing states at a distance ==================================== */
@@ -746,6 +746,7 @@ int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
         sub_out[i] = f.sub[i];
         idx_out[i] = f.idx[i];
     }
+    rc = ptb_space_checked(s, rc);
     if (rc == PTB_OK)
         *got = (unsigned)f.n;
     free(f.sub);

@@ -39,6 +39,11 @@ void ptb_locate(const ptb_space *s, uint64_t g, uint32_t *sub, uint64_t *idx);
  * puzzle's ranking: puzzle.h, index()); NULL, *len 0, when there is none
  * (space.c). */
 const unsigned char *ptb_space_index(const ptb_space *s, size_t *len);
+/* rc, unless the space has found its stored index damaged since it opened
+ * (puzzle.h, status()): then that status (PTB_ECORRUPT), as whatever it
+ * answered is void.  Every entry point that answers from a space returns
+ * through it; PTB_ENOMEM is kept. */
+int ptb_space_checked(const ptb_space *s, int rc);
 /* Gives a loaded puzzle a copy of bytes as the index its table stores
  * (puzzle.h, stored).  PTB_OK; PTB_ENOMEM (registry.c). */
 int ptb_puzzle_keep(ptb_puzzle *p, const void *bytes, size_t len);

@@ -54,6 +54,9 @@ struct ptb_puzzle {
      * fails with PTB_EFORMAT when it does not hold. */
     const unsigned char *stored;
     size_t stored_len;
+    /* The table stored lies in, open as long as the puzzle is (read in
+     * place: ptb_table_puzzle), or NULL when the puzzle owns a copy. */
+    ptb_table *stored_table;
 
     /* ---- state space (used by tbgen, --verify and the walk) ---- */
 
@@ -98,6 +101,13 @@ struct ptb_puzzle {
      * lives as long as the context; the same description gives the same
      * bytes, whether open() built it or read it from stored. */
     const unsigned char *(*index)(const void *ctx, size_t *len);
+    /* Optional: PTB_OK, or PTB_ECORRUPT once the context has found its
+     * stored index damaged (a described puzzle checks a stored graph node
+     * by node as it first walks there, and walks no further).  Whatever
+     * the context answered since is void: every entry point of the library
+     * that answers from a space asks it before it returns (space.c,
+     * ptb_space_status()).  NULL: never. */
+    int (*status)(const void *ctx);
 
     /* ---- queries (used by ptb_parse and the formatters) ---- */
 

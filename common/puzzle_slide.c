@@ -88,7 +88,7 @@ typedef struct trie_level {
 typedef struct sl_edge {
     uint64_t before;             /* completions of the choices before it */
     uint32_t next;               /* its node at the next cell */
-    int8_t kind;                 /* the kind placed; -1 empty; PASS */
+    int32_t kind;                /* the kind placed; -1 empty; PASS */
 } sl_edge;
 
 typedef struct sl_node {
@@ -126,9 +126,19 @@ typedef struct sl_ctx {
     uint64_t full;               /* every piece left */
     uint64_t size;               /* states: layouts, or the component */
     /* the programme's graph (covers layouts, or a tile puzzle's class);
-     * node 0 is the end */
+     * node 0 is the end; the units of cell c's nodes start at unit lo[c]
+     * (cells from the last back: lo[last] is 1, the root lo[0]) */
     sl_unit *graph;
     uint32_t root;               /* the node of cell 0 */
+    uint32_t nunits, lo[SL_MAX_CELLS];
+    /* A graph read from a table's ranking (in place, not owned: shared)
+     * is checked node by node the first time a walk comes to one
+     * (node_ok()): ok[] a bit a unit, set once its node holds; known[],
+     * of each node reached, its state | KNOWN; damaged, set when one does
+     * not hold (slide_status()). */
+    int shared, lazy;
+    uint64_t *ok, *known;
+    int damaged;
     uint32_t *avail;             /* of each s: a bit per kind with a piece
                                     left */
     /* the open cells before each cell, the black cells (row + column
@@ -425,6 +435,7 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
         size_t kept = 0;
         int last = c + 1 == d->n;
         base[c] = nodes;
+        x->lo[c] = (uint32_t)used;
         if (!last && (rc = hash_states(&ahead, ly->st + ly->at[c + 1],
                                        ly->n[c + 1], &hcap)) != PTB_OK)
             break;
@@ -468,6 +479,7 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
     if (rc == PTB_OK) {
         x->root = where[nodes - 1];
         x->size = x->graph[x->root].node.total;
+        x->nunits = (uint32_t)used;
     }
     free(where);
     return rc;
@@ -531,6 +543,181 @@ static int load_nodes(const sl_ctx *x, const unsigned char *p, size_t len,
                                                                : PTB_EFORMAT;
 }
 
+/* The graph's other form in a table (FORMAT.md, "ranking"): 4 zero bytes
+ * (the nodes' form starts with cell 0's count, 1), the cells, the first
+ * unit of each cell's nodes and the units, 4 bytes each, then from
+ * GRAPH_AT(cells) on the units, 16 bytes each: a node its total (8
+ * bytes), choice and frow (4 each); an edge its before (8), next and kind
+ * (4 each); a unit without an edge zero.  Little-endian. */
+#define GRAPH_AT(n) (((size_t)12 + 4 * (n) + 15) / 16 * 16)
+#define KNOWN ((uint64_t)1 << 63)    /* in known[]: the state is known */
+
+static int save_graph(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    size_t len = GRAPH_AT(d->n) + 16 * (size_t)x->nunits;
+    unsigned char *p = x->own_saved = calloc(1, len), *u;
+    if (!p)
+        return PTB_ENOMEM;
+    x->saved = p;
+    x->saved_len = len;
+    ptb_put_le(p + 4, d->n, 4);
+    for (unsigned c = 0; c < d->n; c++)
+        ptb_put_le(p + 8 + 4 * c, x->lo[c], 4);
+    ptb_put_le(p + 8 + 4 * d->n, x->nunits, 4);
+    u = p + GRAPH_AT(d->n);
+    ptb_put_le(u, 1, 8);                /* the end */
+    for (uint32_t v = 1; v < x->nunits;) {   /* node after node */
+        const sl_node *nd = &x->graph[v].node;
+        unsigned ne = 32 - (unsigned)__builtin_clz(nd->choice);
+        ptb_put_le(u + 16 * v, nd->total, 8);
+        ptb_put_le(u + 16 * v + 8, nd->choice, 4);
+        ptb_put_le(u + 16 * v + 12, nd->frow, 4);
+        for (unsigned i = 0; i < ne; i++)
+            if (nd->choice >> i & 1) {
+                const sl_edge *e = &x->graph[v + 1 + i].edge;
+                unsigned char *q = u + 16 * (v + 1 + i);
+                ptb_put_le(q, e->before, 8);
+                ptb_put_le(q + 8, e->next, 4);
+                ptb_put_le(q + 12, (uint32_t)e->kind, 4);
+            }
+        v += 1 + ne;
+    }
+    return PTB_OK;
+}
+
+/* The graph of a stored ranking in its graph form, used where it lies
+ * (or, on a big-endian machine or unaligned, a copy): only its frame is
+ * checked here, and the root; the nodes, lazily (node_ok()).
+ * PTB_EFORMAT unless the units' ranges hold. */
+static int check_node(const sl_ctx *x, uint32_t v, unsigned c);
+static int load_graph(sl_ctx *x, const unsigned char *p, size_t len)
+{
+    const sl_desc *d = x->d;
+    if (len < GRAPH_AT(d->n) || ptb_get_le(p + 4, 4) != d->n)
+        return PTB_EFORMAT;
+    x->nunits = (uint32_t)ptb_get_le(p + 8 + 4 * d->n, 4);
+    if (x->nunits < 2 || x->nunits > MAX_GRAPH ||
+        (len - GRAPH_AT(d->n)) / 16 != x->nunits ||
+        (len - GRAPH_AT(d->n)) % 16)
+        return PTB_EFORMAT;
+    for (unsigned c = d->n; c-- > 0;) {
+        x->lo[c] = (uint32_t)ptb_get_le(p + 8 + 4 * c, 4);
+        if (x->lo[c] <= (c + 1 < d->n ? x->lo[c + 1] : 0) ||
+            x->lo[c] >= x->nunits)
+            return PTB_EFORMAT;
+    }
+    if (x->lo[d->n - 1] != 1)
+        return PTB_EFORMAT;
+    const unsigned char *u = p + GRAPH_AT(d->n);
+    const union { uint16_t i; uint8_t b; } one = { 1 };
+    if (one.b && !((uintptr_t)u % _Alignof(sl_unit))) {
+        x->graph = (sl_unit *)(uintptr_t)u;
+        x->shared = 1;
+    } else {
+        if (!(x->graph = malloc((size_t)x->nunits * sizeof *x->graph)))
+            return PTB_ENOMEM;
+        for (uint32_t v = 0; v < x->nunits; v++) {   /* either view */
+            x->graph[v].node.total = ptb_get_le64(u + 16 * v);
+            x->graph[v].node.choice = (uint32_t)ptb_get_le(u + 16 * v + 8, 4);
+            x->graph[v].node.frow = (uint32_t)ptb_get_le(u + 16 * v + 12, 4);
+        }
+    }
+    const sl_node *end = &x->graph[0].node;
+    if (end->total != 1 || end->choice || end->frow)
+        return PTB_EFORMAT;
+    x->ok = calloc(x->nunits / 64 + 1, sizeof *x->ok);
+    x->known = calloc(x->nunits, sizeof *x->known);
+    if (!x->ok || !x->known)
+        return PTB_ENOMEM;
+    x->lazy = 1;
+    x->root = x->lo[0];
+    x->known[x->root] = STATE(0, 0, x->full) | KNOWN;
+    if (!check_node(x, x->root, 0))
+        return PTB_EFORMAT;
+    x->ok[x->root / 64] |= (uint64_t)1 << x->root % 64;
+    x->size = x->graph[x->root].node.total;
+    return PTB_OK;
+}
+
+/* Records that node v's state is st; 0 when another was recorded. */
+static int know(const sl_ctx *x, uint32_t v, uint64_t st)
+{
+    uint64_t had = 0;
+    return __atomic_compare_exchange_n(&x->known[v], &had, st | KNOWN, 0,
+                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED) ||
+           had == (st | KNOWN);
+}
+
+/* Whether node v of cell c holds, read from a table: a node of cell c,
+ * reached from the root (its state known), whose edges are the choices
+ * of its state that the programme makes (each to a node of the next cell
+ * whose state is the choice's, or past the last cell to the end with a
+ * complete state), each with the completions of the ones before it, and
+ * whose total is theirs all.  Its edges' nodes get their states.  So a
+ * walk over checked nodes makes layouts by the rules, and ranks them as
+ * the programme does, whatever the table holds. */
+static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
+{
+    const sl_desc *d = x->d;
+    uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+    uint64_t next[SL_MAX_KINDS + 1], st, sum = 0;
+    int kind[SL_MAX_KINDS + 1];
+    if (v < x->lo[c] || v >= hi ||
+        !((st = __atomic_load_n(&x->known[v], __ATOMIC_RELAXED)) & KNOWN))
+        return 0;
+    st &= ~KNOWN;
+    const sl_node *nd = &x->graph[v].node;
+    uint32_t left = nd->choice;
+    if (!left || nd->frow || left >> (d->nkinds + 1) ||
+        v + 32 - (unsigned)__builtin_clz(left) >= hi)
+        return 0;
+    unsigned nn = choices(x, c, st, next, kind);
+    int pass = WIN(st) & 1 || d->walls >> c & 1;
+    for (unsigned j = 0; j < nn; j++) {
+        unsigned i = pass ? 0 : (unsigned)(kind[j] + 1);
+        if (!(left >> i & 1))
+            continue;
+        left &= ~(1u << i);
+        const sl_edge *e = &x->graph[v + 1 + i].edge;
+        if (e->kind != (pass ? PASS : kind[j]) || e->before != sum)
+            return 0;
+        if (c + 1 == d->n ? e->next != 0 || !complete(x, next[j])
+                          : e->next < x->lo[c + 1] || e->next >= x->lo[c] ||
+                                !know(x, e->next, next[j]))
+            return 0;
+        uint64_t t = x->graph[e->next].node.total;
+        if (!t || t > MAX_LAYOUTS)
+            return 0;
+        sum += t;
+    }
+    return !left && sum == nd->total && sum <= MAX_LAYOUTS;
+}
+
+/* Whether node v of cell c may be walked: always in a graph made here;
+ * in one read from a table, once check_node() has found it to hold (else
+ * the space is damaged, and every answer from it void). */
+static int node_check(const sl_ctx *x, uint32_t v, unsigned c);
+static inline int node_ok(const sl_ctx *x, uint32_t v, unsigned c)
+{
+    return !x->lazy ||
+           (v < x->nunits &&
+            __atomic_load_n(&x->ok[v / 64], __ATOMIC_ACQUIRE) >> v % 64 & 1) ||
+           node_check(x, v, c);
+}
+
+static int node_check(const sl_ctx *x, uint32_t v, unsigned c)
+{
+    if (v < x->nunits && check_node(x, v, c)) {
+        __atomic_fetch_or(&x->ok[v / 64], (uint64_t)1 << v % 64,
+                          __ATOMIC_RELEASE);
+        return 1;
+    }
+    __atomic_store_n(&((sl_ctx *)(uintptr_t)x)->damaged, 1,
+                     __ATOMIC_RELAXED);
+    return 0;
+}
+
 /* The parity a layout ends with (a tile puzzle's class). */
 static unsigned parity_of(const sl_ctx *x, const layout *l)
 {
@@ -542,6 +729,8 @@ static unsigned parity_of(const sl_ctx *x, const layout *l)
                  : next_of(x, c, st, l->at[c] ? l->at[c] - 1 : -1);
     return PAR(st);
 }
+
+static int foldable(sl_ctx *x);
 
 /* The programme's graph (with the ranking it saves), from a table's
  * stored ranking when saved is not NULL. */
@@ -592,17 +781,27 @@ static int make_table(sl_ctx *x, const layout *start,
         }
         x->target = parity_of(x, start);
     }
-    /* the nodes: from a table's stored ranking, or found and pruned */
+    /* the graph: from a table's stored ranking (the graph, or its nodes),
+     * or its nodes found and pruned; a table stores the graph, or its
+     * nodes when the mirror image will be folded (make_fold() then adds to
+     * the graph), or for the tests with PTB_TEST_NODES_FORM in the
+     * environment (tests/t_describe.sh: the form of older tables) */
     layers ly = { .st = NULL };
-    int rc = saved ? load_nodes(x, saved, saved_len, &ly)
+    int graph = saved && saved_len >= 4 && !ptb_get_le(saved, 4), rc;
+    if (graph) {
+        rc = foldable(x) ? PTB_EFORMAT : load_graph(x, saved, saved_len);
+    } else {
+        rc = saved ? load_nodes(x, saved, saved_len, &ly)
                    : reach_states(x, &ly);
-    if (rc == PTB_OK)
-        rc = link_nodes(x, &ly, !saved);
+        if (rc == PTB_OK)
+            rc = link_nodes(x, &ly, !saved);
+    }
     if (rc == PTB_OK && saved) {        /* what it read, as it was */
         x->saved = saved;
         x->saved_len = saved_len;
     } else if (rc == PTB_OK) {
-        rc = save_nodes(x, &ly);
+        rc = foldable(x) || getenv("PTB_TEST_NODES_FORM")
+                 ? save_nodes(x, &ly) : save_graph(x);
     }
     free(ly.st);
     return rc != PTB_OK ? rc : x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
@@ -621,7 +820,7 @@ static uint64_t walk(const sl_ctx *x, const uint8_t *at, uint32_t *v,
     for (unsigned c = c0; c < c1; c++) {
         unsigned own = at[c];           /* 0: empty; else kind + 1 */
         const sl_edge *e = &x->graph[u + 1 + own].edge;
-        if (!(x->graph[u].node.choice >> own & 1))
+        if (!node_ok(x, u, c) || !(x->graph[u].node.choice >> own & 1))
             return UINT64_MAX;
         r += e->before;
         u = e->next;
@@ -696,6 +895,8 @@ static uint64_t unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp,
     uint64_t r0 = r;
     uint32_t v = *vp;
     for (unsigned c = c0; c < c1; c++) {
+        if (!node_ok(x, v, c))
+            break;                      /* (the space damaged) */
         const sl_edge *e = edges_after(x, v, r);
         if (pre) {
             pre->node[c] = v;
@@ -1783,6 +1984,8 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
         return;
     }
     int hole = d->goal[gw->g].empty >> c & 1, want = gw->want[c] - 1;
+    if (!node_ok(x, v, c))
+        return;
     for (uint32_t m = x->graph[v].node.choice; m; m &= m - 1) {
         const sl_edge *e = &x->graph[v + 1 + ptb_low_bit(m)].edge;
         if (e->kind == PASS ? want < 0 && !hole
@@ -1803,7 +2006,10 @@ static void slide_close(void *ctx)
 {
     sl_ctx *x = ctx;
     if (x) {
-        free(x->graph);
+        if (!x->shared)
+            free(x->graph);
+        free(x->ok);
+        free(x->known);
         free(x->avail);
         free(x->placed);
         free(x->flips);
@@ -1995,6 +2201,10 @@ static unsigned state_moves(const sl_ctx *x, uint32_t sub, uint64_t idx,
     } else {
         unrank(x, idx, &last.l, &last.pre);
         last.space = x->space;
+    }
+    if (__atomic_load_n(&x->damaged, __ATOMIC_RELAXED)) {
+        last.space = 0;                 /* (its path may be cut short) */
+        return 0;
     }
     return moves_of(x, &last.l, out, to, &last.pre);
 }
@@ -2310,12 +2520,20 @@ static int slide_format_move_json(const void *ctx, const ptb_position *before,
     return (int)len;
 }
 
-/* The ranking a table stores: the graph's nodes (save_nodes()). */
+/* The ranking a table stores: the graph (save_graph()), or its nodes
+ * (save_nodes()), or the component's trie. */
 static const unsigned char *slide_index(const void *ctx, size_t *len)
 {
     const sl_ctx *x = ctx;
     *len = x->saved_len;
     return x->saved;
+}
+
+static int slide_status(const void *ctx)
+{
+    const sl_ctx *x = ctx;
+    return __atomic_load_n(&x->damaged, __ATOMIC_RELAXED) ? PTB_ECORRUPT
+                                                          : PTB_OK;
 }
 
 static const ptb_puzzle slide_ops = {
@@ -2338,6 +2556,7 @@ static const ptb_puzzle slide_ops = {
     .format_query_json = slide_format_query_json,
     .format_move_json = slide_format_move_json,
     .index = slide_index,
+    .status = slide_status,
 };
 
 /* A tile puzzle's distance mod 2: every move changes the colour of the

@@ -106,13 +106,24 @@ int ptb_puzzle_load_file(const char *path, ptb_puzzle **out, char *err,
     return rc;
 }
 
+/* The puzzle's stored index let go: its copy, or the table it lies in. */
+static void drop_stored(ptb_puzzle *p)
+{
+    if (p->stored_table)
+        ptb_table_close(p->stored_table);
+    else
+        free((void *)p->stored);
+    p->stored_table = NULL;
+    p->stored = NULL;
+}
+
 int ptb_puzzle_keep(ptb_puzzle *p, const void *bytes, size_t len)
 {
     unsigned char *own = malloc(len ? len : 1);
     if (!own)
         return PTB_ENOMEM;
     memcpy(own, bytes, len);
-    free((void *)p->stored);
+    drop_stored(p);
     p->stored = own;
     p->stored_len = len;
     return PTB_OK;
@@ -139,7 +150,7 @@ void ptb_puzzle_free(ptb_puzzle *p)
     if (!p || !p->description)
         return;
     sl_free((sl_desc *)p->data);
-    free((void *)p->stored);
+    drop_stored(p);
     free(p);
 }
 

@@ -135,6 +135,12 @@ static int sort_options(const ptb_puzzle *p, const char *const *options,
     return PTB_OK;
 }
 
+int ptb_space_checked(const ptb_space *s, int rc)
+{
+    int status = s->p->status ? s->p->status(s->ctx) : PTB_OK;
+    return status != PTB_OK && rc != PTB_ENOMEM ? status : rc;
+}
+
 int ptb_parse(const ptb_space *s, const char *text,
               const char *const *options, ptb_position out[2], unsigned *n,
               char *err, size_t errcap)
@@ -155,7 +161,11 @@ int ptb_parse(const ptb_space *s, const char *text,
     }
     if (!pos_opt && !text)
         return ptb_errf(err, errcap, "empty input");
-    return s->p->parse(s->ctx, text, opt, out, n, err, errcap);
+    rc = ptb_space_checked(s, s->p->parse(s->ctx, text, opt, out, n, err,
+                                          errcap));
+    if (rc == PTB_ECORRUPT)
+        ptb_errf(err, errcap, "%s", ptb_strerror(rc));
+    return rc;
 }
 
 unsigned ptb_record_lines(const ptb_space *s, const char *first_line)
@@ -185,6 +195,7 @@ int ptb_format_code(const ptb_space *s, uint32_t sub, uint64_t idx, char *buf,
                     size_t cap)
 {
     if (s->p->format_code)
-        return s->p->format_code(s->ctx, sub, idx, buf, cap);
+        return ptb_space_checked(s, s->p->format_code(s->ctx, sub, idx, buf,
+                                                      cap));
     return snprintf(buf, cap, "%" PRIu32 ":%" PRIu64, sub, idx);
 }

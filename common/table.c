@@ -109,6 +109,8 @@ struct ptb_table {
                                   the header's lines matched */
     int desc_bad;              /* a "description" line did not match */
     int ranked;                /* the header has a "ranking_check" */
+    dev_t dev;                 /* the file LMDB mapped */
+    ino_t ino;
     uint32_t ranking_check;    /* its value */
     ptb_table_info info;       /* from the header; no histogram, farthest */
 };
@@ -194,6 +196,14 @@ static inline uint64_t get_be64(const unsigned char *p)
  * (and its page faulted in), the chunk's other cache lines are asked for
  * together rather than one miss after another, which took a tenth of a
  * Klotski query. */
+/* Whether a described puzzle's ranking is its programme's graph
+ * (FORMAT.md, "ranking": it starts with 4 zero bytes), which has no
+ * check of its own. */
+static int graph_form(const void *ranking, size_t len)
+{
+    return len >= 4 && !ptb_get_le(ranking, 4);
+}
+
 static uint32_t chunk_check(const unsigned char *p, size_t n)
 {
     uint64_t a = 0, b = 0;
@@ -916,7 +926,7 @@ static char *header_text(const plan *pl, const ptb_table_info *in,
              sum);
     size_t rlen;
     const unsigned char *ranking = ptb_space_index(s, &rlen);
-    if (ranking)
+    if (ranking && !graph_form(ranking, rlen))
         ptb_catf(buf, cap, &len, "ranking_check %08" PRIx32 "\n",
                  chunk_check(ranking, rlen));
     /* a described puzzle's description, a line each (every line of the
@@ -1440,8 +1450,9 @@ static int read_header(ptb_table *t)
 
 /* The table's "ranking" (FORMAT.md), into *v; PTB_OK with v->mv_data NULL
  * when it has none.  PTB_EFORMAT when it has one without the header's
- * "ranking_check" or the other way round, PTB_ECORRUPT when the record
- * fails that check. */
+ * "ranking_check" or the other way round (a graph has none: the puzzle
+ * checks it node by node), PTB_ECORRUPT when the record fails that
+ * check. */
 static int ranking_record(const ptb_table *t, MDB_val *v)
 {
     int rc = get_record(t, "ranking", v);
@@ -1450,6 +1461,8 @@ static int ranking_record(const ptb_table *t, MDB_val *v)
         v->mv_size = 0;
         return PTB_OK;
     }
+    if (rc == PTB_OK && graph_form(v->mv_data, v->mv_size))
+        return t->ranked ? PTB_EFORMAT : PTB_OK;
     if (rc != PTB_OK || !t->ranked)
         return rc == PTB_OK ? PTB_EFORMAT : rc;
     return chunk_check(v->mv_data, v->mv_size) == t->ranking_check
@@ -1457,15 +1470,21 @@ static int ranking_record(const ptb_table *t, MDB_val *v)
 }
 
 /* A table's ranking, when it has one, is the very index its space ranks
- * by (one the space read from another of the puzzle's tables, or built). */
+ * by (one the space read from another of the puzzle's tables, or from
+ * this one, which needs no comparing: tables are never written in place,
+ * or built). */
 static int check_ranking(const ptb_table *t)
 {
     MDB_val v;
     size_t len;
     const unsigned char *own = ptb_space_index(t->s, &len);
+    const ptb_puzzle *p = t->s->p;
     int rc = ranking_record(t, &v);
     if (rc != PTB_OK || !v.mv_data)
         return rc;
+    if (own && own == p->stored && p->stored_table &&
+        p->stored_table->dev == t->dev && p->stored_table->ino == t->ino)
+        return v.mv_size == len ? PTB_OK : PTB_EFORMAT;
     return own && v.mv_size == len && !memcmp(v.mv_data, own, len)
                ? PTB_OK : PTB_EFORMAT;
 }
@@ -1693,6 +1712,8 @@ static int open_env(ptb_table *t)
                          mapped.st_ino != st.st_ino ||
                          mapped.st_dev != st.st_dev))
         rc = EAGAIN;
+    t->dev = st.st_dev;
+    t->ino = st.st_ino;
     return rc == PTB_OK ? check_length(t, (uint64_t)st.st_size) : rc;
 }
 
@@ -1799,14 +1820,18 @@ refuse:
 
 /* A described puzzle loaded from table t keeps t's ranking, when it has
  * one, so that opening a space on it reads the ranking instead of making
- * it. */
-static int keep_ranking(const ptb_table *t, ptb_puzzle *p)
+ * it: where it lies, t then open as long as the puzzle (its
+ * stored_table). */
+static int keep_ranking(ptb_table *t, ptb_puzzle *p)
 {
     MDB_val v;
     int rc = ranking_record(t, &v);
     if (rc != PTB_OK || !v.mv_data)
         return rc;
-    return ptb_puzzle_keep(p, v.mv_data, v.mv_size);
+    p->stored = v.mv_data;
+    p->stored_len = v.mv_size;
+    p->stored_table = t;
+    return PTB_OK;
 }
 
 int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
@@ -1831,8 +1856,9 @@ int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
         rc = PTB_EFORMAT;
     if (rc == PTB_OK && (rc = identify(&id, out)) == PTB_OK)
         copy_text(metric, cap, id.metric);
-    if (rc == PTB_OK && (*out)->description)   /* its ranking, kept */
-        rc = keep_ranking(t, *out);
+    if (rc == PTB_OK && (*out)->description &&   /* its ranking, kept */
+        (rc = keep_ranking(t, *out)) == PTB_OK && (*out)->stored_table)
+        t = NULL;                                /* (the puzzle's now) */
     if (rc != PTB_OK && *out) {
         ptb_puzzle_free(*out);
         *out = NULL;

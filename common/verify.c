@@ -238,6 +238,7 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
         rc = check_all(s, v.dist, stored, m, check_dead, threads, res, &what);
     if (rc == PTB_OK)
         rc = check_stats(t, v.dist, &what);
+    rc = ptb_space_checked(s, rc);
     if (what && rc != PTB_OK)
         snprintf(res->what, sizeof res->what, "%s", what);
     res->checked = rc == PTB_OK ? total : 0;

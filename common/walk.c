@@ -126,7 +126,7 @@ int ptb_distance(const ptb_table *t, ptb_reader *reader, const ptb_position *p,
     if (rc == PTB_OK)
         rc = distance_of(r, t, p, distance);
     drop_reader(r, reader);
-    return rc;
+    return ptb_space_checked(ptb_table_space(t), rc);
 }
 
 int ptb_solve(const ptb_table *t, ptb_reader *reader,
@@ -157,7 +157,7 @@ int ptb_solve(const ptb_table *t, ptb_reader *reader,
     if (rc == PTB_OK)
         rc = walk(r, t, &starts[best], out, &out->distance);
     drop_reader(r, reader);
-    return rc;
+    return ptb_space_checked(s, rc);
 }
 
 /* The distance of a neighbour of a state at distance d, from its stored
@@ -207,7 +207,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
         *n = k;
     }
     drop_reader(r, reader);
-    return rc;
+    return ptb_space_checked(s, rc);
 }
 
 /* ==== search from scratch ==== */
@@ -341,7 +341,7 @@ int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
         rc = replay(s, &h, (uint32_t)found, starts, n, out);
     free(h.nodes);
     free(h.slot);
-    return rc;
+    return ptb_space_checked(s, rc);
 nomem:
     free(h.nodes);
     free(h.slot);

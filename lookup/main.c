@@ -467,7 +467,10 @@ static int print_random(session *ss)
     if (rc)
         return rc;
     if (o->text || position_option(o, ptb_space_puzzle(ss->s))) {
-        if (ptb_parse(ss->s, o->text, o->qopt, start, &n, err, sizeof err)) {
+        if ((rc = ptb_parse(ss->s, o->text, o->qopt, start, &n, err,
+                            sizeof err)) != PTB_OK) {
+            if (rc == PTB_ECORRUPT)     /* a stored ranking found damaged */
+                return table_error(ss, rc);
             fprintf(stderr, "tblookup: %s\n", err);
             return EXIT_USAGE;
         }
@@ -559,6 +562,8 @@ static int answer(session *ss, const char *text, unsigned record,
     unsigned n;
     char err[256];
     int rc = ptb_parse(ss->s, text, ss->o->qopt, start, &n, err, sizeof err);
+    if (rc == PTB_ECORRUPT)             /* a stored ranking found damaged */
+        return table_error(ss, rc);
     if (rc != PTB_OK) {
         char spelled[80];
         const char *flag = option_error(ss->o, err, spelled, sizeof spelled);

@@ -363,8 +363,9 @@ static int parse_error(modstate *st, const query *q, int rc)
 {
     if (rc == PTB_ENOMEM)
         PyErr_NoMemory();
-    else
-        PyErr_SetString(st->ParseError, q->err);
+    else                   /* (PTB_ECORRUPT: a stored ranking found damaged) */
+        PyErr_SetString(rc == PTB_ECORRUPT ? st->TableError : st->ParseError,
+                        q->err);
     return -1;
 }
 

@@ -27,8 +27,9 @@ with tblookup's.
 
 A described puzzle's "ranking" record is checked against its
 ranking_check and its frame: the counting programme's nodes, or a
-component's trie whose layouts are the table's states; what the states
-mean is the engine's.
+component's trie whose layouts are the table's states; or, the counting
+programme's graph (no ranking_check), its frame and its root's total, the
+table's states; what the states mean is the engine's.
 
 All five encodings of format 5 are read: packed1 (eight bits a byte),
 packed3 (five base-3 digits a byte), packed4 (two 4-bit values a byte),
@@ -205,6 +206,11 @@ class Table:
         check = self.fields.get('ranking_check')
         if ranking is None and check is None:
             return
+        if ranking is not None and ranking[:4] == b'\0\0\0\0':
+            if check is not None:
+                raise TableError('a graph ranking with a ranking_check')
+            self._check_graph(ranking)
+            return
         if ranking is None or check is None:
             raise TableError('a ranking record without ranking_check, or the '
                              'other way round')
@@ -224,6 +230,28 @@ class Table:
         raise TableError('ranking record of %d bytes holds neither its '
                          'cells\' nodes nor a trie of its %d states'
                          % (len(ranking), self.states))
+
+    def _check_graph(self, ranking):
+        """The frame of the counting programme's graph (FORMAT.md): its
+        units' length, lo[] falling from 1, the end unit, and a root whose
+        total is the table's states, unless the table folds the mirror
+        image (then it has no graph)."""
+        if len(ranking) < 8:
+            raise TableError('graph ranking of %d bytes' % len(ranking))
+        cells, = struct.unpack('<I', ranking[4:8])
+        at = (12 + 4 * cells + 15) // 16 * 16
+        if len(ranking) < at:
+            raise TableError('graph ranking shorter than its frame')
+        lo = struct.unpack('<%dI' % cells, ranking[8:8 + 4 * cells])
+        units, = struct.unpack('<I', ranking[8 + 4 * cells:12 + 4 * cells])
+        if len(ranking) != at + 16 * units or cells < 1 or lo[-1] != 1 or \
+                any(lo[c] <= lo[c + 1] for c in range(cells - 1)) or \
+                lo[0] >= units:
+            raise TableError('graph ranking whose units do not fit its frame')
+        unit = lambda u: struct.unpack('<QII', ranking[at + 16 * u:
+                                                      at + 16 * u + 16])
+        if unit(0) != (1, 0, 0) or unit(lo[0])[0] != self.states:
+            raise TableError('graph ranking whose end or root is wrong')
 
     def _open_in_place(self, rec):
         for key in (b'index', b'dictionary'):

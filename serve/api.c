@@ -597,6 +597,8 @@ static int parse_query(ctx *c, serve_slot *sl, ptb_position start[2],
     char err[256];
     int rc = ptb_parse(sl->space, pos ? pos->value : NULL, opts, start, n,
                        err, sizeof err);
+    if (rc == PTB_ECORRUPT)            /* (a stored ranking found damaged) */
+        return table_failed(c, sl, rc);
     if (rc != PTB_OK) {
         jbuf b = { c->msg, 0, sizeof c->msg, 0 };
         put(&b, err);

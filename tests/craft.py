@@ -19,6 +19,10 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
   ranking^             not a line: VALUE is "OFFSET MASK", xors the byte
                        at OFFSET of the "ranking" record with MASK; then
                        ranking_check is recomputed;
+  graph^               not a line: in a programme's graph (FORMAT.md), VALUE
+                       "C MASK" xors the first byte of every node of cell C
+                       (its total's lowest) with MASK; "spare MASK" the
+                       first byte of the first unit without an edge;
   leaf>                not a line: in a component's trie (FORMAT.md), moves
                        the first leaf from number VALUE on that has a clear
                        bit after it in its node to that bit, so the trie
@@ -79,6 +83,30 @@ def move_leaf(record, first):
     raise SystemExit('craft.py: no leaf to move')
 
 
+def graph_bytes(record, what, mask):
+    """The graph record (its first 4 bytes zero) with the first byte of
+    every node of cell what, or of the first spare unit, xored with mask."""
+    rec = bytearray(record)
+    cells, = struct.unpack('<I', rec[4:8])
+    lo = struct.unpack('<%dI' % cells, rec[8:8 + 4 * cells])
+    units, = struct.unpack('<I', rec[8 + 4 * cells:12 + 4 * cells])
+    at = (12 + 4 * cells + 15) // 16 * 16
+    for c in range(cells):
+        v, hi = lo[c], (lo[c - 1] if c else units)
+        while v < hi:
+            choice, = struct.unpack('<I', rec[at + 16 * v + 8:at + 16 * v + 12])
+            spare = [i for i in range(choice.bit_length()) if not choice >> i & 1]
+            if what == 'spare' and spare:
+                rec[at + 16 * (v + 1 + spare[0])] ^= mask
+                return bytes(rec)
+            if what == str(c):
+                rec[at + 16 * v] ^= mask
+            v += 1 + choice.bit_length()
+    if what == 'spare':
+        raise SystemExit('craft.py: no spare unit')
+    return bytes(rec)
+
+
 def edit(lines, key, value):
     add = key.startswith('+')
     key = key.lstrip('+')
@@ -121,6 +149,10 @@ with env.begin(write=True) as txn:
                 rk[off] ^= mask
             txn.put(b'ranking', bytes(rk))
             edit(header, 'ranking_check', '%08x' % chunk_check(bytes(rk)))
+        elif key == 'graph^':
+            what, mask = value.split()
+            txn.put(b'ranking', graph_bytes(bytes(txn.get(b'ranking')), what,
+                                            int(mask)))
         elif key == 'ranking-':
             txn.delete(b'ranking')
             header = [l for l in header if not l.startswith('ranking_check ')]

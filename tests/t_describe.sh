@@ -188,12 +188,44 @@ check "p1379.mdb holding another puzzle's table: refused, status 3 (found by scr
     expect_error 3 "p1379: not a puzzletb table for this puzzle" p1379 --tables "$TMP/cr" 283104765
 
 # ---- the stored ranking (FORMAT.md, "ranking") ----
-# eight's nodes at cell 1 are the states 255 (cell 0 empty) and 255 - 2^k
-# (tile k at cell 0); 252 (two tiles placed) has completions but no layout
-# passes through it, 255 is there already, and 2^42 has a window bit that
-# 1x1 tiles cannot have.
-craft_ranking() {
+# The programme's graph (eight's table): checked node by node as a walk
+# first comes to one, the root at open.  Cell 8 is eight's last.
+craft_graph() {
     cp "$TABLES/eight.mdb" "$TMP/cr/eight.mdb"
+    "$PY" tests/craft.py "$TMP/cr/eight.mdb" graph^ "$1" 2>/dev/null
+}
+craft_graph '0 1'
+check "a stored graph whose root's total is wrong: refused at open, status 3" \
+    expect_error 3 "eight: not a puzzletb table for this puzzle" eight --tables "$TMP/cr" 867254301
+for c in 2 4 8; do   # (cell 1: the root's edges, checked at open)
+    craft_graph "$c 2"
+    check "a stored graph with every node of cell $c's total wrong: the query refused, status 3" \
+        expect_error 3 "eight.mdb: table is corrupt" eight --tables "$TMP/cr" 867254301
+    check "... --analyse too" \
+        expect_error 3 "eight.mdb: table is corrupt" eight --tables "$TMP/cr" --analyse 867254301
+done
+check "... and --random-at (no position given)" \
+    expect_error 3 "eight.mdb: table is corrupt" eight --tables "$TMP/cr" --random-at 20
+check "... and --verify says it is not the description's" \
+    expect_error 3 "the stored ranking is not the description's" eight --tables "$TMP/cr" --verify
+craft_graph 'spare 1'
+check "a stored graph with a byte changed in a unit no node reads still answers: 31" \
+    sh -c '"$1" eight --tables "$2" --count 867254301 | grep -qx 31' _ "$LOOKUP" "$TMP/cr"
+check "... but it is not the description's, and --verify says so, status 3" \
+    expect_error 3 "the stored ranking is not the description's" eight --tables "$TMP/cr" --verify
+
+# The nodes' form (a table whose mirror image is folded, and older ones),
+# eight's written so (PTB_TEST_NODES_FORM): its nodes at cell 1 are the
+# states 255 (cell 0 empty) and 255 - 2^k (tile k at cell 0); 252 (two
+# tiles placed) has completions but no layout passes through it, 255 is
+# there already, and 2^42 has a window bit that 1x1 tiles cannot have.
+PTB_TEST_NODES_FORM=1 bin/tbgen -q --puzzle eight --out "$TMP/nodes"
+check "eight's table in the nodes' form answers: 31" \
+    sh -c '"$1" eight --tables "$2" --count 867254301 | grep -qx 31' _ "$LOOKUP" "$TMP/nodes"
+check "... and --verify proves it against the nodes' form made again" \
+    sh -c 'PTB_TEST_NODES_FORM=1 "$1" eight --tables "$2" --verify | grep -q "eight.mdb: ok: 362880 values proven"' _ "$LOOKUP" "$TMP/nodes"
+craft_ranking() {
+    cp "$TMP/nodes/eight.mdb" "$TMP/cr/eight.mdb"
     "$PY" tests/craft.py "$TMP/cr/eight.mdb" "$@" 2>/dev/null
 }
 craft_ranking ranking+ '1 4398046511104'
@@ -214,7 +246,7 @@ check "a table with no stored ranking (an older one) answers, ranking made at op
     sh -c '"$1" eight --tables "$2" --count 867254301 | grep -qx 31' _ "$LOOKUP" "$TMP/cr"
 check "... and --verify proves it" \
     sh -c '"$1" eight --tables "$2" --verify | grep -q "eight.mdb: ok: 362880 values proven"' _ "$LOOKUP" "$TMP/cr"
-cp "$TABLES/eight.mdb" "$TMP/cr/eight.mdb"
+cp "$TMP/nodes/eight.mdb" "$TMP/cr/eight.mdb"
 "$PY" - "$TMP/cr/eight.mdb" <<'PYEOF'
 import sys
 import lmdb
