@@ -694,20 +694,14 @@ static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
     return !left && sum == nd->total && sum <= MAX_LAYOUTS;
 }
 
-/* Whether node v of cell c may be walked: always in a graph made here;
- * in one read from a table, once check_node() has found it to hold (else
- * the space is damaged, and every answer from it void). */
-static int node_check(const sl_ctx *x, uint32_t v, unsigned c);
-static inline int node_ok(const sl_ctx *x, uint32_t v, unsigned c)
+/* Whether node v of cell c of a graph read from a table may be walked:
+ * once check_node() has found it to hold (else the space is damaged, and
+ * every answer from it void). */
+static int node_checked(const sl_ctx *x, uint32_t v, unsigned c)
 {
-    return !x->lazy ||
-           (v < x->nunits &&
-            __atomic_load_n(&x->ok[v / 64], __ATOMIC_ACQUIRE) >> v % 64 & 1) ||
-           node_check(x, v, c);
-}
-
-static int node_check(const sl_ctx *x, uint32_t v, unsigned c)
-{
+    if (v < x->nunits &&
+        __atomic_load_n(&x->ok[v / 64], __ATOMIC_ACQUIRE) >> v % 64 & 1)
+        return 1;
     if (v < x->nunits && check_node(x, v, c)) {
         __atomic_fetch_or(&x->ok[v / 64], (uint64_t)1 << v % 64,
                           __ATOMIC_RELEASE);
@@ -812,21 +806,39 @@ static int make_table(sl_ctx *x, const layout *start,
  * UINT64_MAX when the graph does not hold at[] (a piece on a covered cell,
  * or a choice without completions).  A node's edges are in the order of
  * its choices' bits, so at[c]'s is the number of bits below its own. */
-static uint64_t walk(const sl_ctx *x, const uint8_t *at, uint32_t *v,
-                     unsigned c0, unsigned c1)
+static inline uint64_t walk_(const sl_ctx *x, const uint8_t *at,
+                             uint32_t *v, unsigned c0, unsigned c1, int lazy)
 {
     uint64_t r = 0;
     uint32_t u = *v;
     for (unsigned c = c0; c < c1; c++) {
         unsigned own = at[c];           /* 0: empty; else kind + 1 */
         const sl_edge *e = &x->graph[u + 1 + own].edge;
-        if (!node_ok(x, u, c) || !(x->graph[u].node.choice >> own & 1))
+        if ((lazy && !node_checked(x, u, c)) ||
+            !(x->graph[u].node.choice >> own & 1))
             return UINT64_MAX;
         r += e->before;
         u = e->next;
     }
     *v = u;
     return r;
+}
+
+/* walk_() on a graph read from a table, each node checked (out of line,
+ * so that the BFS's walks on a graph made here stay small). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint64_t walk_lazy(const sl_ctx *x, const uint8_t *at, uint32_t *v,
+                          unsigned c0, unsigned c1)
+{
+    return walk_(x, at, v, c0, c1, 1);
+}
+
+static inline uint64_t walk(const sl_ctx *x, const uint8_t *at, uint32_t *v,
+                            unsigned c0, unsigned c1)
+{
+    return x->lazy ? walk_lazy(x, at, v, c0, c1) : walk_(x, at, v, c0, c1, 0);
 }
 
 /* The path of a layout through the graph: its rank, the completions of the
@@ -894,8 +906,9 @@ static uint64_t unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp,
     const sl_desc *d = x->d;
     uint64_t r0 = r;
     uint32_t v = *vp;
+    const int lazy = x->lazy;
     for (unsigned c = c0; c < c1; c++) {
-        if (!node_ok(x, v, c))
+        if (lazy && !node_checked(x, v, c))
             break;                      /* (the space damaged) */
         const sl_edge *e = edges_after(x, v, r);
         if (pre) {
@@ -1984,7 +1997,7 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
         return;
     }
     int hole = d->goal[gw->g].empty >> c & 1, want = gw->want[c] - 1;
-    if (!node_ok(x, v, c))
+    if (x->lazy && !node_checked(x, v, c))
         return;
     for (uint32_t m = x->graph[v].node.choice; m; m &= m - 1) {
         const sl_edge *e = &x->graph[v + 1 + ptb_low_bit(m)].edge;
