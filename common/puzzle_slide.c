@@ -697,11 +697,8 @@ static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
 /* Whether node v of cell c of a graph read from a table may be walked:
  * once check_node() has found it to hold (else the space is damaged, and
  * every answer from it void). */
-static int node_checked(const sl_ctx *x, uint32_t v, unsigned c)
+static int node_check(const sl_ctx *x, uint32_t v, unsigned c)
 {
-    if (v < x->nunits &&
-        __atomic_load_n(&x->ok[v / 64], __ATOMIC_ACQUIRE) >> v % 64 & 1)
-        return 1;
     if (v < x->nunits && check_node(x, v, c)) {
         __atomic_fetch_or(&x->ok[v / 64], (uint64_t)1 << v % 64,
                           __ATOMIC_RELEASE);
@@ -710,6 +707,13 @@ static int node_checked(const sl_ctx *x, uint32_t v, unsigned c)
     __atomic_store_n(&((sl_ctx *)(uintptr_t)x)->damaged, 1,
                      __ATOMIC_RELAXED);
     return 0;
+}
+
+static inline int node_checked(const sl_ctx *x, uint32_t v, unsigned c)
+{
+    return (v < x->nunits &&
+            __atomic_load_n(&x->ok[v / 64], __ATOMIC_ACQUIRE) >> v % 64 & 1) ||
+           node_check(x, v, c);
 }
 
 /* The parity a layout ends with (a tile puzzle's class). */

@@ -729,6 +729,17 @@ static PyObject *read_error(modstate *st, TableObject *self, int rc)
     return table_error(st, self->space->s, dir, rc);
 }
 
+/* A failed parse on a table: read_error() when the space found its stored
+ * ranking damaged (PTB_ECORRUPT), else parse_error(); returns NULL. */
+static PyObject *query_error(modstate *st, TableObject *self, const query *q,
+                             int prc)
+{
+    if (prc == PTB_ECORRUPT)
+        return read_error(st, self, prc);
+    parse_error(st, q, prc);
+    return NULL;
+}
+
 /* What solution_texts() formats. */
 enum { T_MOVE, T_BOARD, T_CODE };
 
@@ -815,7 +826,7 @@ static int solve_query(modstate *st, TableObject *self, PyObject *args,
         sl->sol->distance = PTB_UNSOLVABLE;
     NOGIL_END
     if (prc != PTB_OK)
-        return parse_error(st, &q, prc);
+        return query_error(st, self, &q, prc), -1;
     if (rc != PTB_OK && rc != PTB_NOTFOUND) {
         if (sl)
             slot_put(self, sl);
@@ -860,7 +871,7 @@ static PyObject *Table_distance(TableObject *self, PyObject *args)
     if (sl)
         slot_put(self, sl);
     if (prc != PTB_OK)
-        return parse_error(st, &q, prc), NULL;
+        return query_error(st, self, &q, prc);
     if (rc != PTB_OK)
         return read_error(st, self, rc);
     return distance_obj(best);
@@ -1001,7 +1012,7 @@ static PyObject *Table_analyse(TableObject *self, PyObject *args)
         rc = ptb_analyse(self->t, sl->r, q.starts, q.n, sl->an);
     NOGIL_END
     if (prc != PTB_OK)
-        return parse_error(st, &q, prc), NULL;
+        return query_error(st, self, &q, prc);
     if (rc != PTB_OK) {
         if (sl)
             slot_put(self, sl);

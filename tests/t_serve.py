@@ -897,6 +897,10 @@ def check_errors(t, srv):
             f.write(data[:len(data) // 3])
         with open(os.path.join(tmp, "frog.mdb"), "wb") as f:
             f.write(b"not a table" * 1000)
+        shutil.copy(os.path.join(TABLES, "eight.mdb"), tmp)
+        subprocess.run([sys.executable, "tests/craft.py",
+                        os.path.join(tmp, "eight.mdb"), "graph^", "4 2"],
+                       check=True, capture_output=True)
         with Server(tables=tmp) as bad:
             tgt = P1225
             st, _, a = bad.get(api_path("swap", tgt))
@@ -912,6 +916,10 @@ def check_errors(t, srv):
             t.check("503: a file that is no table, named",
                     err2(bad, api_path("frog", n="3"), 503,
                          f"^{f}/frog.mdb: "))
+            t.check("503: a described table whose stored graph is damaged "
+                    "where the query walks, named",
+                    err2(bad, api_path("eight", "867254301"), 503,
+                         f"^{f}/eight.mdb: table is corrupt"))
             t.check("503 also for /stats and /random",
                     err2(bad, "/api/v1/klotski/stats", 503,
                          "klotski-step.mdb") and

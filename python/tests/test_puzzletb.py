@@ -536,6 +536,35 @@ class TestErrors(Base):
         finally:
             shutil.rmtree(d)
 
+    def test_damaged_graph(self):
+        """a described table whose stored graph is damaged where the query
+        walks (every node of a cell: tests/craft.py) raises TableError
+        naming the file, as tblookup does, for solve, distance and
+        analyse"""
+        d = tempfile.mkdtemp()
+        try:
+            path = os.path.join(d, "eight.mdb")
+            shutil.copy(os.path.join(TABLES, "eight.mdb"), path)
+            craft = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                 "..", "..", "tests", "craft.py")
+            subprocess.run([sys.executable, craft, path, "graph^", "4 2"],
+                           check=True, capture_output=True)
+            with puzzletb.open(d) as tb:
+                with self.assertRaises(puzzletb.TableError) as cm:
+                    tb.solve("eight", "867254301")
+                self.assertEqual(cm.exception.path, path)
+                p = subprocess.run([TBLOOKUP, "eight", "--tables", d,
+                                    "867254301"],
+                                   capture_output=True, text=True)
+                self.assertEqual((p.returncode, p.stderr.strip()),
+                                 (3, "tblookup: " + str(cm.exception)))
+                self.assertRaises(puzzletb.TableError, tb.distance, "eight",
+                                  "867254301")
+                self.assertRaises(puzzletb.TableError, tb.analyse, "eight",
+                                  "867254301")
+        finally:
+            shutil.rmtree(d)
+
     def test_missing_table(self):
         """a missing table raises TableError naming the file"""
         self.table_case("missing", os.remove, "\n".join(P1225))
