@@ -1479,12 +1479,12 @@ static int check_ranking(const ptb_table *t)
     size_t len;
     const unsigned char *own = ptb_space_index(t->s, &len);
     const ptb_puzzle *p = t->s->p;
+    if (own && own == p->stored && p->stored_table &&
+        p->stored_table->dev == t->dev && p->stored_table->ino == t->ino)
+        return PTB_OK;                  /* (read and checked there) */
     int rc = ranking_record(t, &v);
     if (rc != PTB_OK || !v.mv_data)
         return rc;
-    if (own && own == p->stored && p->stored_table &&
-        p->stored_table->dev == t->dev && p->stored_table->ino == t->ino)
-        return v.mv_size == len ? PTB_OK : PTB_EFORMAT;
     return own && v.mv_size == len && !memcmp(v.mv_data, own, len)
                ? PTB_OK : PTB_EFORMAT;
 }
