@@ -81,8 +81,9 @@ typedef struct trie_level {
 } trie_level;
 
 /* The programme's graph (below) is one array of 16-byte units: a node is
- * a header followed by a unit for each choice up to its last, the edge of
- * choice i in unit 1 + i (unused where the choice has no edge), and is
+ * a header, its state, and a unit for each choice up to its last, the
+ * edge of choice i in unit EDGES + i (unused where the choice has no
+ * edge), and is
  * named by its header's place; so ranking reads a node's header and the
  * edge of a choice at once, not one after the other. */
 typedef struct sl_edge {
@@ -102,7 +103,10 @@ typedef struct sl_node {
 typedef union sl_unit {
     sl_node node;
     sl_edge edge;
+    uint64_t state[2];           /* a node's second unit: its state, 0 */
 } sl_unit;
+
+#define EDGES 2                  /* a node's units before its edges */
 
 typedef struct sl_ctx {
     uint64_t space;              /* its number (state_moves()) */
@@ -127,17 +131,16 @@ typedef struct sl_ctx {
     uint64_t size;               /* states: layouts, or the component */
     /* the programme's graph (covers layouts, or a tile puzzle's class);
      * node 0 is the end; the units of cell c's nodes start at unit lo[c]
-     * (cells from the last back: lo[last] is 1, the root lo[0]) */
+     * (cells from the last back: lo[last] is EDGES, the root lo[0]) */
     sl_unit *graph;
     uint32_t root;               /* the node of cell 0 */
     uint32_t nunits, lo[SL_MAX_CELLS];
     /* A graph read from a table's ranking (in place, not owned: shared)
      * is checked node by node the first time a walk comes to one
-     * (node_ok()): ok[] a bit a unit, set once its node holds; known[],
-     * of each node reached, its state | KNOWN; damaged, set when one does
-     * not hold (slide_status()). */
+     * (node_checked()): ok[] a bit a unit, set once its node holds;
+     * damaged, set when one does not (slide_status()). */
     int shared, lazy;
-    uint64_t *ok, *known;
+    uint64_t *ok;
     int damaged;
     uint32_t *avail;             /* of each s: a bit per kind with a piece
                                     left */
@@ -415,9 +418,9 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
     const sl_desc *d = x->d;
     uint64_t next[SL_MAX_KINDS + 1];
     int kind[SL_MAX_KINDS + 1];
-    size_t states = ly->at[d->n], used = 1, hcap = 0;
+    size_t states = ly->at[d->n], used = EDGES, hcap = 0;
     /* room for every node's every choice, up to 16 MB at first */
-    size_t cap = (states + 1) * (d->nkinds + 2) + 2 * SL_MAX_KINDS + 3;
+    size_t cap = (states + 1) * (d->nkinds + 3) + 2 * SL_MAX_KINDS + 4;
     uint32_t nodes = 1, base[SL_MAX_CELLS + 1];
     uint32_t *where;             /* of each node in order, its place */
     state_set ahead = { NULL, NULL, 0, 0 };
@@ -429,6 +432,7 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
     int rc = where && x->graph ? PTB_OK : PTB_ENOMEM;
     if (rc == PTB_OK) {                 /* node 0: the end */
         x->graph[0].node = (sl_node){ 1, 0, 0 };
+        x->graph[1] = (sl_unit){ .state = { 0, 0 } };
         where[0] = 0;
     }
     for (unsigned c = d->n; rc == PTB_OK && c-- > 0;) {
@@ -446,7 +450,7 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
             int pass = WIN(st) & 1 || d->walls >> c & 1;
             /* room for its units and, past them, the most a walk reads */
             if ((rc = push((void **)&x->graph, &cap,
-                           used + 2 * SL_MAX_KINDS + 2, sizeof *x->graph,
+                           used + 2 * SL_MAX_KINDS + 3, sizeof *x->graph,
                            MAX_GRAPH)) != PTB_OK)
                 break;
             for (unsigned j = 0; j < nn; j++) {
@@ -457,15 +461,16 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
                 uint32_t to = last ? 0 : where[base[c + 1] + at];
                 unsigned i = pass ? 0 : (unsigned)kind[j] + 1;
                 ne = i + 1;             /* (the units skipped: never read) */
-                x->graph[used + 1 + i].edge = (sl_edge){
+                x->graph[used + EDGES + i].edge = (sl_edge){
                     before, to, (int8_t)(pass ? PASS : kind[j]) };
                 choice |= 1u << i;
                 before = add_sat(before, x->graph[to].node.total);
             }
             if (before) {
                 x->graph[used].node = (sl_node){ before, choice, 0 };
+                x->graph[used + 1] = (sl_unit){ .state = { st, 0 } };
                 where[nodes++] = (uint32_t)used;
-                used += 1 + ne;
+                used += EDGES + ne;
                 ly->st[ly->at[c] + kept++] = st;
             } else if (!prune) {
                 rc = PTB_EFORMAT;
@@ -547,10 +552,10 @@ static int load_nodes(const sl_ctx *x, const unsigned char *p, size_t len,
  * (the nodes' form starts with cell 0's count, 1), the cells, the first
  * unit of each cell's nodes and the units, 4 bytes each, then from
  * GRAPH_AT(cells) on the units, 16 bytes each: a node its total (8
- * bytes), choice and frow (4 each); an edge its before (8), next and kind
- * (4 each); a unit without an edge zero.  Little-endian. */
+ * bytes), choice and frow (4 each), then its state (8) and 0 (8); an edge
+ * its before (8), next and kind (4 each); a unit without an edge zero.
+ * Little-endian. */
 #define GRAPH_AT(n) (((size_t)12 + 4 * (n) + 15) / 16 * 16)
-#define KNOWN ((uint64_t)1 << 63)    /* in known[]: the state is known */
 
 static int save_graph(sl_ctx *x)
 {
@@ -567,21 +572,22 @@ static int save_graph(sl_ctx *x)
     ptb_put_le(p + 8 + 4 * d->n, x->nunits, 4);
     u = p + GRAPH_AT(d->n);
     ptb_put_le(u, 1, 8);                /* the end */
-    for (uint32_t v = 1; v < x->nunits;) {   /* node after node */
+    for (uint32_t v = EDGES; v < x->nunits;) {   /* node after node */
         const sl_node *nd = &x->graph[v].node;
         unsigned ne = 32 - (unsigned)__builtin_clz(nd->choice);
         ptb_put_le(u + 16 * v, nd->total, 8);
         ptb_put_le(u + 16 * v + 8, nd->choice, 4);
         ptb_put_le(u + 16 * v + 12, nd->frow, 4);
+        ptb_put_le(u + 16 * (v + 1), x->graph[v + 1].state[0], 8);
         for (unsigned i = 0; i < ne; i++)
             if (nd->choice >> i & 1) {
-                const sl_edge *e = &x->graph[v + 1 + i].edge;
-                unsigned char *q = u + 16 * (v + 1 + i);
+                const sl_edge *e = &x->graph[v + EDGES + i].edge;
+                unsigned char *q = u + 16 * (v + EDGES + i);
                 ptb_put_le(q, e->before, 8);
                 ptb_put_le(q + 8, e->next, 4);
                 ptb_put_le(q + 12, (uint32_t)e->kind, 4);
             }
-        v += 1 + ne;
+        v += EDGES + ne;
     }
     return PTB_OK;
 }
@@ -607,7 +613,7 @@ static int load_graph(sl_ctx *x, const unsigned char *p, size_t len)
             x->lo[c] >= x->nunits)
             return PTB_EFORMAT;
     }
-    if (x->lo[d->n - 1] != 1)
+    if (x->lo[d->n - 1] != EDGES)
         return PTB_EFORMAT;
     const unsigned char *u = p + GRAPH_AT(d->n);
     const union { uint16_t i; uint8_t b; } one = { 1 };
@@ -626,51 +632,41 @@ static int load_graph(sl_ctx *x, const unsigned char *p, size_t len)
     const sl_node *end = &x->graph[0].node;
     if (end->total != 1 || end->choice || end->frow)
         return PTB_EFORMAT;
-    x->ok = calloc(x->nunits / 64 + 1, sizeof *x->ok);
-    x->known = calloc(x->nunits, sizeof *x->known);
-    if (!x->ok || !x->known)
+    if (!(x->ok = calloc(x->nunits / 64 + 1, sizeof *x->ok)))
         return PTB_ENOMEM;
     x->lazy = 1;
     x->root = x->lo[0];
-    x->known[x->root] = STATE(0, 0, x->full) | KNOWN;
-    if (!check_node(x, x->root, 0))
+    if (x->graph[x->root + 1].state[0] != STATE(0, 0, x->full) ||
+        !check_node(x, x->root, 0))
         return PTB_EFORMAT;
     x->ok[x->root / 64] |= (uint64_t)1 << x->root % 64;
     x->size = x->graph[x->root].node.total;
     return PTB_OK;
 }
 
-/* Records that node v's state is st; 0 when another was recorded. */
-static int know(const sl_ctx *x, uint32_t v, uint64_t st)
-{
-    uint64_t had = 0;
-    return __atomic_compare_exchange_n(&x->known[v], &had, st | KNOWN, 0,
-                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED) ||
-           had == (st | KNOWN);
-}
-
-/* Whether node v of cell c holds, read from a table: a node of cell c,
- * reached from the root (its state known), whose edges are the choices
- * of its state that the programme makes (each to a node of the next cell
- * whose state is the choice's, or past the last cell to the end with a
- * complete state), each with the completions of the ones before it, and
- * whose total is theirs all.  Its edges' nodes get their states.  So a
- * walk over checked nodes makes layouts by the rules, and ranks them as
- * the programme does, whatever the table holds. */
+/* Whether node v of cell c holds, read from a table: a node of cell c
+ * (the root, or reached by an edge that checked its state), with a state
+ * of the programme's, whose edges are the choices of its state that the
+ * programme makes (each to a node of the next cell whose state is the
+ * choice's, or past the last cell to the end with a complete state), each
+ * with the completions of the ones before it, and whose total is theirs
+ * all.  So a walk over checked nodes makes layouts by the rules, and
+ * ranks them as the programme does, whatever the table holds. */
 static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
 {
     const sl_desc *d = x->d;
     uint32_t hi = c ? x->lo[c - 1] : x->nunits;
     uint64_t next[SL_MAX_KINDS + 1], st, sum = 0;
     int kind[SL_MAX_KINDS + 1];
-    if (v < x->lo[c] || v >= hi ||
-        !((st = __atomic_load_n(&x->known[v], __ATOMIC_RELAXED)) & KNOWN))
+    if (v < x->lo[c] || v + 1 >= hi)
         return 0;
-    st &= ~KNOWN;
+    st = x->graph[v + 1].state[0];
+    if (WIN(st) >= x->nwin || PAR(st) >= x->npar || LEFT(st) >= x->nleft)
+        return 0;
     const sl_node *nd = &x->graph[v].node;
     uint32_t left = nd->choice;
     if (!left || nd->frow || left >> (d->nkinds + 1) ||
-        v + 32 - (unsigned)__builtin_clz(left) >= hi)
+        v + EDGES - 1 + 32 - (unsigned)__builtin_clz(left) >= hi)
         return 0;
     unsigned nn = choices(x, c, st, next, kind);
     int pass = WIN(st) & 1 || d->walls >> c & 1;
@@ -679,12 +675,12 @@ static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
         if (!(left >> i & 1))
             continue;
         left &= ~(1u << i);
-        const sl_edge *e = &x->graph[v + 1 + i].edge;
+        const sl_edge *e = &x->graph[v + EDGES + i].edge;
         if (e->kind != (pass ? PASS : kind[j]) || e->before != sum)
             return 0;
         if (c + 1 == d->n ? e->next != 0 || !complete(x, next[j])
-                          : e->next < x->lo[c + 1] || e->next >= x->lo[c] ||
-                                !know(x, e->next, next[j]))
+                          : e->next < x->lo[c + 1] || e->next + 1 >= x->lo[c] ||
+                                x->graph[e->next + 1].state[0] != next[j])
             return 0;
         uint64_t t = x->graph[e->next].node.total;
         if (!t || t > MAX_LAYOUTS)
@@ -817,7 +813,7 @@ static inline uint64_t walk_(const sl_ctx *x, const uint8_t *at,
     uint32_t u = *v;
     for (unsigned c = c0; c < c1; c++) {
         unsigned own = at[c];           /* 0: empty; else kind + 1 */
-        const sl_edge *e = &x->graph[u + 1 + own].edge;
+        const sl_edge *e = &x->graph[u + EDGES + own].edge;
         if ((lazy && !node_checked(x, u, c)) ||
             !(x->graph[u].node.choice >> own & 1))
             return UINT64_MAX;
@@ -886,11 +882,11 @@ static const sl_edge *edges_after(const sl_ctx *x, uint32_t v, uint64_t r)
 {
     const sl_unit *n = &x->graph[v];
     uint32_t m = n->node.choice;
-    const sl_edge *e = &n[1].edge;
+    const sl_edge *e = &n[EDGES].edge;
     if (!(m & 1))
-        e = &n[1 + ptb_low_bit(m)].edge;
+        e = &n[EDGES + ptb_low_bit(m)].edge;
     for (m &= m - 1; m; m &= m - 1) {
-        const sl_edge *f = &n[1 + ptb_low_bit(m)].edge;
+        const sl_edge *f = &n[EDGES + ptb_low_bit(m)].edge;
         if (f->before > r)
             break;
         e = f;
@@ -1152,7 +1148,7 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
         return;
     }
     for (uint32_t m = x->graph[v].node.choice; m && !rw->rc; m &= m - 1) {
-        const sl_edge *e = &x->graph[v + 1 + ptb_low_bit(m)].edge;
+        const sl_edge *e = &x->graph[v + EDGES + ptb_low_bit(m)].edge;
         rw->at[c] = (uint8_t)(e->kind >= 0 ? e->kind + 1 : 0);
         row_paths(rw, c + 1, e->next, off + e->before);
     }
@@ -2004,7 +2000,7 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
     if (x->lazy && !node_checked(x, v, c))
         return;
     for (uint32_t m = x->graph[v].node.choice; m; m &= m - 1) {
-        const sl_edge *e = &x->graph[v + 1 + ptb_low_bit(m)].edge;
+        const sl_edge *e = &x->graph[v + EDGES + ptb_low_bit(m)].edge;
         if (e->kind == PASS ? want < 0 && !hole
                             : want >= 0 ? e->kind == want
                                         : !hole || e->kind < 0) {
@@ -2026,7 +2022,6 @@ static void slide_close(void *ctx)
         if (!x->shared)
             free(x->graph);
         free(x->ok);
-        free(x->known);
         free(x->avail);
         free(x->placed);
         free(x->flips);

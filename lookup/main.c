@@ -486,9 +486,12 @@ static int print_random(session *ss)
                PTB_JSON_SCHEMA, o->puzzle, ptb_space_metric(ss->s), o->at,
                o->seed);
     for (unsigned i = 0; rc == PTB_OK && i < got; i++) {
-        ptb_format_code(ss->s, subs[i], idxs[i], code, sizeof code);
-        printf(o->out == OUT_JSON ? "%s\"%s\"" : "%.0s%s\n", i ? "," : "",
-               code);
+        int len = ptb_format_code(ss->s, subs[i], idxs[i], code, sizeof code);
+        if (len < 0)                    /* a stored ranking found damaged */
+            rc = len;
+        else
+            printf(o->out == OUT_JSON ? "%s\"%s\"" : "%.0s%s\n",
+                   i ? "," : "", code);
     }
     if (rc == PTB_OK && o->out == OUT_JSON)
         printf("]}\n");
@@ -541,9 +544,13 @@ static int print_farthest(session *ss, const ptb_table_info *in,
             printf("# farthest: %u at distance %u\n", got, d);
         for (unsigned i = 0; rc == PTB_OK && i < got; i++) {
             code[0] = '\0';
-            ptb_format_code(ss->s, subs[i], idxs[i], code, sizeof code);
-            printf(json ? "%s\"%s\"" : "%.0s%s\n", done + i ? "," : "",
-                   code);
+            int len = ptb_format_code(ss->s, subs[i], idxs[i], code,
+                                      sizeof code);
+            if (len < 0)                /* a stored ranking found damaged */
+                rc = len;
+            else
+                printf(json ? "%s\"%s\"" : "%.0s%s\n",
+                       done + i ? "," : "", code);
         }
         done += got;
     }

@@ -136,7 +136,8 @@ typedef int (*board_fn)(const ptb_space *, const ptb_position *, char *,
             }                                                              \
             call_with(buf_, (size_t)n_ + 1);                               \
         }                                                                  \
-        (result) = n_ < 0 ? PyUnicode_FromString("")                       \
+        (result) = n_ == PTB_ECORRUPT ? NULL /* (a damaged ranking) */     \
+                 : n_ < 0 ? PyUnicode_FromString("")                       \
                           : PyUnicode_DecodeUTF8(buf_, n_, "replace");      \
         if (buf_ != stack_)                                                \
             free(buf_);                                                    \
@@ -235,6 +236,8 @@ static PyObject *position_obj(modstate *st, const ptb_space *s,
                        PyLong_FromUnsignedLongLong(p->idx), code_str(s, p),
                        b };
     int bad = 0;
+    if (!v[2] && !PyErr_Occurred())     /* its stored ranking found damaged */
+        PyErr_SetString(st->TableError, ptb_strerror(PTB_ECORRUPT));
     for (int i = 0; i < 4; i++) {
         bad |= !v[i];
         PyStructSequence_SET_ITEM(o, i, v[i] ? v[i] : Py_NewRef(Py_None));

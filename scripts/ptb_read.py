@@ -233,7 +233,7 @@ class Table:
 
     def _check_graph(self, ranking):
         """The frame of the counting programme's graph (FORMAT.md): its
-        units' length, lo[] falling from 1, the end unit, and a root whose
+        units' length, lo[] falling from 2, the end unit, and a root whose
         total is the table's states, unless the table folds the mirror
         image (then it has no graph)."""
         if len(ranking) < 8:
@@ -244,7 +244,7 @@ class Table:
             raise TableError('graph ranking shorter than its frame')
         lo = struct.unpack('<%dI' % cells, ranking[8:8 + 4 * cells])
         units, = struct.unpack('<I', ranking[8 + 4 * cells:12 + 4 * cells])
-        if len(ranking) != at + 16 * units or cells < 1 or lo[-1] != 1 or \
+        if len(ranking) != at + 16 * units or cells < 1 or lo[-1] != 2 or \
                 any(lo[c] <= lo[c + 1] for c in range(cells - 1)) or \
                 lo[0] >= units:
             raise TableError('graph ranking whose units do not fit its frame')

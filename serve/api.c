@@ -518,8 +518,12 @@ static void reply_codes(ctx *c, serve_slot *sl, jbuf *b, const uint32_t *sub,
 {
     put(b, "[");
     for (unsigned i = 0; i < n; i++) {
-        ptb_format_code(sl->space, sub[i], idx[i], c->w->text,
-                        sizeof c->w->text);
+        int rc = ptb_format_code(sl->space, sub[i], idx[i], c->w->text,
+                                 sizeof c->w->text);
+        if (rc < 0) {                   /* a stored ranking found damaged */
+            table_failed(c, sl, rc);
+            return;
+        }
         if (i)
             put(b, ",");
         put_str(b, c->w->text);

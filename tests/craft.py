@@ -23,6 +23,10 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
                        "C MASK" xors the first byte of every node of cell C
                        (its total's lowest) with MASK; "spare MASK" the
                        first byte of the first unit without an edge;
+  graph>               not a line: VALUE "C": every edge of every node of
+                       cell C leads instead to another node of the next cell
+                       with the same total, where there is one (so the sums
+                       still hold: only the states tell);
   leaf>                not a line: in a component's trie (FORMAT.md), moves
                        the first leaf from number VALUE on that has a clear
                        bit after it in its node to that bit, so the trie
@@ -97,13 +101,42 @@ def graph_bytes(record, what, mask):
             choice, = struct.unpack('<I', rec[at + 16 * v + 8:at + 16 * v + 12])
             spare = [i for i in range(choice.bit_length()) if not choice >> i & 1]
             if what == 'spare' and spare:
-                rec[at + 16 * (v + 1 + spare[0])] ^= mask
+                rec[at + 16 * (v + 2 + spare[0])] ^= mask
                 return bytes(rec)
             if what == str(c):
                 rec[at + 16 * v] ^= mask
-            v += 1 + choice.bit_length()
+            v += 2 + choice.bit_length()   # its header, its state, its edges
     if what == 'spare':
         raise SystemExit('craft.py: no spare unit')
+    return bytes(rec)
+
+
+def graph_redirect(record, cell):
+    """The graph record with every edge of cell's nodes led to another
+    node of the next cell that has the same total, where there is one."""
+    rec = bytearray(record)
+    cells, = struct.unpack('<I', rec[4:8])
+    lo = struct.unpack('<%dI' % cells, rec[8:8 + 4 * cells])
+    at = (12 + 4 * cells + 15) // 16 * 16
+    unit = lambda u: struct.unpack('<QII', rec[at + 16 * u:at + 16 * u + 16])
+    def nodes(c):
+        v, hi = lo[c], (lo[c - 1] if c else len(rec) // 16)
+        while v < hi and at + 16 * v < len(rec):
+            yield v
+            v += 2 + unit(v)[1].bit_length()
+    by_total = {}
+    for t in nodes(cell + 1):
+        by_total.setdefault(unit(t)[0], []).append(t)
+    for v in nodes(cell):
+        choice = unit(v)[1]
+        for i in range(choice.bit_length()):
+            if choice >> i & 1:
+                e = v + 2 + i
+                t = unit(e)[1]
+                other = [u for u in by_total.get(unit(t)[0], []) if u != t]
+                if other:
+                    rec[at + 16 * e + 8:at + 16 * e + 12] = \
+                        struct.pack('<I', other[0])
     return bytes(rec)
 
 
@@ -153,6 +186,9 @@ with env.begin(write=True) as txn:
             what, mask = value.split()
             txn.put(b'ranking', graph_bytes(bytes(txn.get(b'ranking')), what,
                                             int(mask)))
+        elif key == 'graph>':
+            txn.put(b'ranking', graph_redirect(bytes(txn.get(b'ranking')),
+                                               int(value)))
         elif key == 'ranking-':
             txn.delete(b'ranking')
             header = [l for l in header if not l.startswith('ranking_check ')]

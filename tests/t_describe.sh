@@ -204,10 +204,18 @@ for c in 2 4 8; do   # (cell 1: the root's edges, checked at open)
     check "... --analyse too" \
         expect_error 3 "eight.mdb: table is corrupt" eight --tables "$TMP/cr" --analyse 867254301
 done
+check "... and --stats, whose farthest position is unranked through it" \
+    sh -c '"$1" eight --tables "$2" --stats >/dev/null 2>&1; test $? = 3' _ "$LOOKUP" "$TMP/cr"
 check "... and --random-at (no position given)" \
     expect_error 3 "eight.mdb: table is corrupt" eight --tables "$TMP/cr" --random-at 20
 check "... and --verify says it is not the description's" \
     expect_error 3 "the stored ranking is not the description's" eight --tables "$TMP/cr" --verify
+for c in 3 5; do
+    cp "$TABLES/eight.mdb" "$TMP/cr/eight.mdb"
+    "$PY" tests/craft.py "$TMP/cr/eight.mdb" 'graph>' "$c" 2>/dev/null
+    check "a stored graph whose cell $c edges lead to other nodes of the same totals: refused, status 3 (found by scripts/faults)" \
+        expect_error 3 "eight.mdb: table is corrupt" eight --tables "$TMP/cr" 867254301
+done
 craft_graph 'spare 1'
 check "a stored graph with a byte changed in a unit no node reads still answers: 31" \
     sh -c '"$1" eight --tables "$2" --count 867254301 | grep -qx 31' _ "$LOOKUP" "$TMP/cr"
