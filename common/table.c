@@ -188,14 +188,6 @@ static inline uint64_t get_be64(const unsigned char *p)
            (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
 
-/* The check of n bytes of in-place values (FORMAT.md): running sums a and
- * b of their 64-bit little-endian words (the last one padded with zero
- * bytes), folded to 32 bits.  It is there to catch damage, not forgery
- * (a crafted file recomputes it); a 512-byte chunk costs about 100 cycles
- * once in cache.  A walk's chunks are not: once the first word is read
- * (and its page faulted in), the chunk's other cache lines are asked for
- * together rather than one miss after another, which took a tenth of a
- * Klotski query. */
 /* Whether a described puzzle's ranking is its programme's graph
  * (FORMAT.md, "ranking": it starts with 4 zero bytes), which has no
  * check of its own. */
@@ -204,6 +196,14 @@ static int graph_form(const void *ranking, size_t len)
     return len >= 4 && !ptb_get_le(ranking, 4);
 }
 
+/* The check of n bytes of in-place values (FORMAT.md): running sums a and
+ * b of their 64-bit little-endian words (the last one padded with zero
+ * bytes), folded to 32 bits.  It is there to catch damage, not forgery
+ * (a crafted file recomputes it); a 512-byte chunk costs about 100 cycles
+ * once in cache.  A walk's chunks are not: once the first word is read
+ * (and its page faulted in), the chunk's other cache lines are asked for
+ * together rather than one miss after another, which took a tenth of a
+ * Klotski query. */
 static uint32_t chunk_check(const unsigned char *p, size_t n)
 {
     uint64_t a = 0, b = 0;
