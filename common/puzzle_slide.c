@@ -108,6 +108,23 @@ typedef union sl_unit {
 
 #define EDGES 2                  /* a node's units before its edges */
 
+/* A fold row and its paths (the mirror image, below: make_fold()). */
+typedef struct fold_path {
+    uint64_t off;                /* plain completions before it, from v */
+    uint64_t before;             /* canonical completions of the paths
+                                    before it */
+    uint32_t end;                /* its node at the next row */
+    uint32_t same;               /* 1: the row is its own mirror image */
+} fold_path;
+
+/* (After the last row, one more: its first the number of paths.) */
+typedef struct fold_row {
+    uint64_t count;              /* F(node) */
+    uint32_t node;               /* its node, at the row's first cell */
+    uint32_t first;              /* its paths: fpath[first .. the next
+                                    row's first) */
+} fold_row;
+
 typedef struct sl_ctx {
     uint64_t space;              /* its number (state_moves()) */
     const sl_desc *d;
@@ -160,7 +177,9 @@ typedef struct sl_ctx {
     size_t saved_len;
     unsigned char *own_saved;
     /* the mirror image folded (make_fold()): each kind's mirror image;
-     * the fold rows (a node's, in its frow) and their paths */
+     * the fold rows (a node's, in its frow; nfrow and one past them) and
+     * their paths; made here, or read from a table (load_graph(): in
+     * place when the graph is) */
     int fold;
     int8_t mirror[SL_MAX_KINDS];
     uint8_t manchor[SL_MAX_KINDS][SL_MAX_CELLS];   /* mirror_anchor() of
@@ -171,6 +190,8 @@ typedef struct sl_ctx {
     size_t nfpath;
     uint32_t *fguide;            /* of each fold row, two guides to its
                                     paths (fold_find()) */
+    uint64_t *fok;               /* read from a table: a bit a fold row
+                                    that holds (row_checked()) */
 } sl_ctx;
 
 static uint64_t spaces;          /* opened (atomic): sl_ctx.space */
@@ -490,25 +511,37 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
     return rc;
 }
 
-/* The ranking a table stores (FORMAT.md, "ranking"): the number of nodes
- * of each cell, 4 bytes each, then their states, 8 bytes each, cell by
- * cell, ascending; little-endian. */
-static int save_nodes(sl_ctx *x, const layers *ly)
+/* The ranking older versions stored (FORMAT.md, "ranking", the nodes'
+ * form), from the graph: the number of nodes of each cell, 4 bytes each,
+ * then their states, 8 bytes each, cell by cell, ascending (as the graph
+ * lays them); little-endian.  Written only for the tests. */
+static uint32_t node_units(const sl_ctx *x, uint32_t v)
+{
+    return EDGES + 32 - (unsigned)__builtin_clz(x->graph[v].node.choice);
+}
+
+static int save_nodes(sl_ctx *x)
 {
     const sl_desc *d = x->d;
-    size_t len = 4 * (size_t)d->n;
-    for (unsigned c = 0; c < d->n; c++)
-        len += 8 * ly->n[c];
-    unsigned char *p = x->own_saved = malloc(len);
+    size_t len = 4 * (size_t)d->n, nodes = 0;
+    for (uint32_t v = EDGES; v < x->nunits; v += node_units(x, v))
+        nodes++;
+    unsigned char *p = x->own_saved = malloc(len + 8 * nodes);
     if (!p)
         return PTB_ENOMEM;
     x->saved = p;
-    x->saved_len = len;
-    for (unsigned c = 0; c < d->n; c++, p += 4)
-        ptb_put_le(p, ly->n[c], 4);
-    for (unsigned c = 0; c < d->n; c++)
-        for (size_t i = 0; i < ly->n[c]; i++, p += 8)
-            ptb_put_le(p, ly->st[ly->at[c] + i], 8);
+    x->saved_len = len + 8 * nodes;
+    for (unsigned c = 0; c < d->n; c++, p += 4) {
+        uint32_t n = 0, hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v))
+            n++;
+        ptb_put_le(p, n, 4);
+    }
+    for (unsigned c = 0; c < d->n; c++) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v), p += 8)
+            ptb_put_le(p, x->graph[v + 1].state[0], 8);
+    }
     return PTB_OK;
 }
 
@@ -548,19 +581,29 @@ static int load_nodes(const sl_ctx *x, const unsigned char *p, size_t len,
                                                                : PTB_EFORMAT;
 }
 
-/* The graph's other form in a table (FORMAT.md, "ranking"): 4 zero bytes
- * (the nodes' form starts with cell 0's count, 1), the cells, the first
- * unit of each cell's nodes and the units, 4 bytes each, then from
+/* The graph's form in a table (FORMAT.md, "ranking"): 4 zero bytes (the
+ * nodes' form starts with cell 0's count, 1), the cells, the first unit
+ * of each cell's nodes and the units, 4 bytes each, then from
  * GRAPH_AT(cells) on the units, 16 bytes each: a node its total (8
  * bytes), choice and frow (4 each), then its state (8) and 0 (8); an edge
  * its before (8), next and kind (4 each); a unit without an edge zero.
+ * When the description is its own mirror image (foldable()), the fold
+ * rows follow: their number and their paths' (4 each) and 0 (8), then
+ * the rows and the one past them (16 bytes each: count 8, node and first
+ * 4 each), the paths (24 each: off and before 8 each, end and same 4
+ * each) and their guides (4 each, as fguide): the structs' own layout.
  * Little-endian. */
+static int foldable(sl_ctx *x);
+
 #define GRAPH_AT(n) (((size_t)12 + 4 * (n) + 15) / 16 * 16)
+#define FOLD_BYTES(rows, paths) \
+    (16 + 16 * ((size_t)(rows) + 1) + 32 * (size_t)(paths))
 
 static int save_graph(sl_ctx *x)
 {
     const sl_desc *d = x->d;
-    size_t len = GRAPH_AT(d->n) + 16 * (size_t)x->nunits;
+    size_t at = GRAPH_AT(d->n) + 16 * (size_t)x->nunits;
+    size_t len = at + (foldable(x) ? FOLD_BYTES(x->nfrow, x->nfpath) : 0);
     unsigned char *p = x->own_saved = calloc(1, len), *u;
     if (!p)
         return PTB_ENOMEM;
@@ -572,40 +615,112 @@ static int save_graph(sl_ctx *x)
     ptb_put_le(p + 8 + 4 * d->n, x->nunits, 4);
     u = p + GRAPH_AT(d->n);
     ptb_put_le(u, 1, 8);                /* the end */
-    for (uint32_t v = EDGES; v < x->nunits;) {   /* node after node */
+    for (uint32_t v = EDGES; v < x->nunits; v += node_units(x, v)) {
         const sl_node *nd = &x->graph[v].node;
-        unsigned ne = 32 - (unsigned)__builtin_clz(nd->choice);
         ptb_put_le(u + 16 * v, nd->total, 8);
         ptb_put_le(u + 16 * v + 8, nd->choice, 4);
         ptb_put_le(u + 16 * v + 12, nd->frow, 4);
         ptb_put_le(u + 16 * (v + 1), x->graph[v + 1].state[0], 8);
-        for (unsigned i = 0; i < ne; i++)
-            if (nd->choice >> i & 1) {
-                const sl_edge *e = &x->graph[v + EDGES + i].edge;
-                unsigned char *q = u + 16 * (v + EDGES + i);
-                ptb_put_le(q, e->before, 8);
-                ptb_put_le(q + 8, e->next, 4);
-                ptb_put_le(q + 12, (uint32_t)e->kind, 4);
-            }
-        v += EDGES + ne;
+        for (uint32_t m = nd->choice; m; m &= m - 1) {
+            const sl_edge *e = &x->graph[v + EDGES + ptb_low_bit(m)].edge;
+            unsigned char *q = u + 16 * (v + EDGES + ptb_low_bit(m));
+            ptb_put_le(q, e->before, 8);
+            ptb_put_le(q + 8, e->next, 4);
+            ptb_put_le(q + 12, (uint32_t)e->kind, 4);
+        }
     }
+    if (len == at)
+        return PTB_OK;
+    p += at;
+    ptb_put_le(p, x->nfrow, 4);
+    ptb_put_le(p + 4, x->nfpath, 4);
+    p += 16;
+    for (size_t i = 0; x->nfrow && i <= x->nfrow; i++, p += 16) {
+        ptb_put_le(p, x->frow[i].count, 8);
+        ptb_put_le(p + 8, x->frow[i].node, 4);
+        ptb_put_le(p + 12, x->frow[i].first, 4);
+    }
+    if (!x->nfrow)                      /* (left unfolded: no row, and the
+                                           one past them all zero) */
+        p += 16;
+    for (size_t j = 0; j < x->nfpath; j++, p += 24) {
+        ptb_put_le(p, x->fpath[j].off, 8);
+        ptb_put_le(p + 8, x->fpath[j].before, 8);
+        ptb_put_le(p + 16, x->fpath[j].end, 4);
+        ptb_put_le(p + 20, x->fpath[j].same, 4);
+    }
+    for (size_t j = 0; j < 2 * x->nfpath; j++, p += 4)
+        ptb_put_le(p, x->fguide[j], 4);
+    return PTB_OK;
+}
+
+/* The fold rows of a graph read from a table (save_graph()), in place
+ * when the graph is, else a copy; only their frame checked here, and the
+ * root's row (so the space's size); the others when fold_find() first
+ * comes to one (check_row()). */
+static int row_checked(const sl_ctx *x, uint32_t f, uint32_t v, unsigned c);
+static int load_fold(sl_ctx *x, const unsigned char *p, size_t len)
+{
+    if (len < 16 || ptb_get_le64(p + 8))
+        return PTB_EFORMAT;
+    x->nfrow = (uint32_t)ptb_get_le(p, 4);
+    x->nfpath = (uint32_t)ptb_get_le(p + 4, 4);
+    if (x->nfrow > x->nunits || x->nfpath > MAX_FOLD_PATHS ||
+        len != FOLD_BYTES(x->nfrow, x->nfpath))
+        return PTB_EFORMAT;
+    p += 16;
+    if (x->shared) {
+        x->frow = (fold_row *)(uintptr_t)p;
+        x->fpath = (fold_path *)(uintptr_t)(p + 16 * (x->nfrow + 1));
+        x->fguide = (uint32_t *)(uintptr_t)(p + 16 * (x->nfrow + 1) +
+                                            24 * x->nfpath);
+    } else {
+        x->frow = malloc((x->nfrow + 1) * sizeof *x->frow);
+        x->fpath = malloc((x->nfpath + 1) * sizeof *x->fpath);
+        x->fguide = malloc((2 * x->nfpath + 1) * sizeof *x->fguide);
+        if (!x->frow || !x->fpath || !x->fguide)
+            return PTB_ENOMEM;
+        for (size_t i = 0; i <= x->nfrow; i++, p += 16)
+            x->frow[i] = (fold_row){ ptb_get_le64(p),
+                                     (uint32_t)ptb_get_le(p + 8, 4),
+                                     (uint32_t)ptb_get_le(p + 12, 4) };
+        for (size_t j = 0; j < x->nfpath; j++, p += 24)
+            x->fpath[j] = (fold_path){ ptb_get_le64(p), ptb_get_le64(p + 8),
+                                       (uint32_t)ptb_get_le(p + 16, 4),
+                                       (uint32_t)ptb_get_le(p + 20, 4) };
+        for (size_t j = 0; j < 2 * x->nfpath; j++, p += 4)
+            x->fguide[j] = (uint32_t)ptb_get_le(p, 4);
+    }
+    if (x->frow[x->nfrow].first != (x->nfrow ? x->nfpath : 0) ||
+        x->frow[x->nfrow].count || x->frow[x->nfrow].node)
+        return PTB_EFORMAT;
+    if (!x->nfrow)
+        return PTB_OK;                  /* left unfolded */
+    if (!(x->fok = calloc(x->nfrow / 64 + 1, sizeof *x->fok)))
+        return PTB_ENOMEM;
+    if (x->graph[x->root].node.frow != 1 ||
+        !row_checked(x, 1, x->root, 0))
+        return PTB_EFORMAT;
+    x->fold = 1;
+    x->size = x->frow[0].count;
     return PTB_OK;
 }
 
 /* The graph of a stored ranking in its graph form, used where it lies
  * (or, on a big-endian machine or unaligned, a copy): only its frame is
- * checked here, and the root; the nodes, lazily (node_ok()).
- * PTB_EFORMAT unless the units' ranges hold. */
+ * checked here, and the root; the nodes, lazily (node_ok()), and the fold
+ * rows (load_fold()).  PTB_EFORMAT unless the units' ranges hold. */
 static int check_node(const sl_ctx *x, uint32_t v, unsigned c);
 static int load_graph(sl_ctx *x, const unsigned char *p, size_t len)
 {
     const sl_desc *d = x->d;
+    size_t at;
     if (len < GRAPH_AT(d->n) || ptb_get_le(p + 4, 4) != d->n)
         return PTB_EFORMAT;
     x->nunits = (uint32_t)ptb_get_le(p + 8 + 4 * d->n, 4);
-    if (x->nunits < 2 || x->nunits > MAX_GRAPH ||
-        (len - GRAPH_AT(d->n)) / 16 != x->nunits ||
-        (len - GRAPH_AT(d->n)) % 16)
+    at = GRAPH_AT(d->n) + 16 * (size_t)x->nunits;
+    if (x->nunits < 2 || x->nunits > MAX_GRAPH || len < at ||
+        (!foldable(x) && len != at))
         return PTB_EFORMAT;
     for (unsigned c = d->n; c-- > 0;) {
         x->lo[c] = (uint32_t)ptb_get_le(p + 8 + 4 * c, 4);
@@ -636,12 +751,18 @@ static int load_graph(sl_ctx *x, const unsigned char *p, size_t len)
         return PTB_ENOMEM;
     x->lazy = 1;
     x->root = x->lo[0];
-    if (x->graph[x->root + 1].state[0] != STATE(0, 0, x->full) ||
-        !check_node(x, x->root, 0))
+    if (x->graph[x->root + 1].state[0] != STATE(0, 0, x->full))
+        return PTB_EFORMAT;
+    if (len > at) {                     /* (check_node() reads nfrow) */
+        x->nfrow = (uint32_t)(len - at >= 16 ? ptb_get_le(p + at, 4) : 0);
+        if (x->nfrow > x->nunits)
+            return PTB_EFORMAT;
+    }
+    if (!check_node(x, x->root, 0))
         return PTB_EFORMAT;
     x->ok[x->root / 64] |= (uint64_t)1 << x->root % 64;
     x->size = x->graph[x->root].node.total;
-    return PTB_OK;
+    return len > at ? load_fold(x, p + at, len - at) : PTB_OK;
 }
 
 /* Whether node v of cell c holds, read from a table: a node of cell c
@@ -665,7 +786,7 @@ static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
         return 0;
     const sl_node *nd = &x->graph[v].node;
     uint32_t left = nd->choice;
-    if (!left || nd->frow || left >> (d->nkinds + 1) ||
+    if (!left || nd->frow > x->nfrow || left >> (d->nkinds + 1) ||
         v + EDGES - 1 + 32 - (unsigned)__builtin_clz(left) >= hi)
         return 0;
     unsigned nn = choices(x, c, st, next, kind);
@@ -724,8 +845,6 @@ static unsigned parity_of(const sl_ctx *x, const layout *l)
     return PAR(st);
 }
 
-static int foldable(sl_ctx *x);
-
 /* The programme's graph (with the ranking it saves), from a table's
  * stored ranking when saved is not NULL. */
 static int make_table(sl_ctx *x, const layout *start,
@@ -775,15 +894,12 @@ static int make_table(sl_ctx *x, const layout *start,
         }
         x->target = parity_of(x, start);
     }
-    /* the graph: from a table's stored ranking (the graph, or its nodes),
-     * or its nodes found and pruned; a table stores the graph, or its
-     * nodes when the mirror image will be folded (make_fold() then adds to
-     * the graph), or for the tests with PTB_TEST_NODES_FORM in the
-     * environment (tests/t_describe.sh: the form of older tables) */
+    /* the graph: from a table's stored ranking (the graph, or its nodes:
+     * older tables), or its nodes found and pruned */
     layers ly = { .st = NULL };
-    int graph = saved && saved_len >= 4 && !ptb_get_le(saved, 4), rc;
-    if (graph) {
-        rc = foldable(x) ? PTB_EFORMAT : load_graph(x, saved, saved_len);
+    int rc;
+    if (saved && saved_len >= 4 && !ptb_get_le(saved, 4)) {
+        rc = load_graph(x, saved, saved_len);
     } else {
         rc = saved ? load_nodes(x, saved, saved_len, &ly)
                    : reach_states(x, &ly);
@@ -793,9 +909,6 @@ static int make_table(sl_ctx *x, const layout *start,
     if (rc == PTB_OK && saved) {        /* what it read, as it was */
         x->saved = saved;
         x->saved_len = saved_len;
-    } else if (rc == PTB_OK) {
-        rc = foldable(x) || getenv("PTB_TEST_NODES_FORM")
-                 ? save_nodes(x, &ly) : save_graph(x);
     }
     free(ly.st);
     return rc != PTB_OK ? rc : x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
@@ -998,20 +1111,7 @@ static void layout_of(const sl_desc *d, const unsigned char *cell, layout *l)
  * before, F(end) for a row the same, and F of the end of the board is 1.
  * A canonical layout's rank adds at each fold row the F-counts of the
  * paths before its own; from its first row before its mirror image on,
- * the plain completions before its own choices. */
-typedef struct fold_path {
-    uint64_t off;                /* plain completions before it, from v */
-    uint64_t before;             /* canonical completions of the paths
-                                    before it */
-    uint32_t end;                /* its node at the next row */
-    uint8_t same;                /* 1: the row is its own mirror image */
-} fold_path;
-
-typedef struct fold_row {
-    uint32_t node, cell;         /* its node, at the row's first cell */
-    uint32_t first, n;           /* its paths: fpath[first .. first + n) */
-    uint64_t count;              /* F(node) */
-} fold_row;
+ * the plain completions before its own choices (fold_row, fold_path). */
 
 /* The cell in the mirror image of cell c; the mirror image of cells. */
 static unsigned mirror_cell(const sl_desc *d, unsigned c)
@@ -1118,18 +1218,20 @@ static int foldable(sl_ctx *x)
 }
 
 /* The paths through the row of cells c0.. from node v, in order, into
- * the fold row being made (rows after their mirror images left out). */
+ * out[] (rows after their mirror images left out); on a graph read from
+ * a table, each node checked (PTB_ECORRUPT when one fails). */
 typedef struct row_walk {
-    sl_ctx *x;
+    const sl_ctx *x;
     unsigned c0;
     uint8_t at[SL_MAX_CELLS];    /* the row's anchors so far, else 0 */
-    size_t cap;
+    fold_path *out;
+    size_t n, cap;
     int rc;
 } row_walk;
 
 static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
 {
-    sl_ctx *x = rw->x;
+    const sl_ctx *x = rw->x;
     const sl_desc *d = x->d;
     if (c == rw->c0 + d->w) {           /* the row and its mirror image */
         uint8_t m[SL_MAX_CELLS];
@@ -1141,10 +1243,14 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
         int cmp = memcmp(rw->at + rw->c0, m + rw->c0, d->w);
         if (cmp > 0)
             return;
-        if ((rw->rc = push((void **)&x->fpath, &rw->cap, x->nfpath,
-                           sizeof *x->fpath, MAX_FOLD_PATHS)) != PTB_OK)
+        if ((rw->rc = push((void **)&rw->out, &rw->cap, rw->n,
+                           sizeof *rw->out, MAX_FOLD_PATHS)) != PTB_OK)
             return;
-        x->fpath[x->nfpath++] = (fold_path){ off, 0, v, (uint8_t)!cmp };
+        rw->out[rw->n++] = (fold_path){ off, 0, v, !cmp };
+        return;
+    }
+    if (x->lazy && !node_checked(x, v, c)) {
+        rw->rc = PTB_ECORRUPT;
         return;
     }
     for (uint32_t m = x->graph[v].node.choice; m && !rw->rc; m &= m - 1) {
@@ -1160,7 +1266,8 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
  * whose key is at most the part's least, or the first. */
 static uint32_t *guide_of(const sl_ctx *x, const fold_row *fr, int by_off)
 {
-    return x->fguide + 2 * (size_t)fr->first + (by_off ? 0 : fr->n);
+    return x->fguide + 2 * (size_t)fr->first +
+           (by_off ? 0 : fr[1].first - fr->first);
 }
 
 static uint64_t guide_range(const sl_ctx *x, const fold_row *fr, int by_off)
@@ -1168,41 +1275,84 @@ static uint64_t guide_range(const sl_ctx *x, const fold_row *fr, int by_off)
     return by_off ? x->graph[fr->node].node.total : fr->count;
 }
 
+static void make_guide(const sl_ctx *x, const fold_row *fr, int by_off,
+                       uint32_t *guide)
+{
+    const fold_path *p = x->fpath + fr->first;
+    uint32_t n = fr[1].first - fr->first, j = 0;
+    uint64_t range = guide_range(x, fr, by_off);
+    for (uint32_t b = 0; b < n; b++) {
+        uint64_t lo = (b * range + n - 1) / n;
+        while (j + 1 < n && (by_off ? p[j + 1].off : p[j + 1].before) <= lo)
+            j++;
+        guide[b] = j;
+    }
+}
+
+/* F of the node that ends path p of a fold row at cell c0 (the end of the
+ * board's is 1); UINT64_MAX when that node's fold row is not its own
+ * (only in a table). */
+static uint64_t path_count(const sl_ctx *x, const fold_path *p, unsigned c0)
+{
+    uint32_t f = x->graph[p->end].node.frow;
+    if (!p->same)
+        return x->graph[p->end].node.total;
+    if (c0 + x->d->w == x->d->n)
+        return 1;
+    return f - 1u < x->nfrow && x->frow[f - 1].node == p->end
+               ? x->frow[f - 1].count : UINT64_MAX;
+}
+
+/* The cell of a graph's node v (lo[] falls cell by cell). */
+static unsigned node_cell(const sl_ctx *x, uint32_t v)
+{
+    unsigned c = 0;
+    while (c + 1 < x->d->n && v < x->lo[c])
+        c++;
+    return c;
+}
+
 /* Folds the mirror image when the description allows it: the fold rows,
  * found from the root down, then counted from the bottom up; the space is
  * then the canonical layouts.  A board whose rows have too many paths to
- * list (MAX_FOLD_PATHS) is left unfolded. */
+ * list (MAX_FOLD_PATHS) is left unfolded.  (A graph read from a table
+ * came with its fold rows: load_graph().) */
 static int make_fold(sl_ctx *x)
 {
     const sl_desc *d = x->d;
     row_walk rw = { .x = x, .cap = 1024, .rc = PTB_OK };
     size_t rcap = 64;
-    if (!foldable(x))
+    if (x->lazy || !foldable(x))
         return PTB_OK;
     x->frow = malloc(rcap * sizeof *x->frow);
-    x->fpath = malloc(rw.cap * sizeof *x->fpath);
-    if (!x->frow || !x->fpath)
+    rw.out = malloc(rw.cap * sizeof *rw.out);
+    if (!x->frow || !rw.out) {
+        free(rw.out);
         return PTB_ENOMEM;
-    x->frow[x->nfrow++] = (fold_row){ x->root, 0, 0, 0, 0 };
+    }
+    x->frow[x->nfrow++] = (fold_row){ 0, x->root, 0 };
     x->graph[x->root].node.frow = 1;
     for (size_t i = 0; i < x->nfrow && rw.rc == PTB_OK; i++) {
-        unsigned c0 = rw.c0 = x->frow[i].cell;
-        x->frow[i].first = (uint32_t)x->nfpath;
+        unsigned c0 = rw.c0 = node_cell(x, x->frow[i].node);
+        x->frow[i].first = (uint32_t)rw.n;
         row_paths(&rw, c0, x->frow[i].node, 0);
-        x->frow[i].n = (uint32_t)(x->nfpath - x->frow[i].first);
-        for (uint32_t j = x->frow[i].first; j < x->nfpath; j++) {
-            uint32_t u = x->fpath[j].end;
-            if (!x->fpath[j].same || c0 + d->w == d->n ||
+        for (size_t j = x->frow[i].first; j < rw.n; j++) {
+            uint32_t u = rw.out[j].end;
+            if (!rw.out[j].same || c0 + d->w == d->n ||
                 x->graph[u].node.frow)
                 continue;
-            int rc = push((void **)&x->frow, &rcap, x->nfrow,
+            int rc = push((void **)&x->frow, &rcap, x->nfrow + 1,
                           sizeof *x->frow, SIZE_MAX);
-            if (rc != PTB_OK)
+            if (rc != PTB_OK) {
+                free(rw.out);
                 return rc;
-            x->frow[x->nfrow] = (fold_row){ u, c0 + d->w, 0, 0, 0 };
+            }
+            x->frow[x->nfrow] = (fold_row){ 0, u, 0 };
             x->graph[u].node.frow = (uint32_t)++x->nfrow;
         }
     }
+    x->fpath = rw.out;
+    x->nfpath = rw.n;
     if (rw.rc == PTB_EINVAL) {          /* too many rows to list: the
                                            layouts unfolded */
         for (size_t i = 0; i < x->nfrow; i++)
@@ -1215,54 +1365,102 @@ static int make_fold(sl_ctx *x)
     }
     if (rw.rc != PTB_OK)
         return rw.rc;
+    x->frow[x->nfrow] = (fold_row){ 0, 0, (uint32_t)x->nfpath };
     for (size_t i = x->nfrow; i-- > 0;) {   /* a fold row's ends are below */
         fold_row *fr = &x->frow[i];
+        unsigned c0 = node_cell(x, fr->node);
         uint64_t sum = 0;
-        for (uint32_t j = fr->first; j < fr->first + fr->n; j++) {
-            fold_path *p = &x->fpath[j];
-            p->before = sum;
-            uint32_t f = x->graph[p->end].node.frow;
-            sum += !p->same ? x->graph[p->end].node.total
-                   : f ? x->frow[f - 1].count
-                       : 1;             /* the end of the board */
+        for (uint32_t j = fr->first; j < fr[1].first; j++) {
+            x->fpath[j].before = sum;
+            sum += path_count(x, &x->fpath[j], c0);
         }
         fr->count = sum;
     }
     if (!(x->fguide = malloc((2 * x->nfpath + 1) * sizeof *x->fguide)))
         return PTB_ENOMEM;
     for (size_t i = 0; i < x->nfrow; i++)
-        for (int by_off = 0; by_off < 2; by_off++) {
-            const fold_row *fr = &x->frow[i];
-            const fold_path *p = x->fpath + fr->first;
-            uint32_t *guide = guide_of(x, fr, by_off), j = 0;
-            uint64_t range = guide_range(x, fr, by_off);
-            for (uint32_t b = 0; b < fr->n; b++) {
-                uint64_t lo = (b * range + fr->n - 1) / fr->n;
-                while (j + 1 < fr->n &&
-                       (by_off ? p[j + 1].off : p[j + 1].before) <= lo)
-                    j++;
-                guide[b] = j;
-            }
-        }
+        for (int by_off = 0; by_off < 2; by_off++)
+            make_guide(x, &x->frow[i], by_off,
+                       guide_of(x, &x->frow[i], by_off));
     x->fold = 1;
     x->size = x->frow[0].count;
     return PTB_OK;
 }
 
-/* Of the fold row of node v, the last path whose off (by_off) or before
- * is at most key (< the range: keys are at most 2^40, a row's paths
- * 2^22), or its first; NULL when it has none (only under a forged
- * ranking). */
-static const fold_path *fold_find(const sl_ctx *x, uint32_t v, uint64_t key,
-                                  int by_off)
+/* Whether fold row f - 1 of a graph read from a table holds as node v's
+ * at cell c (a row's first): its paths are the ones row_paths() finds
+ * from v, each with the F-counts of the ones before it, its count theirs
+ * all, and its guides make_guide()'s; so fold_find() on a checked row
+ * answers as on the row make_fold() makes. */
+static int check_row(const sl_ctx *x, uint32_t f, uint32_t v, unsigned c)
 {
-    const fold_row *fr = &x->frow[x->graph[v].node.frow - 1];
-    const fold_path *p = x->fpath + fr->first, *end = p + fr->n;
-    uint64_t range = guide_range(x, fr, by_off);
-    if (!fr->n)
+    const fold_row *fr = &x->frow[f - 1];
+    row_walk rw = { .x = x, .c0 = c, .cap = 64, .rc = PTB_OK };
+    uint32_t n = fr[1].first - fr->first, *guide = NULL;
+    uint64_t sum = 0;
+    if (fr->node != v || c % x->d->w || fr->first > fr[1].first ||
+        fr[1].first > x->nfpath ||
+        !(rw.out = malloc(rw.cap * sizeof *rw.out)))
+        return 0;
+    row_paths(&rw, c, v, 0);
+    int ok = rw.rc == PTB_OK && rw.n == n;
+    for (uint32_t j = 0; ok && j < n; j++) {
+        const fold_path *p = &x->fpath[fr->first + j], *q = &rw.out[j];
+        uint64_t t = path_count(x, q, c);
+        ok = p->off == q->off && p->end == q->end && p->same == q->same &&
+             p->before == sum && t <= MAX_LAYOUTS;
+        sum += t;
+    }
+    ok = ok && sum == fr->count && sum <= MAX_LAYOUTS &&
+         (guide = malloc((n + 1) * sizeof *guide));
+    for (int by_off = 0; ok && by_off < 2; by_off++) {
+        make_guide(x, fr, by_off, guide);
+        ok = !memcmp(guide, guide_of(x, fr, by_off), n * sizeof *guide);
+    }
+    free(guide);
+    free(rw.out);
+    return ok;
+}
+
+/* Whether fold row f - 1 may be used as node v's (at cell c): on a graph
+ * read from a table, once check_row() has found it to hold (else the space
+ * is damaged). */
+static int row_checked(const sl_ctx *x, uint32_t f, uint32_t v, unsigned c)
+{
+    if (f - 1u >= x->nfrow)
+        return 0;
+    if (!x->lazy || (x->frow[f - 1].node == v &&
+                     __atomic_load_n(&x->fok[(f - 1) / 64], __ATOMIC_ACQUIRE) >>
+                             (f - 1) % 64 & 1))
+        return 1;
+    if (check_row(x, f, v, c)) {
+        __atomic_fetch_or(&x->fok[(f - 1) / 64], (uint64_t)1 << (f - 1) % 64,
+                          __ATOMIC_RELEASE);
+        return 1;
+    }
+    return 0;
+}
+
+/* Of the fold row of node v at cell c, the last path whose off (by_off)
+ * or before is at most key (< the range: keys are at most 2^40, a row's
+ * paths 2^22), or its first; NULL when it has none, or (a graph read from
+ * a table) when the row does not hold: the space is then damaged. */
+static const fold_path *fold_find(const sl_ctx *x, uint32_t v, unsigned c,
+                                  uint64_t key, int by_off)
+{
+    uint32_t f = x->graph[v].node.frow;
+    if (!row_checked(x, f, v, c)) {
+        __atomic_store_n(&((sl_ctx *)(uintptr_t)x)->damaged, 1,
+                         __ATOMIC_RELAXED);
         return NULL;
-    p += guide_of(x, fr, by_off)[key < range ? key * fr->n / range
-                                             : fr->n - 1];
+    }
+    const fold_row *fr = &x->frow[f - 1];
+    const fold_path *p = x->fpath + fr->first, *end = x->fpath + fr[1].first;
+    uint64_t range = guide_range(x, fr, by_off);
+    uint32_t n = fr[1].first - fr->first;
+    if (!n)
+        return NULL;
+    p += guide_of(x, fr, by_off)[key < range ? key * n / range : n - 1];
     while (p + 1 < end && (by_off ? p[1].off : p[1].before) <= key)
         p++;
     return p;
@@ -1290,7 +1488,7 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
         if (!same) {
             r += off;
         } else {
-            const fold_path *p = fold_find(x, v, off, 1);
+            const fold_path *p = fold_find(x, v, c, off, 1);
             if (!p || p->off != off)
                 return UINT64_MAX;      /* (a row after its mirror image) */
             r += p->before;
@@ -1328,9 +1526,14 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         }
         uint64_t plain = r;             /* the row's plain rank from v */
         if (same) {
-            const fold_path *p = fold_find(x, v, r, 0);   /* (r < F(v):
-                                                             one with
-                                                             F > 0) */
+            const fold_path *p = fold_find(x, v, c, r, 0);   /* (r < F(v):
+                                                                one with
+                                                                F > 0) */
+            if (!p) {                   /* (the space damaged) */
+                if (pre)
+                    pre->same[c / d->w] = 0;
+                return;
+            }
             r -= p->before;
             same = p->same;
             plain = p->off + (same ? 0 : r);
@@ -1693,8 +1896,9 @@ static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
     unsigned step = x->fold ? d->w : 1, from = 0;
     for (unsigned c = step; c < d->n; c += step) {
         const sl_node *v = &x->graph[pre->node[c]].node;
-        uint64_t most = x->fold && pre->same[c / d->w]
-                            ? x->frow[v->frow - 1].count : v->total;
+        uint64_t most = !x->fold || !pre->same[c / d->w] ? v->total
+                        : v->frow - 1u < x->nfrow ? x->frow[v->frow - 1].count
+                                                  : 0;   /* (damaged) */
         if (r < pre->r[c] || r - pre->r[c] >= most)
             break;
         from = c;
@@ -2031,9 +2235,12 @@ static void slide_close(void *ctx)
         }
         free(x->level);
         free(x->own_saved);
-        free(x->frow);
-        free(x->fpath);
-        free(x->fguide);
+        if (!x->shared) {
+            free(x->frow);
+            free(x->fpath);
+            free(x->fguide);
+        }
+        free(x->fok);
     }
     free(x);
 }
@@ -2140,6 +2347,11 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
                  : make_table(x, &start, p->stored, p->stored_len);
     if (rc == PTB_OK)
         rc = make_fold(x);
+    /* the ranking a table stores: the graph, or for the tests with
+     * PTB_TEST_NODES_FORM in the environment its nodes (tests/t_describe.sh:
+     * the form of older tables) */
+    if (rc == PTB_OK && !x->saved)
+        rc = getenv("PTB_TEST_NODES_FORM") ? save_nodes(x) : save_graph(x);
     if (rc != PTB_OK) {
         slide_close(x);
         return rc;

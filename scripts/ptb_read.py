@@ -28,7 +28,8 @@ with tblookup's.
 A described puzzle's "ranking" record is checked against its
 ranking_check and its frame: the counting programme's nodes, or a
 component's trie whose layouts are the table's states; or, the counting
-programme's graph (no ranking_check), its frame and its root's total, the
+programme's graph (no ranking_check), its frame and its root's total (or
+its first fold row's count, where the mirror image is folded), the
 table's states; what the states mean is the engine's.
 
 All five encodings of format 5 are read: packed1 (eight bits a byte),
@@ -234,23 +235,39 @@ class Table:
     def _check_graph(self, ranking):
         """The frame of the counting programme's graph (FORMAT.md): its
         units' length, lo[] falling from 2, the end unit, and a root whose
-        total is the table's states, unless the table folds the mirror
-        image (then it has no graph)."""
+        total is the table's states; or, where fold rows follow the units
+        (a description that is its own mirror image), their length and a
+        first row at the root whose count is the states."""
         if len(ranking) < 8:
             raise TableError('graph ranking of %d bytes' % len(ranking))
         cells, = struct.unpack('<I', ranking[4:8])
         at = (12 + 4 * cells + 15) // 16 * 16
-        if len(ranking) < at:
+        if len(ranking) < at + 4 * cells:
             raise TableError('graph ranking shorter than its frame')
         lo = struct.unpack('<%dI' % cells, ranking[8:8 + 4 * cells])
         units, = struct.unpack('<I', ranking[8 + 4 * cells:12 + 4 * cells])
-        if len(ranking) != at + 16 * units or cells < 1 or lo[-1] != 2 or \
+        fold = at + 16 * units
+        if len(ranking) < fold or cells < 1 or lo[-1] != 2 or \
                 any(lo[c] <= lo[c + 1] for c in range(cells - 1)) or \
                 lo[0] >= units:
             raise TableError('graph ranking whose units do not fit its frame')
         unit = lambda u: struct.unpack('<QII', ranking[at + 16 * u:
                                                       at + 16 * u + 16])
-        if unit(0) != (1, 0, 0) or unit(lo[0])[0] != self.states:
+        total = unit(lo[0])[0]
+        if len(ranking) > fold:
+            rows, paths, zero = struct.unpack('<IIQ', ranking[fold:fold + 16]
+                                              .ljust(16, b'\xff'))
+            if zero or len(ranking) != fold + 16 + 16 * (rows + 1) + \
+                    32 * paths:
+                raise TableError('graph ranking whose fold rows do not fit '
+                                 'their frame')
+            count, node, _ = struct.unpack('<QII', ranking[fold + 16:
+                                                           fold + 32])
+            if rows and node != lo[0]:
+                raise TableError('graph ranking whose first fold row is not '
+                                 'the root\'s')
+            total = count if rows else total
+        if unit(0) != (1, 0, 0) or total != self.states:
             raise TableError('graph ranking whose end or root is wrong')
 
     def _open_in_place(self, rec):

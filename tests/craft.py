@@ -27,6 +27,15 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
                        cell C leads instead to another node of the next cell
                        with the same total, where there is one (so the sums
                        still hold: only the states tell);
+  fold^                not a line: in a graph's fold rows (FORMAT.md), VALUE
+                       "WHAT MASK" xors with MASK the lowest byte of: every
+                       row's count but the root's ("rows"), the root row's
+                       ("root"), the first path's FIELD (off, before, end or
+                       same) of every row but the root's ("path FIELD") or
+                       of the root's ("rootpath FIELD"), the root row's
+                       first guide ("guide"), or the fold row number
+                       (frow) of every node that has one but the root
+                       ("frow");
   leaf>                not a line: in a component's trie (FORMAT.md), moves
                        the first leaf from number VALUE on that has a clear
                        bit after it in its node to that bit, so the trie
@@ -111,17 +120,48 @@ def graph_bytes(record, what, mask):
     return bytes(rec)
 
 
+def fold_bytes(record, what, mask):
+    """The graph record with bytes of its fold rows xored with mask."""
+    rec = bytearray(record)
+    cells, = struct.unpack('<I', rec[4:8])
+    units, = struct.unpack('<I', rec[8 + 4 * cells:12 + 4 * cells])
+    graph = (12 + 4 * cells + 15) // 16 * 16
+    at = graph + 16 * units
+    rows, paths = struct.unpack('<II', rec[at:at + 8])
+    if not rows:
+        raise SystemExit('craft.py: no fold rows')
+    row = lambda r: at + 16 + 16 * r
+    first = lambda r: struct.unpack('<I', rec[row(r) + 12:row(r) + 16])[0]
+    path = at + 16 + 16 * (rows + 1)
+    field = {'off': 0, 'before': 8, 'end': 16, 'same': 20}
+    what = what.split()
+    for r in range(rows):
+        root = r == 0
+        if what == ['rows' if not root else 'root']:
+            rec[row(r)] ^= mask
+        elif what[0] == ('path' if not root else 'rootpath') and \
+                first(r + 1) > first(r):
+            rec[path + 24 * first(r) + field[what[1]]] ^= mask
+        elif what == ['guide'] and root:
+            rec[path + 24 * paths] ^= mask
+        elif what == ['frow'] and not root:
+            node, = struct.unpack('<I', rec[row(r) + 8:row(r) + 12])
+            rec[graph + 16 * node + 12] ^= mask
+    return bytes(rec)
+
+
 def graph_redirect(record, cell):
     """The graph record with every edge of cell's nodes led to another
     node of the next cell that has the same total, where there is one."""
     rec = bytearray(record)
     cells, = struct.unpack('<I', rec[4:8])
     lo = struct.unpack('<%dI' % cells, rec[8:8 + 4 * cells])
+    units, = struct.unpack('<I', rec[8 + 4 * cells:12 + 4 * cells])
     at = (12 + 4 * cells + 15) // 16 * 16
     unit = lambda u: struct.unpack('<QII', rec[at + 16 * u:at + 16 * u + 16])
     def nodes(c):
-        v, hi = lo[c], (lo[c - 1] if c else len(rec) // 16)
-        while v < hi and at + 16 * v < len(rec):
+        v, hi = lo[c], (lo[c - 1] if c else units)
+        while v < hi:
             yield v
             v += 2 + unit(v)[1].bit_length()
     by_total = {}
@@ -186,6 +226,10 @@ with env.begin(write=True) as txn:
             what, mask = value.split()
             txn.put(b'ranking', graph_bytes(bytes(txn.get(b'ranking')), what,
                                             int(mask)))
+        elif key == 'fold^':
+            what, mask = value.rsplit(' ', 1)
+            txn.put(b'ranking', fold_bytes(bytes(txn.get(b'ranking')), what,
+                                           int(mask)))
         elif key == 'graph>':
             txn.put(b'ranking', graph_redirect(bytes(txn.get(b'ranking')),
                                                int(value)))

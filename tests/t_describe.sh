@@ -222,7 +222,31 @@ check "a stored graph with a byte changed in a unit no node reads still answers:
 check "... but it is not the description's, and --verify says so, status 3" \
     expect_error 3 "the stored ranking is not the description's" eight --tables "$TMP/cr" --verify
 
-# The nodes' form (a table whose mirror image is folded, and older ones),
+# A graph's fold rows (century's table, its mirror image folded): the
+# root's row is checked at open, with the counts of the rows its paths
+# lead to and their nodes' fold row numbers; the others as ranking comes
+# to them (FORMAT.md, "ranking").
+craft_fold() {
+    cp "$TABLES/century-move.mdb" "$TMP/cr/century-move.mdb"
+    "$PY" tests/craft.py "$TMP/cr/century-move.mdb" fold^ "$1" 2>/dev/null
+}
+for w in root rows 'rootpath off' 'rootpath end' guide frow; do
+    craft_fold "$w 1"
+    check "stored fold rows with $w damaged: refused at open, status 3" \
+        expect_error 3 "century: not a puzzletb table for this puzzle" century --tables "$TMP/cr" --metric move --start
+done
+for f in off before end same; do
+    craft_fold "path $f 1"
+    check "stored fold rows with each row's first path's $f damaged: the start refused, status 3" \
+        expect_error 3 "century-move.mdb: table is corrupt" century --tables "$TMP/cr" --metric move --start
+done
+check "... and --verify says it is not the description's" \
+    expect_error 3 "the stored ranking is not the description's" century --tables "$TMP/cr" --metric move --verify
+PTB_TEST_NODES_FORM=1 bin/tbgen -q --puzzle century --metric move --out "$TMP/nodes"
+check "century's table in the nodes' form (older tables) answers its start: 99" \
+    sh -c '"$1" century --tables "$2" --metric move --start --count | grep -qx 99' _ "$LOOKUP" "$TMP/nodes"
+
+# The nodes' form (older tables),
 # eight's written so (PTB_TEST_NODES_FORM): its nodes at cell 1 are the
 # states 255 (cell 0 empty) and 255 - 2^k (tile k at cell 0); 252 (two
 # tiles placed) has completions but no layout passes through it, 255 is
