@@ -2195,9 +2195,11 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
                 return;
         if (x->fold && canonical(x, &gw->l, buf, 0) != gw->l.at)
             return;                     /* its mirror image stands for it */
-        gw->emit(gw->arg, x->fold ? fold_rank(x, gw->l.at, 0, x->root, 0, 1,
-                                              NULL, 0)
-                                  : r);
+        if (x->fold)
+            r = fold_rank(x, gw->l.at, 0, x->root, 0, 1, NULL, 0);
+        if (r != UINT64_MAX)            /* (else a fold row read from a
+                                           table failed: damaged) */
+            gw->emit(gw->arg, r);
         return;
     }
     int hole = d->goal[gw->g].empty >> c & 1, want = gw->want[c] - 1;
