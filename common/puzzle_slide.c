@@ -173,7 +173,8 @@ typedef struct sl_ctx {
                                     a piece */
     const unsigned char *saved;  /* the graph's ranking, as a table stores
                                     it: the puzzle's stored one, or made
-                                    (own_saved) by save_nodes(); or NULL */
+                                    (own_saved) by save_graph() or, for the
+                                    tests, save_nodes(); or NULL */
     size_t saved_len;
     unsigned char *own_saved;
     /* the mirror image folded (make_fold()): each kind's mirror image;

@@ -510,60 +510,54 @@ class TestErrors(Base):
                           FOUR001, first="B\0")
         self.assertEqual(self.tb.distance("frog", "W.B"), 3)
 
-    def table_case(self, name, damage, query):
+    def table_case(self, name, damage, query, puzzle="swap",
+                   table="swap.mdb"):
         """Copies a table, damages it, and expects the query to raise
         TableError naming the file with tblookup's message, again when
-        asked again, while the handle goes on parsing; returns the
-        error's code."""
+        asked again (distance and analyse too), while the handle goes on
+        parsing; returns the error's code."""
         d = tempfile.mkdtemp()
         try:
-            path = os.path.join(d, "swap.mdb")
-            shutil.copy(os.path.join(TABLES, "swap.mdb"), path)
+            path = os.path.join(d, table)
+            shutil.copy(os.path.join(TABLES, table), path)
             damage(path)
             with puzzletb.open(d) as tb:
                 with self.assertRaises(puzzletb.TableError, msg=name) as cm:
-                    tb.solve("swap", query)
+                    tb.solve(puzzle, query)
                 self.assertEqual(cm.exception.path, path)
                 self.assertIn(path + ": ", str(cm.exception))
-                p = subprocess.run([TBLOOKUP, "swap", "--tables", d, query],
+                p = subprocess.run([TBLOOKUP, puzzle, "--tables", d, query],
                                    capture_output=True, text=True)
                 self.assertEqual((p.returncode, p.stderr.strip()),
                                  (3, "tblookup: " + str(cm.exception)), name)
-                self.assertRaises(puzzletb.TableError, tb.distance, "swap",
-                                  query)
+                for again in (tb.distance, tb.analyse):
+                    self.assertRaises(puzzletb.TableError, again, puzzle,
+                                      query)
                 self.assertEqual(len(tb.parse("frog", "W.B")), 1)
             return cm.exception.code
         finally:
             shutil.rmtree(d)
 
+    @staticmethod
+    def craft(*args):
+        """A damage: tests/craft.py on the table with these arguments."""
+        craft = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "..", "..", "tests", "craft.py")
+        return lambda path: subprocess.run([sys.executable, craft, path,
+                                            *args], check=True,
+                                           capture_output=True)
+
     def test_damaged_graph(self):
         """a described table whose stored graph is damaged where the query
-        walks (every node of a cell: tests/craft.py) raises TableError
-        naming the file, as tblookup does, for solve, distance and
-        analyse"""
-        d = tempfile.mkdtemp()
-        try:
-            path = os.path.join(d, "eight.mdb")
-            shutil.copy(os.path.join(TABLES, "eight.mdb"), path)
-            craft = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                 "..", "..", "tests", "craft.py")
-            subprocess.run([sys.executable, craft, path, "graph^", "4 2"],
-                           check=True, capture_output=True)
-            with puzzletb.open(d) as tb:
-                with self.assertRaises(puzzletb.TableError) as cm:
-                    tb.solve("eight", "867254301")
-                self.assertEqual(cm.exception.path, path)
-                p = subprocess.run([TBLOOKUP, "eight", "--tables", d,
-                                    "867254301"],
-                                   capture_output=True, text=True)
-                self.assertEqual((p.returncode, p.stderr.strip()),
-                                 (3, "tblookup: " + str(cm.exception)))
-                self.assertRaises(puzzletb.TableError, tb.distance, "eight",
-                                  "867254301")
-                self.assertRaises(puzzletb.TableError, tb.analyse, "eight",
-                                  "867254301")
-        finally:
-            shutil.rmtree(d)
+        walks (every node of a cell: tests/craft.py), or whose stored fold
+        rows are (the first path of every row but the root's), raises
+        TableError naming the file, as tblookup does, for solve, distance
+        and analyse"""
+        self.table_case("graph", self.craft("graph^", "4 2"), "867254301",
+                        "eight", "eight.mdb")
+        self.table_case("fold rows", self.craft("fold^", "path off 1"),
+                        "aBBc/dBBe/df.e/gf.h/iijj",   # puzzles/century.txt
+                        "century", "century-move.mdb")
 
     def test_missing_table(self):
         """a missing table raises TableError naming the file"""
