@@ -876,11 +876,20 @@ static int make_table(sl_ctx *x, const layout *start,
     x->avail = malloc(x->nleft * sizeof *x->avail);
     if (!x->avail)
         return PTB_ENOMEM;
+    /* s counted up digit by digit (kind 0's the lowest), the kinds with a
+     * piece left kept as it goes: no division a state */
+    unsigned digit[SL_MAX_KINDS] = { 0 };
+    uint32_t left = 0;
     for (uint64_t s = 0; s < x->nleft; s++) {
-        x->avail[s] = 0;
-        for (unsigned k = 0; k < d->nkinds; k++)
-            if (s / x->radix[k] % (x->most[k] + 1))
-                x->avail[s] |= 1u << k;
+        x->avail[s] = left;
+        for (unsigned k = 0; k < d->nkinds; k++) {
+            if (++digit[k] <= x->most[k]) {
+                left |= 1u << k;
+                break;
+            }
+            digit[k] = 0;
+            left &= ~(1u << k);
+        }
     }
     if (x->npar > 1) {
         x->placed = malloc(x->nleft);
