@@ -1084,20 +1084,27 @@ static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
  * description's start). */
 static void layout_of(const sl_desc *d, const unsigned char *cell, layout *l)
 {
-    uint64_t done = d->walls;
+    uint8_t piece[256] = { 0 };  /* of each character: 1 + its piece */
+    uint64_t cells[SL_MAX_CELLS];
+    unsigned n = 0;
     memset(l, 0, sizeof *l);
-    for (unsigned c = 0; c < d->n; c++) {
-        char ch = (char)cell[c];
-        if ((done >> c & 1) || sl_is_empty(d, ch))
+    for (unsigned c = 0; c < d->n; c++) {   /* (anchors in reading order) */
+        unsigned char ch = cell[c];
+        if ((d->walls >> c & 1) || sl_is_empty(d, (char)ch))
             continue;
-        uint64_t m = 0;
-        for (unsigned i = c; i < d->n; i++)
-            if (cell[i] == (unsigned char)ch)
-                m |= (uint64_t)1 << i;
-        done |= m;
-        put_piece(d, l, (unsigned)sl_kind_of(d, ch, m >> c), c);
-        l->anchor[l->np++] = (uint8_t)c;
+        if (!piece[ch]) {
+            piece[ch] = (uint8_t)++n;
+            cells[n - 1] = 0;
+            l->anchor[n - 1] = (uint8_t)c;
+        }
+        cells[piece[ch] - 1] |= (uint64_t)1 << c;
     }
+    for (unsigned i = 0; i < n; i++) {
+        unsigned a = l->anchor[i];
+        put_piece(d, l, (unsigned)sl_kind_of(d, (char)cell[a], cells[i] >> a),
+                  a);
+    }
+    l->np = n;
 }
 
 /* ==== the mirror image: one state for a layout and its mirror ========== */
