@@ -111,6 +111,10 @@ struct ptb_table {
     int ranked;                /* the header has a "ranking_check" */
     dev_t dev;                 /* the file LMDB mapped */
     ino_t ino;
+    int borrowed;              /* env and txn are the puzzle's stored
+                                  table's (ptb_table_open()) */
+    const void *header;        /* the header record, checked, in the map */
+    size_t header_len;
     uint32_t ranking_check;    /* its value */
     ptb_table_info info;       /* from the header; no histogram, farthest */
 };
@@ -1394,8 +1398,9 @@ static int missing_header(const ptb_table *t)
                                                    : PTB_EVERSION;
 }
 
-/* The header record, its magic, version and checksum checked. */
-static int header_record(const ptb_table *t, MDB_val *v)
+/* The header record, its magic, version and checksum checked (into
+ * t->header). */
+static int header_record(ptb_table *t, MDB_val *v)
 {
     int rc = get_record(t, "header", v);
     if (rc == PTB_EFORMAT)
@@ -1423,11 +1428,13 @@ static int header_record(const ptb_table *t, MDB_val *v)
     /* the same bytes as the header of the table the puzzle was read from
      * (kept open: stored_table), which passed there */
     const ptb_table *kept = t->s ? t->s->p->stored_table : NULL;
-    MDB_val w;
-    if (kept && kept != t && get_record(kept, "header", &w) == PTB_OK &&
-        w.mv_size == v->mv_size && !memcmp(w.mv_data, v->mv_data, w.mv_size))
-        return PTB_OK;
-    return check_meta_digest(v);
+    if (!(kept && kept->header_len == v->mv_size &&
+          !memcmp(kept->header, v->mv_data, v->mv_size)) &&
+        check_meta_digest(v) != PTB_OK)
+        return PTB_ECORRUPT;
+    t->header = v->mv_data;
+    t->header_len = v->mv_size;
+    return PTB_OK;
 }
 
 static int read_header(ptb_table *t)
@@ -1748,7 +1755,20 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
         return PTB_ENOMEM;
     t->s = s;
     t->path = table_path(s, dir, "");
-    int rc = t->path ? open_db(t) : PTB_ENOMEM;
+    /* the very file the puzzle was read from (kept open, checked there):
+     * its environment and transaction borrowed, not opened again */
+    const ptb_table *kept = s->p->stored_table;
+    int rc = !t->path ? PTB_ENOMEM
+             : kept && !strcmp(kept->path, t->path) ? PTB_OK
+             : open_db(t);
+    if (rc == PTB_OK && kept && !t->env) {
+        t->env = kept->env;
+        t->txn = kept->txn;
+        t->dbi = kept->dbi;
+        t->dev = kept->dev;
+        t->ino = kept->ino;
+        t->borrowed = 1;
+    }
     if (rc == PTB_OK)
         rc = read_header(t);
     t->modulus = t->info.modulus;
@@ -1770,9 +1790,9 @@ void ptb_table_close(ptb_table *t)
 {
     if (!t)
         return;
-    if (t->txn)
+    if (t->txn && !t->borrowed)
         mdb_txn_abort(t->txn);
-    if (t->env)
+    if (t->env && !t->borrowed)
         mdb_env_close(t->env);
     free(t->checked);
     free(t->sized);
