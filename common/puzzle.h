@@ -55,7 +55,9 @@ struct ptb_puzzle {
     const unsigned char *stored;
     size_t stored_len;
     /* The table stored lies in, open as long as the puzzle is (read in
-     * place: ptb_table_puzzle), or NULL when the puzzle owns a copy. */
+     * place: ptb_table_puzzle; a table opened on the same path shares its
+     * LMDB environment: ptb_table_open), or NULL when the puzzle owns a
+     * copy. */
     ptb_table *stored_table;
 
     /* ---- state space (used by tbgen, --verify and the walk) ---- */

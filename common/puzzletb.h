@@ -394,7 +394,9 @@ typedef struct ptb_table ptb_table;
  * each subtable's size is checked against the puzzle's when a value of it
  * is first read.  A table not in the page cache is first read in through a
  * map that asks for huge pages (Linux; a hint that later processes map it
- * with fewer page faults).
+ * with fewer page faults).  When the file is the one a described puzzle
+ * was read from (ptb_table_puzzle; the same path), the table shares that
+ * open file, already checked, which the puzzle keeps until it is freed.
  * PTB_ENOTABLE, PTB_EFORMAT, PTB_EVERSION (another format version, such as
  * a format-1 table: rebuild it), PTB_ETRUNC, PTB_ECORRUPT, PTB_EDB,
  * PTB_ENOMEM, or an errno value (EACCES, ...). */
