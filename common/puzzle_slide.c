@@ -721,7 +721,7 @@ static int load_graph(sl_ctx *x, const unsigned char *p, size_t len)
     x->nunits = (uint32_t)ptb_get_le(p + 8 + 4 * d->n, 4);
     at = GRAPH_AT(d->n) + 16 * (size_t)x->nunits;
     if (x->nunits < 2 || x->nunits > MAX_GRAPH || len < at ||
-        (!foldable(x) && len != at))
+        (foldable(x) ? len == at : len != at))   /* (fold rows: below) */
         return PTB_EFORMAT;
     for (unsigned c = d->n; c-- > 0;) {
         x->lo[c] = (uint32_t)ptb_get_le(p + 8 + 4 * c, 4);
