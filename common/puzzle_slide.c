@@ -133,6 +133,10 @@ typedef struct sl_ctx {
                                     away in each direction (UDLR) that a
                                     piece of each kind at each anchor can
                                     take on the empty board, or -1 */
+    uint64_t halo[SL_MAX_KINDS][SL_MAX_CELLS];   /* the cells a piece of
+                                    each kind at each anchor would newly
+                                    cover by one step (step[]): with none
+                                    of them free, it cannot move */
     unsigned wbits;              /* window bits */
     uint64_t nwin, nleft;        /* 2^wbits; states of pieces left */
     unsigned npar;               /* 2: T counts by parity (a tile puzzle's
@@ -2012,6 +2016,8 @@ static void successors(const sl_ctx *x, const layout *l,
     for (unsigned i = 0; i < l->np; i++) {
         unsigned a = l->anchor[i], k = l->at[a] - 1u;
         uint64_t cells = d->kind[k].shape << a;
+        if (!(x->halo[k][a] & ~l->occ))
+            continue;                   /* (hemmed in) */
         unsigned m = reach(x, k, l->occ & ~cells, a, to, from);
         if (!m)
             continue;
@@ -2356,7 +2362,10 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     for (unsigned k = 0; k < x->d->nkinds; k++)
         for (unsigned a = 0; a < x->d->n; a++)
             for (unsigned dir = 0; dir < 4; dir++)
-                x->step[k][a][dir] = (int8_t)step_of(x->d, k, a, dir);
+                if ((x->step[k][a][dir] = (int8_t)step_of(x->d, k, a,
+                                                          dir)) >= 0)
+                    x->halo[k][a] |= x->d->kind[k].shape << x->step[k][a][dir]
+                                     & ~(x->d->kind[k].shape << a);
     x->npar = x->d->reachable && tile_puzzle(x->d) ? 2 : 1;
     x->goal_colour = p->parity ? (unsigned)goal_colour(x->d) : 0;
     layout start;
