@@ -4,7 +4,8 @@
  * one thread's answer.  Then four threads read the same 20,000 random
  * Klotski values at once, each through a reader of its own that decodes
  * (or, packed3, reads in place) what it touches; every value must equal
- * the one thread's. */
+ * the one thread's.  Last, four threads answer Century's start and two
+ * of its neighbours at once on a fresh space of its table. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,71 @@ static void klotski_values(void)
     tables_close(&tb);
 }
 
+/* Century's start (J. H. Conway's; 99 moves in the move metric, Storer's
+ * optimum) and two of its neighbours. */
+static const char *const century_q[3] = {
+    "aBBc/dBBe/df.e/gf.h/iijj", "aBBc/dBBe/d.fe/g.fh/iijj",
+    "aBBc/dBBe/df.e/gfh./iijj"
+};
+
+typedef struct century_job {
+    ptb_space *s;
+    ptb_table *t;
+    unsigned who, dist[3];
+} century_job;
+
+static void *century_answers(void *arg)
+{
+    century_job *j = arg;
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned q = (i + j->who) % 3, n;
+        ptb_position pos[2];
+        j->dist[q] = 0;
+        if (ptb_parse(j->s, century_q[q], NULL, pos, &n, NULL, 0) != PTB_OK ||
+            ptb_distance(j->t, NULL, &pos[0], &j->dist[q]) != PTB_OK)
+            j->dist[q] = 0;
+    }
+    return NULL;
+}
+
+/* Four threads on one space of a described puzzle read from its table
+ * (century, its mirror image folded: its graph and fold rows are checked
+ * as walks first come to them, by whichever thread comes first), fresh:
+ * their answers are one thread's on a space of its own. */
+static void described_space(void)
+{
+    ptb_puzzle *p;
+    century_job j[THREADS], one = { .who = 0 };
+    pthread_t tid[THREADS];
+    int rc = ptb_puzzle_lookup(tables_dir(), "century", &p);
+    if (rc == PTB_OK && (rc = ptb_space_new(p, "move", &j[0].s)) == PTB_OK &&
+        (rc = ptb_table_open(j[0].s, tables_dir(), &j[0].t)) == PTB_OK &&
+        (rc = ptb_space_new(p, "move", &one.s)) == PTB_OK)
+        rc = ptb_table_open(one.s, tables_dir(), &one.t);
+    if (!check(rc == PTB_OK, "century's move table opens: %s",
+               ptb_strerror(rc)))
+        return;
+    for (unsigned i = 0; i < THREADS; i++) {
+        j[i] = (century_job){ j[0].s, j[0].t, i, { 0 } };
+        pthread_create(&tid[i], NULL, century_answers, &j[i]);
+    }
+    unsigned bad = 0;
+    for (unsigned i = 0; i < THREADS; i++)
+        pthread_join(tid[i], NULL);
+    century_answers(&one);
+    for (unsigned i = 0; i < THREADS; i++)
+        bad += memcmp(j[i].dist, one.dist, sizeof one.dist) != 0;
+    check(one.dist[0] == 99, "century's start: 99 moves (%u)", one.dist[0]);
+    check(bad == 0 && one.dist[1] && one.dist[2],
+          "4 threads on a fresh space of century's table give one thread's "
+          "answers (%u differ)", bad);
+    ptb_table_close(one.t);
+    ptb_space_close(one.s);
+    ptb_table_close(j[0].t);
+    ptb_space_close(j[0].s);
+    ptb_puzzle_free(p);
+}
+
 int main(void)
 {
     tables tb;
@@ -151,5 +217,6 @@ int main(void)
     free(sol);
     tables_close(&tb);
     klotski_values();
+    described_space();
     return check_done();
 }
