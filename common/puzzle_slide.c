@@ -528,20 +528,21 @@ static uint32_t node_units(const sl_ctx *x, uint32_t v)
 static int save_nodes(sl_ctx *x)
 {
     const sl_desc *d = x->d;
-    size_t len = 4 * (size_t)d->n, nodes = 0;
-    for (uint32_t v = EDGES; v < x->nunits; v += node_units(x, v))
-        nodes++;
-    unsigned char *p = x->own_saved = malloc(len + 8 * nodes);
+    uint32_t n[SL_MAX_CELLS];
+    size_t nodes = 0;
+    for (unsigned c = 0; c < d->n; nodes += n[c++]) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        n[c] = 0;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v))
+            n[c]++;
+    }
+    unsigned char *p = x->own_saved = malloc(4 * (size_t)d->n + 8 * nodes);
     if (!p)
         return PTB_ENOMEM;
     x->saved = p;
-    x->saved_len = len + 8 * nodes;
-    for (unsigned c = 0; c < d->n; c++, p += 4) {
-        uint32_t n = 0, hi = c ? x->lo[c - 1] : x->nunits;
-        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v))
-            n++;
-        ptb_put_le(p, n, 4);
-    }
+    x->saved_len = 4 * (size_t)d->n + 8 * nodes;
+    for (unsigned c = 0; c < d->n; c++, p += 4)
+        ptb_put_le(p, n[c], 4);
     for (unsigned c = 0; c < d->n; c++) {
         uint32_t hi = c ? x->lo[c - 1] : x->nunits;
         for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v), p += 8)
@@ -640,14 +641,13 @@ static int save_graph(sl_ctx *x)
     ptb_put_le(p, x->nfrow, 4);
     ptb_put_le(p + 4, x->nfpath, 4);
     p += 16;
-    for (size_t i = 0; x->nfrow && i <= x->nfrow; i++, p += 16) {
+    for (size_t i = 0; i < x->nfrow; i++, p += 16) {
         ptb_put_le(p, x->frow[i].count, 8);
         ptb_put_le(p + 8, x->frow[i].node, 4);
         ptb_put_le(p + 12, x->frow[i].first, 4);
     }
-    if (!x->nfrow)                      /* (left unfolded: no row, and the
-                                           one past them all zero) */
-        p += 16;
+    ptb_put_le(p + 12, x->nfpath, 4);   /* the one past them */
+    p += 16;
     for (size_t j = 0; j < x->nfpath; j++, p += 24) {
         ptb_put_le(p, x->fpath[j].off, 8);
         ptb_put_le(p + 8, x->fpath[j].before, 8);
@@ -696,7 +696,7 @@ static int load_fold(sl_ctx *x, const unsigned char *p, size_t len)
         for (size_t j = 0; j < 2 * x->nfpath; j++, p += 4)
             x->fguide[j] = (uint32_t)ptb_get_le(p, 4);
     }
-    if (x->frow[x->nfrow].first != (x->nfrow ? x->nfpath : 0) ||
+    if (x->frow[x->nfrow].first != x->nfpath || (!x->nfrow && x->nfpath) ||
         x->frow[x->nfrow].count || x->frow[x->nfrow].node)
         return PTB_EFORMAT;
     if (!x->nfrow)
@@ -713,9 +713,9 @@ static int load_fold(sl_ctx *x, const unsigned char *p, size_t len)
 
 /* The graph of a stored ranking in its graph form, used where it lies
  * (or, on a big-endian machine or unaligned, a copy): only its frame is
- * checked here, and the root; the nodes, lazily (node_ok()), and the fold
+ * checked here, and the root; the nodes, lazily (node_checked()), and the fold
  * rows (load_fold()).  PTB_EFORMAT unless the units' ranges hold. */
-static int check_node(const sl_ctx *x, uint32_t v, unsigned c);
+static inline int node_checked(const sl_ctx *x, uint32_t v, unsigned c);
 static int load_graph(sl_ctx *x, const unsigned char *p, size_t len)
 {
     const sl_desc *d = x->d;
@@ -758,16 +758,11 @@ static int load_graph(sl_ctx *x, const unsigned char *p, size_t len)
     x->root = x->lo[0];
     if (x->graph[x->root + 1].state[0] != STATE(0, 0, x->full))
         return PTB_EFORMAT;
-    if (len > at) {                     /* (check_node() reads nfrow) */
-        x->nfrow = (uint32_t)(len - at >= 16 ? ptb_get_le(p + at, 4) : 0);
-        if (x->nfrow > x->nunits)
-            return PTB_EFORMAT;
-    }
-    if (!check_node(x, x->root, 0))
-        return PTB_EFORMAT;
-    x->ok[x->root / 64] |= (uint64_t)1 << x->root % 64;
-    x->size = x->graph[x->root].node.total;
-    return len > at ? load_fold(x, p + at, len - at) : PTB_OK;
+    x->size = x->graph[x->root].node.total;    /* (folded: load_fold()'s) */
+    int rc = len > at ? load_fold(x, p + at, len - at) : PTB_OK;
+    return rc != PTB_OK ? rc                   /* (after nfrow, which
+                                                  check_node() reads) */
+           : node_checked(x, x->root, 0) ? PTB_OK : PTB_EFORMAT;
 }
 
 /* Whether node v of cell c holds, read from a table: a node of cell c
@@ -816,26 +811,41 @@ static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
     return !left && sum == nd->total && sum <= MAX_LAYOUTS;
 }
 
-/* Whether node v of cell c of a graph read from a table may be walked:
- * once check_node() has found it to hold (else the space is damaged, and
- * every answer from it void). */
-static int node_check(const sl_ctx *x, uint32_t v, unsigned c)
+/* What was found to hold in a graph read from a table (ok[], fok[]): a
+ * bit each, set once (threads may check one twice). */
+static inline int held(const uint64_t *bits, uint64_t i)
 {
-    if (v < x->nunits && check_node(x, v, c)) {
-        __atomic_fetch_or(&x->ok[v / 64], (uint64_t)1 << v % 64,
-                          __ATOMIC_RELEASE);
-        return 1;
-    }
+    return __atomic_load_n(&bits[i / 64], __ATOMIC_ACQUIRE) >> i % 64 & 1;
+}
+
+static void hold(uint64_t *bits, uint64_t i)
+{
+    __atomic_fetch_or(&bits[i / 64], (uint64_t)1 << i % 64, __ATOMIC_RELEASE);
+}
+
+/* Something read from a table did not hold: every answer from the space
+ * is void (slide_status()).  Returns 0. */
+static int damage(const sl_ctx *x)
+{
     __atomic_store_n(&((sl_ctx *)(uintptr_t)x)->damaged, 1,
                      __ATOMIC_RELAXED);
     return 0;
 }
 
+/* Whether node v of cell c of a graph read from a table may be walked:
+ * once check_node() has found it to hold (else the space is damaged). */
+static int node_check(const sl_ctx *x, uint32_t v, unsigned c)
+{
+    if (v < x->nunits && check_node(x, v, c)) {
+        hold(x->ok, v);
+        return 1;
+    }
+    return damage(x);
+}
+
 static inline int node_checked(const sl_ctx *x, uint32_t v, unsigned c)
 {
-    return (v < x->nunits &&
-            __atomic_load_n(&x->ok[v / 64], __ATOMIC_ACQUIRE) >> v % 64 & 1) ||
-           node_check(x, v, c);
+    return (v < x->nunits && held(x->ok, v)) || node_check(x, v, c);
 }
 
 /* The parity a layout ends with (a tile puzzle's class). */
@@ -1285,10 +1295,14 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
 /* A fold row's guide to its n paths by off (by_off) or before: for each
  * of n equal parts of the range of the keys (guide_range()), the last path
  * whose key is at most the part's least, or the first. */
+static uint32_t row_n(const fold_row *fr)   /* (its paths) */
+{
+    return fr[1].first - fr->first;
+}
+
 static uint32_t *guide_of(const sl_ctx *x, const fold_row *fr, int by_off)
 {
-    return x->fguide + 2 * (size_t)fr->first +
-           (by_off ? 0 : fr[1].first - fr->first);
+    return x->fguide + 2 * (size_t)fr->first + (by_off ? 0 : row_n(fr));
 }
 
 static uint64_t guide_range(const sl_ctx *x, const fold_row *fr, int by_off)
@@ -1300,7 +1314,7 @@ static void make_guide(const sl_ctx *x, const fold_row *fr, int by_off,
                        uint32_t *guide)
 {
     const fold_path *p = x->fpath + fr->first;
-    uint32_t n = fr[1].first - fr->first, j = 0;
+    uint32_t n = row_n(fr), j = 0;
     uint64_t range = guide_range(x, fr, by_off);
     for (uint32_t b = 0; b < n; b++) {
         uint64_t lo = (b * range + n - 1) / n;
@@ -1417,7 +1431,7 @@ static int check_row(const sl_ctx *x, uint32_t f, uint32_t v, unsigned c)
 {
     const fold_row *fr = &x->frow[f - 1];
     row_walk rw = { .x = x, .c0 = c, .cap = 64, .rc = PTB_OK };
-    uint32_t n = fr[1].first - fr->first, *guide = NULL;
+    uint32_t n = row_n(fr), *guide = NULL;
     uint64_t sum = 0;
     if (fr->node != v || c % x->d->w || fr->first > fr[1].first ||
         fr[1].first > x->nfpath ||
@@ -1444,22 +1458,19 @@ static int check_row(const sl_ctx *x, uint32_t f, uint32_t v, unsigned c)
 }
 
 /* Whether fold row f - 1 may be used as node v's (at cell c): on a graph
- * read from a table, once check_row() has found it to hold (else the space
- * is damaged). */
+ * read from a table, once check_row() has found it to hold (else, or when
+ * there is no such row, the space is damaged). */
 static int row_checked(const sl_ctx *x, uint32_t f, uint32_t v, unsigned c)
 {
     if (f - 1u >= x->nfrow)
-        return 0;
-    if (!x->lazy || (x->frow[f - 1].node == v &&
-                     __atomic_load_n(&x->fok[(f - 1) / 64], __ATOMIC_ACQUIRE) >>
-                             (f - 1) % 64 & 1))
+        return damage(x);
+    if (!x->lazy || (x->frow[f - 1].node == v && held(x->fok, f - 1)))
         return 1;
     if (check_row(x, f, v, c)) {
-        __atomic_fetch_or(&x->fok[(f - 1) / 64], (uint64_t)1 << (f - 1) % 64,
-                          __ATOMIC_RELEASE);
+        hold(x->fok, f - 1);
         return 1;
     }
-    return 0;
+    return damage(x);
 }
 
 /* Of the fold row of node v at cell c, the last path whose off (by_off)
@@ -1470,15 +1481,12 @@ static const fold_path *fold_find(const sl_ctx *x, uint32_t v, unsigned c,
                                   uint64_t key, int by_off)
 {
     uint32_t f = x->graph[v].node.frow;
-    if (!row_checked(x, f, v, c)) {
-        __atomic_store_n(&((sl_ctx *)(uintptr_t)x)->damaged, 1,
-                         __ATOMIC_RELAXED);
+    if (!row_checked(x, f, v, c))
         return NULL;
-    }
     const fold_row *fr = &x->frow[f - 1];
     const fold_path *p = x->fpath + fr->first, *end = x->fpath + fr[1].first;
     uint64_t range = guide_range(x, fr, by_off);
-    uint32_t n = fr[1].first - fr->first;
+    uint32_t n = row_n(fr);
     if (!n)
         return NULL;
     p += guide_of(x, fr, by_off)[key < range ? key * n / range : n - 1];
