@@ -26,6 +26,15 @@
  * states a layout can pass through and kept as a graph whose edges carry
  * those sums, so ranking follows one edge a cell.
  *
+ * With 'covers mixes N' the table covers every layout of the labelled
+ * pieces the start has and any number of pieces of the other kinds, the
+ * free kinds, with at least N empty cells.  Their counts never limit a
+ * layout (no more fit than the board holds), so s has no digit for them,
+ * and one more, the highest, for the empty cells still needed (N down to
+ * 0): the states a layout passes through are the few that differ in what
+ * its rest may hold (Klotski 4x5: 1,129 nodes against 20,174 when s
+ * counted every kind).
+ *
  * With 'covers reachable' the table covers the start's component: for a
  * tile puzzle (tile_puzzle()), half the layouts, ranked by the same
  * programme with a parity bit in its state; otherwise the layouts a search
@@ -144,7 +153,12 @@ typedef struct sl_ctx {
     unsigned target;             /* the start's parity */
     unsigned goal_colour;        /* with parity(): the empty cell's colour
                                     at the goals */
-    uint64_t radix[SL_MAX_KINDS];
+    uint64_t radix[SL_MAX_KINDS];  /* 0: a free kind (covers mixes: any
+                                      number, a piece always left) */
+    uint64_t radix_e;            /* covers mixes N: the digit of the empty
+                                    cells still needed (the highest), else
+                                    nleft (no digit) */
+    uint32_t free;               /* the free kinds, a bit each */
     unsigned most[SL_MAX_KINDS];   /* pieces of each kind at most (covers
                                       mixes: what the board holds) */
     unsigned open;                 /* cells off the walls */
@@ -177,8 +191,7 @@ typedef struct sl_ctx {
                                     a piece */
     const unsigned char *saved;  /* the graph's ranking, as a table stores
                                     it: the puzzle's stored one, or made
-                                    (own_saved) by save_graph() or, for the
-                                    tests, save_nodes(); or NULL */
+                                    (own_saved) by save_graph(); or NULL */
     size_t saved_len;
     unsigned char *own_saved;
     /* the mirror image folded (make_fold()): each kind's mirror image;
@@ -216,8 +229,8 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 
 /* ==== the dynamic programme ============================================= */
 
-/* A state of a cell: its window, parity and pieces left, packed as
- * win << 32 | p << 31 | s (s < MAX_LEFT). */
+/* A state of a cell: its window, parity and pieces left (with the empty
+ * cells still needed), packed as win << 32 | p << 31 | s (s < MAX_LEFT). */
 #define STATE(win, p, s) ((uint64_t)(win) << 32 | (uint64_t)(p) << 31 | (s))
 #define WIN(st) ((st) >> 32)
 #define PAR(st) ((unsigned)((st) >> 31 & 1))
@@ -245,7 +258,7 @@ static inline uint64_t next_of(const sl_ctx *x, unsigned c, uint64_t st,
     if (k < 0) {
         if (x->npar > 1)
             p ^= (unsigned)(x->black >> c & 1);
-        return STATE(win >> 1, p, s);
+        return STATE(win >> 1, p, s >= x->radix_e ? s - x->radix_e : s);
     }
     if (x->npar > 1)
         p ^= (x->flips[s] >> k & 1) ^ (x->before[c] > x->placed[s]);
@@ -305,17 +318,7 @@ typedef struct prefix {
  * min_empty cells), and the start's parity. */
 static int complete(const sl_ctx *x, uint64_t st)
 {
-    const sl_desc *d = x->d;
-    unsigned covered = 0;
-    if (WIN(st) || PAR(st) != x->target)
-        return 0;
-    for (unsigned k = 0; k < d->nkinds; k++) {
-        unsigned left = (unsigned)(LEFT(st) / x->radix[k] % (x->most[k] + 1));
-        if (left && !(d->mixes && !d->kind[k].label))
-            return 0;
-        covered += (x->most[k] - left) * d->kind[k].cells;
-    }
-    return x->open - covered >= d->min_empty;
+    return !WIN(st) && PAR(st) == x->target && !LEFT(st);
 }
 
 /* The programme's nodes, cell by cell: the states of cell c are
@@ -437,9 +440,8 @@ static int reach_states(const sl_ctx *x, layers *ly)
  * cell's, found in a hash of them), in order, each with the completions of
  * the choices before it.  Nodes are laid out from the end back, each
  * cell's in order; the root, cell 0's state, is the last.  A state with no
- * completions is dropped from its cell when prune is set; otherwise (a
- * stored ranking lists nodes only) it fails with PTB_EFORMAT. */
-static int link_nodes(sl_ctx *x, layers *ly, int prune)
+ * completions is dropped from its cell. */
+static int link_nodes(sl_ctx *x, layers *ly)
 {
     const sl_desc *d = x->d;
     uint64_t next[SL_MAX_KINDS + 1];
@@ -498,15 +500,13 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
                 where[nodes++] = (uint32_t)used;
                 used += EDGES + ne;
                 ly->st[ly->at[c] + kept++] = st;
-            } else if (!prune) {
-                rc = PTB_EFORMAT;
             }
         }
         ly->n[c] = kept;
     }
     free(ahead.slot);
     if (rc == PTB_OK && ly->n[0] != 1)
-        rc = prune ? PTB_EINVAL : PTB_EFORMAT;   /* no layout at all */
+        rc = PTB_EINVAL;                /* no layout at all */
     if (rc == PTB_OK) {
         x->root = where[nodes - 1];
         x->size = x->graph[x->root].node.total;
@@ -516,79 +516,14 @@ static int link_nodes(sl_ctx *x, layers *ly, int prune)
     return rc;
 }
 
-/* The ranking older versions stored (FORMAT.md, "ranking", the nodes'
- * form), from the graph: the number of nodes of each cell, 4 bytes each,
- * then their states, 8 bytes each, cell by cell, ascending (as the graph
- * lays them); little-endian.  Written only for the tests. */
+/* The units of node v: its header's, and one a choice up to its last. */
 static uint32_t node_units(const sl_ctx *x, uint32_t v)
 {
     return EDGES + 32 - (unsigned)__builtin_clz(x->graph[v].node.choice);
 }
 
-static int save_nodes(sl_ctx *x)
-{
-    const sl_desc *d = x->d;
-    uint32_t n[SL_MAX_CELLS];
-    size_t nodes = 0;
-    for (unsigned c = 0; c < d->n; nodes += n[c++]) {
-        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
-        n[c] = 0;
-        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v))
-            n[c]++;
-    }
-    unsigned char *p = x->own_saved = malloc(4 * (size_t)d->n + 8 * nodes);
-    if (!p)
-        return PTB_ENOMEM;
-    x->saved = p;
-    x->saved_len = 4 * (size_t)d->n + 8 * nodes;
-    for (unsigned c = 0; c < d->n; c++, p += 4)
-        ptb_put_le(p, n[c], 4);
-    for (unsigned c = 0; c < d->n; c++) {
-        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
-        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v), p += 8)
-            ptb_put_le(p, x->graph[v + 1].state[0], 8);
-    }
-    return PTB_OK;
-}
-
-/* The nodes of a stored ranking into ly: PTB_EFORMAT unless its length
- * is right, cell 0 holds the root alone, and every state is one of this
- * programme's, each cell's strictly ascending (link_nodes() then checks
- * that each has completions). */
-static int load_nodes(const sl_ctx *x, const unsigned char *p, size_t len,
-                      layers *ly)
-{
-    const sl_desc *d = x->d;
-    size_t at = 0;
-    if (len < 4 * (size_t)d->n)
-        return PTB_EFORMAT;
-    for (unsigned c = 0; c < d->n; c++, p += 4) {
-        ly->n[c] = (size_t)ptb_get_le(p, 4);
-        ly->at[c] = at;
-        at += ly->n[c];
-    }
-    ly->at[d->n] = at;
-    ly->n[d->n] = 0;
-    if ((len - 4 * (size_t)d->n) / 8 != at || (len - 4 * (size_t)d->n) % 8)
-        return PTB_EFORMAT;
-    if (!(ly->st = malloc((at + 1) * sizeof *ly->st)))
-        return PTB_ENOMEM;
-    for (size_t i = 0; i < at; i++, p += 8)
-        ly->st[i] = ptb_get_le64(p);
-    for (unsigned c = 0; c < d->n; c++)
-        for (size_t i = ly->at[c]; i < ly->at[c] + ly->n[c]; i++) {
-            uint64_t st = ly->st[i];
-            if (WIN(st) >= x->nwin || PAR(st) >= x->npar ||
-                LEFT(st) >= x->nleft ||
-                (i > ly->at[c] && st <= ly->st[i - 1]))
-                return PTB_EFORMAT;
-        }
-    return ly->n[0] == 1 && ly->st[0] == STATE(0, 0, x->full) ? PTB_OK
-                                                               : PTB_EFORMAT;
-}
-
-/* The graph's form in a table (FORMAT.md, "ranking"): 4 zero bytes (the
- * nodes' form starts with cell 0's count, 1), the cells, the first unit
+/* The graph's form in a table (FORMAT.md, "ranking"): 4 zero bytes (a
+ * trie starts with its levels, at least 1), the cells, the first unit
  * of each cell's nodes and the units, 4 bytes each, then from
  * GRAPH_AT(cells) on the units, 16 bytes each: a node its total (8
  * bytes), choice and frow (4 each), then its state (8) and 0 (8); an edge
@@ -720,7 +655,8 @@ static int load_graph(sl_ctx *x, const unsigned char *p, size_t len)
 {
     const sl_desc *d = x->d;
     size_t at;
-    if (len < GRAPH_AT(d->n) || ptb_get_le(p + 4, 4) != d->n)
+    if (len < GRAPH_AT(d->n) || ptb_get_le(p, 4) ||
+        ptb_get_le(p + 4, 4) != d->n)
         return PTB_EFORMAT;
     x->nunits = (uint32_t)ptb_get_le(p + 8 + 4 * d->n, 4);
     at = GRAPH_AT(d->n) + 16 * (size_t)x->nunits;
@@ -874,14 +810,24 @@ static int make_table(sl_ctx *x, const layout *start,
         x->black |= (uint64_t)((c / d->w + c % d->w) & 1) << c;
     }
     for (unsigned k = 0; k < d->nkinds; k++) {
-        x->most[k] = d->mixes && !d->kind[k].label
-                         ? x->open / d->kind[k].cells : d->kind[k].count;
-        x->radix[k] = x->nleft;
-        x->nleft *= x->most[k] + 1;            /* at most 2^25 * 65 */
+        if (d->mixes && !d->kind[k].label) {
+            x->free |= 1u << k;
+        } else {
+            x->most[k] = d->kind[k].count;
+            x->radix[k] = x->nleft;
+            x->nleft *= x->most[k] + 1;        /* at most 2^25 * 65 */
+        }
         if (x->nleft > MAX_LEFT)
             return PTB_EINVAL;
         x->full += x->most[k] * x->radix[k];
         span |= d->kind[k].shape;
+    }
+    x->radix_e = x->nleft;
+    if (d->mixes) {
+        x->nleft *= d->min_empty + 1;
+        x->full += d->min_empty * x->radix_e;
+        if (x->nleft > MAX_LEFT)
+            return PTB_EINVAL;
     }
     x->wbits = 64 - (unsigned)__builtin_clzll(span | 1);
     if (x->wbits > 25)
@@ -895,7 +841,7 @@ static int make_table(sl_ctx *x, const layout *start,
     unsigned digit[SL_MAX_KINDS] = { 0 };
     uint32_t left = 0;
     for (uint64_t s = 0; s < x->nleft; s++) {
-        x->avail[s] = left;
+        x->avail[s] = left | x->free;
         for (unsigned k = 0; k < d->nkinds; k++) {
             if (++digit[k] <= x->most[k]) {
                 left |= 1u << k;
@@ -918,17 +864,13 @@ static int make_table(sl_ctx *x, const layout *start,
         }
         x->target = parity_of(x, start);
     }
-    /* the graph: from a table's stored ranking (the graph, or its nodes:
-     * older tables), or its nodes found and pruned */
+    /* the graph: a table's stored one, or its nodes found and linked */
     layers ly = { .st = NULL };
     int rc;
-    if (saved && saved_len >= 4 && !ptb_get_le(saved, 4)) {
+    if (saved) {
         rc = load_graph(x, saved, saved_len);
-    } else {
-        rc = saved ? load_nodes(x, saved, saved_len, &ly)
-                   : reach_states(x, &ly);
-        if (rc == PTB_OK)
-            rc = link_nodes(x, &ly, !saved);
+    } else if ((rc = reach_states(x, &ly)) == PTB_OK) {
+        rc = link_nodes(x, &ly);
     }
     if (rc == PTB_OK && saved) {        /* what it read, as it was */
         x->saved = saved;
@@ -2383,11 +2325,8 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
                  : make_table(x, &start, p->stored, p->stored_len);
     if (rc == PTB_OK)
         rc = make_fold(x);
-    /* the ranking a table stores: the graph, or for the tests with
-     * PTB_TEST_NODES_FORM in the environment its nodes (tests/t_describe.sh:
-     * the form of older tables) */
-    if (rc == PTB_OK && !x->saved)
-        rc = getenv("PTB_TEST_NODES_FORM") ? save_nodes(x) : save_graph(x);
+    if (rc == PTB_OK && !x->saved)      /* the ranking a table stores */
+        rc = save_graph(x);
     if (rc != PTB_OK) {
         slide_close(x);
         return rc;
@@ -2780,8 +2719,8 @@ static int slide_format_move_json(const void *ctx, const ptb_position *before,
     return (int)len;
 }
 
-/* The ranking a table stores: the graph (save_graph()), or its nodes
- * (save_nodes()), or the component's trie. */
+/* The ranking a table stores: the graph (save_graph()) or the
+ * component's trie. */
 static const unsigned char *slide_index(const void *ctx, size_t *len)
 {
     const sl_ctx *x = ctx;

@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 #define PTB_VERSION_STRING "0.2.0"
-#define PTB_FORMAT_VERSION 5   /* on-disk table format, see tables/FORMAT.md */
+#define PTB_FORMAT_VERSION 6   /* on-disk table format, see tables/FORMAT.md */
 
 /* Error codes.  Their values never change once released.  As in LMDB, a
  * positive code is an errno value from the operating system (EACCES, ENOSPC,

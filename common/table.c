@@ -1483,10 +1483,10 @@ static int ranking_record(const ptb_table *t, MDB_val *v)
                ? PTB_OK : PTB_ECORRUPT;
 }
 
-/* A table's ranking, when it has one, is the very index its space ranks
- * by (one the space read from another of the puzzle's tables, or from
- * this one, which needs no comparing: tables are never written in place,
- * or built). */
+/* A described puzzle's table has a ranking, the very index its space
+ * ranks by (one the space read from another of the puzzle's tables, or
+ * from this one, which needs no comparing: tables are never written in
+ * place, or built); a built-in puzzle's has none. */
 static int check_ranking(const ptb_table *t)
 {
     MDB_val v;
@@ -1497,9 +1497,9 @@ static int check_ranking(const ptb_table *t)
         p->stored_table->dev == t->dev && p->stored_table->ino == t->ino)
         return PTB_OK;                  /* (read and checked there) */
     int rc = ranking_record(t, &v);
-    if (rc != PTB_OK || !v.mv_data)
+    if (rc != PTB_OK || (!v.mv_data && !own))
         return rc;
-    return own && v.mv_size == len && !memcmp(v.mv_data, own, len)
+    return own && v.mv_data && v.mv_size == len && !memcmp(v.mv_data, own, len)
                ? PTB_OK : PTB_EFORMAT;
 }
 

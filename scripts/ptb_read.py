@@ -25,19 +25,18 @@ with tblookup's.
                                         check, recompute the digest,
                                         meta_sha256 and stats_sha256
 
-A described puzzle's "ranking" record is checked against its
-ranking_check and its frame: the counting programme's nodes, or a
-component's trie whose layouts are the table's states; or, the counting
-programme's graph (no ranking_check), its frame and its root's total (or
-its first fold row's count, where the mirror image is folded), the
-table's states; what the states mean is the engine's.
+A described puzzle's "ranking" record is checked: a component's trie,
+against its ranking_check, whose layouts are the table's states; or the
+counting programme's graph (no ranking_check), its frame and its root's
+total (or its first fold row's count, where the mirror image is folded),
+the table's states; what the states mean is the engine's.
 
-All five encodings of format 5 are read: packed1 (eight bits a byte),
+All five encodings of format 6 are read: packed1 (eight bits a byte),
 packed3 (five base-3 digits a byte), packed4 (two 4-bit values a byte),
 sparse (per block of 65536 states, the positions and distances of the
 solvable ones), all four in place with a 32-bit check per 512-byte chunk of
 "values" in "checks"; and zstd (frames laid end to end in "values", located
-by "index", with an optional raw-content dictionary).  Formats 1 to 4 are
+by "index", with an optional raw-content dictionary).  Formats 1 to 5 are
 refused: rebuild the table.
 
 Every use checks meta_sha256 (the header's own hash) first; reading a value
@@ -56,7 +55,7 @@ import sys
 import lmdb
 import zstandard
 
-FORMAT = 5
+FORMAT = 6
 RECORDS = {b'checks', b'dictionary', b'header', b'index', b'ranking',
            b'sizes', b'stats', b'values'}
 MAGIC = 'puzzletb'
@@ -199,13 +198,14 @@ class Table:
             self._open_zstd(rec)
 
     def _check_ranking(self, ranking):
-        """A described puzzle's "ranking": present with its header's
-        ranking_check or not at all; it passes that check, and its cell
-        counts (one a cell of the drawn start) add up to its length.  What
-        the states mean is the engine's: this reader checks only the
-        record's frame."""
+        """A described puzzle's "ranking" (a built-in's has none): the
+        programme's graph, or a component's trie with its header's
+        ranking_check.  What the states mean is the engine's: this reader
+        checks only the record's frame."""
         check = self.fields.get('ranking_check')
-        if ranking is None and check is None:
+        described = any(l.startswith('description ')
+                        for l in self.text.splitlines())
+        if ranking is None and check is None and not described:
             return
         if ranking is not None and ranking[:4] == b'\0\0\0\0':
             if check is not None:
@@ -213,23 +213,16 @@ class Table:
             self._check_graph(ranking)
             return
         if ranking is None or check is None:
-            raise TableError('a ranking record without ranking_check, or the '
+            raise TableError('a described puzzle without its ranking, or a '
+                             'trie ranking without ranking_check, or the '
                              'other way round')
         if '%08x' % chunk_check(ranking) != check:
             raise TableError('ranking record fails its check')
-        start = [l for l in self.text.splitlines()
-                 if l.startswith('description start ')]
-        cells = len(start[0].split(' ', 2)[2].replace('/', '')) if start \
-            else 0
-        if cells and len(ranking) >= 4 * cells and \
-                len(ranking) == 4 * cells + 8 * sum(
-                    struct.unpack('<%dI' % cells, ranking[:4 * cells])):
-            return                      # the counting programme's nodes
         if 'description covers reachable' in self.text.splitlines() and \
                 trie_layouts(ranking) == self.states:
             return                      # a component's trie
-        raise TableError('ranking record of %d bytes holds neither its '
-                         'cells\' nodes nor a trie of its %d states'
+        raise TableError('ranking record of %d bytes holds neither the '
+                         'graph nor a trie of its %d states'
                          % (len(ranking), self.states))
 
     def _check_graph(self, ranking):
@@ -333,7 +326,7 @@ class Table:
             self.fields.setdefault(key, value)
         fmt = self.fields.get('format')
         if fmt != str(FORMAT):
-            if fmt in ('1', '2', '3', '4'):
+            if fmt in ('1', '2', '3', '4', '5'):
                 raise TableError('format %s (an older format), this reader '
                                  'knows %d: rebuild it' % (fmt, FORMAT))
             raise TableError('format %s, this reader knows %d'

@@ -2,7 +2,7 @@
 """tests/corrupt.py TABLE SUBTABLE INDEX: damages, in place and leaving every
 checksum as it was, the bytes that hold the value of (SUBTABLE, INDEX), so a
 test can check that the reader refuses the table (and never answers with a
-wrong value).  Follows tables/FORMAT.md (format 5):
+wrong value).  Follows tables/FORMAT.md (format 6):
   zstd     one byte in the middle of its block's frame, flipped;
   packed1  its bit, flipped (every byte is a valid packed1 byte: only the
            chunk check can tell);

@@ -2,7 +2,7 @@
 """tests/craft.py TABLE KEY VALUE [KEY VALUE]...: rewrites text lines of a
 table and recomputes the checksums that cover them, so the table passes its
 own checksums and only the reader's range checks can refuse it.  Follows
-tables/FORMAT.md (format 5).
+tables/FORMAT.md (format 6).
 
 Each "KEY VALUE" replaces the first line with that key, or is added at the
 end when there is none or when KEY starts with "+" (the "+" dropped):
@@ -10,12 +10,8 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
                        line); then stats_sha256 in the header is recomputed;
   index0               not a line: sets the first offset of the "index"
                        record (zstd) to VALUE;
-  ranking+             not a line: VALUE is "C S", adds state S (decimal)
-                       to cell C's nodes in the "ranking" record, in order;
-                       then ranking_check in the header is recomputed;
   ranking-             not a line: removes the "ranking" record and the
-                       header's ranking_check (VALUE ignored), as in a
-                       table written before rankings were stored;
+                       header's ranking_check (VALUE ignored);
   ranking^             not a line: VALUE is "OFFSET MASK", xors the byte
                        at OFFSET of the "ranking" record with MASK; then
                        ranking_check is recomputed;
@@ -56,17 +52,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 from ptb_read import chunk_check  # noqa: E402  (FORMAT.md's check)
 
 STATS_KEYS = ('distance', 'farthest')
-
-
-def add_node(record, cells, c, state):
-    """The ranking record with state added to cell c's nodes."""
-    n = list(struct.unpack('<%dI' % cells, record[:4 * cells]))
-    st = list(struct.unpack('<%dQ' % sum(n), record[4 * cells:]))
-    at = sum(n[:c])
-    layer = sorted(st[at:at + n[c]] + [state])
-    st[at:at + n[c]] = layer
-    n[c] += 1
-    return struct.pack('<%dI' % cells, *n) + struct.pack('<%dQ' % len(st), *st)
 
 
 def move_leaf(record, first):
@@ -206,13 +191,6 @@ with env.begin(write=True) as txn:
             ix = bytearray(txn.get(b'index'))
             ix[0:8] = struct.pack('>Q', int(value))
             txn.put(b'index', bytes(ix))
-        elif key == 'ranking+':
-            cells = sum(len(r) for l in header if l.startswith('description start ')
-                        for r in l.split(' ', 2)[2].split('/'))
-            c, state = (int(v) for v in value.split())
-            rk = add_node(bytes(txn.get(b'ranking')), cells, c, state)
-            txn.put(b'ranking', rk)
-            edit(header, 'ranking_check', '%08x' % chunk_check(rk))
         elif key in ('ranking^', 'leaf>'):
             rk = bytearray(txn.get(b'ranking'))
             if key == 'leaf>':

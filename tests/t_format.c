@@ -1,4 +1,4 @@
-/* tests/t_format.c: format 5 through the public API.
+/* tests/t_format.c: format 6 through the public API.
  *
  * Without arguments, on the generated tables: every table states an
  * encoding that fits its values (mod3: packed3 or zstd; mod4: packed1, every

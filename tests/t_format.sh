@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/t_format.sh: table format 5 from the outside.  Format-1 and
-# format-4 tables are refused (status 3, the file named); a truncated table
+# tests/t_format.sh: table format 6 from the outside.  Format-1 and
+# format-5 tables are refused (status 3, the file named); a truncated table
 # is refused; four and frog built in every other encoding that holds exact
 # values are proven by --verify and answer as the generated tables do; the
 # generated swap table (packed1) and a packed3 and a zstd one (built with
@@ -39,13 +39,13 @@ check "a format-1 table: status 3, one line naming the file" \
 check "... and ptb_read.py calls it format 1" \
     test $r = 1 -a -n "$(grep 'format 1' "$TMP/e")"
 
-mkdir -p "$TMP/f4"
-cp "$TABLES/swap.mdb" "$TMP/f4/"
-LC_ALL=C perl -0pi -e 's/\nformat 5\n/\nformat 4\n/' "$TMP/f4/swap.mdb"
-IN=$SAMPLE run swap --tables "$TMP/f4"
-check "a format-4 table: status 3, 'another format version', file named" \
+mkdir -p "$TMP/f5"
+cp "$TABLES/swap.mdb" "$TMP/f5/"
+LC_ALL=C perl -0pi -e 's/\nformat 6\n/\nformat 5\n/' "$TMP/f5/swap.mdb"
+IN=$SAMPLE run swap --tables "$TMP/f5"
+check "a format-5 table: status 3, 'another format version', file named" \
     test "$rc" = 3 -a -z "$out" -a \
-    -n "$(printf '%s' "$err" | grep -F "$TMP/f4/swap.mdb: table has another format version")"
+    -n "$(printf '%s' "$err" | grep -F "$TMP/f5/swap.mdb: table has another format version")"
 
 mkdir -p "$TMP/tr"
 head -c 20000 "$TABLES/swap.mdb" >"$TMP/tr/swap.mdb"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/t_python.sh: scripts/ptb_read.py, the Python reader written from
-# tables/FORMAT.md (format 5), agrees with tblookup on the swap table: stored
+# tables/FORMAT.md (format 6), agrees with tblookup on the swap table: stored
 # values at the starts of random queries (the distance's second bit,
 # packed1), the distance histogram, and the digest, which must also catch
 # one flipped bit.  On every table (and a zstd one built here): the

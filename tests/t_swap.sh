@@ -66,7 +66,7 @@ truncate -s $((size / 2)) "$TMP/t2/swap.mdb"
 IN=$SAMPLE check "truncated table: status 3" \
     expect_error 3 'swap.mdb: table file is truncated' swap --tables "$TMP/t2"
 cp "$TABLES/swap.mdb" "$TMP/t3/"
-LC_ALL=C perl -0pi -e 's/\nformat 5\n/\nformat 7\n/' "$TMP/t3/swap.mdb"
+LC_ALL=C perl -0pi -e 's/\nformat 6\n/\nformat 7\n/' "$TMP/t3/swap.mdb"
 IN=$SAMPLE check "table of another format version: status 3" \
     expect_error 3 'another format version' swap --tables "$TMP/t3"
 head -c 65536 /dev/urandom >"$TMP/t5/swap.mdb"

@@ -2,7 +2,7 @@
 """tests/tamper.py TABLE SUBTABLE INDEX: changes the stored value of one state
 and recomputes everything that would otherwise give it away, so that only a
 check of the values themselves (tblookup --verify) can find it.  Follows
-tables/FORMAT.md (format 5).  Prints the old and new value
+tables/FORMAT.md (format 6).  Prints the old and new value
 ("value of subtable S index I: OLD -> NEW", "unsolvable" for no path).
 
 The new value: mod3 tables (old + 1) mod 3; mod4 tables (packed1) the
