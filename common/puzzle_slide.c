@@ -1040,15 +1040,21 @@ static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
  * description's start). */
 static void layout_of(const sl_desc *d, const unsigned char *cell, layout *l)
 {
-    uint8_t piece[256] = { 0 };  /* of each character: 1 + its piece */
+    uint8_t piece[256] = { 0 };  /* of each character: 1 + its piece, or
+                                    EMPTY_CHAR */
     uint64_t cells[SL_MAX_CELLS];
     unsigned n = 0;
+    enum { EMPTY_CHAR = 0xFF };
     memset(l, 0, sizeof *l);
     for (unsigned c = 0; c < d->n; c++) {   /* (anchors in reading order) */
         unsigned char ch = cell[c];
-        if ((d->walls >> c & 1) || sl_is_empty(d, (char)ch))
+        if ((d->walls >> c & 1) || piece[ch] == EMPTY_CHAR)
             continue;
         if (!piece[ch]) {
+            if (sl_is_empty(d, (char)ch)) {
+                piece[ch] = EMPTY_CHAR;
+                continue;
+            }
             piece[ch] = (uint8_t)++n;
             cells[n - 1] = 0;
             l->anchor[n - 1] = (uint8_t)c;
@@ -1122,11 +1128,14 @@ static void mirror_rows(const sl_ctx *x, const layout *l, uint8_t *buf,
 /* The anchors of l's canonical layout: l's own or buf, its mirror image,
  * given that the rows above cell c0 (the start of a row) are their own
  * mirror images: only cells c0.. are compared, row by row until one is
- * not its own mirror image, and written to buf. */
+ * not its own mirror image, and written to buf.  *own (may be NULL) gets
+ * whether l is its own mirror image. */
 static const uint8_t *canonical(const sl_ctx *x, const layout *l,
-                                uint8_t *buf, unsigned c0)
+                                uint8_t *buf, unsigned c0, int *own)
 {
     const sl_desc *d = x->d;
+    if (own)
+        *own = 0;
     for (unsigned c = c0; c < d->n; c += d->w) {
         mirror_rows(x, l, buf, c, c + d->w);
         int cmp = memcmp(buf + c, l->at + c, d->w);
@@ -1137,6 +1146,8 @@ static const uint8_t *canonical(const sl_ctx *x, const layout *l,
             return buf;
         }
     }
+    if (own)
+        *own = 1;
     return l->at;
 }
 
@@ -1521,12 +1532,17 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
 
 #define MIRRORED 0x100u          /* in aux: the drawing is the mirror
                                     image of the state */
+/* In a move's code (successors(): its anchors before and after in bits
+ * 0-15), with the mirror image folded: the successor's state stands for
+ * its mirror image, or the successor is its own (slide_apply()). */
+#define CODE_TURNS 0x10000u
+#define CODE_OWN 0x20000u
 
 /* MIRRORED when layout l is not its class's canonical one, else 0. */
 static uint32_t mirrored(const sl_ctx *x, const layout *l)
 {
     uint8_t buf[SL_MAX_CELLS];
-    return x->fold && canonical(x, l, buf, 0) != l->at ? MIRRORED : 0;
+    return x->fold && canonical(x, l, buf, 0, NULL) != l->at ? MIRRORED : 0;
 }
 
 /* A move of the state (code: from anchor | to anchor << 8) as a move of
@@ -1829,15 +1845,20 @@ static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
 /* The index of a layout: its rank among the layouts, or its place in the
  * component (UINT64_MAX when it is not in it).  pre (may be NULL): the
  * path of a layout that agrees with l before cell 'from' and from cell
- * 'join' on. */
+ * 'join' on.  *turn (may be NULL) gets CODE_TURNS when the state stands
+ * for l's mirror image, CODE_OWN when l is its own, else 0. */
 static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
-                     unsigned from, unsigned join)
+                     unsigned from, unsigned join, uint32_t *turn)
 {
     uint8_t buf[SL_MAX_CELLS];
+    if (turn)
+        *turn = 0;
     if (x->fold) {                      /* its class: the canonical one */
         unsigned c0 = pre ? from - from % x->d->w : 0;
-        int same = !pre || pre->same[c0 / x->d->w];
-        const uint8_t *at = same ? canonical(x, l, buf, c0) : l->at;
+        int same = !pre || pre->same[c0 / x->d->w], own = 0;
+        const uint8_t *at = same ? canonical(x, l, buf, c0, &own) : l->at;
+        if (turn)
+            *turn = own ? CODE_OWN : at != l->at ? CODE_TURNS : 0;
         return fold_rank(x, at, c0, pre ? pre->node[c0] : x->root,
                          pre ? pre->r[c0] : 0, same,
                          at == l->at ? pre : NULL, join);
@@ -1998,21 +2019,23 @@ static int add_move(void *arg, const layout *next, uint32_t code)
 {
     move_list *ml = arg;
     unsigned a = code & 0xFF, b = code >> 8;
+    uint32_t turn;
     uint64_t r = rank(ml->x, next, ml->pre, a < b ? a : b,
-                      (a > b ? a : b) + 1);
+                      (a > b ? a : b) + 1, &turn);
     if (r == UINT64_MAX)     /* not in the space: only under a ranking a */
         return 0;            /* table forged (its check is --verify's) */
     if (ml->out) {
         ml->out[ml->n].to = r;
-        ml->out[ml->n].code = code;
+        ml->out[ml->n].code = code | turn;
     } else {
         ml->idx[ml->n] = r;
     }
     return ++ml->n >= PTB_MAX_MOVES;
 }
 
-/* Every move of layout l: the successors' indices, with out the moves;
- * pre: l's path, or NULL. */
+/* Every move of layout l: the successors' indices, with out the moves
+ * (their codes successors()', with CODE_TURNS or CODE_OWN); pre: l's
+ * path, or NULL. */
 static unsigned moves_of(const sl_ctx *x, const layout *l, ptb_move *out,
                          uint64_t *idx, const prefix *pre)
 {
@@ -2166,7 +2189,7 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
         for (unsigned g = 0; g < gw->g; g++)
             if (matches(&d->goal[g], &gw->l))
                 return;
-        if (x->fold && canonical(x, &gw->l, buf, 0) != gw->l.at)
+        if (x->fold && canonical(x, &gw->l, buf, 0, NULL) != gw->l.at)
             return;                     /* its mirror image stands for it */
         if (x->fold)
             r = fold_rank(x, gw->l.at, 0, x->root, 0, 1, NULL, 0);
@@ -2335,6 +2358,38 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     return PTB_OK;
 }
 
+/* The layout a thread last found moves of, and its path: the BFS takes
+ * states in index order, and the next one, which most often shares the
+ * first rows, is unranked from where the two part (unrank_near()).  A
+ * space is known by a number it gets at open, never reused. */
+static _Thread_local struct {
+    uint64_t space;
+    uint64_t idx;
+    layout l;
+    prefix pre;
+} last;
+
+/* The layout of state idx (< x->size), into the thread's last with its
+ * path: unranked from where the last one parts, or not at all when it is
+ * the last (a walk asks whether a state is a goal, then for its moves).
+ * NULL when the space is damaged. */
+static const layout *last_layout(const sl_ctx *x, uint64_t idx)
+{
+    if (last.space != x->space || last.idx != idx) {
+        if (last.space == x->space && !x->level)
+            unrank_near(x, idx, &last.l, &last.pre);
+        else
+            unrank(x, idx, &last.l, &last.pre);
+        last.space = x->space;
+        last.idx = idx;
+    }
+    if (__atomic_load_n(&x->damaged, __ATOMIC_RELAXED)) {
+        last.space = 0;                 /* (its path may be cut short) */
+        return NULL;
+    }
+    return &last.l;
+}
+
 static uint32_t slide_subtables(const void *ctx)
 {
     (void)ctx;
@@ -2349,11 +2404,9 @@ static uint64_t slide_size(const void *ctx, uint32_t sub)
 static int slide_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
 {
     const sl_ctx *x = ctx;
-    layout l;
-    if (sub != 0 || idx >= x->size)
-        return 0;
-    unrank(x, idx, &l, NULL);
-    return is_goal_layout(x->d, &l);
+    const layout *l;
+    return sub == 0 && idx < x->size && (l = last_layout(x, idx)) &&
+           is_goal_layout(x->d, l);
 }
 
 static void slide_goals(const void *ctx, uint32_t sub,
@@ -2379,33 +2432,14 @@ static void slide_goals(const void *ctx, uint32_t sub,
     }
 }
 
-/* The layout a thread last found moves of, and its path: the BFS takes
- * states in index order, and the next one, which most often shares the
- * first rows, is unranked from where the two part (unrank_near()).  A
- * space is known by a number it gets at open, never reused. */
-static _Thread_local struct {
-    uint64_t space;
-    layout l;
-    prefix pre;
-} last;
-
 /* moves() and unmoves(): the same moves, as moves or as indices. */
 static unsigned state_moves(const sl_ctx *x, uint32_t sub, uint64_t idx,
                             ptb_move *out, uint64_t *to)
 {
-    if (sub != 0 || idx >= x->size)
+    const layout *l;
+    if (sub != 0 || idx >= x->size || !(l = last_layout(x, idx)))
         return 0;
-    if (last.space == x->space && !x->level) {
-        unrank_near(x, idx, &last.l, &last.pre);
-    } else {
-        unrank(x, idx, &last.l, &last.pre);
-        last.space = x->space;
-    }
-    if (__atomic_load_n(&x->damaged, __ATOMIC_RELAXED)) {
-        last.space = 0;                 /* (its path may be cut short) */
-        return 0;
-    }
-    return moves_of(x, &last.l, out, to, &last.pre);
+    return moves_of(x, l, out, to, &last.pre);
 }
 
 static unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
@@ -2517,7 +2551,7 @@ static int slide_parse(const void *ctx, const char *text,
     layout l;
     layout_of(d, p->cell, &l);
     p->sub = 0;
-    p->idx = rank(ctx, &l, NULL, 0, 0);
+    p->idx = rank(ctx, &l, NULL, 0, 0, NULL);
     p->aux |= mirrored(ctx, &l);
     if (p->idx == UINT64_MAX)
         return ptb_errf(err, errcap, "this position is not one of the %llu "
@@ -2559,7 +2593,6 @@ static void slide_apply(const void *ctx, ptb_position *p, const ptb_move *m)
     unsigned from = code & 0xFF, to = code >> 8 & 0xFF;
     unsigned char ch = p->cell[from];
     uint64_t cells = moving_cells(d, p, code);
-    layout l;
     for (unsigned i = 0; i < d->n; i++)
         if (cells >> i & 1)
             p->cell[i] = (unsigned char)p->aux;
@@ -2567,11 +2600,10 @@ static void slide_apply(const void *ctx, ptb_position *p, const ptb_move *m)
         if (cells >> i & 1)
             p->cell[i + to - from] = ch;
     p->idx = m->to;
-    if (((const sl_ctx *)ctx)->fold) {  /* the drawing may turn from
-                                           mirrored to not */
-        layout_of(d, p->cell, &l);
-        p->aux = (p->aux & ~MIRRORED) | mirrored(ctx, &l);
-    }
+    if (m->code & CODE_OWN)             /* the drawing: as parse() says */
+        p->aux &= ~MIRRORED;
+    else if (m->code & CODE_TURNS)
+        p->aux ^= MIRRORED;
 }
 
 /* The path of a move: its directions, "DDL", into path (NUL-ended). */
