@@ -159,8 +159,8 @@ typedef struct sl_ctx {
                                     cells still needed (the highest), else
                                     nleft (no digit) */
     uint32_t free;               /* the free kinds, a bit each */
-    unsigned most[SL_MAX_KINDS];   /* pieces of each kind at most (covers
-                                      mixes: what the board holds) */
+    unsigned most[SL_MAX_KINDS];   /* pieces of each kind in a layout (a
+                                      free kind: 0, it has no digit) */
     unsigned open;                 /* cells off the walls */
     uint64_t full;               /* every piece left */
     uint64_t size;               /* states: layouts, or the component */
