@@ -50,18 +50,23 @@ int ptb_errf(char *err, size_t cap, const char *fmt, ...)
 /* ---- ptb_catf ----------------------------------------------------------
  * The formatters build answers with many small ptb_catf() calls, and
  * vsnprintf costs a few hundred instructions each.  So ptb_catf() formats
- * the plain conversions itself: %s, %c, %u, %d and %%, without flags,
- * width, precision or length modifier, written exactly as vsnprintf
- * writes them (bytes, truncation and the NUL alike); any other format goes
- * to vsnprintf whole. */
+ * the plain conversions itself: %s, %.*s, %c, %u, %d and %%, without
+ * flags, width, other precision or length modifier, written exactly as
+ * vsnprintf writes them (bytes, truncation and the NUL alike); any other
+ * format goes to vsnprintf whole. */
 
 /* Does fmt use only the conversions above? */
 static int plain_format(const char *fmt)
 {
-    for (; *fmt; fmt++)
-        if (*fmt == '%' && (++fmt, *fmt != 's' && *fmt != 'c' && *fmt != 'u'
-                            && *fmt != 'd' && *fmt != '%'))
+    for (; *fmt; fmt++) {
+        if (*fmt != '%')
+            continue;
+        if (fmt[1] == '.' && fmt[2] == '*' && fmt[3] == 's')
+            fmt += 2;
+        if (*++fmt != 's' && *fmt != 'c' && *fmt != 'u' && *fmt != 'd' &&
+            *fmt != '%')
             return 0;
+    }
     return 1;
 }
 
@@ -110,6 +115,18 @@ static void plain_catf(char *buf, size_t cap, size_t *len, const char *fmt,
             if (!s)
                 s = "(null)";       /* as glibc prints it */
             put(buf, cap, len, s, strlen(s));
+            break;
+        }
+        case '.': {                 /* %.*s: at most prec bytes of s */
+            int prec = va_arg(ap, int);
+            const char *s = va_arg(ap, const char *);
+            size_t n = 0;
+            fmt += 2;
+            if (!s)                 /* as glibc: whole, or nothing */
+                s = prec < 0 || prec >= 6 ? "(null)" : "";
+            while ((prec < 0 || n < (size_t)prec) && s[n])
+                n++;
+            put(buf, cap, len, s, n);
             break;
         }
         case 'c': {

@@ -1,5 +1,5 @@
 /* tests/t_util.c: ptb_catf (common/util.c), which formats the plain
- * conversions (%s %c %u %d %%) itself, writes what snprintf writes at
+ * conversions (%s %.*s %c %u %d %%) itself, writes what snprintf writes at
  * buf+len: the same bytes, the same truncation and NUL at every capacity,
  * and the same count past the cap.  The reference is the C library's own
  * snprintf, called as the contract in common/puzzle.h describes.  Also
@@ -52,7 +52,14 @@ static void plain_conversions_write_what_snprintf_writes(void)
               "\"path\":[", 'G', 4u, 2u, 5u, 3u);
     SAME(bad, "100%% of %s%u%%", "x", 7u);
     SAME(bad, "no conversion at all, %% only");
-    check(bad == 0, "%%s %%c %%u %%d %%%%: the same bytes, NUL and length "
+    const char *volatile none = NULL;  /* (not a constant: no warning) */
+    for (int prec = -2; prec <= 9; prec++) {
+        SAME(bad, "%s%.*s|", prec ? "\n" : "", prec, "BAACxx");
+        SAME(bad, "%.*s", prec, "");
+        SAME(bad, "[%.*s]", prec, none);
+    }
+    SAME(bad, "%.*s/%.*s", 4, "BAAC", 4, "DEEF");
+    check(bad == 0, "%%s %%.*s %%c %%u %%d %%%%: the same bytes, NUL and length "
           "as snprintf at every capacity 0..%d and start 0..9 (%u differ)",
           BUF, bad);
 }
@@ -62,6 +69,7 @@ static void other_formats_still_work(void)
     unsigned bad = 0;
     SAME(bad, "%09llX", 0x1A2B3C4D5ull);
     SAME(bad, "%s%.4s", " ", "BAACxx");
+    SAME(bad, "%.*d", 3, 7);
     SAME(bad, "No. %2u: %s\n", 3u, "x");
     SAME(bad, "\\u%04x", 0x1fu);
     check(bad == 0, "width, precision and length: as "
