@@ -70,12 +70,12 @@ static int is_letter(char c)
 
 int sl_is_empty(const sl_desc *d, char c)
 {
-    return c == '.' || (c && strchr(d->empty, c));
+    return c == '.' || (c && d->empty[0] && strchr(d->empty, c));
 }
 
 int sl_is_wall(const sl_desc *d, char c)
 {
-    return c == '#' || (c && strchr(d->wall, c));
+    return c == '#' || (c && d->wall[0] && strchr(d->wall, c));
 }
 
 /* ==== lines and drawings ================================================ */
@@ -721,12 +721,18 @@ static int read_goal(reader *r, const grid *g, sl_goal *goal)
 
 /* ==== the canonical text ================================================ */
 
-static void grid_text(const sl_desc *d, char *buf, size_t cap, size_t *len,
-                      const char *cells)
+void sl_grid_text(const sl_desc *d, const char *cells, char sep, char *buf,
+                  size_t cap, size_t *len)
 {
-    for (unsigned r = 0; r < d->h; r++)
-        ptb_catf(buf, cap, len, "%s%.*s", r ? "/" : "", (int)d->w,
-                 cells + r * d->w);
+    char t[SL_MAX_CELLS + SL_MAX_H];
+    size_t n = 0;
+    for (unsigned r = 0; r < d->h; r++, n += d->w) {
+        if (r)
+            t[n++] = sep;
+        memcpy(t + n, cells + r * d->w, d->w);
+    }
+    t[n] = '\0';
+    ptb_catf(buf, cap, len, "%s", t);
 }
 
 /* The letter of the start's j-th piece (in reading order) of kind k. */
@@ -797,13 +803,13 @@ static int canonical(reader *r)
     else
         ptb_catf(buf, sizeof buf, &len, "covers %s\nstart ",
                  d->reachable ? "reachable" : "layouts");
-    grid_text(d, buf, sizeof buf, &len, d->start);
+    sl_grid_text(d, d->start, '/', buf, sizeof buf, &len);
     size_t slen = 0;
-    grid_text(d, d->start_text, sizeof d->start_text, &slen, d->start);
+    sl_grid_text(d, d->start, '/', d->start_text, sizeof d->start_text, &slen);
     for (unsigned i = 0; i < d->ngoals; i++) {
         goal_cells(d, &d->goal[i], cells);
         ptb_catf(buf, sizeof buf, &len, "\ngoal ");
-        grid_text(d, buf, sizeof buf, &len, cells);
+        sl_grid_text(d, cells, '/', buf, sizeof buf, &len);
     }
     ptb_catf(buf, sizeof buf, &len, "\n");
     if (len >= sizeof buf)

@@ -2642,9 +2642,7 @@ static int slide_format_board(const void *ctx, const ptb_position *p,
 {
     const sl_desc *d = ((const sl_ctx *)ctx)->d;
     size_t len = 0;
-    for (unsigned r = 0; r < d->h; r++)
-        ptb_catf(buf, cap, &len, "%s%.*s", r ? "\n" : "", (int)d->w,
-                 (const char *)p->cell + r * d->w);
+    sl_grid_text(d, (const char *)p->cell, '\n', buf, cap, &len);
     return (int)len;
 }
 
@@ -2708,9 +2706,7 @@ static int slide_format_code(const void *ctx, uint32_t sub, uint64_t idx,
             if (d->kind[k].shape >> o & 1)
                 cells[a + o] = ch;
     }
-    for (unsigned r = 0; r < d->h; r++)
-        ptb_catf(buf, cap, &len, "%s%.*s", r ? "/" : "", (int)d->w,
-                 cells + r * d->w);
+    sl_grid_text(d, cells, '/', buf, cap, &len);
     return (int)len;
 }
 
@@ -2720,9 +2716,7 @@ static int slide_format_query_json(const void *ctx, const ptb_position *p,
     const sl_desc *d = ((const sl_ctx *)ctx)->d;
     size_t len = 0;
     ptb_catf(buf, cap, &len, "\"code\":\"");
-    for (unsigned r = 0; r < d->h; r++)
-        ptb_catf(buf, cap, &len, "%s%.*s", r ? "/" : "", (int)d->w,
-                 (const char *)p->cell + r * d->w);
+    sl_grid_text(d, (const char *)p->cell, '/', buf, cap, &len);
     ptb_catf(buf, cap, &len, "\"");
     return (int)len;
 }

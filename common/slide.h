@@ -85,6 +85,11 @@ void sl_free(sl_desc *d);
 int sl_is_empty(const sl_desc *d, char c);
 int sl_is_wall(const sl_desc *d, char c);
 
+/* Appends the drawing of cells (d->w x d->h characters, none NUL) to
+ * buf+*len as ptb_catf() does: its rows joined by sep. */
+void sl_grid_text(const sl_desc *d, const char *cells, char sep, char *buf,
+                  size_t cap, size_t *len);
+
 /* The kind of a piece drawn with letter x in the given shape (offsets from
  * its anchor): the distinct piece x, or else the kind of that shape that
  * is not distinct; -1 when there is none (or x is a distinct piece drawn
