@@ -137,6 +137,16 @@ struct ptb_puzzle {
      * the walk calls moves(). */
     unsigned (*position_moves)(const void *ctx, const ptb_position *p,
                                ptb_move *out);
+    /* Optional: the moves of position p as position_moves() (or moves())
+     * gives them, made one at a time and each given to pick(arg, move)
+     * until pick returns non-zero: then that move goes to *out and the
+     * value pick returned is returned; 0 when pick took none.  For a
+     * puzzle whose moves cost more to make than to test (the walk takes
+     * the first one closer, ranking no move after it).  NULL: the walk
+     * makes them all. */
+    int (*first_move)(const void *ctx, const ptb_position *p,
+                      int (*pick)(void *arg, const ptb_move *m), void *arg,
+                      ptb_move *out);
     /* Native text of the board (may span lines, no trailing newline) and of
      * a move made from 'before'.  snprintf conventions: return the length. */
     int (*format_board)(const void *ctx, const ptb_position *p, char *buf,

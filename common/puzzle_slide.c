@@ -2013,6 +2013,9 @@ typedef struct move_list {
     uint64_t *idx;
     unsigned n;
     const prefix *pre;           /* the layout's path, or NULL */
+    int (*pick)(void *arg, const ptb_move *m);   /* or NULL: every move */
+    void *arg;
+    int picked;                  /* what pick returned */
 } move_list;
 
 static int add_move(void *arg, const layout *next, uint32_t code)
@@ -2024,12 +2027,15 @@ static int add_move(void *arg, const layout *next, uint32_t code)
                       (a > b ? a : b) + 1, &turn);
     if (r == UINT64_MAX)     /* not in the space: only under a ranking a */
         return 0;            /* table forged (its check is --verify's) */
-    if (ml->out) {
-        ml->out[ml->n].to = r;
-        ml->out[ml->n].code = code | turn;
+    ptb_move *m = ml->out ? ml->out + (ml->pick ? 0 : ml->n) : NULL;
+    if (m) {
+        m->to = r;
+        m->code = code | turn;
     } else {
         ml->idx[ml->n] = r;
     }
+    if (ml->pick && (ml->picked = ml->pick(ml->arg, m)) != 0)
+        return 1;
     return ++ml->n >= PTB_MAX_MOVES;
 }
 
@@ -2039,7 +2045,7 @@ static int add_move(void *arg, const layout *next, uint32_t code)
 static unsigned moves_of(const sl_ctx *x, const layout *l, ptb_move *out,
                          uint64_t *idx, const prefix *pre)
 {
-    move_list ml = { x, out, idx, 0, pre };
+    move_list ml = { x, out, idx, 0, pre, NULL, NULL, 0 };
     successors(x, l, add_move, &ml);
     return ml.n;
 }
@@ -2454,6 +2460,19 @@ static unsigned slide_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
     return state_moves(ctx, sub, idx, NULL, out);
 }
 
+static int slide_first_move(const void *ctx, const ptb_position *p,
+                            int (*pick)(void *arg, const ptb_move *m),
+                            void *arg, ptb_move *out)
+{
+    const sl_ctx *x = ctx;
+    const layout *l;
+    if (p->sub != 0 || p->idx >= x->size || !(l = last_layout(x, p->idx)))
+        return 0;
+    move_list ml = { x, out, NULL, 0, &last.pre, pick, arg, 0 };
+    successors(x, l, add_move, &ml);
+    return ml.picked;
+}
+
 /* ==== the native view =================================================== */
 
 static int parse_error(char *err, size_t cap, const ptb_token *t,
@@ -2774,6 +2793,7 @@ static const ptb_puzzle slide_ops = {
     .parse = slide_parse,
     .record_lines = slide_record_lines,
     .apply = slide_apply,
+    .first_move = slide_first_move,
     .format_board = slide_format_board,
     .format_move = slide_format_move,
     .format_answer = slide_format_answer,

@@ -7,7 +7,8 @@
  * d + 1, so the residue picks out d - 1.  O(distance) value reads; a walk
  * that cannot descend, or that reaches a goal at the wrong value, reports
  * corruption.  Each step's moves come from the position the walk carries (the
- * puzzle's position_moves(), when it has one), not from unranking the index.
+ * puzzle's position_moves(), when it has one), not from unranking the index;
+ * a puzzle with first_move() makes them only up to the one taken.
  * Mod-M tables store unsolvable states as 0 like all their neighbours: a
  * start stored 0 that is no goal and has no successor stored M - 1 is
  * unsolvable, found at the first step (mod-4 tables have none).
@@ -26,6 +27,45 @@ static unsigned moves_of(const ptb_space *s, const ptb_position *p,
 {
     return s->p->position_moves ? s->p->position_moves(s->ctx, p, mv)
                                 : s->p->moves(s->ctx, p->sub, p->idx, mv);
+}
+
+/* What first_move() gives pick(): the table, and the value wanted. */
+typedef struct wanted {
+    const ptb_table *t;
+    ptb_reader *r;
+    uint32_t sub;
+    unsigned want;
+    int rc;                    /* the first read's error, or PTB_OK */
+} wanted;
+
+static int has_value(void *arg, const ptb_move *m)
+{
+    wanted *w = arg;
+    unsigned v;
+    w->rc = ptb_table_get(w->t, w->r, w->sub, m->to, &v);
+    return w->rc != PTB_OK || v == w->want;
+}
+
+/* The first move out of p (in the puzzle's order) to a state of value
+ * want into *m; *found 0 when there is none.  Returns a read's error or
+ * PTB_OK. */
+static int first_to(const ptb_space *s, const ptb_table *t, ptb_reader *r,
+                    const ptb_position *p, unsigned want, ptb_move *m,
+                    int *found)
+{
+    if (s->p->first_move) {
+        wanted w = { t, r, p->sub, want, PTB_OK };
+        *found = s->p->first_move(s->ctx, p, has_value, &w, m) != 0 &&
+                 w.rc == PTB_OK;
+        return w.rc;
+    }
+    ptb_move mv[PTB_MAX_MOVES];
+    unsigned n = moves_of(s, p, mv), i;
+    int rc = ptb_first_at(t, r, p->sub, mv, n, want, &i);
+    *found = rc == PTB_OK && i < n;
+    if (*found)
+        *m = mv[i];
+    return rc;
 }
 
 /* A reader for the caller's r, or a temporary one when a table needs it:
@@ -64,7 +104,7 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
     unsigned m = ptb_table_modulus(t);
     int exact = m == 0;
     ptb_position pos = *start;
-    ptb_move mv[PTB_MAX_MOVES];
+    ptb_move mv;
     unsigned v, steps = 0;
     int rc = ptb_table_get(t, r, pos.sub, pos.idx, &v);
     if (rc != PTB_OK)
@@ -79,17 +119,17 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
             break;
         if (steps == PTB_MAX_DISTANCE)
             return PTB_ECORRUPT;
-        unsigned want = exact ? v - 1 : (v + m - 1) % m, i;
-        unsigned n = moves_of(s, &pos, mv);
-        if ((rc = ptb_first_at(t, r, pos.sub, mv, n, want, &i)) != PTB_OK)
+        unsigned want = exact ? v - 1 : (v + m - 1) % m;
+        int found;
+        if ((rc = first_to(s, t, r, &pos, want, &mv, &found)) != PTB_OK)
             return rc;
-        if (i == n && !exact && steps == 0 && v == 0)
+        if (!found && !exact && steps == 0 && v == 0)
             return PTB_NOTFOUND;   /* stored 0 like all its neighbours */
-        if (i == n)
+        if (!found)
             return PTB_ECORRUPT;   /* no successor one closer */
-        p->apply(s->ctx, &pos, &mv[i]);
+        p->apply(s->ctx, &pos, &mv);
         if (out) {
-            out->move[steps] = mv[i];
+            out->move[steps] = mv;
             out->after[steps] = pos;
         }
         v = want;

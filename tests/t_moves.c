@@ -1,0 +1,82 @@
+/* tests/t_moves.c: the optional first_move() op (common/puzzle.h) against
+ * moves() of the same puzzle, on the described tables make tables builds
+ * (century in its three metrics, eight, rush-60, ma): for random states,
+ * a pick that takes the k-th move it is given must be given moves()' first
+ * k moves, in order, and get the k-th back with pick's value; a pick that
+ * takes none must be given every move and get 0.  The walk (common/walk.c)
+ * takes its step from first_move() where a puzzle has one, so its answers
+ * are those of the moves()' walk (the tables' answers are checked against
+ * BFS elsewhere: t_describe.sh). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "internal.h"
+#include "puzzletb.h"
+#include "tables.h"
+
+#define STATES 300
+
+typedef struct picker {
+    const ptb_move *want;        /* moves()' */
+    unsigned n, take;            /* how many; the one to take, from 1 (0:
+                                    none) */
+    unsigned given, wrong;       /* calls; calls given another move */
+} picker;
+
+static int pick(void *arg, const ptb_move *m)
+{
+    picker *pk = arg;
+    if (pk->given >= pk->n || m->to != pk->want[pk->given].to ||
+        m->code != pk->want[pk->given].code)
+        pk->wrong++;
+    return ++pk->given == pk->take ? 7 : 0;
+}
+
+static void first_move_is_moves(const char *name, const char *metric)
+{
+    ptb_puzzle *p;
+    ptb_space *s = NULL;
+    int rc = ptb_puzzle_lookup(tables_dir(), name, &p);
+    if (rc == PTB_OK && (rc = ptb_space_new(p, metric, &s)) != PTB_OK)
+        ptb_puzzle_free(p);
+    if (!check(rc == PTB_OK, "%s %s: its space opens (%s)", name, metric ? metric : "(its only metric)",
+               ptb_strerror(rc)))
+        return;
+    const ptb_puzzle *ops = ptb_space_puzzle(s);
+    uint64_t size = ops->size(s->ctx, 0);
+    unsigned bad = 0, tried = 0;
+    srand(7);
+    for (unsigned i = 0; ops->first_move && i < STATES; i++) {
+        ptb_move mv[PTB_MAX_MOVES], out;
+        ptb_position pos;
+        memset(&pos, 0, sizeof pos);
+        pos.idx = (uint64_t)rand() * (uint64_t)rand() % size;
+        unsigned n = ops->moves(s->ctx, 0, pos.idx, mv);
+        for (unsigned take = 0; take <= n; take++, tried++) {
+            picker pk = { mv, n, take, 0, 0 };
+            int got = ops->first_move(s->ctx, &pos, pick, &pk, &out);
+            bad += pk.wrong != 0 || pk.given != (take ? take : n) ||
+                   got != (take ? 7 : 0) ||
+                   (take && (out.to != mv[take - 1].to ||
+                             out.code != mv[take - 1].code));
+        }
+    }
+    check(ops->first_move && tried > STATES && bad == 0,
+          "%s %s: first_move() gives pick moves()' moves in order and "
+          "returns the one taken, on %u states (%u picks, %u wrong)",
+          name, metric ? metric : "(its only metric)", STATES, tried, bad);
+    ptb_space_close(s);
+    ptb_puzzle_free(p);
+}
+
+int main(void)
+{
+    static const char *const t[][2] = {
+        { "century", "move" }, { "century", "line" }, { "century", "step" },
+        { "eight", NULL },     { "rush-60", "line" }, { "ma", "move" },
+    };
+    for (unsigned i = 0; i < sizeof t / sizeof t[0]; i++)
+        first_move_is_moves(t[i][0], t[i][1]);
+    return check_done();
+}
