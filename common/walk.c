@@ -35,7 +35,8 @@ typedef struct wanted {
     ptb_reader *r;
     uint32_t sub;
     unsigned want;
-    int rc;                    /* the first read's error, or PTB_OK */
+    int rc;                    /* a read's error (it ends the moves), or
+                                  PTB_OK */
 } wanted;
 
 static int has_value(void *arg, const ptb_move *m)
