@@ -2007,6 +2007,9 @@ static void successors(const sl_ctx *x, const layout *l,
     }
 }
 
+/* The moves of a layout, as add_move() ranks them: into out (their codes
+ * successors()', with CODE_TURNS or CODE_OWN) or their indices into idx;
+ * with pick, each in turn into out[0] until pick takes one. */
 typedef struct move_list {
     const sl_ctx *x;
     ptb_move *out;
@@ -2039,16 +2042,6 @@ static int add_move(void *arg, const layout *next, uint32_t code)
     return ++ml->n >= PTB_MAX_MOVES;
 }
 
-/* Every move of layout l: the successors' indices, with out the moves
- * (their codes successors()', with CODE_TURNS or CODE_OWN); pre: l's
- * path, or NULL. */
-static unsigned moves_of(const sl_ctx *x, const layout *l, ptb_move *out,
-                         uint64_t *idx, const prefix *pre)
-{
-    move_list ml = { x, out, idx, 0, pre, NULL, NULL, 0 };
-    successors(x, l, add_move, &ml);
-    return ml.n;
-}
 
 /* ==== the component: a search from the start ============================ */
 
@@ -2438,38 +2431,40 @@ static void slide_goals(const void *ctx, uint32_t sub,
     }
 }
 
-/* moves() and unmoves(): the same moves, as moves or as indices. */
-static unsigned state_moves(const sl_ctx *x, uint32_t sub, uint64_t idx,
-                            ptb_move *out, uint64_t *to)
+/* moves(), unmoves() and first_move(): the same moves of state idx into
+ * ml (none when idx is no state). */
+static void state_moves(uint32_t sub, uint64_t idx, move_list *ml)
 {
+    const sl_ctx *x = ml->x;
     const layout *l;
     if (sub != 0 || idx >= x->size || !(l = last_layout(x, idx)))
-        return 0;
-    return moves_of(x, l, out, to, &last.pre);
+        return;
+    ml->pre = &last.pre;
+    successors(x, l, add_move, ml);
 }
 
 static unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
                             ptb_move *out)
 {
-    return state_moves(ctx, sub, idx, out, NULL);
+    move_list ml = { .x = ctx, .out = out };
+    state_moves(sub, idx, &ml);
+    return ml.n;
 }
 
 static unsigned slide_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
                               uint64_t *out)
 {
-    return state_moves(ctx, sub, idx, NULL, out);
+    move_list ml = { .x = ctx, .idx = out };
+    state_moves(sub, idx, &ml);
+    return ml.n;
 }
 
 static int slide_first_move(const void *ctx, const ptb_position *p,
                             int (*pick)(void *arg, const ptb_move *m),
                             void *arg, ptb_move *out)
 {
-    const sl_ctx *x = ctx;
-    const layout *l;
-    if (p->sub != 0 || p->idx >= x->size || !(l = last_layout(x, p->idx)))
-        return 0;
-    move_list ml = { x, out, NULL, 0, &last.pre, pick, arg, 0 };
-    successors(x, l, add_move, &ml);
+    move_list ml = { .x = ctx, .out = out, .pick = pick, .arg = arg };
+    state_moves(p->sub, p->idx, &ml);
     return ml.picked;
 }
 
