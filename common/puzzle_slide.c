@@ -63,6 +63,7 @@
 #define MAX_FOLD_PATHS (1u << 22)   /* rows listed to fold the mirror image:
                                        160 MB with their guides; past it,
                                        no folding */
+#define MAX_FOLD_HASH (1u << 18)    /* fold paths hashed: 8 MB */
 #define MAX_LAYOUTS ((uint64_t)1 << 40)
 #define MAX_GRAPH ((uint64_t)3 << 25)   /* the graph's nodes and edges:
                                            1.5 GB */
@@ -126,6 +127,13 @@ typedef struct fold_path {
     uint32_t same;               /* 1: the row is its own mirror image */
 } fold_path;
 
+/* A fold row's path found by its node and its row's anchors (row_bytes()):
+ * fold_hash(); node 0 marks a free slot. */
+typedef struct fold_slot {
+    uint64_t row;
+    uint32_t node, path;
+} fold_slot;
+
 /* (After the last row, one more: its first the number of paths.) */
 typedef struct fold_row {
     uint64_t count;              /* F(node) */
@@ -142,6 +150,10 @@ typedef struct sl_ctx {
                                     away in each direction (UDLR) that a
                                     piece of each kind at each anchor can
                                     take on the empty board, or -1 */
+    uint64_t need[SL_MAX_KINDS][SL_MAX_CELLS][4];   /* the cells a piece
+                                    of each kind at each anchor newly
+                                    covers by that step: they must be
+                                    free */
     uint64_t halo[SL_MAX_KINDS][SL_MAX_CELLS];   /* the cells a piece of
                                     each kind at each anchor would newly
                                     cover by one step (step[]): with none
@@ -183,6 +195,8 @@ typedef struct sl_ctx {
      * odd); a tile puzzle's, of each s: the tiles placed, and a bit per
      * kind for the parity of the placed tiles after it */
     uint8_t before[SL_MAX_CELLS];
+    uint8_t row[SL_MAX_CELLS];   /* of each cell, its row's first */
+    uint64_t row_mask;           /* row_bytes(): a row's bytes */
     uint64_t black;
     uint8_t *placed;
     uint32_t *flips;
@@ -200,8 +214,9 @@ typedef struct sl_ctx {
      * place when the graph is) */
     int fold;
     int8_t mirror[SL_MAX_KINDS];
-    uint8_t manchor[SL_MAX_KINDS][SL_MAX_CELLS];   /* mirror_anchor() of
-                                                      each kind and anchor */
+    uint64_t mimage[SL_MAX_KINDS][SL_MAX_CELLS];   /* of each kind and
+                                    anchor, its mirror image's byte in
+                                    row_bytes() of their row */
     struct fold_row *frow;
     size_t nfrow;
     struct fold_path *fpath;
@@ -210,6 +225,9 @@ typedef struct sl_ctx {
                                     paths (fold_find()) */
     uint64_t *fok;               /* read from a table: a bit a fold row
                                     that holds (row_checked()) */
+    struct fold_slot *fslot;     /* made here: the fold rows' paths by
+                                    node and row (fold_hash()) */
+    uint32_t fmask;              /* its slots - 1 */
 } sl_ctx;
 
 static uint64_t spaces;          /* opened (atomic): sl_ctx.space */
@@ -310,7 +328,7 @@ static unsigned choices(const sl_ctx *x, unsigned c, uint64_t st,
 typedef struct prefix {
     uint32_t node[SL_MAX_CELLS + 1];
     uint64_t r[SL_MAX_CELLS + 1];
-    uint8_t same[SL_MAX_H];
+    uint8_t same[SL_MAX_CELLS];  /* at each row's first cell */
 } prefix;
 
 /* Whether a state after the last cell is a layout of the table: every
@@ -1112,24 +1130,48 @@ static unsigned mirror_anchor(const sl_desc *d, unsigned k, unsigned a)
     return ptb_low_bit(mirror_cells(d, d->kind[k].shape << a));
 }
 
-/* The mirror image of the anchors of l's cells c0..c1-1 (whole rows) into
- * buf (a piece's mirror image is anchored in its row). */
-static void mirror_rows(const sl_ctx *x, const layout *l, uint8_t *buf,
-                        unsigned c0, unsigned c1)
+/* A row's anchors, the bytes of at[] from its first cell c (a byte a
+ * cell, in memory order; the bytes past the row zero), and the same as a
+ * number whose order is their order as strings. */
+static inline uint64_t row_bytes(const sl_ctx *x, const uint8_t *at,
+                                 unsigned c)
 {
-    memset(buf + c0, 0, c1 - c0);
-    for (unsigned c = c0; c < c1; c++)
-        if (l->at[c]) {
-            unsigned k = l->at[c] - 1u;
-            buf[x->manchor[k][c]] = (uint8_t)(x->mirror[k] + 1);
-        }
+    uint64_t b;
+    memcpy(&b, at + c, sizeof b);       /* (c + 8 <= SL_MAX_CELLS: a board
+                                           of 8 columns starts its last
+                                           row at 56, a narrower one has
+                                           at most 56 cells) */
+    return b & x->row_mask;
+}
+
+static inline uint64_t row_order(uint64_t b)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return b;
+#else
+    return __builtin_bswap64(b);
+#endif
+}
+
+/* The mirror image of row_bytes() b of the row at cell c (a piece's
+ * mirror image is anchored in its row). */
+static inline uint64_t mirror_row(const sl_ctx *x, uint64_t b, unsigned c)
+{
+    uint64_t m = 0;
+    while (b) {
+        unsigned i = (unsigned)__builtin_ctzll(b) / 8;
+        unsigned k = (b >> 8 * i & 0xFF) - 1u;
+        b &= ~((uint64_t)0xFF << 8 * i);
+        m |= x->mimage[k][c + i];
+    }
+    return m;
 }
 
 /* The anchors of l's canonical layout: l's own or buf, its mirror image,
  * given that the rows above cell c0 (the start of a row) are their own
  * mirror images: only cells c0.. are compared, row by row until one is
- * not its own mirror image, and written to buf.  *own (may be NULL) gets
- * whether l is its own mirror image. */
+ * not its own mirror image, and written to buf (its bytes from c0 on).
+ * *own (may be NULL) gets whether l is its own mirror image. */
 static const uint8_t *canonical(const sl_ctx *x, const layout *l,
                                 uint8_t *buf, unsigned c0, int *own)
 {
@@ -1137,13 +1179,17 @@ static const uint8_t *canonical(const sl_ctx *x, const layout *l,
     if (own)
         *own = 0;
     for (unsigned c = c0; c < d->n; c += d->w) {
-        mirror_rows(x, l, buf, c, c + d->w);
-        int cmp = memcmp(buf + c, l->at + c, d->w);
-        if (cmp > 0)
+        uint64_t b = row_bytes(x, l->at, c), m = mirror_row(x, b, c);
+        if (m == b)
+            continue;
+        if (row_order(m) > row_order(b))
             return l->at;
-        if (cmp < 0) {
-            mirror_rows(x, l, buf, c + d->w, d->n);
-            return buf;
+        memcpy(buf + c0, l->at + c0, c - c0);   /* (their own images) */
+        for (;;) {      /* (each row's 8 bytes: the next row's come after) */
+            memcpy(buf + c, &m, sizeof m);
+            if ((c += d->w) >= d->n)
+                return buf;
+            m = mirror_row(x, row_bytes(x, l->at, c), c);
         }
     }
     if (own)
@@ -1176,8 +1222,9 @@ static int foldable(sl_ctx *x)
             return 0;
         x->mirror[k] = (int8_t)j;
         for (uint64_t f = kd->fit; f; f &= f - 1)
-            x->manchor[k][ptb_low_bit(f)] =
-                (uint8_t)mirror_anchor(d, k, ptb_low_bit(f));
+            x->mimage[k][ptb_low_bit(f)] =
+                (uint64_t)(j + 1)
+                << 8 * (mirror_anchor(d, k, ptb_low_bit(f)) % d->w);
     }
     for (unsigned g = 0; g < d->ngoals; g++) {
         const sl_goal *gl = &d->goal[g];
@@ -1218,19 +1265,14 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
     const sl_ctx *x = rw->x;
     const sl_desc *d = x->d;
     if (c == rw->c0 + d->w) {           /* the row and its mirror image */
-        uint8_t m[SL_MAX_CELLS];
-        memset(m + rw->c0, 0, d->w);
-        for (unsigned i = rw->c0; i < c; i++)
-            if (rw->at[i])
-                m[x->manchor[rw->at[i] - 1][i]] =
-                    (uint8_t)(x->mirror[rw->at[i] - 1] + 1);
-        int cmp = memcmp(rw->at + rw->c0, m + rw->c0, d->w);
-        if (cmp > 0)
+        uint64_t b = row_bytes(x, rw->at, rw->c0);
+        uint64_t m = mirror_row(x, b, rw->c0);
+        if (row_order(b) > row_order(m))
             return;
         if ((rw->rc = push((void **)&rw->out, &rw->cap, rw->n,
                            sizeof *rw->out, MAX_FOLD_PATHS)) != PTB_OK)
             return;
-        rw->out[rw->n++] = (fold_path){ off, 0, v, !cmp };
+        rw->out[rw->n++] = (fold_path){ off, 0, v, b == m };
         return;
     }
     if (x->lazy && !node_checked(x, v, c)) {
@@ -1305,6 +1347,7 @@ static unsigned node_cell(const sl_ctx *x, uint32_t v)
  * then the canonical layouts.  A board whose rows have too many paths to
  * list (MAX_FOLD_PATHS) is left unfolded.  (A graph read from a table
  * came with its fold rows: load_graph().) */
+static int fold_hash(sl_ctx *x);
 static int make_fold(sl_ctx *x)
 {
     const sl_desc *d = x->d;
@@ -1372,7 +1415,7 @@ static int make_fold(sl_ctx *x)
                        guide_of(x, &x->frow[i], by_off));
     x->fold = 1;
     x->size = x->frow[0].count;
-    return PTB_OK;
+    return fold_hash(x);
 }
 
 /* Whether fold row f - 1 of a graph read from a table holds as node v's
@@ -1448,6 +1491,77 @@ static const fold_path *fold_find(const sl_ctx *x, uint32_t v, unsigned c,
     return p;
 }
 
+static inline uint32_t fold_slot_of(const sl_ctx *x, uint64_t row,
+                                    uint32_t v)
+{
+    return (uint32_t)((row + v * 0xBF58476D1CE4E5B9u) *
+                      0x9E3779B97F4A7C15u >> 32) & x->fmask;
+}
+
+/* Of each fold row, its paths' rows, hashed (row_bytes() of the path's
+ * anchors, as row_paths() finds them from the row's node), so that a
+ * rank finds a path with one look-up instead of walking its row and
+ * searching the row's paths (fold_find()); on a graph made here (a
+ * table's fold rows are checked as walks come to them), with at most
+ * MAX_FOLD_HASH paths. */
+static void fold_hash_row(sl_ctx *x, const fold_row *fr, unsigned c,
+                          unsigned end, uint32_t v, uint64_t row,
+                          uint64_t off)
+{
+    if (c == end) {
+        unsigned c0 = end - x->d->w;
+        const fold_path *p = fold_find(x, fr->node, c0, off, 1);
+        if (!p || p->off != off)
+            return;                     /* (after its mirror image) */
+        uint32_t h = fold_slot_of(x, row, fr->node);
+        while (x->fslot[h].node)
+            h = (h + 1) & x->fmask;
+        x->fslot[h] = (fold_slot){ row, fr->node, (uint32_t)(p - x->fpath) };
+        return;
+    }
+    unsigned shift = 8 * (c % x->d->w);
+    for (uint32_t m = x->graph[v].node.choice; m; m &= m - 1) {
+        unsigned own = ptb_low_bit(m);
+        const sl_edge *e = &x->graph[v + EDGES + own].edge;
+        fold_hash_row(x, fr, c + 1, end, e->next,
+                      row | (uint64_t)own << shift, off + e->before);
+    }
+}
+
+static int fold_hash(sl_ctx *x)
+{
+    uint32_t slots = 16;
+    if (x->nfpath > MAX_FOLD_HASH)
+        return PTB_OK;                  /* (fold_find() for every row) */
+    while (slots / 2 < x->nfpath)
+        slots *= 2;
+    if (!(x->fslot = calloc(slots, sizeof *x->fslot)))
+        return PTB_ENOMEM;
+    x->fmask = slots - 1;
+    for (size_t i = 0; i < x->nfrow; i++) {
+        unsigned c = node_cell(x, x->frow[i].node);
+        fold_hash_row(x, &x->frow[i], c, c + x->d->w, x->frow[i].node, 0,
+                      0);
+    }
+    return PTB_OK;
+}
+
+/* The fold row path of node v whose row's anchors are at[c..] (hashed
+ * by fold_hash()); NULL when the row comes after its mirror image, or
+ * the graph does not hold it. */
+static inline const fold_path *fold_lookup(const sl_ctx *x, uint32_t v,
+                                           const uint8_t *at, unsigned c)
+{
+    uint64_t row = row_bytes(x, at, c);
+    for (uint32_t h = fold_slot_of(x, row, v);; h = (h + 1) & x->fmask) {
+        const fold_slot *s = &x->fslot[h];
+        if (s->node == v && s->row == row)
+            return &x->fpath[s->path];
+        if (!s->node)
+            return NULL;
+    }
+}
+
 /* The place of a canonical layout among them, from the row at cell c0 on,
  * the rows above leading to node v with rank r so far, and same when they
  * are their own mirror images; UINT64_MAX when the graph does not hold
@@ -1461,8 +1575,17 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
     const sl_desc *d = x->d;
     for (unsigned c = c0; c < d->n; c += d->w) {
         if (pre && c >= join && v == pre->node[c] &&
-            same == pre->same[c / d->w])
+            same == pre->same[c])
             return r + pre->r[d->n] - pre->r[c];
+        if (same && x->fslot) {
+            const fold_path *p = fold_lookup(x, v, at, c);
+            if (!p)
+                return UINT64_MAX;
+            r += p->before;
+            same = p->same;
+            v = p->end;
+            continue;
+        }
         uint32_t u = v;
         uint64_t off = walk(x, at, &u, c, c + d->w);
         if (off == UINT64_MAX)
@@ -1494,7 +1617,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
     int same = 1;
     if (from) {
         v = pre->node[from];
-        same = pre->same[from / d->w];
+        same = pre->same[from];
         r -= pre->r[from];
         keep_before(d, l, from);
     } else {
@@ -1504,7 +1627,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         if (pre) {
             pre->node[c] = v;
             pre->r[c] = r0 - r;
-            pre->same[c / d->w] = (uint8_t)same;
+            pre->same[c] = (uint8_t)same;
         }
         uint64_t plain = r;             /* the row's plain rank from v */
         if (same) {
@@ -1513,7 +1636,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
                                                                 F > 0) */
             if (!p) {                   /* (the space damaged) */
                 if (pre)
-                    pre->same[c / d->w] = 0;
+                    pre->same[c] = 0;
                 return;
             }
             r -= p->before;
@@ -1854,8 +1977,8 @@ static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
     if (turn)
         *turn = 0;
     if (x->fold) {                      /* its class: the canonical one */
-        unsigned c0 = pre ? from - from % x->d->w : 0;
-        int same = !pre || pre->same[c0 / x->d->w], own = 0;
+        unsigned c0 = pre ? x->row[from] : 0;
+        int same = !pre || pre->same[c0], own = 0;
         const uint8_t *at = same ? canonical(x, l, buf, c0, &own) : l->at;
         if (turn)
             *turn = own ? CODE_OWN : at != l->at ? CODE_TURNS : 0;
@@ -1888,7 +2011,7 @@ static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
     unsigned step = x->fold ? d->w : 1, from = 0;
     for (unsigned c = step; c < d->n; c += step) {
         const sl_node *v = &x->graph[pre->node[c]].node;
-        uint64_t most = !x->fold || !pre->same[c / d->w] ? v->total
+        uint64_t most = !x->fold || !pre->same[c] ? v->total
                         : v->frow - 1u < x->nfrow ? x->frow[v->frow - 1].count
                                                   : 0;   /* (damaged) */
         if (r < pre->r[c] || r - pre->r[c] >= most)
@@ -1930,7 +2053,7 @@ static inline int neighbour(const sl_ctx *x, unsigned k, uint64_t occ,
                             unsigned a, unsigned dir)
 {
     int b = x->step[k][a][dir];
-    return b >= 0 && !(x->d->kind[k].shape << b & occ) ? b : -1;
+    return b >= 0 && !(x->need[k][a][dir] & occ) ? b : -1;
 }
 
 /* The places a piece of kind k at anchor a can reach in one move of the
@@ -1942,14 +2065,22 @@ static unsigned reach(const sl_ctx *x, unsigned k, uint64_t occ, unsigned a,
 {
     const unsigned metric = x->metric;
     unsigned n = 0;
-    if (metric != SL_MOVE) {
+    if (metric == SL_STEP) {            /* (the line metric's first steps) */
+        for (unsigned dir = 0; dir < 4; dir++) {
+            int b = neighbour(x, k, occ, a, dir);
+            if (b >= 0) {
+                from[n] = (uint8_t)a;
+                to[n++] = (uint8_t)b;
+            }
+        }
+        return n;
+    }
+    if (metric == SL_LINE) {
         for (unsigned dir = 0; dir < 4; dir++) {
             int b = (int)a, prev;
             while (prev = b, (b = neighbour(x, k, occ, (unsigned)b, dir)) >= 0) {
                 from[n] = (uint8_t)prev;
                 to[n++] = (uint8_t)b;
-                if (metric == SL_STEP)
-                    break;
             }
         }
         return n;
@@ -2238,6 +2369,7 @@ static void slide_close(void *ctx)
             free(x->fguide);
         }
         free(x->fok);
+        free(x->fslot);
     }
     free(x);
 }
@@ -2331,13 +2463,20 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     x->space = __atomic_add_fetch(&spaces, 1, __ATOMIC_RELAXED);
     x->d = p->data;
     x->metric = x->d->metric[metric];
+    for (unsigned c = 0; c < x->d->n; c++)
+        x->row[c] = (uint8_t)(c - c % x->d->w);
+    x->row_mask = x->d->w == 8 ? UINT64_MAX
+                               : ((uint64_t)1 << 8 * x->d->w) - 1;
     for (unsigned k = 0; k < x->d->nkinds; k++)
         for (unsigned a = 0; a < x->d->n; a++)
             for (unsigned dir = 0; dir < 4; dir++)
                 if ((x->step[k][a][dir] = (int8_t)step_of(x->d, k, a,
-                                                          dir)) >= 0)
-                    x->halo[k][a] |= x->d->kind[k].shape << x->step[k][a][dir]
-                                     & ~(x->d->kind[k].shape << a);
+                                                          dir)) >= 0) {
+                    x->need[k][a][dir] = x->d->kind[k].shape
+                                             << x->step[k][a][dir] &
+                                         ~(x->d->kind[k].shape << a);
+                    x->halo[k][a] |= x->need[k][a][dir];
+                }
     x->npar = x->d->reachable && tile_puzzle(x->d) ? 2 : 1;
     x->goal_colour = p->parity ? (unsigned)goal_colour(x->d) : 0;
     layout start;
