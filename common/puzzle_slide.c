@@ -2001,27 +2001,38 @@ static void unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
         dp_unrank(x, r, l, pre, 0);
 }
 
+/* Whether r is one of the layouts (canonical ones, while the rows above
+ * are their own mirror images) that share pre's cells before cell c (a
+ * row's first when folded): the completions of its node there. */
+static int shares(const sl_ctx *x, const prefix *pre, unsigned c, uint64_t r)
+{
+    const sl_node *v = &x->graph[pre->node[c]].node;
+    uint64_t most = !x->fold || !pre->same[c] ? v->total
+                    : v->frow - 1u < x->nfrow ? x->frow[v->frow - 1].count
+                                              : 0;   /* (damaged) */
+    return r >= pre->r[c] && r - pre->r[c] < most;
+}
+
 /* unrank() of r with its path, where l and *pre hold another layout of
  * the space (not a component's) and its path: from the last row start
  * (or cell, unfolded) whose completions hold r, as the layouts there
- * share the rows above. */
+ * share the rows above.  Each one's completions hold the next one's, so
+ * those that hold r come first: a binary search finds the last. */
 static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
     const sl_desc *d = x->d;
-    unsigned step = x->fold ? d->w : 1, from = 0;
-    for (unsigned c = step; c < d->n; c += step) {
-        const sl_node *v = &x->graph[pre->node[c]].node;
-        uint64_t most = !x->fold || !pre->same[c] ? v->total
-                        : v->frow - 1u < x->nfrow ? x->frow[v->frow - 1].count
-                                                  : 0;   /* (damaged) */
-        if (r < pre->r[c] || r - pre->r[c] >= most)
-            break;
-        from = c;
+    unsigned step = x->fold ? d->w : 1, lo = 0, hi = (d->n - 1) / step;
+    while (lo < hi) {
+        unsigned mid = (lo + hi + 1) / 2;
+        if (shares(x, pre, mid * step, r))
+            lo = mid;
+        else
+            hi = mid - 1;
     }
     if (x->fold)
-        fold_unrank(x, r, l, pre, from);
+        fold_unrank(x, r, l, pre, lo * step);
     else
-        dp_unrank(x, r, l, pre, from);
+        dp_unrank(x, r, l, pre, lo * step);
 }
 
 /* ==== moves ============================================================= */
