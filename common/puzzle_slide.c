@@ -142,22 +142,29 @@ typedef struct fold_row {
                                     row's first) */
 } fold_row;
 
+/* What the moves and the mirror image need of a piece of one kind at one
+ * anchor (a few kB a space, allocated for the kinds and cells it has: a
+ * query's process touches few pages). */
+typedef struct sl_place {
+    int8_t step[4];              /* the anchor one cell away in each
+                                    direction (UDLR) that it can take on
+                                    the empty board, or -1 */
+    uint64_t need[4];            /* the cells it newly covers by that
+                                    step: they must be free */
+    uint64_t halo;               /* those of every step: with none of
+                                    them free, it cannot move */
+    uint64_t mimage;             /* folded: its mirror image's byte in
+                                    row_bytes() of its row */
+    uint64_t pad;                /* (64 bytes: a cache line) */
+} sl_place;
+
 typedef struct sl_ctx {
     uint64_t space;              /* its number (state_moves()) */
     const sl_desc *d;
     unsigned metric;             /* SL_STEP, SL_LINE, SL_MOVE */
-    int8_t step[SL_MAX_KINDS][SL_MAX_CELLS][4];   /* the anchor one cell
-                                    away in each direction (UDLR) that a
-                                    piece of each kind at each anchor can
-                                    take on the empty board, or -1 */
-    uint64_t need[SL_MAX_KINDS][SL_MAX_CELLS][4];   /* the cells a piece
-                                    of each kind at each anchor newly
-                                    covers by that step: they must be
-                                    free */
-    uint64_t halo[SL_MAX_KINDS][SL_MAX_CELLS];   /* the cells a piece of
-                                    each kind at each anchor would newly
-                                    cover by one step (step[]): with none
-                                    of them free, it cannot move */
+    struct sl_place *place;      /* of each kind k and anchor a, at
+                                    k * n + a: place_of() */
+    unsigned n;                  /* the board's cells */
     unsigned wbits;              /* window bits */
     uint64_t nwin, nleft;        /* 2^wbits; states of pieces left */
     unsigned npar;               /* 2: T counts by parity (a tile puzzle's
@@ -214,9 +221,6 @@ typedef struct sl_ctx {
      * place when the graph is) */
     int fold;
     int8_t mirror[SL_MAX_KINDS];
-    uint64_t mimage[SL_MAX_KINDS][SL_MAX_CELLS];   /* of each kind and
-                                    anchor, its mirror image's byte in
-                                    row_bytes() of their row */
     struct fold_row *frow;
     size_t nfrow;
     struct fold_path *fpath;
@@ -229,6 +233,11 @@ typedef struct sl_ctx {
                                     node and row (fold_hash()) */
     uint32_t fmask;              /* its slots - 1 */
 } sl_ctx;
+
+static inline sl_place *place_of(const sl_ctx *x, unsigned k, unsigned a)
+{
+    return &x->place[k * x->n + a];
+}
 
 static uint64_t spaces;          /* opened (atomic): sl_ctx.space */
 
@@ -1162,7 +1171,7 @@ static inline uint64_t mirror_row(const sl_ctx *x, uint64_t b, unsigned c)
         unsigned i = (unsigned)__builtin_ctzll(b) / 8;
         unsigned k = (b >> 8 * i & 0xFF) - 1u;
         b &= ~((uint64_t)0xFF << 8 * i);
-        m |= x->mimage[k][c + i];
+        m |= place_of(x, k, c + i)->mimage;
     }
     return m;
 }
@@ -1222,7 +1231,7 @@ static int foldable(sl_ctx *x)
             return 0;
         x->mirror[k] = (int8_t)j;
         for (uint64_t f = kd->fit; f; f &= f - 1)
-            x->mimage[k][ptb_low_bit(f)] =
+            place_of(x, k, ptb_low_bit(f))->mimage =
                 (uint64_t)(j + 1)
                 << 8 * (mirror_anchor(d, k, ptb_low_bit(f)) % d->w);
     }
@@ -2041,7 +2050,7 @@ enum { UP, DOWN, LEFT, RIGHT };
 static const char dir_letter[] = "UDLR";
 
 /* The anchor one cell from a in direction dir that a piece of kind k can
- * take on the empty board (its axis allowing), or -1: x->step[k][a][dir]. */
+ * take on the empty board (its axis allowing), or -1: sl_place.step. */
 static int step_of(const sl_desc *d, unsigned k, unsigned a, unsigned dir)
 {
     const sl_kind *kd = &d->kind[k];
@@ -2063,8 +2072,9 @@ static int step_of(const sl_desc *d, unsigned k, unsigned a, unsigned dir)
 static inline int neighbour(const sl_ctx *x, unsigned k, uint64_t occ,
                             unsigned a, unsigned dir)
 {
-    int b = x->step[k][a][dir];
-    return b >= 0 && !(x->need[k][a][dir] & occ) ? b : -1;
+    const sl_place *pl = place_of(x, k, a);
+    int b = pl->step[dir];
+    return b >= 0 && !(pl->need[dir] & occ) ? b : -1;
 }
 
 /* The places a piece of kind k at anchor a can reach in one move of the
@@ -2129,7 +2139,7 @@ static void successors(const sl_ctx *x, const layout *l,
     for (unsigned i = 0; i < l->np; i++) {
         unsigned a = l->anchor[i], k = l->at[a] - 1u;
         uint64_t cells = d->kind[k].shape << a;
-        if (!(x->halo[k][a] & ~l->occ))
+        if (!(place_of(x, k, a)->halo & ~l->occ))
             continue;                   /* (hemmed in) */
         unsigned m = reach(x, k, l->occ & ~cells, a, to, from);
         if (!m)
@@ -2381,6 +2391,7 @@ static void slide_close(void *ctx)
         }
         free(x->fok);
         free(x->fslot);
+        free(x->place);
     }
     free(x);
 }
@@ -2478,16 +2489,24 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
         x->row[c] = (uint8_t)(c - c % x->d->w);
     x->row_mask = x->d->w == 8 ? UINT64_MAX
                                : ((uint64_t)1 << 8 * x->d->w) - 1;
+    x->n = x->d->n;
+    if (!(x->place = calloc((size_t)x->d->nkinds * x->n + 1,
+                            sizeof *x->place))) {
+        free(x);
+        return PTB_ENOMEM;
+    }
     for (unsigned k = 0; k < x->d->nkinds; k++)
         for (unsigned a = 0; a < x->d->n; a++)
-            for (unsigned dir = 0; dir < 4; dir++)
-                if ((x->step[k][a][dir] = (int8_t)step_of(x->d, k, a,
-                                                          dir)) >= 0) {
-                    x->need[k][a][dir] = x->d->kind[k].shape
-                                             << x->step[k][a][dir] &
-                                         ~(x->d->kind[k].shape << a);
-                    x->halo[k][a] |= x->need[k][a][dir];
+            for (unsigned dir = 0; dir < 4; dir++) {
+                sl_place *pl = place_of(x, k, a);
+                int b = step_of(x->d, k, a, dir);
+                pl->step[dir] = (int8_t)b;
+                if (b >= 0) {
+                    pl->need[dir] = x->d->kind[k].shape << b &
+                                    ~(x->d->kind[k].shape << a);
+                    pl->halo |= pl->need[dir];
                 }
+            }
     x->npar = x->d->reachable && tile_puzzle(x->d) ? 2 : 1;
     x->goal_colour = p->parity ? (unsigned)goal_colour(x->d) : 0;
     layout start;
