@@ -50,7 +50,7 @@ typedef struct reader {
     int distinct_all, axis_all;
     unsigned seen;               /* keys given, a bit each */
     /* for messages about the letters of 'distinct' and 'axis' */
-    unsigned distinct_line, axis_line, covers_line;
+    unsigned distinct_line, axis_line, covers_line, metrics_line;
 } reader;
 
 static const char *const keys[] = { "name", "summary", "source", "metrics",
@@ -242,6 +242,7 @@ static int read_metrics(reader *r, const char *v, unsigned len,
                                 col + from, metric_names[m]);
         d->metric[d->nmetrics++] = m;
     }
+    r->metrics_line = line;
     if (!d->nmetrics)
         return ptb_errf(r->err, r->errcap, "line %u: metrics names at least "
                         "one of step, line, move", line);
@@ -823,6 +824,57 @@ static int canonical(reader *r)
 
 /* ==== reading =========================================================== */
 
+/* The most moves a piece of kind k can have in a layout with e empty
+ * cells, in metric m: its steps, its places along its row and column, or
+ * every place it fits; and at most 2e (a move to an anchor after its own
+ * covers a new last cell, before it a new first cell: an empty one either
+ * way; one cell, e). */
+static unsigned piece_moves(const sl_desc *d, const sl_kind *kd, unsigned m,
+                            unsigned e)
+{
+    unsigned across = kd->axis != SL_DOWN, down = kd->axis != SL_ACROSS;
+    unsigned most = m == SL_STEP ? 2 * (across + down)
+                    : m == SL_LINE ? across * (d->w - 1) + down * (d->h - 1)
+                                   : (unsigned)__builtin_popcountll(kd->fit) - 1;
+    unsigned room = kd->cells == 1 ? e : 2 * e;
+    return most < room ? most : room;
+}
+
+/* The most moves a layout can have in metric m, over the layouts the
+ * table covers (with 'covers mixes', for each number of pieces of the
+ * free kinds, each as small as the smallest and as mobile as the most).
+ * A layout's moves are listed in arrays of PTB_MAX_MOVES. */
+static unsigned most_moves(const sl_desc *d, unsigned m)
+{
+    unsigned open = 0, fixed = 0, smallest = SL_MAX_CELLS, most = 0;
+    for (unsigned c = 0; c < d->n; c++)
+        open += !(d->walls >> c & 1);
+    for (unsigned k = 0; k < d->nkinds; k++)
+        if (d->mixes && !d->kind[k].label) {
+            if (d->kind[k].cells < smallest)
+                smallest = d->kind[k].cells;
+        } else {
+            fixed += d->kind[k].count * d->kind[k].cells;
+        }
+    for (unsigned more = 0; fixed + more * smallest <= open; more++) {
+        unsigned e = open - fixed - more * smallest, sum = 0, best = 0;
+        if (d->mixes && e < d->min_empty)
+            break;
+        for (unsigned k = 0; k < d->nkinds; k++) {
+            unsigned pm = piece_moves(d, &d->kind[k], m, e);
+            if (d->mixes && !d->kind[k].label)
+                best = pm > best ? pm : best;
+            else
+                sum += d->kind[k].count * pm;
+        }
+        sum += more * best;
+        most = sum > most ? sum : most;
+        if (!d->mixes || smallest == SL_MAX_CELLS)
+            break;
+    }
+    return most;
+}
+
 static int check(reader *r)
 {
     sl_desc *d = r->d;
@@ -851,8 +903,17 @@ static int check(reader *r)
             return rc;
     if (!d->nmetrics)
         d->metric[d->nmetrics++] = SL_STEP;
-    for (unsigned i = 0; i < d->nmetrics; i++)
+    for (unsigned i = 0; i < d->nmetrics; i++) {
+        unsigned most = most_moves(d, d->metric[i]);
         d->metric_name[i] = metric_names[d->metric[i]];
+        if (most > PTB_MAX_MOVES)
+            return ptb_errf(r->err, r->errcap, "line %u: in the %s metric a "
+                            "layout may have up to %u moves, more than the "
+                            "%u a state's moves are listed in (a smaller "
+                            "board, fewer pieces, or another metric)",
+                            r->metrics_line, metric_names[d->metric[i]], most,
+                            PTB_MAX_MOVES);
+    }
     if (!d->summary && !(d->summary = calloc(1, 1)))
         return PTB_ENOMEM;
     return canonical(r);
