@@ -204,6 +204,8 @@ typedef struct sl_ctx {
     uint8_t before[SL_MAX_CELLS];
     uint8_t row[SL_MAX_CELLS];   /* of each cell, its row's first */
     uint64_t row_mask;           /* row_bytes(): a row's bytes */
+    uint64_t first_col, last_col;   /* the cells of the first and the last
+                                       column */
     uint64_t black;
     uint8_t *placed;
     uint32_t *flips;
@@ -2125,10 +2127,34 @@ static unsigned reach(const sl_ctx *x, unsigned k, uint64_t occ, unsigned a,
     return n;
 }
 
+/* The places a piece of kind k at anchor a can reach in the move metric,
+ * as a set (reach() lists the same ones in order, with their paths): its
+ * component among the anchors where it fits clear of occ, the other
+ * pieces' cells, grown a step in every direction its axis allows at a
+ * time. */
+static uint64_t reach_set(const sl_ctx *x, unsigned k, uint64_t occ,
+                          unsigned a)
+{
+    const sl_kind *kd = &x->d->kind[k];
+    const unsigned w = x->d->w;
+    uint64_t clear = kd->fit, r = (uint64_t)1 << a, last = 0;
+    for (uint64_t m = kd->shape; m; m &= m - 1)
+        clear &= ~(occ >> ptb_low_bit(m));
+    while (r != last) {
+        last = r;
+        if (kd->axis != SL_DOWN)
+            r |= ((r & ~x->last_col) << 1 | (r & ~x->first_col) >> 1) & clear;
+        if (kd->axis != SL_ACROSS)
+            r |= (r << w | r >> w) & clear;
+    }
+    return r & ~((uint64_t)1 << a);
+}
+
 /* Every move of layout l, in a fixed order: fn(arg, successor, code) with
  * code = from | to << 8 (the moving piece's anchor before and after);
- * stops early when fn returns non-zero. */
-static void successors(const sl_ctx *x, const layout *l,
+ * stops early when fn returns non-zero.  With any_order, in the move
+ * metric, a piece's places come in the order of their cells. */
+static void successors(const sl_ctx *x, const layout *l, int any_order,
                        int (*fn)(void *arg, const layout *next,
                                  uint32_t code),
                        void *arg)
@@ -2141,7 +2167,13 @@ static void successors(const sl_ctx *x, const layout *l,
         uint64_t cells = d->kind[k].shape << a;
         if (!(place_of(x, k, a)->halo & ~l->occ))
             continue;                   /* (hemmed in) */
-        unsigned m = reach(x, k, l->occ & ~cells, a, to, from);
+        unsigned m = 0;
+        if (any_order && x->metric == SL_MOVE)
+            for (uint64_t r = reach_set(x, k, l->occ & ~cells, a); r;
+                 r &= r - 1)
+                to[m++] = (uint8_t)ptb_low_bit(r);
+        else
+            m = reach(x, k, l->occ & ~cells, a, to, from);
         if (!m)
             continue;
         t.at[a] = 0;
@@ -2279,7 +2311,7 @@ static int make_component(sl_ctx *x, const layout *start,
         for (uint64_t i = 0; i < sr.n && !sr.full; i++) {
             layout l;
             layout_of_key(d, sr.queue[i], &l);
-            successors(x, &l, add_key, &sr);
+            successors(x, &l, 0, add_key, &sr);
         }
         free(sr.slot);
         free(sr.used);
@@ -2489,6 +2521,10 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
         x->row[c] = (uint8_t)(c - c % x->d->w);
     x->row_mask = x->d->w == 8 ? UINT64_MAX
                                : ((uint64_t)1 << 8 * x->d->w) - 1;
+    for (unsigned c = 0; c < x->d->n; c++) {
+        x->first_col |= (uint64_t)(c % x->d->w == 0) << c;
+        x->last_col |= (uint64_t)(c % x->d->w == x->d->w - 1) << c;
+    }
     x->n = x->d->n;
     if (!(x->place = calloc((size_t)x->d->nkinds * x->n + 1,
                             sizeof *x->place))) {
@@ -2609,7 +2645,7 @@ static void state_moves(uint32_t sub, uint64_t idx, move_list *ml)
     if (sub != 0 || idx >= x->size || !(l = last_layout(x, idx)))
         return;
     ml->pre = &last.pre;
-    successors(x, l, add_move, ml);
+    successors(x, l, ml->idx != NULL, add_move, ml);
 }
 
 static unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
