@@ -2517,14 +2517,13 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     x->space = __atomic_add_fetch(&spaces, 1, __ATOMIC_RELAXED);
     x->d = p->data;
     x->metric = x->d->metric[metric];
-    for (unsigned c = 0; c < x->d->n; c++)
-        x->row[c] = (uint8_t)(c - c % x->d->w);
-    x->row_mask = x->d->w == 8 ? UINT64_MAX
-                               : ((uint64_t)1 << 8 * x->d->w) - 1;
     for (unsigned c = 0; c < x->d->n; c++) {
+        x->row[c] = (uint8_t)(c - c % x->d->w);
         x->first_col |= (uint64_t)(c % x->d->w == 0) << c;
         x->last_col |= (uint64_t)(c % x->d->w == x->d->w - 1) << c;
     }
+    x->row_mask = x->d->w == 8 ? UINT64_MAX
+                               : ((uint64_t)1 << 8 * x->d->w) - 1;
     x->n = x->d->n;
     if (!(x->place = calloc((size_t)x->d->nkinds * x->n + 1,
                             sizeof *x->place))) {
