@@ -1,5 +1,7 @@
 /* tests/t_moves.c: the optional first_move() op (common/puzzle.h) against
- * moves() of the same puzzle, on the described tables make tables builds
+ * moves() of the same puzzle, and unmoves() (which the search takes in
+ * any order: in the move metric, another way to find them) against the
+ * states moves() reaches (the puzzle is reversible), on the described tables make tables builds
  * (century in its three metrics, eight, rush-60, ma): for random states,
  * a pick that takes the k-th move it is given must be given moves()' first
  * k moves, in order, and get the k-th back with pick's value; a pick that
@@ -33,6 +35,12 @@ static int pick(void *arg, const ptb_move *m)
     return ++pk->given == pk->take ? 7 : 0;
 }
 
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 static void first_move_is_moves(const char *name, const char *metric)
 {
     ptb_puzzle *p;
@@ -45,7 +53,7 @@ static void first_move_is_moves(const char *name, const char *metric)
         return;
     const ptb_puzzle *ops = ptb_space_puzzle(s);
     uint64_t size = ops->size(s->ctx, 0);
-    unsigned bad = 0, tried = 0;
+    unsigned bad = 0, tried = 0, unbad = 0;
     srand(7);
     for (unsigned i = 0; ops->first_move && i < STATES; i++) {
         ptb_move mv[PTB_MAX_MOVES], out;
@@ -53,6 +61,13 @@ static void first_move_is_moves(const char *name, const char *metric)
         memset(&pos, 0, sizeof pos);
         pos.idx = (uint64_t)rand() * (uint64_t)rand() % size;
         unsigned n = ops->moves(s->ctx, 0, pos.idx, mv);
+        uint64_t to[PTB_MAX_MOVES], from[PTB_MAX_MOVES];
+        unsigned nu = ops->unmoves(s->ctx, 0, pos.idx, from);
+        for (unsigned j = 0; j < n; j++)
+            to[j] = mv[j].to;
+        qsort(to, n, sizeof *to, u64_cmp);
+        qsort(from, nu, sizeof *from, u64_cmp);
+        unbad += nu != n || memcmp(to, from, n * sizeof *to) != 0;
         for (unsigned take = 0; take <= n; take++, tried++) {
             picker pk = { mv, n, take, 0, 0 };
             int got = ops->first_move(s->ctx, &pos, pick, &pk, &out);
@@ -62,6 +77,9 @@ static void first_move_is_moves(const char *name, const char *metric)
                              out.code != mv[take - 1].code));
         }
     }
+    check(unbad == 0, "%s %s: unmoves() gives the states moves() reaches, "
+          "on %u states (%u differ)", name,
+          metric ? metric : "(its only metric)", STATES, unbad);
     check(ops->first_move && tried > STATES && bad == 0,
           "%s %s: first_move() gives pick moves()' moves in order and "
           "returns the one taken, on %u states (%u picks, %u wrong)",
