@@ -824,6 +824,15 @@ static int canonical(reader *r)
 
 /* ==== reading =========================================================== */
 
+/* The cells off the walls. */
+static unsigned open_cells(const sl_desc *d)
+{
+    unsigned open = 0;
+    for (unsigned c = 0; c < d->n; c++)
+        open += !(d->walls >> c & 1);
+    return open;
+}
+
 /* The most moves a piece of kind k can have in a layout with e empty
  * cells, in metric m: its steps, its places along its row and column, or
  * every place it fits; and at most 2e (a move to an anchor after its own
@@ -846,9 +855,8 @@ static unsigned piece_moves(const sl_desc *d, const sl_kind *kd, unsigned m,
  * A layout's moves are listed in arrays of PTB_MAX_MOVES. */
 static unsigned most_moves(const sl_desc *d, unsigned m)
 {
-    unsigned open = 0, fixed = 0, smallest = SL_MAX_CELLS, most = 0;
-    for (unsigned c = 0; c < d->n; c++)
-        open += !(d->walls >> c & 1);
+    unsigned open = open_cells(d), fixed = 0, smallest = SL_MAX_CELLS;
+    unsigned most = 0;
     for (unsigned k = 0; k < d->nkinds; k++)
         if (d->mixes && !d->kind[k].label) {
             if (d->kind[k].cells < smallest)
@@ -869,8 +877,8 @@ static unsigned most_moves(const sl_desc *d, unsigned m)
         }
         sum += more * best;
         most = sum > most ? sum : most;
-        if (!d->mixes || smallest == SL_MAX_CELLS)
-            break;
+        if (smallest == SL_MAX_CELLS)
+            break;                      /* (no free kind: one count) */
     }
     return most;
 }
@@ -886,9 +894,7 @@ static int check(reader *r)
         (rc = check_listed(r, r->axis, r->axis_line)) != PTB_OK)
         return rc;
     if (d->mixes) {
-        unsigned open = 0, covered = 0;
-        for (unsigned c = 0; c < d->n; c++)
-            open += !(d->walls >> c & 1);
+        unsigned open = open_cells(d), covered = 0;
         for (unsigned k = 0; k < d->nkinds; k++)
             covered += d->kind[k].count * d->kind[k].cells;
         if (open - covered < d->min_empty)

@@ -164,7 +164,7 @@ typedef struct sl_ctx {
     unsigned metric;             /* SL_STEP, SL_LINE, SL_MOVE */
     struct sl_place *place;      /* of each kind k and anchor a, at
                                     k * n + a: place_of() */
-    unsigned n;                  /* the board's cells */
+    unsigned n;                  /* d->n, beside place (place_of()) */
     unsigned wbits;              /* window bits */
     uint64_t nwin, nleft;        /* 2^wbits; states of pieces left */
     unsigned npar;               /* 2: T counts by parity (a tile puzzle's
@@ -1268,6 +1268,8 @@ typedef struct row_walk {
     uint8_t at[SL_MAX_CELLS];    /* the row's anchors so far, else 0 */
     fold_path *out;
     size_t n, cap;
+    uint64_t *rows;              /* or NULL: each path's row_bytes() */
+    size_t rcap;
     int rc;
 } row_walk;
 
@@ -1281,8 +1283,13 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
         if (row_order(b) > row_order(m))
             return;
         if ((rw->rc = push((void **)&rw->out, &rw->cap, rw->n,
-                           sizeof *rw->out, MAX_FOLD_PATHS)) != PTB_OK)
+                           sizeof *rw->out, MAX_FOLD_PATHS)) != PTB_OK ||
+            (rw->rows &&
+             (rw->rc = push((void **)&rw->rows, &rw->rcap, rw->n,
+                            sizeof *rw->rows, MAX_FOLD_PATHS)) != PTB_OK))
             return;
+        if (rw->rows)
+            rw->rows[rw->n] = b;
         rw->out[rw->n++] = (fold_path){ off, 0, v, b == m };
         return;
     }
@@ -1358,18 +1365,20 @@ static unsigned node_cell(const sl_ctx *x, uint32_t v)
  * then the canonical layouts.  A board whose rows have too many paths to
  * list (MAX_FOLD_PATHS) is left unfolded.  (A graph read from a table
  * came with its fold rows: load_graph().) */
-static int fold_hash(sl_ctx *x);
+static int fold_hash(sl_ctx *x, const uint64_t *rows);
 static int make_fold(sl_ctx *x)
 {
     const sl_desc *d = x->d;
-    row_walk rw = { .x = x, .cap = 1024, .rc = PTB_OK };
+    row_walk rw = { .x = x, .cap = 1024, .rcap = 1024, .rc = PTB_OK };
     size_t rcap = 64;
     if (x->lazy || !foldable(x))
         return PTB_OK;
     x->frow = malloc(rcap * sizeof *x->frow);
     rw.out = malloc(rw.cap * sizeof *rw.out);
-    if (!x->frow || !rw.out) {
+    rw.rows = malloc(rw.rcap * sizeof *rw.rows);
+    if (!x->frow || !rw.out || !rw.rows) {
         free(rw.out);
+        free(rw.rows);
         return PTB_ENOMEM;
     }
     x->frow[x->nfrow++] = (fold_row){ 0, x->root, 0 };
@@ -1387,6 +1396,7 @@ static int make_fold(sl_ctx *x)
                           sizeof *x->frow, SIZE_MAX);
             if (rc != PTB_OK) {
                 free(rw.out);
+                free(rw.rows);
                 return rc;
             }
             x->frow[x->nfrow] = (fold_row){ 0, u, 0 };
@@ -1395,6 +1405,8 @@ static int make_fold(sl_ctx *x)
     }
     x->fpath = rw.out;
     x->nfpath = rw.n;
+    if (rw.rc != PTB_OK)
+        free(rw.rows);
     if (rw.rc == PTB_EINVAL) {          /* too many rows to list: the
                                            layouts unfolded */
         for (size_t i = 0; i < x->nfrow; i++)
@@ -1418,15 +1430,19 @@ static int make_fold(sl_ctx *x)
         }
         fr->count = sum;
     }
-    if (!(x->fguide = malloc((2 * x->nfpath + 1) * sizeof *x->fguide)))
-        return PTB_ENOMEM;
-    for (size_t i = 0; i < x->nfrow; i++)
+    int rc = (x->fguide = malloc((2 * x->nfpath + 1) *
+                                 sizeof *x->fguide)) ? PTB_OK : PTB_ENOMEM;
+    for (size_t i = 0; rc == PTB_OK && i < x->nfrow; i++)
         for (int by_off = 0; by_off < 2; by_off++)
             make_guide(x, &x->frow[i], by_off,
                        guide_of(x, &x->frow[i], by_off));
-    x->fold = 1;
-    x->size = x->frow[0].count;
-    return fold_hash(x);
+    if (rc == PTB_OK) {
+        x->fold = 1;
+        x->size = x->frow[0].count;
+        rc = fold_hash(x, rw.rows);
+    }
+    free(rw.rows);
+    return rc;
 }
 
 /* Whether fold row f - 1 of a graph read from a table holds as node v's
@@ -1509,37 +1525,12 @@ static inline uint32_t fold_slot_of(const sl_ctx *x, uint64_t row,
                       0x9E3779B97F4A7C15u >> 32) & x->fmask;
 }
 
-/* Of each fold row, its paths' rows, hashed (row_bytes() of the path's
- * anchors, as row_paths() finds them from the row's node), so that a
- * rank finds a path with one look-up instead of walking its row and
- * searching the row's paths (fold_find()); on a graph made here (a
- * table's fold rows are checked as walks come to them), with at most
- * MAX_FOLD_HASH paths. */
-static void fold_hash_row(sl_ctx *x, const fold_row *fr, unsigned c,
-                          unsigned end, uint32_t v, uint64_t row,
-                          uint64_t off)
-{
-    if (c == end) {
-        unsigned c0 = end - x->d->w;
-        const fold_path *p = fold_find(x, fr->node, c0, off, 1);
-        if (!p || p->off != off)
-            return;                     /* (after its mirror image) */
-        uint32_t h = fold_slot_of(x, row, fr->node);
-        while (x->fslot[h].node)
-            h = (h + 1) & x->fmask;
-        x->fslot[h] = (fold_slot){ row, fr->node, (uint32_t)(p - x->fpath) };
-        return;
-    }
-    unsigned shift = 8 * (c % x->d->w);
-    for (uint32_t m = x->graph[v].node.choice; m; m &= m - 1) {
-        unsigned own = ptb_low_bit(m);
-        const sl_edge *e = &x->graph[v + EDGES + own].edge;
-        fold_hash_row(x, fr, c + 1, end, e->next,
-                      row | (uint64_t)own << shift, off + e->before);
-    }
-}
-
-static int fold_hash(sl_ctx *x)
+/* Of each fold row, its paths hashed by their rows (rows[], as row_paths()
+ * found them), so that a rank finds a path with one look-up instead of
+ * walking its row and searching the row's paths (fold_find()); on a graph
+ * made here (a table's fold rows are checked as walks come to them), with
+ * at most MAX_FOLD_HASH paths. */
+static int fold_hash(sl_ctx *x, const uint64_t *rows)
 {
     uint32_t slots = 16;
     if (x->nfpath > MAX_FOLD_HASH)
@@ -1549,11 +1540,13 @@ static int fold_hash(sl_ctx *x)
     if (!(x->fslot = calloc(slots, sizeof *x->fslot)))
         return PTB_ENOMEM;
     x->fmask = slots - 1;
-    for (size_t i = 0; i < x->nfrow; i++) {
-        unsigned c = node_cell(x, x->frow[i].node);
-        fold_hash_row(x, &x->frow[i], c, c + x->d->w, x->frow[i].node, 0,
-                      0);
-    }
+    for (size_t i = 0; i < x->nfrow; i++)
+        for (uint32_t j = x->frow[i].first; j < x->frow[i + 1].first; j++) {
+            uint32_t h = fold_slot_of(x, rows[j], x->frow[i].node);
+            while (x->fslot[h].node)
+                h = (h + 1) & x->fmask;
+            x->fslot[h] = (fold_slot){ rows[j], x->frow[i].node, j };
+        }
     return PTB_OK;
 }
 
