@@ -258,9 +258,22 @@ int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
 {
     lookup l = { name, NULL, PTB_EINVAL };
     int bad = PTB_OK;
+    char path[4096], metric[64];
     *out = (ptb_puzzle *)ptb_puzzle_find(name);   /* built in */
     if (*out)
         return PTB_OK;
+    /* NAME.mdb first, without reading the directory: the one table of a
+     * puzzle of one metric; taken only when it holds the puzzle called
+     * name (anything else, as the scan finds it) */
+    if (name[0] != '.' && !strchr(name, '/') &&
+        snprintf(path, sizeof path, "%s/%s.mdb", dir, name) <
+            (int)sizeof path &&
+        ptb_table_puzzle(path, out, metric, sizeof metric) == PTB_OK) {
+        if ((*out)->description && !strcmp((*out)->name, name))
+            return PTB_OK;
+        ptb_puzzle_free(*out);
+        *out = NULL;
+    }
     scan(dir, name, lookup_one, &l, &bad);
     *out = l.found;
     if (l.found)
