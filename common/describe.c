@@ -773,52 +773,60 @@ static void goal_cells(const sl_desc *d, const sl_goal *g, char *out)
     }
 }
 
+/* The canonical text into buf (cap bytes; NULL and 0 measure it): its
+ * length, as snprintf's. */
+static size_t canonical_text(const reader *r, char *buf, size_t cap)
+{
+    const sl_desc *d = r->d;
+    char cells[SL_MAX_CELLS];
+    size_t len = 0;
+    ptb_catf(buf, cap, &len, "name %s\n", d->name);
+    if (d->summary[0])
+        ptb_catf(buf, cap, &len, "summary %s\n", d->summary);
+    for (unsigned i = 0; i < r->nsources; i++)
+        ptb_catf(buf, cap, &len, "source %.*s\n", (int)r->source_len[i],
+                 r->sources[i]);
+    ptb_catf(buf, cap, &len, "metrics");
+    for (unsigned i = 0; i < d->nmetrics; i++)
+        ptb_catf(buf, cap, &len, " %s", metric_names[d->metric[i]]);
+    ptb_catf(buf, cap, &len, "\n");
+    if (r->distinct_all || r->distinct[0])
+        ptb_catf(buf, cap, &len, "distinct %s\n",
+                 r->distinct_all ? "all" : r->distinct);
+    if (r->axis_all || r->axis[0])
+        ptb_catf(buf, cap, &len, "axis %s\n", r->axis_all ? "all" : r->axis);
+    if (d->empty[0])
+        ptb_catf(buf, cap, &len, "empty %s\n", d->empty);
+    if (d->wall[0])
+        ptb_catf(buf, cap, &len, "wall %s\n", d->wall);
+    if (d->mixes)
+        ptb_catf(buf, cap, &len, "covers mixes %u\nstart ", d->min_empty);
+    else
+        ptb_catf(buf, cap, &len, "covers %s\nstart ",
+                 d->reachable ? "reachable" : "layouts");
+    sl_grid_text(d, d->start, '/', buf, cap, &len);
+    for (unsigned i = 0; i < d->ngoals; i++) {
+        goal_cells(d, &d->goal[i], cells);
+        ptb_catf(buf, cap, &len, "\ngoal ");
+        sl_grid_text(d, cells, '/', buf, cap, &len);
+    }
+    ptb_catf(buf, cap, &len, "\n");
+    return len;
+}
+
+/* d->text, measured first and made in a buffer of its size: a buffer of
+ * SL_MAX_TEXT would cost a query the pages it never uses. */
 static int canonical(reader *r)
 {
     sl_desc *d = r->d;
-    char buf[SL_MAX_TEXT], cells[SL_MAX_CELLS];
-    size_t len = 0;
-    ptb_catf(buf, sizeof buf, &len, "name %s\n", d->name);
-    if (d->summary[0])
-        ptb_catf(buf, sizeof buf, &len, "summary %s\n", d->summary);
-    for (unsigned i = 0; i < r->nsources; i++)
-        ptb_catf(buf, sizeof buf, &len, "source %.*s\n",
-                 (int)r->source_len[i], r->sources[i]);
-    ptb_catf(buf, sizeof buf, &len, "metrics");
-    for (unsigned i = 0; i < d->nmetrics; i++)
-        ptb_catf(buf, sizeof buf, &len, " %s", metric_names[d->metric[i]]);
-    ptb_catf(buf, sizeof buf, &len, "\n");
-    if (r->distinct_all || r->distinct[0])
-        ptb_catf(buf, sizeof buf, &len, "distinct %s\n",
-                 r->distinct_all ? "all" : r->distinct);
-    if (r->axis_all || r->axis[0])
-        ptb_catf(buf, sizeof buf, &len, "axis %s\n",
-                 r->axis_all ? "all" : r->axis);
-    if (d->empty[0])
-        ptb_catf(buf, sizeof buf, &len, "empty %s\n", d->empty);
-    if (d->wall[0])
-        ptb_catf(buf, sizeof buf, &len, "wall %s\n", d->wall);
-    if (d->mixes)
-        ptb_catf(buf, sizeof buf, &len, "covers mixes %u\nstart ",
-                 d->min_empty);
-    else
-        ptb_catf(buf, sizeof buf, &len, "covers %s\nstart ",
-                 d->reachable ? "reachable" : "layouts");
-    sl_grid_text(d, d->start, '/', buf, sizeof buf, &len);
-    size_t slen = 0;
+    size_t slen = 0, len = canonical_text(r, NULL, 0);
     sl_grid_text(d, d->start, '/', d->start_text, sizeof d->start_text, &slen);
-    for (unsigned i = 0; i < d->ngoals; i++) {
-        goal_cells(d, &d->goal[i], cells);
-        ptb_catf(buf, sizeof buf, &len, "\ngoal ");
-        sl_grid_text(d, cells, '/', buf, sizeof buf, &len);
-    }
-    ptb_catf(buf, sizeof buf, &len, "\n");
-    if (len >= sizeof buf)
+    if (len >= SL_MAX_TEXT)
         return ptb_errf(r->err, r->errcap, "the description is longer than "
                         "%u bytes", SL_MAX_TEXT - 1);
     if (!(d->text = malloc(len + 1)))
         return PTB_ENOMEM;
-    memcpy(d->text, buf, len + 1);
+    canonical_text(r, d->text, len + 1);
     return PTB_OK;
 }
 

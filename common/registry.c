@@ -170,6 +170,16 @@ static int named(const char *file, const char *name)
                      (!strcmp(file + n, ".mdb") || file[n] == '-'));
 }
 
+/* DIR/FILEEXT, from malloc (no PATH_MAX buffer on a query's stack). */
+static char *path_in(const char *dir, const char *file, const char *ext)
+{
+    size_t n = strlen(dir) + strlen(file) + strlen(ext) + 2;
+    char *path = malloc(n);
+    if (path)
+        snprintf(path, n, "%s/%s%s", dir, file, ext);
+    return path;
+}
+
 /* What scan() gives each table: fn may take the puzzle (*p = NULL). */
 typedef int (*scan_fn)(void *arg, const char *file, ptb_puzzle **p,
                        const char *metric);
@@ -181,23 +191,23 @@ static int scan(const char *dir, const char *name, scan_fn fn, void *arg,
                 int *bad)
 {
     struct dirent **list;
-    char path[4096], metric[64];
+    char metric[64];
     int n = scandir(dir, &list, table_file, alphasort), rc = PTB_OK;
     if (n < 0)
         return PTB_ENOTABLE;
     for (int i = 0; i < n; i++) {
         ptb_puzzle *p;
         int got = PTB_EINVAL;
-        if (rc == PTB_OK && named(list[i]->d_name, name) &&
-            snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name) <
-                (int)sizeof path &&
-            (got = ptb_table_puzzle(path, &p, metric, sizeof metric)) ==
-                PTB_OK) {
+        char *path = rc == PTB_OK && named(list[i]->d_name, name)
+                     ? path_in(dir, list[i]->d_name, "") : NULL;
+        if (path && (got = ptb_table_puzzle(path, &p, metric,
+                                            sizeof metric)) == PTB_OK) {
             rc = fn(arg, list[i]->d_name, &p, metric);
             ptb_puzzle_free(p);
         } else if (got != PTB_EINVAL && bad && *bad == PTB_OK) {
             *bad = got;
         }
+        free(path);
         free(list[i]);
     }
     free(list);
@@ -258,22 +268,23 @@ int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
 {
     lookup l = { name, NULL, PTB_EINVAL };
     int bad = PTB_OK;
-    char path[4096], metric[64];
+    char metric[64], *path;
     *out = (ptb_puzzle *)ptb_puzzle_find(name);   /* built in */
     if (*out)
         return PTB_OK;
     /* NAME.mdb first, without reading the directory: the one table of a
      * puzzle of one metric; taken only when it holds the puzzle called
      * name (anything else, as the scan finds it) */
-    if (name[0] != '.' && !strchr(name, '/') &&
-        snprintf(path, sizeof path, "%s/%s.mdb", dir, name) <
-            (int)sizeof path &&
-        ptb_table_puzzle(path, out, metric, sizeof metric) == PTB_OK) {
-        if ((*out)->description && !strcmp((*out)->name, name))
-            return PTB_OK;
+    path = name[0] != '.' && !strchr(name, '/') ? path_in(dir, name, ".mdb")
+                                                : NULL;
+    if (path && ptb_table_puzzle(path, out, metric, sizeof metric) == PTB_OK &&
+        (!(*out)->description || strcmp((*out)->name, name))) {
         ptb_puzzle_free(*out);
         *out = NULL;
     }
+    free(path);
+    if (*out)
+        return PTB_OK;
     scan(dir, name, lookup_one, &l, &bad);
     *out = l.found;
     if (l.found)

@@ -83,6 +83,18 @@ static const char *const enc_name[ENC_COUNT] = { "packed3", "zstd",
                                                  "packed1" };
 static const unsigned pow3[5] = { 1, 3, 9, 27, 81 };
 
+/* The header's fields of ptb_table_info: not its histogram and farthest
+ * states (the stats record's, read by ptb_table_get_info()), which would
+ * make every handle 8 kB, pages a query touches for nothing. */
+typedef struct table_head {
+    uint64_t states, solvable, bytes;
+    unsigned max_distance;
+    uint32_t subtables, block_values;
+    int exact;
+    unsigned modulus;
+    char encoding[12];
+} table_head;
+
 struct ptb_table {
     const ptb_space *s;
     char *path;
@@ -116,7 +128,7 @@ struct ptb_table {
     const void *header;        /* the header record, checked, in the map */
     size_t header_len;
     uint32_t ranking_check;    /* its value */
-    ptb_table_info info;       /* from the header; no histogram, farthest */
+    table_head head;           /* from the header */
 };
 
 static int in_place(int encoding) { return encoding != ENC_ZSTD; }
@@ -1307,7 +1319,7 @@ static int header_line(void *arg, const char *key, const char *val)
 {
     ptb_table *t = arg;
     const ptb_space *s = t->s;
-    ptb_table_info *in = &t->info;
+    table_head *in = &t->head;
     uint64_t a = 0;
     int rc = PTB_OK;
     if (!strcmp(key, "magic"))
@@ -1443,13 +1455,13 @@ static int read_header(ptb_table *t)
     int rc = header_record(t, &v);
     if (rc != PTB_OK)
         return rc;
-    t->info.exact = -1;                   /* "values" must be there */
+    t->head.exact = -1;                   /* "values" must be there */
     /* the copy on the heap: 16 kB of stack would cost every query page
      * faults for the few hundred bytes a header has */
     char *text = malloc(v.mv_size + 1);
     rc = text ? each_line(&v, text, header_line, t) : PTB_ENOMEM;
     free(text);
-    const ptb_table_info *in = &t->info;
+    const table_head *in = &t->head;
     const char *desc = t->s->p->description;
     if (rc == PTB_OK &&
         (in->subtables != t->s->subtables || !in->encoding[0] ||
@@ -1553,7 +1565,7 @@ static int check_size(const ptb_table *t, uint32_t sub)
 /* In place: the sizes of the encoding, and the "checks" record. */
 static int find_in_place(ptb_table *t)
 {
-    const ptb_table_info *in = &t->info;
+    const table_head *in = &t->head;
     uint64_t states = in->states, chunks = chunk_count(t->values_len);
     uint64_t blocks = block_count(states, SPARSE_BLOCK), head = 0;
     MDB_val v;
@@ -1595,7 +1607,7 @@ static int find_in_place(ptb_table *t)
 static int find_values(ptb_table *t)
 {
     MDB_val v;
-    uint64_t states = t->info.states;
+    uint64_t states = t->head.states;
     int rc = get_record(t, "values", &v);
     if (rc != PTB_OK)
         return rc;
@@ -1604,7 +1616,7 @@ static int find_values(ptb_table *t)
     t->values = v.mv_data;
     if (in_place(t->encoding))
         return find_in_place(t);
-    uint32_t bv = t->info.block_values;
+    uint32_t bv = t->head.block_values;
     if (bv == 0 || bv % 4 != 0 || t->modulus == 4)
         return PTB_EFORMAT;
     t->block_values = bv;
@@ -1632,7 +1644,7 @@ static int check_length(ptb_table *t, uint64_t size)
     MDB_stat ms;
     if (mdb_env_info(t->env, &ei) || mdb_env_stat(t->env, &ms))
         return PTB_EDB;
-    t->info.bytes = size;
+    t->head.bytes = size;
     return size < ((uint64_t)ei.me_last_pgno + 1) * ms.ms_psize ? PTB_ETRUNC
                                                                : PTB_OK;
 }
@@ -1771,7 +1783,7 @@ int ptb_table_open(const ptb_space *s, const char *dir, ptb_table **out)
     }
     if (rc == PTB_OK)
         rc = read_header(t);
-    t->modulus = t->info.modulus;
+    t->modulus = t->head.modulus;
     if (rc == PTB_OK)
         rc = check_ranking(t);
     if (rc == PTB_OK)
@@ -1804,8 +1816,8 @@ void ptb_table_close(ptb_table *t)
 typedef struct identity {
     ptb_table *t;              /* gets the "ranking_check" */
     char puzzle[64], metric[64];
-    char *desc;                /* the description's lines, HEADER_MAX + 1 */
-    size_t len;
+    char *desc;                /* the description's lines, cap bytes */
+    size_t len, cap;
 } identity;
 
 static int identity_line(void *arg, const char *key, const char *val)
@@ -1816,7 +1828,7 @@ static int identity_line(void *arg, const char *key, const char *val)
     else if (!strcmp(key, "metric"))
         copy_text(id->metric, sizeof id->metric, val);
     else if (!strcmp(key, "description"))
-        ptb_catf(id->desc, HEADER_MAX + 1, &id->len, "%s\n", val);
+        ptb_catf(id->desc, id->cap, &id->len, "%s\n", val);
     else if (!strcmp(key, "ranking_check"))
         return parse_check(val, id->t);
     return PTB_OK;
@@ -1866,20 +1878,25 @@ int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
 {
     MDB_val v;
     ptb_table *t = calloc(1, sizeof *t);
-    identity id = { .t = t, .len = 0 };
-    char *text = malloc(HEADER_MAX + 1);
+    identity id = { .t = t };
+    char *text = NULL;
     *out = NULL;
-    id.desc = malloc(HEADER_MAX + 1);
-    int rc = !t || !text || !id.desc ? PTB_ENOMEM : PTB_OK;
+    int rc = !t ? PTB_ENOMEM : PTB_OK;
     if (rc == PTB_OK && !(t->path = strdup(path)))
         rc = PTB_ENOMEM;
     if (rc == PTB_OK)
         rc = open_db(t);
     if (rc == PTB_OK)
         rc = header_record(t, &v);
+    if (rc == PTB_OK) {          /* the header's size, not HEADER_MAX: */
+        id.cap = v.mv_size + 1;  /* pages a query would touch for nothing */
+        text = malloc(id.cap);
+        id.desc = malloc(id.cap);
+        rc = !text || !id.desc ? PTB_ENOMEM : PTB_OK;
+    }
     if (rc == PTB_OK)
         rc = each_line(&v, text, identity_line, &id);
-    if (rc == PTB_OK && id.len >= HEADER_MAX)
+    if (rc == PTB_OK && id.len >= id.cap)
         rc = PTB_EFORMAT;
     if (rc == PTB_OK && (rc = identify(&id, out)) == PTB_OK)
         copy_text(metric, cap, id.metric);
@@ -1931,13 +1948,27 @@ static int stats_line(void *arg, const char *key, const char *val)
 /* The header's fields, and the histogram and the farthest states from the
  * stats record, read and checked (its SHA-256 is in the header) on every
  * call: opening a table does not pay for them. */
+static void head_info(const table_head *h, ptb_table_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->states = h->states;
+    info->solvable = h->solvable;
+    info->max_distance = h->max_distance;
+    info->bytes = h->bytes;
+    info->subtables = h->subtables;
+    info->block_values = h->block_values;
+    info->exact = h->exact;
+    info->modulus = h->modulus;
+    memcpy(info->encoding, h->encoding, sizeof info->encoding);
+}
+
 int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
 {
     MDB_val v;
     char *text, sum[65];
     uint64_t total = 0;
     unsigned top = 0;
-    *info = t->info;
+    head_info(&t->head, info);
     int rc = get_record(t, "stats", &v);
     if (rc != PTB_OK)
         return rc == PTB_EFORMAT ? PTB_ECORRUPT : rc;
@@ -1960,7 +1991,7 @@ int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
                          (total && top != info->max_distance)))
         rc = PTB_EFORMAT;
     if (rc != PTB_OK)
-        *info = t->info;
+        head_info(&t->head, info);
     return rc;
 }
 
@@ -2060,7 +2091,7 @@ static int decode_into(ptb_reader *r, uint64_t b, unsigned char *buf,
 
 static size_t block_bytes(const ptb_table *t, uint64_t b)
 {
-    return packed_size(!t->modulus, block_len(t->info.states, t->block_values,
+    return packed_size(!t->modulus, block_len(t->head.states, t->block_values,
                                            b));
 }
 
@@ -2110,7 +2141,7 @@ static int touch(const ptb_table *t, size_t from, size_t to)
 static int exact_value(const ptb_table *t, unsigned d, unsigned *value)
 {
     *value = d == PTB_BYTE_NONE ? PTB_UNSOLVABLE : d;
-    return d > t->info.max_distance && d != PTB_BYTE_NONE ? PTB_ECORRUPT
+    return d > t->head.max_distance && d != PTB_BYTE_NONE ? PTB_ECORRUPT
                                                          : PTB_OK;
 }
 
@@ -2241,7 +2272,7 @@ static int decode_sparse(const ptb_table *t, uint8_t *values,
                          const char **what)
 {
     size_t pos = 4 * (t->nblocks + 1), dst = pos + 2 * t->sparse_n;
-    memset(values, PTB_BYTE_NONE, t->info.states);
+    memset(values, PTB_BYTE_NONE, t->head.states);
     *what = "a sparse block's entries are out of place";
     if (ptb_get_le(t->values, 4) != 0 ||
         ptb_get_le(t->values + 4 * t->nblocks, 4) != t->sparse_n)
@@ -2249,7 +2280,7 @@ static int decode_sparse(const ptb_table *t, uint8_t *values,
     for (uint64_t b = 0; b < t->nblocks; b++) {
         uint64_t lo = ptb_get_le(t->values + 4 * b, 4);
         uint64_t hi = ptb_get_le(t->values + 4 * b + 4, 4);
-        uint64_t len = block_len(t->info.states, SPARSE_BLOCK, b);
+        uint64_t len = block_len(t->head.states, SPARSE_BLOCK, b);
         if (lo > hi || hi > t->sparse_n)
             return PTB_ECORRUPT;
         for (uint64_t k = lo; k < hi; k++) {
@@ -2281,7 +2312,7 @@ static int decode_in_place(const ptb_table *t, uint8_t *values,
         return decode_sparse(t, values, what);
     const uint64_t *off = t->s->offset;
     uint32_t sub = 0;
-    for (uint64_t g = 0; g < t->info.states; g++) {
+    for (uint64_t g = 0; g < t->head.states; g++) {
         unsigned v;
         if (in_place_get(t, g, &v) != PTB_OK) {
             *what = t->encoding == ENC_PACKED3
@@ -2310,7 +2341,7 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
         rc = reader_decoder(r);
     for (uint64_t b = 0; rc == PTB_OK && b < t->nblocks; b++) {
         uint64_t first = b * t->block_values;
-        uint64_t n = block_len(t->info.states, t->block_values, b);
+        uint64_t n = block_len(t->head.states, t->block_values, b);
         size_t want = packed_size(!t->modulus, n);
         if ((rc = decode_into(r, b, buf, want)) != PTB_OK) {
             *what = "a block fails its checksum";
