@@ -92,7 +92,7 @@ typedef struct table_head {
     uint32_t subtables, block_values;
     int exact;
     unsigned modulus;
-    char encoding[12];
+    char encoding[sizeof ((ptb_table_info *)0)->encoding];
 } table_head;
 
 struct ptb_table {
@@ -1945,9 +1945,6 @@ static int stats_line(void *arg, const char *key, const char *val)
     return rc;
 }
 
-/* The header's fields, and the histogram and the farthest states from the
- * stats record, read and checked (its SHA-256 is in the header) on every
- * call: opening a table does not pay for them. */
 static void head_info(const table_head *h, ptb_table_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -1962,6 +1959,9 @@ static void head_info(const table_head *h, ptb_table_info *info)
     memcpy(info->encoding, h->encoding, sizeof info->encoding);
 }
 
+/* The header's fields, and the histogram and the farthest states from the
+ * stats record, read and checked (its SHA-256 is in the header) on every
+ * call: opening a table does not pay for them. */
 int ptb_table_get_info(const ptb_table *t, ptb_table_info *info)
 {
     MDB_val v;
