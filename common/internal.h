@@ -76,6 +76,8 @@ static inline void ptb_put_le(unsigned char *p, uint64_t v, unsigned n)
 int ptb_u64_cmp(const void *a, const void *b);
 /* The last i < n with a[i] <= v, a ascending and a[0] <= v (util.c). */
 uint64_t ptb_last_at_most(const uint64_t *a, uint64_t n, uint64_t v);
+/* "DIR/FILESUFFIX" from malloc (free() it); NULL when out of memory. */
+char *ptb_join_path(const char *dir, const char *file, const char *suffix);
 /* A new file of dir ($TMPDIR, or /tmp, when dir is NULL) with no name
  * (O_TMPFILE, or a file removed as soon as it is made where the file
  * system has no unnamed files): gone when closed, or when the process is

@@ -170,16 +170,6 @@ static int named(const char *file, const char *name)
                      (!strcmp(file + n, ".mdb") || file[n] == '-'));
 }
 
-/* DIR/FILEEXT, from malloc (no PATH_MAX buffer on a query's stack). */
-static char *path_in(const char *dir, const char *file, const char *ext)
-{
-    size_t n = strlen(dir) + strlen(file) + strlen(ext) + 2;
-    char *path = malloc(n);
-    if (path)
-        snprintf(path, n, "%s/%s%s", dir, file, ext);
-    return path;
-}
-
 /* What scan() gives each table: fn may take the puzzle (*p = NULL). */
 typedef int (*scan_fn)(void *arg, const char *file, ptb_puzzle **p,
                        const char *metric);
@@ -199,7 +189,7 @@ static int scan(const char *dir, const char *name, scan_fn fn, void *arg,
         ptb_puzzle *p;
         int got = PTB_EINVAL;
         char *path = rc == PTB_OK && named(list[i]->d_name, name)
-                     ? path_in(dir, list[i]->d_name, "") : NULL;
+                     ? ptb_join_path(dir, list[i]->d_name, "") : NULL;
         if (path && (got = ptb_table_puzzle(path, &p, metric,
                                             sizeof metric)) == PTB_OK) {
             rc = fn(arg, list[i]->d_name, &p, metric);
@@ -275,8 +265,8 @@ int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
     /* NAME.mdb first, without reading the directory: the one table of a
      * puzzle of one metric; taken only when it holds the puzzle called
      * name (anything else, as the scan finds it) */
-    path = name[0] != '.' && !strchr(name, '/') ? path_in(dir, name, ".mdb")
-                                                : NULL;
+    path = name[0] != '.' && !strchr(name, '/')
+           ? ptb_join_path(dir, name, ".mdb") : NULL;
     if (path && ptb_table_puzzle(path, out, metric, sizeof metric) == PTB_OK &&
         (!(*out)->description || strcmp((*out)->name, name))) {
         ptb_puzzle_free(*out);

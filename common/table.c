@@ -1097,22 +1097,12 @@ static char *padded(const char *header, unsigned page)
     return h;
 }
 
-static char *join_path(const char *dir, const char *file, const char *suffix)
-{
-    size_t n = strlen(dir) + strlen(file) + strlen(suffix) + 2;
-    char *p = malloc(n);
-    size_t len = 0;
-    if (p)
-        ptb_catf(p, n, &len, "%s/%s%s", dir, file, suffix);
-    return p;
-}
-
 static char *table_path(const ptb_space *s, const char *dir,
                         const char *suffix)
 {
     char file[128];
     ptb_space_file(s, file, sizeof file);
-    return join_path(dir, file, suffix);
+    return ptb_join_path(dir, file, suffix);
 }
 
 /* Makes a rename in dir durable.  errno on failure. */

@@ -187,6 +187,16 @@ uint64_t ptb_last_at_most(const uint64_t *a, uint64_t n, uint64_t v)
     return lo;
 }
 
+char *ptb_join_path(const char *dir, const char *file, const char *suffix)
+{
+    size_t n = strlen(dir) + strlen(file) + strlen(suffix) + 2;
+    char *p = malloc(n);
+    size_t len = 0;
+    if (p)
+        ptb_catf(p, n, &len, "%s/%s%s", dir, file, suffix);
+    return p;
+}
+
 int ptb_unnamed_file(const char *dir)
 {
     char path[PATH_MAX];
