@@ -2632,7 +2632,7 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
                  : make_table(x, &start, p->stored, p->stored_len);
     if (rc == PTB_OK)
         rc = make_fold(x);
-    if (rc == PTB_OK && x->fold)
+    if (rc == PTB_OK && x->fold && !x->lazy)   /* (made here) */
         rc = row_hash(x);
     if (rc == PTB_OK && !x->saved)      /* the ranking a table stores */
         rc = save_graph(x);
