@@ -1127,7 +1127,9 @@ static void layout_of(const sl_desc *d, const unsigned char *cell, layout *l)
  * before, F(end) for a row the same, and F of the end of the board is 1.
  * A canonical layout's rank adds at each fold row the F-counts of the
  * paths before its own; from its first row before its mirror image on,
- * the plain completions before its own choices (fold_row, fold_path). */
+ * the plain completions before its own choices (fold_row, fold_path).
+ * On a graph made here (tbgen's search) a rank takes each row by one
+ * look-up in a hash of all the graph's rows (row_hash(), row_rank()). */
 
 /* The cell in the mirror image of cell c; the mirror image of cells. */
 static unsigned mirror_cell(const sl_desc *d, unsigned c)
