@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# tests/run: long
 # tests/t_deb.sh: the Debian packages (debian/) as someone who installs them
 # sees them.  Builds them with Debian's tools (dpkg-buildpackage -b -us -uc,
 # DEB_BUILD_OPTIONS=nocheck: this suite is the check) from a copy of the

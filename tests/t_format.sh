@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# tests/run: long
 # tests/t_format.sh: table format 6 from the outside.  Format-1 and
 # format-5 tables are refused (status 3, the file named); a truncated table
 # is refused; four and frog built in every other encoding that holds exact

@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# tests/run: long
 # tests/t_fuzz.sh: the fuzz campaign's short run inside make test.  Every
 # input kept under tests/fuzz/regress/NAME/ (each a crash found once, now
 # fixed) is replayed through its harness and must pass; then each libFuzzer

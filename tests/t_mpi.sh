@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# tests/run: long
 # tests/t_mpi.sh: tbgen-mpi (README.md, "Past one machine") splits the BFS
 # between processes started by mpirun and must write, for every process
 # count and thread count, the same file byte for byte as one tbgen process
