@@ -1528,7 +1528,7 @@ static inline uint32_t row_slot_of(const sl_ctx *x, uint64_t row,
                       0x9E3779B97F4A7C15u >> 32) & x->rmask;
 }
 
-/* The slot of node v's row whose anchors are at[c..]; NULL when the
+/* The slot of node v's row whose anchors are row (row_bytes()); NULL when the
  * graph does not hold it. */
 static inline const row_slot *row_lookup(const sl_ctx *x, uint32_t v,
                                          uint64_t row)
