@@ -58,6 +58,17 @@
 #include "internal.h"
 #include "slide.h"
 
+/* Inlined, or not, whatever the compiler's estimate: a caller's constant
+ * argument (a NULL) removes a hot function's branches; a cold path kept
+ * out of a hot function keeps it small. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
+#define NEVER_INLINE __attribute__((noinline))
+#else
+#define ALWAYS_INLINE inline
+#define NEVER_INLINE
+#endif
+
 #define MAX_LEFT (1u << 25)      /* pieces-left states: 128 MB of avail */
 #define MAX_STATES (1u << 25)    /* the search's states: 256 MB */
 #define MAX_FOLD_PATHS (1u << 22)   /* rows listed to fold the mirror image:
@@ -942,11 +953,8 @@ static inline uint64_t walk_(const sl_ctx *x, const uint8_t *at,
 
 /* walk_() on a graph read from a table, each node checked (out of line,
  * so that the BFS's walks on a graph made here stay small). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static uint64_t walk_lazy(const sl_ctx *x, const uint8_t *at, uint32_t *v,
-                          unsigned c0, unsigned c1)
+static NEVER_INLINE uint64_t walk_lazy(const sl_ctx *x, const uint8_t *at,
+                                       uint32_t *v, unsigned c0, unsigned c1)
 {
     return walk_(x, at, v, c0, c1, 1);
 }
@@ -957,31 +965,62 @@ static inline uint64_t walk(const sl_ctx *x, const uint8_t *at, uint32_t *v,
     return x->lazy ? walk_lazy(x, at, v, c0, c1) : walk_(x, at, v, c0, c1, 0);
 }
 
+/* Where the path being ranked meets pre's at cell c (a row's first when
+ * folded) with rank r so far: the rest of *out is pre's, its ranks
+ * r - pre->r[c] apart (mod 2^64); returns the whole rank. */
+static uint64_t follow(const sl_ctx *x, const prefix *pre, unsigned c,
+                       uint64_t r, prefix *out)
+{
+    const unsigned n = x->d->n, step = x->fold ? x->d->w : 1;
+    for (unsigned i = c; i <= n; i += step) {
+        out->node[i] = pre->node[i];
+        out->r[i] = pre->r[i] + (r - pre->r[c]);
+        out->same[i] = pre->same[i];
+    }
+    return r + pre->r[n] - pre->r[c];
+}
+
 /* The path of a layout through the graph: its rank, the completions of the
  * choices before its own at each free cell; when pre is not NULL, the
  * path of a layout that agrees with l before cell 'from' and from cell
- * 'join' on, walked from 'from' until it meets pre's.  UINT64_MAX for a
- * layout the graph does not hold (a tile puzzle's layout of the other
- * class). */
-static uint64_t dp_rank(const sl_ctx *x, const layout *l, const prefix *pre,
-                        unsigned from, unsigned join)
+ * 'join' on, walked from 'from' until it meets pre's, and with out (may
+ * be NULL; needs pre) l's whole path into *out, cells 0 to from - 1
+ * already there.  UINT64_MAX for a layout the graph does not hold (a tile
+ * puzzle's layout of the other class). */
+static ALWAYS_INLINE uint64_t dp_rank(const sl_ctx *x, const layout *l,
+                                      const prefix *pre, unsigned from,
+                                      unsigned join, prefix *out)
 {
     const unsigned n = x->d->n;
     uint32_t v = x->root;
     if (!pre)
         return walk(x, l->at, &v, 0, n);
     v = pre->node[from];
-    uint64_t r = walk(x, l->at, &v, from, join);
-    if (r == UINT64_MAX)
-        return r;
-    r += pre->r[from];
-    for (unsigned c = join; c < n; c++) {
-        if (v == pre->node[c])
-            return r + pre->r[n] - pre->r[c];
+    uint64_t r = pre->r[from];
+    unsigned c = from;
+    if (!out) {                         /* (up to join in one go) */
+        uint64_t e = walk(x, l->at, &v, from, join);
+        if (e == UINT64_MAX)
+            return e;
+        r += e;
+        c = join;
+    }
+    for (; c < n; c++) {
+        if ((!out || c >= join) && v == pre->node[c])   /* (c >= join) */
+            return out ? follow(x, pre, c, r, out)
+                       : r + pre->r[n] - pre->r[c];
+        if (out) {
+            out->node[c] = v;
+            out->r[c] = r;
+        }
         uint64_t e = walk(x, l->at, &v, c, c + 1);
         if (e == UINT64_MAX)
             return e;
         r += e;
+    }
+    if (out) {
+        out->node[n] = v;
+        out->r[n] = r;
     }
     return r;
 }
@@ -1617,16 +1656,23 @@ static int row_hash(sl_ctx *x)
  * are their own mirror images; UINT64_MAX when the graph does not hold
  * it.  With pre (may be NULL), the path of a canonical layout whose cells
  * from 'join' on are at[]'s: the rest of the rank is pre's from the first
- * row at or past join where the two paths meet. */
+ * row at or past join where the two paths meet.  With out (may be NULL;
+ * needs pre), the path from row c0 on into *out, as dp_rank()'s. */
 static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
                           uint32_t v, uint64_t r, int same, const prefix *pre,
-                          unsigned join)
+                          unsigned join, prefix *out)
 {
     const sl_desc *d = x->d;
     for (unsigned c = c0; c < d->n; c += d->w) {
         if (pre && c >= join && v == pre->node[c] &&
             same == pre->same[c])
-            return r + pre->r[d->n] - pre->r[c];
+            return out ? follow(x, pre, c, r, out)
+                       : r + pre->r[d->n] - pre->r[c];
+        if (out) {
+            out->node[c] = v;
+            out->r[c] = r;
+            out->same[c] = (uint8_t)same;
+        }
         uint32_t u = v;
         uint64_t off = walk(x, at, &u, c, c + d->w);
         if (off == UINT64_MAX)
@@ -1641,6 +1687,11 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
             same = p->same;
         }
         v = u;
+    }
+    if (out) {
+        out->node[d->n] = v;
+        out->r[d->n] = r;
+        out->same[d->n] = (uint8_t)same;
     }
     return r;
 }
@@ -1707,9 +1758,10 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
  * in.  Of l's rows that are not their own mirror images, the first has a
  * fold path when l is canonical and none when its mirror image is, whose
  * rows are then ranked from there.  *turn as rank()'s. */
-static uint64_t row_rank(const sl_ctx *x, const layout *l, unsigned c,
-                         uint32_t v, uint64_t r, int same, const prefix *pre,
-                         unsigned join, uint32_t *turn)
+static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
+                                       unsigned c, uint32_t v, uint64_t r,
+                                       int same, const prefix *pre,
+                                       unsigned join, uint32_t *turn)
 {
     const sl_desc *d = x->d;
     uint8_t buf[SL_MAX_CELLS];
@@ -2053,19 +2105,22 @@ static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
     return PTB_OK;
 }
 
-/* The index of a layout: its rank among the layouts, or its place in the
- * component (UINT64_MAX when it is not in it).  pre (may be NULL): the
- * path of a layout that agrees with l before cell 'from' and from cell
- * 'join' on.  *turn (may be NULL) gets CODE_TURNS when the state stands
- * for l's mirror image, CODE_OWN when l is its own, else 0. */
-static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
-                     unsigned from, unsigned join, uint32_t *turn)
+/* rank() and rank_path(): with out (may be NULL), l's path. */
+static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
+                                    const prefix *pre, unsigned from,
+                                    unsigned join, uint32_t *turn,
+                                    prefix *out)
 {
     uint8_t buf[SL_MAX_CELLS];
     uint32_t ignored;
     *(turn = turn ? turn : &ignored) = 0;
+    unsigned c0 = pre && x->fold ? x->row[from] : pre ? from : 0;
+    if (out) {                          /* (the cells above: pre's) */
+        memcpy(out->node, pre->node, c0 * sizeof *out->node);
+        memcpy(out->r, pre->r, c0 * sizeof *out->r);
+        memcpy(out->same, pre->same, c0);
+    }
     if (x->fold) {                      /* its class: the canonical one */
-        unsigned c0 = pre ? x->row[from] : 0;
         int same = !pre || pre->same[c0], own = 0;
         if (x->rslot)
             return row_rank(x, l, c0, pre ? pre->node[c0] : x->root,
@@ -2074,9 +2129,37 @@ static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
         *turn = own ? CODE_OWN : at != l->at ? CODE_TURNS : 0;
         return fold_rank(x, at, c0, pre ? pre->node[c0] : x->root,
                          pre ? pre->r[c0] : 0, same,
-                         at == l->at ? pre : NULL, join);
+                         at == l->at ? pre : NULL, join,
+                         at == l->at ? out : NULL);
     }
-    return x->level ? trie_rank(x, l) : dp_rank(x, l, pre, from, join);
+    return x->level ? trie_rank(x, l) : dp_rank(x, l, pre, from, join, out);
+}
+
+/* The index of a layout: its rank among the layouts, or its place in the
+ * component (UINT64_MAX when it is not in it).  pre (may be NULL): the
+ * path of a layout that agrees with l before cell 'from' and from cell
+ * 'join' on.  *turn (may be NULL) gets CODE_TURNS when the state stands
+ * for l's mirror image, CODE_OWN when l is its own, else 0. */
+static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
+                     unsigned from, unsigned join, uint32_t *turn)
+{
+    return rank_(x, l, pre, from, join, turn, NULL);
+}
+
+/* Whether rank_path() can give a layout's path: not through a trie or the
+ * row hash. */
+static int ranks_path(const sl_ctx *x)
+{
+    return !x->level && !x->rslot;
+}
+
+/* rank(); with out (may be NULL; needs pre and ranks_path()), l's path
+ * into *out unless *turn gets CODE_TURNS. */
+static uint64_t rank_path(const sl_ctx *x, const layout *l, const prefix *pre,
+                          unsigned from, unsigned join, uint32_t *turn,
+                          prefix *out)
+{
+    return rank_(x, l, pre, from, join, turn, out);
 }
 
 /* The layout of an index; with pre (may be NULL), a ranked layout's
@@ -2162,12 +2245,9 @@ static inline int neighbour(const sl_ctx *x, unsigned k, uint64_t occ,
  * metric, in a fixed order (the directions UDLR; nearer first), into to[];
  * with from[], each place's previous place on the way (for its path).
  * occ: the cells of the other pieces.  Returns the count. */
-#if defined(__GNUC__)
-__attribute__((always_inline))   /* (into successors(): 6 % fewer
-                                    instructions in a BFS) */
-#endif
-static inline unsigned reach(const sl_ctx *x, unsigned k, uint64_t occ,
-                             unsigned a, uint8_t *to, uint8_t *from)
+/* (Inlined into successors(): 6 % fewer instructions in a BFS.) */
+static ALWAYS_INLINE unsigned reach(const sl_ctx *x, unsigned k, uint64_t occ,
+                                    unsigned a, uint8_t *to, uint8_t *from)
 {
     const unsigned metric = x->metric;
     unsigned n = 0;
@@ -2274,6 +2354,18 @@ static void successors(const sl_ctx *x, const layout *l, int any_order,
     }
 }
 
+/* The layout a thread last found moves of, and its path: the BFS takes
+ * states in index order, and the next one, which most often shares the
+ * first rows, is unranked from where the two part (unrank_near()); a walk
+ * takes the move it picked, whose layout and path add_move() keeps.  A
+ * space is known by a number it gets at open, never reused. */
+static _Thread_local struct {
+    uint64_t space;
+    uint64_t idx;
+    layout l;
+    prefix pre;
+} last;
+
 /* The moves of a layout, as add_move() ranks them: into out (their codes
  * successors()', with CODE_TURNS or CODE_OWN) or their indices into idx;
  * with pick, each in turn into out[0] until pick takes one. */
@@ -2288,24 +2380,70 @@ typedef struct move_list {
     int picked;                  /* what pick returned */
 } move_list;
 
+/* The layout of state idx, with its path, as the thread's last: that of
+ * the move a walk picked (its anchors put back in ascending order, as an
+ * unranked layout's), so that the walk's next step need not unrank it.
+ * The layout whose moves are being listed is overwritten: successors()
+ * stops as soon as a move is picked. */
+static void keep_last(const layout *l, uint64_t idx, const prefix *path,
+                      unsigned moved)
+{
+    last.l = *l;
+    uint8_t *an = last.l.anchor;
+    unsigned i = 0;
+    while (an[i] != moved)
+        i++;
+    for (; i > 0 && an[i - 1] > an[i]; i--) {
+        uint8_t t = an[i];
+        an[i] = an[i - 1];
+        an[i - 1] = t;
+    }
+    for (; i + 1 < last.l.np && an[i + 1] < an[i]; i++) {
+        uint8_t t = an[i];
+        an[i] = an[i + 1];
+        an[i + 1] = t;
+    }
+    last.pre = *path;
+    last.idx = idx;
+}
+
+/* add_move() of a walk: each move in turn into out[0] until pick takes
+ * one, whose layout and path become the thread's last (keep_last()). */
+static NEVER_INLINE int pick_move(move_list *ml, const layout *next, unsigned a,
+                     unsigned b)
+{
+    uint32_t turn;
+    prefix path, *out = ml->pre && ranks_path(ml->x) ? &path : NULL;
+    uint64_t r = rank_path(ml->x, next, ml->pre, a < b ? a : b,
+                           (a > b ? a : b) + 1, &turn, out);
+    if (r == UINT64_MAX)
+        return 0;
+    ml->out->to = r;
+    ml->out->code = a | b << 8 | turn;
+    if ((ml->picked = ml->pick(ml->arg, ml->out)) == 0)
+        return ++ml->n >= PTB_MAX_MOVES;
+    if (out && turn != CODE_TURNS)
+        keep_last(next, r, out, b);
+    return 1;
+}
+
 static int add_move(void *arg, const layout *next, uint32_t code)
 {
     move_list *ml = arg;
     unsigned a = code & 0xFF, b = code >> 8;
+    if (ml->pick)
+        return pick_move(ml, next, a, b);
     uint32_t turn;
     uint64_t r = rank(ml->x, next, ml->pre, a < b ? a : b,
                       (a > b ? a : b) + 1, &turn);
     if (r == UINT64_MAX)     /* not in the space: only under a ranking a */
         return 0;            /* table forged (its check is --verify's) */
-    ptb_move *m = ml->out ? ml->out + (ml->pick ? 0 : ml->n) : NULL;
-    if (m) {
-        m->to = r;
-        m->code = code | turn;
+    if (ml->out) {
+        ml->out[ml->n].to = r;
+        ml->out[ml->n].code = code | turn;
     } else {
         ml->idx[ml->n] = r;
     }
-    if (ml->pick && (ml->picked = ml->pick(ml->arg, m)) != 0)
-        return 1;
     return ++ml->n >= PTB_MAX_MOVES;
 }
 
@@ -2458,7 +2596,7 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
         if (x->fold && canonical(x, &gw->l, buf, 0, NULL) != gw->l.at)
             return;                     /* its mirror image stands for it */
         if (x->fold)
-            r = fold_rank(x, gw->l.at, 0, x->root, 0, 1, NULL, 0);
+            r = fold_rank(x, gw->l.at, 0, x->root, 0, 1, NULL, 0, NULL);
         if (r != UINT64_MAX)            /* (else a fold row read from a
                                            table failed: damaged) */
             gw->emit(gw->arg, r);
@@ -2645,17 +2783,6 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     *ctx = x;
     return PTB_OK;
 }
-
-/* The layout a thread last found moves of, and its path: the BFS takes
- * states in index order, and the next one, which most often shares the
- * first rows, is unranked from where the two part (unrank_near()).  A
- * space is known by a number it gets at open, never reused. */
-static _Thread_local struct {
-    uint64_t space;
-    uint64_t idx;
-    layout l;
-    prefix pre;
-} last;
 
 /* The layout of state idx (< x->size), into the thread's last with its
  * path: unranked from where the last one parts, or not at all when it is
