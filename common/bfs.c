@@ -197,6 +197,21 @@ static int set_value(layer_job *j, uint64_t q, unsigned v)
                                __ATOMIC_RELAXED) >> sh & 3) == CODE_NEW;
 }
 
+/* Starts reading state q's value, to be claimed soon. */
+static void prefetch_value(const layer_job *j, uint64_t q)
+{
+#if defined(__GNUC__)
+    unsigned sh;
+    if (j->dist)
+        __builtin_prefetch(&j->dist[q], 1);
+    else
+        __builtin_prefetch(res_word(j->res, j->base + q, &sh), 1);
+#else
+    (void)j;
+    (void)q;
+#endif
+}
+
 /* Keeps q among the first NFAR of a list. */
 static void far_add(far_list *f, uint64_t q)
 {
@@ -256,6 +271,9 @@ static uint64_t expand_chunk(layer_job *j, uint64_t c, uint64_t *pred,
         for (uint64_t b = m; b; b &= b - 1) {
             uint64_t q = 32 * u + ptb_low_bit(b) / 2;
             unsigned n = p->unmoves(j->s->ctx, j->sub, j->lo + q, pred);
+            for (unsigned i = 0; i < n; i++)    /* (their misses at once) */
+                if (pred[i] - j->lo < j->n)
+                    prefetch_value(j, pred[i] - j->lo);
             for (unsigned i = 0; i < n; i++) {
                 uint64_t k = pred[i] - j->lo;
                 if (k < j->n)
