@@ -467,6 +467,17 @@ start   AAB./AAB./C.DD
 goal    ????/?AA?/?AA?
 ''', dict(start='AAB./AAB./C.DD', goals=['????/?AA?/?AA?'],
           distinct='A', mixes=2)),
+    # Klotski itself: every layout of 横刀立马's pieces (65,880), whose
+    # farthest (126 steps) tests/t_describe.sh also asks the built-in
+    # klotski tables (the step metric only: each metric takes this model
+    # about 15 s)
+    ('classic', '''name t-classic
+metrics step
+distinct A
+start   BAAC/BAAC/DEEF/DGHF/I..J
+goal    ????/????/????/?AA?/?AA?
+''', dict(start='BAAC/BAAC/DEEF/DGHF/I..J', goals=['????/????/????/?AA?/?AA?'],
+          distinct='A')),
 ]
 
 

@@ -155,7 +155,9 @@ check "tbgen --plan: eleven's 239,500,800 states (12!/2, the 3x4 puzzle's solvab
 # and 1x1 pieces, at least two empty cells).  A goal that is its own mirror
 # image gives a state per pair of mirror images: klotski-4x6's layouts are
 # counted with its goal moved left, and klotski-4x5's pairs are the
-# built-in klotski's 14,673,066 states.
+# built-in klotski's 14,673,066 states.  No 5x5 layout is its own mirror
+# image (the 2x2 block cannot be centred on 5 columns), so klotski-5x5,
+# whose two goals are each other's mirror image, has half its layouts.
 plan_states() {
     bin/tbgen --plan --puzzle "$1" --metric step --out "$TMP/bigout" 2>&1 |
         sed -n 's/.*-step\.mdb: \([0-9,]*\) states; .*/\1/p'
@@ -163,11 +165,36 @@ plan_states() {
 sed 's/^?AA?$/AA??/' puzzles/klotski-4x6.txt >"$TMP/k46-left.txt"
 check "tbgen --plan: Klotski on 4x6 has 1,749,098,135 layouts" \
     test "$(plan_states "$TMP/k46-left.txt")" = 1,749,098,135
-check "tbgen --plan: klotski-5x5 (a goal that is not its own mirror image) has 4,984,931,936 layouts" \
-    test "$(plan_states klotski-5x5)" = 4,984,931,936
+sed 's/^??AA?$/?AA??/' puzzles/klotski-5x5.txt >"$TMP/k55-one.txt"
+check "tbgen --plan: Klotski on 5x5 (one goal, not its own mirror image) has 4,984,931,936 layouts" \
+    test "$(plan_states "$TMP/k55-one.txt")" = 4,984,931,936
+check "tbgen --plan: klotski-5x5 (two goals, mirror images) has 2,492,465,968 states, half of them" \
+    test "$(plan_states klotski-5x5)" = 2,492,465,968
 check "tbgen --plan: klotski-4x5 has 14,673,066 pairs of mirror images, the built-in klotski's states" \
     test "$(plan_states klotski-4x5)" = 14,673,066
 check "tbgen --plan builds nothing" test -z "$(ls "$TMP/bigout")"
+
+# ---- Klotski's classic shape: the layouts of 横刀立马's pieces ----
+# klotski-4x5 without its covers line covers the start's pieces only:
+# 65,880 layouts, which t_describe.py checks one by one in the step metric
+# against its own BFS (the same farthest, 126 steps; 101 lines and 93
+# moves by that model too).  The built-in klotski tables, a search of
+# their own over every mix, must put its farthest layouts as far.
+sed '/^covers/d; s/^name  *klotski-4x5$/name     t-classic/' \
+    puzzles/klotski-4x5.txt >"$TMP/classic.txt"
+bin/tbgen --quiet --puzzle "$TMP/classic.txt" --out "$TMP/cl" >"$TMP/o" 2>&1
+for lv in "step 126" "line 101" "move 93"; do
+    set -- $lv
+    "$LOOKUP" --tables "$TMP/cl" --stats --farthest 8 --metric "$1" \
+        "$TMP/classic.txt" >"$TMP/far" 2>&1
+    far=$(awk '/^# farthest:/ { n++ } n == 1 && !/^#/' "$TMP/far")
+    got=$(printf '%s\n' "$far" |
+          "$LOOKUP" --tables "$TABLES" klotski --metric "$1" --batch --count |
+          sort -u)
+    check "Klotski's classic shape, $1: the farthest of its 65,880 layouts at $2 (the built-in klotski's distance for each of $(printf '%s\n' "$far" | wc -l))" \
+        sh -c 'grep -q "^# farthest: [0-9]* at distance $2\$" "$1" &&
+               [ -n "$3" ] && [ "$4" = "$2" ]' _ "$TMP/far" "$2" "$far" "$got"
+done
 run --list tables
 check "tblookup --list tables: each table with its puzzle, metric and summary" \
     sh -c 'grep -qE "^century-line.mdb +century +line +J. H. Conway" "$1" &&
