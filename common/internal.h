@@ -194,10 +194,11 @@ int ptb_table_write(const ptb_space *s, const char *dir, const ptb_values *v,
 
 /* Decodes every value: values[g] gets the stored value of every state
  * (exact or PTB_BYTE_NONE; or mod 3, 0 for unsolvable; or mod 4, with the
- * puzzle's parity); checks every
- * frame's checksum and the table's digest.  PTB_ECORRUPT names the failure
- * in *what. */
-int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
+ * puzzle's parity); checks every frame's checksum and the table's digest.
+ * packed (mod-3 and mod-4 tables only, else PTB_EINVAL): 2 bits a value
+ * instead, value g at bits 2 (g % 4) of values[g / 4], which the caller
+ * has zeroed.  PTB_ECORRUPT names the failure in *what. */
+int ptb_table_decode_all(const ptb_table *t, uint8_t *values, int packed,
                          const char **what);
 /* The one way to read a stored value (as above), of state idx of subtable
  * sub: r may be NULL only when ptb_table_needs_reader(t) is 0 (in place).

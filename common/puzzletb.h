@@ -501,19 +501,24 @@ typedef struct ptb_verify_result {
 
 /* Proves a table: a described puzzle's ranking read from a table must be
  * the one its description makes alone; every value is decoded (frame and
- * chunk checksums, values in range) and the digest checked; then every
- * value is checked against its one-move neighbours: a goal is at 0, every other solvable state has a successor one
- * closer and none closer, an unsolvable state has no solvable successor.
- * Mod-3 and mod-4 tables are checked by recomputing exact distances (a BFS),
- * proving those the same way, comparing residues (0 for unsolvable; a mod-4
- * residue is the stored bit and the puzzle's parity, so both are proven), and
- * proving that the states a walk finds dead (stored 0, no goal, no successor
- * stored M - 1) are exactly the unsolvable ones.  Last, the stats record
- * (ptb_table_get_info) must count the proven distances and name states at
- * max_distance.  threads: 1..256.  Memory: 3 bytes per state (the stored
- * values, and the exact distances in 2 bytes).  Returns PTB_OK, PTB_ECORRUPT (res names the first failing
- * state in global order, or the failing block/digest), PTB_ENOMEM,
- * PTB_EINVAL. */
+ * chunk checksums, values in range) and the digest checked; then the
+ * states are taken layer by layer out from the goals, as a BFS finds them,
+ * and each is checked against its one-move neighbours: a state of layer 0
+ * is a goal and no other is; a state of layer d > 0 has a successor in
+ * layer d - 1 and none in an earlier one; a state in no layer is no goal
+ * and has no successor in a layer.  That proves the layers are the
+ * distances (common/verify.c), and every stored value must then be its
+ * layer's distance (exact tables), or that distance mod 3 or mod 4 (a
+ * mod-4 residue is the stored bit and the puzzle's parity, so both are
+ * proven), or unsolvable (0 in a mod-M table).  What the walk relies on to
+ * report "no solution" in a mod-M table follows.  Last, the stats record
+ * (ptb_table_get_info) must count the layers and name states of the last
+ * at max_distance.  threads: 1..256.  Memory: 6 bits a state in a table
+ * of residues (four bitmaps and the stored values in 2 bits), 12 in an
+ * exact one.  Returns PTB_OK, PTB_ECORRUPT (res names the failing state
+ * first in index order in the first pass that fails: the layers from the
+ * goals out, then the states in no layer; or the failing block/digest),
+ * PTB_ENOMEM, PTB_EINVAL. */
 int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res);
 
 /* The state code shown for a table state (Klotski: its CommonCode). */

@@ -2250,10 +2250,16 @@ int ptb_table_value(const ptb_table *t, ptb_reader *reader, uint32_t sub,
 
 /* ==== reading everything: for ptb_verify ==== */
 
-/* A value as ptb_table_decode_all() gives it: a residue, or a byte. */
-static uint8_t value_byte(const ptb_table *t, unsigned v)
+/* Puts value v of state g where ptb_table_decode_all() keeps it: a
+ * residue, or a byte. */
+static void put_value(const ptb_table *t, uint8_t *values, int packed,
+                      uint64_t g, unsigned v)
 {
-    return (uint8_t)(t->modulus ? v : stored_value(1, v));
+    uint8_t b = (uint8_t)(t->modulus ? v : stored_value(1, v));
+    if (packed)
+        values[g / 4] |= (uint8_t)(b << 2 * (g % 4));
+    else
+        values[g] = b;
 }
 
 /* sparse: every block's entries within the record, their positions rising
@@ -2290,7 +2296,7 @@ static int decode_sparse(const ptb_table *t, uint8_t *values,
     return PTB_OK;
 }
 
-static int decode_in_place(const ptb_table *t, uint8_t *values,
+static int decode_in_place(const ptb_table *t, uint8_t *values, int packed,
                            ptb_sha256 *c, const char **what)
 {
     if (t->values_len && touch(t, 0, t->values_len) != PTB_OK) {
@@ -2314,13 +2320,13 @@ static int decode_in_place(const ptb_table *t, uint8_t *values,
             sub++;
         if (t->encoding == ENC_PACKED1)
             v = with_parity(t, sub, g - off[sub], v);
-        values[g] = value_byte(t, v);
+        put_value(t, values, packed, g, v);
     }
     return PTB_OK;
 }
 
-static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
-                         const char **what)
+static int decode_blocks(const ptb_table *t, uint8_t *values, int packed,
+                         ptb_sha256 *c, const char **what)
 {
     ptb_reader *r;
     unsigned char *buf = malloc(packed_size(!t->modulus, t->block_values));
@@ -2343,7 +2349,7 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
             if ((rc = unpack_value(t, buf, i, &v)) != PTB_OK)
                 *what = t->modulus ? "a 2-bit value of 3"
                                    : "a distance is over max_distance";
-            values[first + i] = value_byte(t, v);
+            put_value(t, values, packed, first + i, v);
         }
     }
     free(buf);
@@ -2351,11 +2357,13 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, ptb_sha256 *c,
     return rc;
 }
 
-int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
+int ptb_table_decode_all(const ptb_table *t, uint8_t *values, int packed,
                          const char **what)
 {
     ptb_sha256 c;
     char hex[65];
+    if (packed && !t->modulus)
+        return PTB_EINVAL;
     for (uint32_t sub = 0; sub < t->s->subtables; sub++)
         if (check_size(t, sub) != PTB_OK) {
             *what = "a subtable size is not the puzzle's";
@@ -2363,8 +2371,9 @@ int ptb_table_decode_all(const ptb_table *t, uint8_t *values,
         }
     *what = "out of memory";
     ptb_sha256_init(&c);
-    int rc = in_place(t->encoding) ? decode_in_place(t, values, &c, what)
-                                   : decode_blocks(t, values, &c, what);
+    int rc = in_place(t->encoding)
+                 ? decode_in_place(t, values, packed, &c, what)
+                 : decode_blocks(t, values, packed, &c, what);
     if (rc != PTB_OK)
         return rc;
     ptb_sha256_hex(&c, hex);

@@ -1,23 +1,40 @@
 /* common/verify.c: ptb_verify(), the proof that a table holds the true
  * distances.
  *
- * Every block is decoded (each frame checks its own checksum) and the digest
- * of all values is recomputed.  Then an array E of exact distances is
- * checked against one-move neighbours, with the forward moves only:
- *   a goal has 0; a state of finite d > 0 has a successor at d - 1 and none
- *   closer; a state at 0 is a goal; an unsolvable state has no solvable
- *   successor.
- * Induction on d shows that an E passing these checks is the true distance.
- * For exact tables E is the stored values themselves; a table of the
- * distance mod M (3, or 4 with the puzzle's parity) cannot be checked that
- * way (a cycle of residues 0, 2, 1 looks locally fine), so E comes from a
- * fresh BFS, passes the same checks, and every stored value must then
- * equal E mod M (0 where E is unsolvable; a mod-4 value, its stored bit
- * plus the parity, so both are proven).  A last pass proves what the walk
- * relies on to report "no solution": the states stored 0 that are no goal
- * and have no successor stored M - 1 are exactly the states E finds
- * unsolvable.  Last, the stats record's histogram must count E and
- * its farthest states lie at max_distance.
+ * Every block is decoded (each frame checks its own checksum) and the
+ * digest of all values is recomputed.  Then the states are taken layer by
+ * layer: layer 0 is the goals (the puzzle's goals()), layer d + 1 the
+ * states in no layer yet that are one unmove (unmoves()) before a state of
+ * layer d.  Each state is checked against its one-move neighbours, with
+ * the forward moves only (moves()):
+ *   a state of layer 0 is a goal, and no state of a later layer is;
+ *   a state of layer d > 0 has a successor in layer d - 1 and none in an
+ *   earlier layer;
+ *   its stored value is d (exact tables) or d mod M (tables of the
+ *   distance mod M: 3, or 4 with the puzzle's parity, so that both the
+ *   stored bit and the parity are proven);
+ *   a state in no layer is no goal, has no successor in a layer, and is
+ *   stored unsolvable (0 in a mod-M table).
+ * Then every state lies in the layer of its distance, and the unsolvable
+ * ones in none, whatever goals() and unmoves() gave: by induction on the
+ * layer, a state of layer d has a path of d moves to a goal (a successor
+ * in layer d - 1); by induction on the distance, a state at distance k has
+ * a successor at k - 1, in a layer at most k - 1, so the state itself lies
+ * in a layer (or fails) and that layer is at most k (or it fails).  So the
+ * checks prove every stored value.  They prove what a walk relies on to
+ * report "no solution" in a mod-M table too: the states stored 0 that are
+ * no goal and have no successor stored M - 1 are exactly the unsolvable
+ * ones (a solvable state stored 0 is a goal or has a successor at d - 1,
+ * stored M - 1; an unsolvable one is no goal and its successors are
+ * unsolvable, stored 0).  Last, the stats record's histogram must count
+ * the layers and its farthest states lie in the last.
+ *
+ * Memory: four bitmaps (the layers before d - 1, d - 1, d and d + 1) and
+ * the stored values, 2 bits a state in a mod-M table (6 bits a state in
+ * all) or a byte in an exact one (12).  A layer is checked and expanded in one pass over
+ * its states, in chunks the threads take in turn; a state claimed for the
+ * next layer is marked with an atomic OR in its bitmap, which no check of
+ * the pass reads.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,76 +42,108 @@
 
 #include "internal.h"
 
-#define CHUNK 65536u
+#define CHUNK_WORDS 1024u          /* 65,536 states a thread takes at once */
 
-typedef struct check_job check_job;
-typedef const char *(*check_fn)(const check_job *j, uint32_t sub,
-                                uint64_t idx);
-
-struct check_job {
+typedef struct verify_job {
     const ptb_space *s;
-    const uint16_t *dist;     /* E: exact distances */
-    const uint8_t *stored;    /* mod-M tables: the stored values; or NULL */
+    const uint8_t *stored;    /* the stored values: 2 bits or a byte each */
     unsigned m;               /* M: 3 or 4; 0 for exact tables */
-    check_fn check;
-    uint64_t total;
-    uint64_t next;            /* next chunk (atomic) */
+    uint64_t n, words;        /* states, and 64-bit words of a bitmap */
+    uint64_t *old, *prev, *cur, *next;  /* layers < d - 1, d - 1, d, d + 1 */
+    unsigned d;
+    int unsolvable;           /* 1: the pass over the states in no layer */
+    uint64_t take;            /* next chunk (atomic) */
+    uint64_t found;           /* states claimed for layer d + 1 (atomic) */
     uint64_t bad;             /* smallest failing state, or UINT64_MAX */
     const char *what;         /* its failure, under the same CAS */
-};
+} verify_job;
 
-/* E is the true distance: checked against the forward moves. */
-static const char *check_exact(const check_job *j, uint32_t sub,
-                               uint64_t idx)
+static unsigned stored_at(const verify_job *j, uint64_t g)
+{
+    return j->m ? j->stored[g / 4] >> 2 * (g % 4) & 3u : j->stored[g];
+}
+
+static int has(const uint64_t *bits, uint64_t g)
+{
+    return bits[g >> 6] >> (g & 63) & 1;
+}
+
+/* What state g must be stored as, at distance d (PTB_UNSOLVABLE: none). */
+static unsigned want_stored(const verify_job *j, unsigned d)
+{
+    if (d == PTB_UNSOLVABLE)
+        return j->m ? 0 : PTB_BYTE_NONE;
+    return j->m ? d % j->m : d;
+}
+
+static const char *bad_stored(const verify_job *j)
+{
+    return j->m == 3   ? "stored value is not the distance mod 3"
+           : j->m == 4 ? "stored value is not the distance mod 4"
+                       : "stored value is not the distance";
+}
+
+/* Checks state g (idx of sub) of layer d and claims the states one unmove
+ * before it that lie in no layer for layer d + 1; adds them to *found. */
+static const char *check_layer(verify_job *j, uint32_t sub, uint64_t idx,
+                               uint64_t g, uint64_t *pred, uint64_t *found)
 {
     const ptb_space *s = j->s;
-    const uint16_t *dist = j->dist;
-    ptb_move mv[PTB_MAX_MOVES];
     const ptb_puzzle *p = s->p;
-    uint64_t g = ptb_global(s, sub, idx);
-    unsigned v = dist[g], best = PTB_UNSOLVABLE;
-    int goal = p->is_goal(s->ctx, sub, idx);
-    if (goal)
-        return v == 0 ? NULL : "a goal without distance 0";
-    if (v == 0)
+    ptb_move mv[PTB_MAX_MOVES];
+    unsigned d = j->d;
+    int goal = p->is_goal(s->ctx, sub, idx), closer = 0;
+    if (d == 0 && !goal)
         return "distance 0 on a state that is no goal";
+    if (d > 0 && goal)
+        return "a goal without distance 0";
     unsigned n = p->moves(s->ctx, sub, idx, mv);
     for (unsigned i = 0; i < n; i++) {
-        unsigned w = dist[ptb_global(s, sub, mv[i].to)];
-        best = w < best ? w : best;
+        uint64_t t = ptb_global(s, sub, mv[i].to);
+        if (has(j->prev, t))
+            closer = 1;
+        else if (has(j->old, t))
+            return "a successor more than one move closer";
     }
-    if (v == PTB_UNSOLVABLE && best != PTB_UNSOLVABLE)
-        return "unsolvable, but a successor is solvable";
-    if (v != PTB_UNSOLVABLE && (best == PTB_UNSOLVABLE || best > v - 1))
+    if (d > 0 && !closer)
         return "no successor one move closer";
-    if (v != PTB_UNSOLVABLE && best < v - 1)
-        return "a successor more than one move closer";
-    if (j->stored && j->stored[g] != (v == PTB_UNSOLVABLE ? 0 : v % j->m))
-        return j->m == 3 ? "stored value is not the distance mod 3"
-                         : "stored value is not the distance mod 4";
+    if (stored_at(j, g) != want_stored(j, d))
+        return bad_stored(j);
+    uint64_t size = s->offset[sub + 1] - s->offset[sub];
+    n = p->unmoves(s->ctx, sub, idx, pred);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t u = ptb_global(s, sub, pred[i]), bit = (uint64_t)1 << (u & 63);
+        if (pred[i] >= size || has(j->old, u) || has(j->prev, u) ||
+            has(j->cur, u) ||
+            (__atomic_load_n(&j->next[u >> 6], __ATOMIC_RELAXED) & bit))
+            continue;                  /* (a wrong one is caught anyway) */
+        if (!(__atomic_fetch_or(&j->next[u >> 6], bit, __ATOMIC_RELAXED) &
+              bit))
+            (*found)++;
+    }
     return NULL;
 }
 
-/* Mod-M tables: the walk's test for "no solution" picks out exactly the
- * unsolvable states. */
-static const char *check_dead(const check_job *j, uint32_t sub, uint64_t idx)
+/* Checks state g (idx of sub), which lies in no layer: unsolvable. */
+static const char *check_unsolvable(const verify_job *j, uint32_t sub,
+                                    uint64_t idx, uint64_t g)
 {
     const ptb_space *s = j->s;
     ptb_move mv[PTB_MAX_MOVES];
-    uint64_t g = ptb_global(s, sub, idx);
-    int dead = j->stored[g] == 0 && !s->p->is_goal(s->ctx, sub, idx);
-    unsigned n = dead ? s->p->moves(s->ctx, sub, idx, mv) : 0;
-    for (unsigned i = 0; i < n && dead; i++)
-        dead = j->stored[ptb_global(s, sub, mv[i].to)] != j->m - 1;
-    if (dead && j->dist[g] != PTB_UNSOLVABLE)
-        return "a walk would call it unsolvable, but it is solvable";
-    if (!dead && j->dist[g] == PTB_UNSOLVABLE)
-        return "unsolvable, but a walk would not say so";
-    return NULL;
+    if (s->p->is_goal(s->ctx, sub, idx))
+        return "a goal without distance 0";
+    unsigned n = s->p->moves(s->ctx, sub, idx, mv);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t t = ptb_global(s, sub, mv[i].to);
+        if (has(j->old, t) || has(j->prev, t) || has(j->cur, t))
+            return "unsolvable, but a successor is solvable";
+    }
+    return stored_at(j, g) != want_stored(j, PTB_UNSOLVABLE) ? bad_stored(j)
+                                                            : NULL;
 }
 
 /* Keeps the smallest failing state seen by any thread. */
-static void record_failure(check_job *j, uint64_t g, const char *what)
+static void record_failure(verify_job *j, uint64_t g, const char *what)
 {
     uint64_t cur = __atomic_load_n(&j->bad, __ATOMIC_RELAXED);
     while (g < cur)
@@ -105,77 +154,148 @@ static void record_failure(check_job *j, uint64_t g, const char *what)
         }
 }
 
-static void *check_worker(void *arg)
+/* The states of word w the pass takes: layer d's, or those in no layer. */
+static uint64_t pass_word(const verify_job *j, uint64_t w)
 {
-    check_job *j = arg;
+    if (!j->unsolvable)
+        return j->cur[w];
+    uint64_t x = ~(j->old[w] | j->prev[w] | j->cur[w]);
+    return w + 1 < j->words || j->n % 64 == 0
+               ? x
+               : x & (((uint64_t)1 << (j->n % 64)) - 1);
+}
+
+static void *pass_worker(void *arg)
+{
+    verify_job *j = arg;
     const ptb_space *s = j->s;
+    uint64_t pred[PTB_MAX_MOVES], found = 0;
     for (;;) {
-        uint64_t from = __atomic_fetch_add(&j->next, CHUNK, __ATOMIC_RELAXED);
-        if (from >= j->total || from > __atomic_load_n(&j->bad,
-                                                       __ATOMIC_RELAXED))
+        uint64_t w = __atomic_fetch_add(&j->take, CHUNK_WORDS,
+                                        __ATOMIC_RELAXED);
+        if (w >= j->words ||
+            64 * w > __atomic_load_n(&j->bad, __ATOMIC_RELAXED))
             break;
-        uint64_t to = from + CHUNK < j->total ? from + CHUNK : j->total;
-        uint32_t sub;
+        uint64_t end = w + CHUNK_WORDS < j->words ? w + CHUNK_WORDS
+                                                  : j->words;
+        uint32_t sub = 0;
         uint64_t idx;
-        ptb_locate(s, from, &sub, &idx);
-        for (uint64_t g = from; g < to; g++) {
-            while (s->offset[sub + 1] <= g)
-                sub++;
-            const char *what = j->check(j, sub, g - s->offset[sub]);
-            if (what) {
-                record_failure(j, g, what);
-                break;
+        const char *what = NULL;
+        ptb_locate(s, 64 * w, &sub, &idx);
+        for (; w < end && !what; w++)
+            for (uint64_t b = pass_word(j, w); b && !what; b &= b - 1) {
+                uint64_t g = 64 * w + ptb_low_bit(b);
+                while (s->offset[sub + 1] <= g)
+                    sub++;
+                idx = g - s->offset[sub];
+                what = j->unsolvable
+                           ? check_unsolvable(j, sub, idx, g)
+                           : check_layer(j, sub, idx, g, pred, &found);
+                if (what)
+                    record_failure(j, g, what);
             }
-        }
     }
+    __atomic_fetch_add(&j->found, found, __ATOMIC_RELAXED);
     return NULL;
 }
 
-/* Runs one check over every state; PTB_ECORRUPT names the first failure. */
-static int check_all(const ptb_space *s, const uint16_t *dist,
-                     const uint8_t *stored, unsigned m, check_fn fn,
-                     unsigned threads, ptb_verify_result *res,
-                     const char **what)
+typedef struct goal_arg {
+    verify_job *j;
+    uint32_t sub;
+} goal_arg;
+
+static void add_goal(void *arg, uint64_t idx)
 {
-    check_job j = { s, dist, stored, m, fn, s->offset[s->subtables], 0,
-                    UINT64_MAX, NULL };
-    ptb_run_threads(check_worker, &j, threads);
-    if (j.bad == UINT64_MAX)
+    goal_arg *a = arg;
+    const ptb_space *s = a->j->s;
+    if (!ptb_in_space(s, a->sub, idx))
+        return;                        /* (a wrong one is caught anyway) */
+    uint64_t g = ptb_global(s, a->sub, idx), bit = (uint64_t)1 << (g & 63);
+    if (!(a->j->cur[g >> 6] & bit))
+        a->j->found++;
+    a->j->cur[g >> 6] |= bit;
+}
+
+/* Runs one pass of the job; PTB_ECORRUPT names the first failure. */
+static int run_pass(verify_job *j, unsigned threads, ptb_verify_result *res,
+                    const char **what)
+{
+    j->take = 0;
+    j->found = 0;
+    ptb_run_threads(pass_worker, j, threads);
+    if (j->bad == UINT64_MAX)
         return PTB_OK;
-    *what = j.what;
+    *what = j->what;
     res->bad_state = 1;
-    ptb_locate(s, j.bad, &res->sub, &res->idx);
+    ptb_locate(j->s, j->bad, &res->sub, &res->idx);
     return PTB_ECORRUPT;
 }
 
-/* The stats record against the proven distances: its histogram counts
- * them, and its farthest states are at max_distance. */
-static int check_stats(const ptb_table *t, const uint16_t *dist,
-                       const char **what)
+/* The stats record against the layers: its histogram counts them
+ * (count[d]; layer max, the last, is j->cur), and its farthest states lie
+ * in the last. */
+static int check_stats(const ptb_table *t, const verify_job *j,
+                       const uint64_t *count, unsigned max, const char **what)
 {
-    const ptb_space *s = ptb_table_space(t);
     ptb_table_info in;
-    uint64_t *count = calloc(PTB_MAX_DISTANCE + 1, sizeof *count);
-    int rc = count ? ptb_table_get_info(t, &in) : PTB_ENOMEM;
-    if (rc != PTB_OK) {
+    if (ptb_table_get_info(t, &in) != PTB_OK) {
         *what = "the stats record is damaged";
-        free(count);
-        return rc;
+        return PTB_ECORRUPT;
     }
-    for (uint64_t g = 0; g < s->offset[s->subtables]; g++)
-        if (dist[g] != PTB_UNSOLVABLE)
-            count[dist[g]]++;
     const char *bad = NULL;
-    if (memcmp(count, in.histogram, (PTB_MAX_DISTANCE + 1) * sizeof *count))
-        bad = "the histogram does not count the distances";
+    for (unsigned d = 0; d <= PTB_MAX_DISTANCE && !bad; d++)
+        if (in.histogram[d] != count[d])
+            bad = "the histogram does not count the distances";
     for (unsigned i = 0; i < in.n_farthest && !bad; i++)
-        if (dist[ptb_global(s, in.far_sub[i], in.far_idx[i])] !=
-            in.max_distance)
+        if (in.max_distance != max ||
+            !ptb_in_space(j->s, in.far_sub[i], in.far_idx[i]) ||
+            !has(j->cur, ptb_global(j->s, in.far_sub[i], in.far_idx[i])))
             bad = "a farthest state is not at max_distance";
-    free(count);
     if (bad)
         *what = bad;
     return bad ? PTB_ECORRUPT : PTB_OK;
+}
+
+/* The layers, from the goals out, then the states in no layer. */
+static int check_layers(const ptb_table *t, verify_job *j, unsigned threads,
+                        ptb_verify_result *res, const char **what)
+{
+    const ptb_space *s = j->s;
+    uint64_t *count = calloc(PTB_MAX_DISTANCE + 1, sizeof *count);
+    int rc = count ? PTB_OK : PTB_ENOMEM;
+    unsigned d = 0;
+    for (uint32_t sub = 0; rc == PTB_OK && sub < s->subtables; sub++) {
+        goal_arg a = { j, sub };
+        s->p->goals(s->ctx, sub, add_goal, &a);
+    }
+    for (uint64_t found = j->found; rc == PTB_OK; d++) {
+        count[d] = found;
+        j->d = d;
+        if ((rc = run_pass(j, threads, res, what)) != PTB_OK ||
+            !(found = j->found))
+            break;
+        if (d == PTB_MAX_DISTANCE) {
+            *what = "a state farther than any table can store";
+            rc = PTB_ECORRUPT;
+            break;
+        }
+        uint64_t *free_bits = j->prev;
+        for (uint64_t w = 0; w < j->words; w++) {
+            j->old[w] |= free_bits[w];
+            free_bits[w] = 0;
+        }
+        j->prev = j->cur;
+        j->cur = j->next;
+        j->next = free_bits;
+    }
+    if (rc == PTB_OK) {
+        j->unsolvable = 1;
+        rc = run_pass(j, threads, res, what);
+    }
+    if (rc == PTB_OK)
+        rc = check_stats(t, j, count, d, what);
+    free(count);
+    return rc;
 }
 
 /* A space that ranks by an index read from a table (a described puzzle's
@@ -207,42 +327,35 @@ static int check_index(const ptb_space *s, const char **what)
 int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
 {
     const ptb_space *s = ptb_table_space(t);
-    uint64_t total = s->offset[s->subtables];
-    uint8_t *stored = malloc(total ? total : 1);
-    ptb_values v = { .dist = NULL };
+    uint64_t n = s->offset[s->subtables], words = (n + 63) / 64;
     unsigned m = ptb_table_modulus(t);
+    size_t stored_len = m ? (n + 3) / 4 : n;
+    verify_job j = { s, NULL, m, n, words, NULL, NULL, NULL, NULL, 0, 0, 0,
+                     0, UINT64_MAX, NULL };
+    uint64_t *bits = calloc(4 * (words ? words : 1), sizeof *bits);
+    uint8_t *stored = calloc(stored_len ? stored_len : 1, 1);
     const char *what = NULL;
-    int rc = stored ? PTB_OK : PTB_ENOMEM;
+    int rc = bits && stored ? PTB_OK : PTB_ENOMEM;
     memset(res, 0, sizeof *res);
     if (threads < 1 || threads > 256)
         rc = PTB_EINVAL;
     if (rc == PTB_OK)
         rc = check_index(s, &what);
     if (rc == PTB_OK)
-        rc = ptb_table_decode_all(t, stored, &what);
-    if (rc == PTB_OK && m) {           /* E: a fresh BFS */
-        ptb_build_opts o;
-        ptb_build_opts_init(&o);
-        o.threads = threads;
-        rc = ptb_distances(s, &o, 0, NULL, &v);
-    } else if (rc == PTB_OK) {         /* E: the stored distances */
-        v.dist = malloc((total ? total : 1) * sizeof *v.dist);
-        for (uint64_t g = 0; v.dist && g < total; g++)
-            v.dist[g] = stored[g] == PTB_BYTE_NONE ? PTB_UNSOLVABLE : stored[g];
-        rc = v.dist ? PTB_OK : PTB_ENOMEM;
+        rc = ptb_table_decode_all(t, stored, m != 0, &what);
+    if (rc == PTB_OK) {
+        j.stored = stored;
+        j.old = bits;
+        j.prev = bits + words;
+        j.cur = bits + 2 * words;
+        j.next = bits + 3 * words;
+        rc = check_layers(t, &j, threads, res, &what);
     }
-    if (rc == PTB_OK)
-        rc = check_all(s, v.dist, m ? stored : NULL, m, check_exact, threads,
-                       res, &what);
-    if (rc == PTB_OK && m)
-        rc = check_all(s, v.dist, stored, m, check_dead, threads, res, &what);
-    if (rc == PTB_OK)
-        rc = check_stats(t, v.dist, &what);
     rc = ptb_space_checked(s, rc);
     if (what && rc != PTB_OK)
         snprintf(res->what, sizeof res->what, "%s", what);
-    res->checked = rc == PTB_OK ? total : 0;
+    res->checked = rc == PTB_OK ? n : 0;
     free(stored);
-    ptb_values_free(&v);
+    free(bits);
     return rc;
 }

@@ -102,8 +102,8 @@ int main(int argc, char **argv)
             return fail(metric[m], PTB_ENOMEM);
         if ((rc = ptb_distances(gs, &o, 0, NULL, &gvals)) != PTB_OK ||
             (rc = ptb_distances(ks, &o, 0, NULL, &kvals)) != PTB_OK ||
-            (rc = ptb_table_decode_all(gt, gv, &what)) != PTB_OK ||
-            (rc = ptb_table_decode_all(kt, kv, &what)) != PTB_OK)
+            (rc = ptb_table_decode_all(gt, gv, 0, &what)) != PTB_OK ||
+            (rc = ptb_table_decode_all(kt, kv, 0, &what)) != PTB_OK)
             return fail(metric[m], rc);
         gd = gvals.dist;
         kd = kvals.dist;

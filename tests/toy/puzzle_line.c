@@ -11,9 +11,15 @@
  * Native text: the cell ("599").  State index: the cell.  A move code is
  * 0 back, 1 on.
  *
- * May touch: its arguments only.  No I/O.
+ * For --verify's tests, PTB_TEST_LINE_FAULT in the environment breaks the
+ * BFS's ops as an engine bug would, and the proof must fail: "goal" makes
+ * goals() give cell 5 too, "missing" makes unmoves() of cell 300 leave out
+ * 301, "extra" makes it add 310.
+ *
+ * May touch: its arguments and that variable only.  No other I/O.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "puzzle.h"
@@ -41,12 +47,21 @@ static uint64_t line_size(const void *ctx, uint32_t sub)
     return CELLS;
 }
 
+/* Whether PTB_TEST_LINE_FAULT is f. */
+static int fault(const char *f)
+{
+    const char *e = getenv("PTB_TEST_LINE_FAULT");
+    return e && strcmp(e, f) == 0;
+}
+
 static void line_goals(const void *ctx, uint32_t sub,
                        void (*emit)(void *arg, uint64_t idx), void *arg)
 {
     (void)ctx;
     (void)sub;
     emit(arg, 0);
+    if (fault("goal"))
+        emit(arg, 5);
 }
 
 static int line_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
@@ -74,10 +89,13 @@ static unsigned line_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
                              uint64_t *out)
 {
     ptb_move mv[2];
-    unsigned n = line_moves(ctx, sub, idx, mv);
+    unsigned n = line_moves(ctx, sub, idx, mv), k = 0;
     for (unsigned i = 0; i < n; i++)
-        out[i] = mv[i].to;
-    return n;
+        if (idx != 300 || mv[i].to != 301 || !fault("missing"))
+            out[k++] = mv[i].to;
+    if (idx == 300 && fault("extra"))
+        out[k++] = 310;
+    return k;
 }
 
 static int line_parse(const void *ctx, const char *text,
