@@ -2393,16 +2393,11 @@ static void keep_last(const layout *l, uint64_t idx, const prefix *path,
     unsigned i = 0;
     while (an[i] != moved)
         i++;
-    for (; i > 0 && an[i - 1] > an[i]; i--) {
-        uint8_t t = an[i];
+    for (; i > 0 && an[i - 1] > moved; i--)
         an[i] = an[i - 1];
-        an[i - 1] = t;
-    }
-    for (; i + 1 < last.l.np && an[i + 1] < an[i]; i++) {
-        uint8_t t = an[i];
+    for (; i + 1 < last.l.np && an[i + 1] < moved; i++)
         an[i] = an[i + 1];
-        an[i + 1] = t;
-    }
+    an[i] = (uint8_t)moved;
     last.pre = *path;
     last.idx = idx;
 }
