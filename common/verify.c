@@ -29,6 +29,9 @@
  * unsolvable, stored 0).  Last, the stats record's histogram must count
  * the layers and its farthest states lie in the last.
  *
+ * A described puzzle's table is proven on the space its description makes
+ * here, once its ranking is found to be the stored one (check_index()).
+ *
  * Memory: four bitmaps (the layers before d - 1, d - 1, d and d + 1) and
  * the stored values, 2 bits a state in a mod-M table (6 bits a state in
  * all) or a byte in an exact one (12).  A layer is checked and expanded in one pass over
@@ -300,8 +303,13 @@ static int check_layers(const ptb_table *t, verify_job *j, unsigned threads,
 
 /* A space that ranks by an index read from a table (a described puzzle's
  * ranking, FORMAT.md) ranks as its description says: the index made again
- * from the description alone is the same, byte for byte. */
-static int check_index(const ptb_space *s, const char **what)
+ * from the description alone is the same, byte for byte.  Then *fresh
+ * gets the space made from the description (its puzzle in *fp), which
+ * ranks the same states the same way and faster (its graph built here
+ * and hashed, where the table's is read lazily and checked node by node),
+ * and the proof runs on it; NULL when s has no such index. */
+static int check_index(const ptb_space *s, ptb_puzzle **fp,
+                       ptb_space **fresh, const char **what)
 {
     size_t len = 0, fresh_len = 0;
     const unsigned char *own = ptb_space_index(s, &len), *again;
@@ -310,18 +318,26 @@ static int check_index(const ptb_space *s, const char **what)
     if (!own)
         return PTB_OK;
     int rc = ptb_puzzle_load(s->p->description, &p, NULL, 0);
-    if (rc == PTB_OK) {
-        rc = ptb_space_new(p, ptb_space_metric(s), &f);
-        again = rc == PTB_OK ? ptb_space_index(f, &fresh_len) : NULL;
-        if (rc == PTB_OK &&
-            (!again || fresh_len != len || memcmp(again, own, len))) {
-            *what = "the stored ranking is not the description's";
-            rc = PTB_ECORRUPT;
-        }
+    if (rc != PTB_OK)
+        return rc;
+    rc = ptb_space_new(p, ptb_space_metric(s), &f);
+    again = rc == PTB_OK ? ptb_space_index(f, &fresh_len) : NULL;
+    if (rc == PTB_OK &&
+        (!again || fresh_len != len || memcmp(again, own, len) ||
+         f->subtables != s->subtables ||
+         memcmp(f->offset, s->offset,
+                (s->subtables + 1) * sizeof *s->offset))) {
+        *what = "the stored ranking is not the description's";
+        rc = PTB_ECORRUPT;
+    }
+    if (rc != PTB_OK) {
         ptb_space_close(f);
         ptb_puzzle_free(p);
+        return rc;
     }
-    return rc;
+    *fp = p;
+    *fresh = f;
+    return PTB_OK;
 }
 
 int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
@@ -335,15 +351,18 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
     uint64_t *bits = calloc(4 * (words ? words : 1), sizeof *bits);
     uint8_t *stored = calloc(stored_len ? stored_len : 1, 1);
     const char *what = NULL;
+    ptb_puzzle *fp = NULL;
+    ptb_space *fresh = NULL;
     int rc = bits && stored ? PTB_OK : PTB_ENOMEM;
     memset(res, 0, sizeof *res);
     if (threads < 1 || threads > 256)
         rc = PTB_EINVAL;
     if (rc == PTB_OK)
-        rc = check_index(s, &what);
+        rc = check_index(s, &fp, &fresh, &what);
     if (rc == PTB_OK)
         rc = ptb_table_decode_all(t, stored, m != 0, &what);
     if (rc == PTB_OK) {
+        j.s = fresh ? fresh : s;
         j.stored = stored;
         j.old = bits;
         j.prev = bits + words;
@@ -355,6 +374,8 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
     if (what && rc != PTB_OK)
         snprintf(res->what, sizeof res->what, "%s", what);
     res->checked = rc == PTB_OK ? n : 0;
+    ptb_space_close(fresh);
+    ptb_puzzle_free(fp);
     free(stored);
     free(bits);
     return rc;
