@@ -18,10 +18,11 @@
  * Then every state lies in the layer of its distance, and the unsolvable
  * ones in none, whatever goals() and unmoves() gave: by induction on the
  * layer, a state of layer d has a path of d moves to a goal (a successor
- * in layer d - 1); by induction on the distance, a state at distance k has
- * a successor at k - 1, in a layer at most k - 1, so the state itself lies
- * in a layer (or fails) and that layer is at most k (or it fails).  So the
- * checks prove every stored value.  They prove what a walk relies on to
+ * in layer d - 1), so its distance is at most d; by induction on the
+ * distance, a state at distance k > 0 has a successor at k - 1, which lies
+ * in layer k - 1, so the state lies in a layer (or fails) and that layer
+ * is at most k (or it fails), so it is k.  So the checks prove every
+ * stored value.  They prove what a walk relies on to
  * report "no solution" in a mod-M table too: the states stored 0 that are
  * no goal and have no successor stored M - 1 are exactly the unsolvable
  * ones (a solvable state stored 0 is a goal or has a successor at d - 1,
@@ -34,10 +35,10 @@
  *
  * Memory: four bitmaps (the layers before d - 1, d - 1, d and d + 1) and
  * the stored values, 2 bits a state in a mod-M table (6 bits a state in
- * all) or a byte in an exact one (12).  A layer is checked and expanded in one pass over
- * its states, in chunks the threads take in turn; a state claimed for the
- * next layer is marked with an atomic OR in its bitmap, which no check of
- * the pass reads.
+ * all) or a byte in an exact one (12).  A layer is checked and expanded
+ * in one pass over its states, in chunks the threads take in turn; a
+ * state claimed for the next layer is marked with an atomic OR in its
+ * bitmap, which no check of the pass reads.
  */
 #include <stdio.h>
 #include <stdlib.h>
