@@ -1104,12 +1104,11 @@ static uint64_t unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp,
  * cell c. */
 static void keep_before(const sl_desc *d, layout *l, unsigned c)
 {
-    unsigned np = 0;
-    l->occ = 0;
-    for (; np < l->np && l->anchor[np] < c; np++)
-        l->occ |= d->kind[l->at[l->anchor[np]] - 1].shape << l->anchor[np];
-    l->np = np;
-    memset(l->at + c, 0, d->n - c);
+    while (l->np && l->anchor[l->np - 1] >= c) {   /* (the last go) */
+        unsigned a = l->anchor[--l->np];
+        l->occ &= ~(d->kind[l->at[a] - 1].shape << a);
+        l->at[a] = 0;
+    }
 }
 
 /* The layout of rank r; its path into *pre when pre is not NULL.  With
@@ -1578,8 +1577,11 @@ static const fold_path *fold_find(const sl_ctx *x, uint32_t v, unsigned c,
 static inline uint32_t row_slot_of(const sl_ctx *x, uint64_t row,
                                    uint32_t v)
 {
-    return (uint32_t)((row + v * 0xBF58476D1CE4E5B9u) *
-                      0x9E3779B97F4A7C15u >> 32) & x->rmask;
+    /* (row + v K1) K2, as row K2 + v K1 K2: a rank's next row is known
+     * before its node, so one product is off the chain of look-ups) */
+    const uint64_t k2 = 0x9E3779B97F4A7C15u,
+                   k12 = 0xBF58476D1CE4E5B9u * 0x9E3779B97F4A7C15u;
+    return (uint32_t)((row * k2 + v * k12) >> 32) & x->rmask;
 }
 
 /* The slot of node v's row whose anchors are row (row_bytes()); NULL when the
