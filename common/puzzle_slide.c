@@ -262,11 +262,9 @@ typedef struct sl_ctx {
     uint32_t rmask;              /* its slots - 1 */
     /* with rslot, so that an unrank takes a row at once (fold_unrank()):
      * each row-start node v's rows in rank order, from rrow[rfirst[v]]
-     * (rfirst: 4 bytes a unit of the graph, whose units take 16); and
-     * each fold path's row_bytes() */
+     * (rfirst: 4 bytes a unit of the graph, whose units take 16) */
     struct row_entry *rrow;
     uint32_t *rfirst;
-    uint64_t *fbytes;
 } sl_ctx;
 
 static inline sl_place *place_of(const sl_ctx *x, unsigned k, unsigned a)
@@ -1610,8 +1608,8 @@ static size_t node_rows(row_walk *rw, unsigned c, uint32_t v)
 /* Hashes every row of a folded graph made here by its node and anchors,
  * with what a walk through it gives and its fold path (row_lookup()), so
  * that a rank takes a row with one look-up instead of cell by cell
- * (row_rank()), and lists each node's rows in rank order and each fold
- * path's anchors, so that an unrank takes a row at once (fold_unrank());
+ * (row_rank()), and lists each node's rows in rank order, so that an
+ * unrank takes a row at once (fold_unrank());
  * with more than MAX_ROW_HASH rows, none (ranks walk).
  * (Unfolded graphs walk: on a klotski-4x5 with its goal at the side, a
  * hash saved 7 % of the instructions and no time.) */
@@ -1654,8 +1652,7 @@ static int row_hash(sl_ctx *x)
         x->rslot = calloc(slots, sizeof *x->rslot);
         x->rrow = malloc(total * sizeof *x->rrow);
         x->rfirst = malloc(x->nunits * sizeof *x->rfirst);
-        x->fbytes = malloc((x->nfpath + 1) * sizeof *x->fbytes);
-        if (!x->rslot || !x->rrow || !x->rfirst || !x->fbytes)
+        if (!x->rslot || !x->rrow || !x->rfirst)
             rc = PTB_ENOMEM;
         x->rmask = (uint32_t)slots - 1;
     }
@@ -1671,7 +1668,6 @@ static int row_hash(sl_ctx *x)
                 rc = PTB_EINVAL;        /* (cannot be: every row listed) */
             else
                 sl->path = fr->first + (uint32_t)j + 1;
-            x->fbytes[fr->first + j] = rw.rows[j];
         }
     }
     free(rw.out);
@@ -1777,9 +1773,10 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
             pre->same[c] = (uint8_t)same;
         }
         uint64_t plain = r;             /* the row's plain rank from v */
-        const fold_path *p = NULL;
         if (same) {
-            p = fold_find(x, v, c, r, 0);   /* (r < F(v): one with F > 0) */
+            const fold_path *p = fold_find(x, v, c, r, 0);   /* (r < F(v):
+                                                                one with
+                                                                F > 0) */
             if (!p) {                   /* (the space damaged) */
                 if (pre)
                     pre->same[c] = 0;
@@ -1789,14 +1786,15 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
             same = p->same;
             plain = p->off + (same ? 0 : r);
         }
+        uint64_t left;
         if (x->rrow) {                  /* the row at once */
-            const row_entry *e = p ? NULL : row_at(x, v, r);
-            put_row(d, l, c, p ? x->fbytes[p - x->fpath] : e->row);
-            v = p ? p->end : e->end;
-            r -= p ? 0 : e->off;
-            continue;
+            const row_entry *e = row_at(x, v, plain);
+            put_row(d, l, c, e->row);
+            v = e->end;
+            left = plain - e->off;
+        } else {
+            left = unwalk(x, plain, &v, c, c + d->w, l, NULL, 0);
         }
-        uint64_t left = unwalk(x, plain, &v, c, c + d->w, l, NULL, 0);
         if (!same)
             r = left;
     }
@@ -2706,7 +2704,6 @@ static void slide_close(void *ctx)
         free(x->rslot);
         free(x->rrow);
         free(x->rfirst);
-        free(x->fbytes);
         free(x->place);
     }
     free(x);
