@@ -77,6 +77,10 @@
 #define MAX_ROW_HASH (1u << 17)     /* rows hashed (row_hash()): 32 MB at
                                        most, 2 MB for klotski-4x5; and
                                        listed, 24 bytes each */
+#define HASH_AFTER 4096          /* a folded graph read from a table gets
+                                    its row hash once the moves of this
+                                    many states were listed (hash_late()):
+                                    a batch's, not one query's */
 #define MAX_LAYOUTS ((uint64_t)1 << 40)
 #define MAX_GRAPH ((uint64_t)3 << 25)   /* the graph's nodes and edges:
                                            1.5 GB */
@@ -257,9 +261,14 @@ typedef struct sl_ctx {
                                     paths (fold_find()) */
     uint64_t *fok;               /* read from a table: a bit a fold row
                                     that holds (row_checked()) */
-    struct row_slot *rslot;      /* made here: every row by node and
-                                    anchors (row_hash()), or NULL */
+    struct row_slot *rslot;      /* every row by node and anchors
+                                    (row_hash()), or NULL; in use once
+                                    hashed is set (hashed()) */
     uint32_t rmask;              /* its slots - 1 */
+    int hashed;
+    uint64_t asked;              /* read from a table: the states whose
+                                    moves were listed (atomic), up to
+                                    HASH_AFTER (hash_late()) */
     /* with rslot, so that an unrank takes a row at once (fold_unrank()):
      * each row-start node v's rows in rank order, from rrow[rfirst[v]]
      * (rfirst: 4 bytes a unit of the graph, whose units take 16) */
@@ -1605,12 +1614,14 @@ static size_t node_rows(row_walk *rw, unsigned c, uint32_t v)
     return rw->n;
 }
 
-/* Hashes every row of a folded graph made here by its node and anchors,
+/* Hashes every row of a folded graph (made here, or read from a table with
+ * every node and fold row checked: hash_late()) by its node and anchors,
  * with what a walk through it gives and its fold path (row_lookup()), so
  * that a rank takes a row with one look-up instead of cell by cell
  * (row_rank()), and lists each node's rows in rank order, so that an
- * unrank takes a row at once (fold_unrank());
- * with more than MAX_ROW_HASH rows, none (ranks walk).
+ * unrank takes a row at once (fold_unrank()); sets hashed when done.
+ * With more than MAX_ROW_HASH rows, or short of memory, none (ranks
+ * walk).
  * (Unfolded graphs walk: on a klotski-4x5 with its goal at the side, a
  * hash saved 7 % of the instructions and no time.) */
 static int row_hash(sl_ctx *x)
@@ -1672,7 +1683,46 @@ static int row_hash(sl_ctx *x)
     }
     free(rw.out);
     free(rw.rows);
+    if (rc == PTB_OK && x->rslot) {
+        __atomic_store_n(&x->hashed, 1, __ATOMIC_RELEASE);
+    } else {
+        free(x->rslot);
+        free(x->rrow);
+        free(x->rfirst);
+        x->rslot = NULL;
+        x->rrow = NULL;
+        x->rfirst = NULL;
+    }
     return rc;
+}
+
+/* Whether the row hash is in use (row_hash()). */
+static inline int hashed(const sl_ctx *x)
+{
+    return __atomic_load_n(&x->hashed, __ATOMIC_ACQUIRE);
+}
+
+/* row_hash() on a folded graph read from a table, once HASH_AFTER states'
+ * moves were listed (state_moves(); by the one thread that lists the
+ * last of them, the others walking meanwhile): every node and fold row
+ * checked first, as its walks are not (when one does not hold, the space
+ * is damaged and there is no hash). */
+static NEVER_INLINE void hash_late(const sl_ctx *cx)
+{
+    sl_ctx *x = (sl_ctx *)(uintptr_t)cx;
+    const sl_desc *d = x->d;
+    for (unsigned c = 0; c < d->n; c++) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v))
+            if (!node_checked(x, v, c))
+                return;
+    }
+    for (uint32_t f = 1; f <= x->nfrow; f++) {
+        uint32_t v = x->frow[f - 1].node;
+        if (v >= x->nunits || !row_checked(x, f, v, node_cell(x, v)))
+            return;
+    }
+    (void)row_hash(x);
 }
 
 /* The place of a canonical layout among them, from the row at cell c0 on,
@@ -1680,8 +1730,8 @@ static int row_hash(sl_ctx *x)
  * are their own mirror images; UINT64_MAX when the graph does not hold
  * it.  With pre (may be NULL), the path of a canonical layout whose cells
  * from 'join' on are at[]'s: the rest of the rank is pre's from the first
- * row at or past join where the two paths meet.  With out (may be NULL;
- * needs pre), the path from row c0 on into *out, as dp_rank()'s. */
+ * row at or past join where the two paths meet.  With out (may be NULL),
+ * the path from row c0 on into *out, as dp_rank()'s. */
 static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
                           uint32_t v, uint64_t r, int same, const prefix *pre,
                           unsigned join, prefix *out)
@@ -1787,7 +1837,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
             plain = p->off + (same ? 0 : r);
         }
         uint64_t left;
-        if (x->rrow) {                  /* the row at once */
+        if (hashed(x)) {                /* the row at once */
             const row_entry *e = row_at(x, v, plain);
             put_row(d, l, c, e->row);
             v = e->end;
@@ -1816,11 +1866,13 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
 /* fold_rank() by the row hash, of layout l itself: canonical() is folded
  * in.  Of l's rows that are not their own mirror images, the first has a
  * fold path when l is canonical and none when its mirror image is, whose
- * rows are then ranked from there.  *turn as rank()'s. */
+ * rows are then ranked from there.  *turn as rank()'s; with out (may be
+ * NULL), the state's path from row c on, as rank_path()'s. */
 static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
                                        unsigned c, uint32_t v, uint64_t r,
                                        int same, const prefix *pre,
-                                       unsigned join, uint32_t *turn)
+                                       unsigned join, uint32_t *turn,
+                                       prefix *out)
 {
     const sl_desc *d = x->d;
     uint8_t buf[SL_MAX_CELLS];
@@ -1829,7 +1881,13 @@ static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
         if (pre && c >= join && v == pre->node[c] && same == pre->same[c]) {
             if (same && pre->same[d->n])
                 *turn = CODE_OWN;       /* (pre's rows from c: l's) */
-            return r + pre->r[d->n] - pre->r[c];
+            return out ? follow(x, pre, c, r, out)
+                       : r + pre->r[d->n] - pre->r[c];
+        }
+        if (out) {
+            out->node[c] = v;
+            out->r[c] = r;
+            out->same[c] = (uint8_t)same;
         }
         uint64_t row = row_bytes(x, at, c);
         const row_slot *s = row_lookup(x, v, row);
@@ -1857,6 +1915,11 @@ static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
     }
     if (same)
         *turn = CODE_OWN;
+    if (out) {
+        out->node[d->n] = v;
+        out->r[d->n] = r;
+        out->same[d->n] = (uint8_t)same;
+    }
     return r;
 }
 
@@ -2181,15 +2244,15 @@ static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
     }
     if (x->fold) {                      /* its class: the canonical one */
         int same = !pre || pre->same[c0], own = 0;
-        if (x->rslot)
+        if (hashed(x))
             return row_rank(x, l, c0, pre ? pre->node[c0] : x->root,
-                            pre ? pre->r[c0] : 0, same, pre, join, turn);
+                            pre ? pre->r[c0] : 0, same, pre, join, turn,
+                            out);
         const uint8_t *at = same ? canonical(x, l, buf, c0, &own) : l->at;
         *turn = own ? CODE_OWN : at != l->at ? CODE_TURNS : 0;
         return fold_rank(x, at, c0, pre ? pre->node[c0] : x->root,
                          pre ? pre->r[c0] : 0, same,
-                         at == l->at ? pre : NULL, join,
-                         at == l->at ? out : NULL);
+                         at == l->at ? pre : NULL, join, out);
     }
     return x->level ? trie_rank(x, l) : dp_rank(x, l, pre, from, join, out);
 }
@@ -2205,15 +2268,15 @@ static uint64_t rank(const sl_ctx *x, const layout *l, const prefix *pre,
     return rank_(x, l, pre, from, join, turn, NULL);
 }
 
-/* Whether rank_path() can give a layout's path: not through a trie or the
- * row hash. */
+/* Whether rank_path() can give a layout's path: not through a trie. */
 static int ranks_path(const sl_ctx *x)
 {
-    return !x->level && !x->rslot;
+    return !x->level;
 }
 
-/* rank(); with out (may be NULL; needs pre and ranks_path()), l's path
- * into *out unless *turn gets CODE_TURNS. */
+/* rank(); with out (may be NULL; needs pre and ranks_path()), the path of
+ * the state's layout into *out: l's, or its mirror image's when *turn
+ * gets CODE_TURNS (keep_last()). */
 static uint64_t rank_path(const sl_ctx *x, const layout *l, const prefix *pre,
                           unsigned from, unsigned join, uint32_t *turn,
                           prefix *out)
@@ -2443,23 +2506,31 @@ typedef struct move_list {
 } move_list;
 
 /* The layout of state idx, with its path, as the thread's last: that of
- * the move a walk picked (its anchors put back in ascending order, as an
- * unranked layout's), so that the walk's next step need not unrank it.
- * The layout whose moves are being listed is overwritten: successors()
- * stops as soon as a move is picked. */
-static void keep_last(const layout *l, uint64_t idx, const prefix *path,
-                      unsigned moved)
+ * the move a walk picked, l (the piece anchored at 'moved' having moved)
+ * or its mirror image when 'turned', as an unranked layout (its anchors
+ * ascending), so that the walk's next step need not unrank it.  The
+ * layout whose moves are being listed is overwritten: successors() stops
+ * as soon as a move is picked. */
+static void keep_last(const sl_ctx *x, const layout *l, uint64_t idx,
+                      const prefix *path, unsigned moved, int turned)
 {
-    last.l = *l;
-    uint8_t *an = last.l.anchor;
-    unsigned i = 0;
-    while (an[i] != moved)
-        i++;
-    for (; i > 0 && an[i - 1] > moved; i--)
-        an[i] = an[i - 1];
-    for (; i + 1 < last.l.np && an[i + 1] < moved; i++)
-        an[i] = an[i + 1];
-    an[i] = (uint8_t)moved;
+    if (turned) {                       /* row by row, mirrored */
+        memset(&last.l, 0, sizeof last.l);
+        for (unsigned c = 0; c < x->d->n; c += x->d->w)
+            put_row(x->d, &last.l, c, mirror_row(x, row_bytes(x, l->at, c),
+                                                 c));
+    } else {
+        last.l = *l;
+        uint8_t *an = last.l.anchor;
+        unsigned i = 0;
+        while (an[i] != moved)
+            i++;
+        for (; i > 0 && an[i - 1] > moved; i--)
+            an[i] = an[i - 1];
+        for (; i + 1 < last.l.np && an[i + 1] < moved; i++)
+            an[i] = an[i + 1];
+        an[i] = (uint8_t)moved;
+    }
     last.pre = *path;
     last.idx = idx;
 }
@@ -2479,8 +2550,8 @@ static NEVER_INLINE int pick_move(move_list *ml, const layout *next, unsigned a,
     ml->out->code = a | b << 8 | turn;
     if ((ml->picked = ml->pick(ml->arg, ml->out)) == 0)
         return ++ml->n >= PTB_MAX_MOVES;
-    if (out && turn != CODE_TURNS)
-        keep_last(next, r, out, b);
+    if (out)
+        keep_last(ml->x, next, r, out, b, turn == CODE_TURNS);
     return 1;
 }
 
@@ -2915,6 +2986,11 @@ static void state_moves(uint32_t sub, uint64_t idx, move_list *ml)
     const layout *l;
     if (sub != 0 || idx >= x->size || !(l = last_layout(x, idx)))
         return;
+    if (x->lazy && x->fold &&
+        __atomic_load_n(&x->asked, __ATOMIC_RELAXED) < HASH_AFTER &&
+        __atomic_add_fetch(&((sl_ctx *)(uintptr_t)x)->asked, 1,
+                           __ATOMIC_RELAXED) == HASH_AFTER)
+        hash_late(x);
     ml->pre = &last.pre;
     successors(x, l, ml->idx != NULL, add_move, ml);
 }
