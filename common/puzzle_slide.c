@@ -2227,6 +2227,19 @@ static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
     return PTB_OK;
 }
 
+/* Of the path from, the cells before c (a row's first when folded, the
+ * only cells a folded path has) into *to. */
+static void copy_path(const sl_ctx *x, prefix *to, const prefix *from,
+                      unsigned c)
+{
+    const unsigned step = x->fold ? x->d->w : 1;
+    for (unsigned i = 0; i < c; i += step) {
+        to->node[i] = from->node[i];
+        to->r[i] = from->r[i];
+        to->same[i] = from->same[i];
+    }
+}
+
 /* rank() and rank_path(): with out (may be NULL), l's path. */
 static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
                                     const prefix *pre, unsigned from,
@@ -2237,11 +2250,8 @@ static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
     uint32_t ignored;
     *(turn = turn ? turn : &ignored) = 0;
     unsigned c0 = pre && x->fold ? x->row[from] : pre ? from : 0;
-    if (out) {                          /* (the cells above: pre's) */
-        memcpy(out->node, pre->node, c0 * sizeof *out->node);
-        memcpy(out->r, pre->r, c0 * sizeof *out->r);
-        memcpy(out->same, pre->same, c0);
-    }
+    if (out)                            /* (the cells above: pre's) */
+        copy_path(x, out, pre, c0);
     if (x->fold) {                      /* its class: the canonical one */
         int same = !pre || pre->same[c0], own = 0;
         if (hashed(x))
@@ -2531,7 +2541,7 @@ static void keep_last(const sl_ctx *x, const layout *l, uint64_t idx,
             an[i] = an[i + 1];
         an[i] = (uint8_t)moved;
     }
-    last.pre = *path;
+    copy_path(x, &last.pre, path, x->d->n + 1);
     last.idx = idx;
 }
 
@@ -2783,15 +2793,11 @@ static void slide_close(void *ctx)
 /* The cells next to a set of cells (up, down, left, right). */
 static uint64_t around(const sl_desc *d, uint64_t cells)
 {
-    uint64_t nb = cells << d->w | cells >> d->w;
-    for (unsigned c = 0; c < d->n; c++)
-        if (cells >> c & 1) {
-            if (c % d->w)
-                nb |= (uint64_t)1 << (c - 1);
-            if (c % d->w + 1 < d->w)
-                nb |= (uint64_t)1 << (c + 1);
-        }
-    return nb;
+    uint64_t first = 0;                 /* the first column */
+    for (unsigned c = 0; c < d->n; c += d->w)
+        first |= (uint64_t)1 << c;
+    return cells << d->w | cells >> d->w | (cells & ~first) >> 1 |
+           (cells & ~(first << (d->w - 1))) << 1;
 }
 
 /* The cells of 'open' that steps inside it reach from its lowest cell. */
@@ -3084,19 +3090,7 @@ static int slide_parse(const void *ctx, const char *text,
                 m |= (uint64_t)1 << i;
         done |= m;
         int k = sl_kind_of(d, ch, m >> c);
-        uint64_t grow = (uint64_t)1 << c, prev;
-        do {                               /* the cells joined to c */
-            prev = grow;
-            for (unsigned i = 0; i < d->n; i++)
-                if (grow >> i & 1)
-                    grow |= ((i % d->w ? (uint64_t)1 << (i - 1) : 0) |
-                             (i % d->w < d->w - 1 ? (uint64_t)1 << (i + 1)
-                                                  : 0) |
-                             (i >= d->w ? (uint64_t)1 << (i - d->w) : 0) |
-                             (i + d->w < d->n ? (uint64_t)1 << (i + d->w)
-                                              : 0)) & m;
-        } while (grow != prev);
-        if (grow != m)
+        if (connected(d, m) != m)
             return parse_error(err, errcap, t, rows, c, d->w, "the cells "
                                "of a piece must touch: two pieces show",
                                ch);
@@ -3159,12 +3153,10 @@ static void slide_apply(const void *ctx, ptb_position *p, const ptb_move *m)
     unsigned from = code & 0xFF, to = code >> 8 & 0xFF;
     unsigned char ch = p->cell[from];
     uint64_t cells = moving_cells(d, p, code);
-    for (unsigned i = 0; i < d->n; i++)
-        if (cells >> i & 1)
-            p->cell[i] = (unsigned char)p->aux;
-    for (unsigned i = 0; i < d->n; i++)
-        if (cells >> i & 1)
-            p->cell[i + to - from] = ch;
+    for (uint64_t b = cells; b; b &= b - 1)
+        p->cell[ptb_low_bit(b)] = (unsigned char)p->aux;
+    for (uint64_t b = cells; b; b &= b - 1)
+        p->cell[ptb_low_bit(b) + to - from] = ch;
     p->idx = m->to;
     if (m->code & CODE_OWN)             /* the drawing: as parse() says */
         p->aux &= ~MIRRORED;
