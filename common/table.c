@@ -280,6 +280,8 @@ typedef struct plan {
     unsigned max_distance;     /* of the values */
     uint64_t solvable;
     char digest[65];
+    unsigned char res3[1024];  /* packed3 of residues: the byte of each
+                                  five 2-bit codes (in_place_all()) */
 } plan;
 
 /* Trains a dictionary on evenly spaced blocks of the table itself and keeps
@@ -480,6 +482,33 @@ static void sparse_all(plan *pl)
     ptb_put_le(pl->values + 4 * blocks, n, 4);
 }
 
+/* Bytes [at, at + n) of packed3 from residues, as far as their states
+ * are whole ones (pack_bytes() does the rest): ten bits of the
+ * residues, five codes, a byte, through res3[]. */
+static size_t pack3_res(const plan *pl, uint64_t at, size_t n,
+                        unsigned char *out)
+{
+    uint64_t whole = pl->total / 5;
+    size_t done = at >= whole ? 0 : whole - at < n ? (size_t)(whole - at) : n;
+    uint64_t bit = 10 * at;
+    const uint64_t *w = pl->v->res + bit / 64;
+    uint64_t acc = *w++ >> bit % 64;
+    unsigned have = 64 - (unsigned)(bit % 64);
+    for (size_t i = 0; i < done; i++) {
+        if (have >= 10) {
+            out[i] = pl->res3[acc & 1023];
+            acc >>= 10;
+            have -= 10;
+        } else {                        /* (the rest from the next word) */
+            uint64_t next = *w++;
+            out[i] = pl->res3[(acc | next << have) & 1023];
+            acc = next >> (10 - have);
+            have += 54;
+        }
+    }
+    return done;
+}
+
 /* Bytes [at, at + n) of the "values" record of packed1, packed3 or
  * packed4 into out: each byte holds states of its own (8, 5 or 2). */
 static void pack_bytes(const plan *pl, uint64_t at, size_t n,
@@ -489,6 +518,12 @@ static void pack_bytes(const plan *pl, uint64_t at, size_t n,
     unsigned per = pl->encoding == ENC_PACKED1   ? 8
                    : pl->encoding == ENC_PACKED3 ? 5
                                                  : 2;
+    if (pl->encoding == ENC_PACKED3 && !v->dist) {
+        size_t done = pack3_res(pl, at, n, out);
+        at += done;
+        out += done;
+        n -= done;
+    }
     memset(out, 0, n);
     for (uint64_t g = at * per; g < (at + n) * per && g < pl->total; g++) {
         unsigned char *b = out + (g / per - at);
@@ -512,6 +547,12 @@ static int in_place_all(plan *pl)
 {
     unsigned char chunk[CHUNK_BYTES];
     ptb_sha256 c;
+    for (unsigned i = 0; i < 1024; i++) {
+        unsigned b = 0;
+        for (unsigned j = 5; j-- > 0;)
+            b = 3 * b + stored_value(0, i >> 2 * j & 3);
+        pl->res3[i] = (unsigned char)b;
+    }
     pl->values_len = (size_t)in_place_bytes(pl, pl->encoding);
     uint64_t chunks = chunk_count(pl->values_len);
     pl->checks = malloc(4 * chunks + 1);
