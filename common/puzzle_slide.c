@@ -383,6 +383,17 @@ typedef struct prefix {
                                         after the last row */
 } prefix;
 
+/* Puts into path p (may be NULL) at cell c: node v, rank r so far, same. */
+static inline void set_path(prefix *p, unsigned c, uint32_t v, uint64_t r,
+                            int same)
+{
+    if (p) {
+        p->node[c] = v;
+        p->r[c] = r;
+        p->same[c] = (uint8_t)same;
+    }
+}
+
 /* Whether a state after the last cell is a layout of the table: every
  * piece placed (of a kind whose number may vary, any number, leaving
  * min_empty cells), and the start's parity. */
@@ -1031,19 +1042,13 @@ static ALWAYS_INLINE uint64_t dp_rank(const sl_ctx *x, const layout *l,
         if ((!out || c >= join) && v == pre->node[c])   /* (c >= join) */
             return out ? follow(x, pre, c, r, out)
                        : r + pre->r[n] - pre->r[c];
-        if (out) {
-            out->node[c] = v;
-            out->r[c] = r;
-        }
+        set_path(out, c, v, r, 0);
         uint64_t e = walk(x, l->at, &v, c, c + 1);
         if (e == UINT64_MAX)
             return e;
         r += e;
     }
-    if (out) {
-        out->node[n] = v;
-        out->r[n] = r;
-    }
+    set_path(out, n, v, r, 0);
     return r;
 }
 
@@ -1742,11 +1747,7 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
             same == pre->same[c])
             return out ? follow(x, pre, c, r, out)
                        : r + pre->r[d->n] - pre->r[c];
-        if (out) {
-            out->node[c] = v;
-            out->r[c] = r;
-            out->same[c] = (uint8_t)same;
-        }
+        set_path(out, c, v, r, same);
         uint32_t u = v;
         uint64_t off = walk(x, at, &u, c, c + d->w);
         if (off == UINT64_MAX)
@@ -1762,11 +1763,7 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
         }
         v = u;
     }
-    if (out) {
-        out->node[d->n] = v;
-        out->r[d->n] = r;
-        out->same[d->n] = (uint8_t)same;
-    }
+    set_path(out, d->n, v, r, same);
     return r;
 }
 
@@ -1817,11 +1814,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         memset(l, 0, sizeof *l);
     }
     for (unsigned c = from; c < d->n; c += d->w) {
-        if (pre) {
-            pre->node[c] = v;
-            pre->r[c] = r0 - r;
-            pre->same[c] = (uint8_t)same;
-        }
+        set_path(pre, c, v, r0 - r, same);
         uint64_t plain = r;             /* the row's plain rank from v */
         if (same) {
             const fold_path *p = fold_find(x, v, c, r, 0);   /* (r < F(v):
@@ -1848,11 +1841,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         if (!same)
             r = left;
     }
-    if (pre) {
-        pre->node[d->n] = v;
-        pre->r[d->n] = r0 - r;
-        pre->same[d->n] = (uint8_t)same;
-    }
+    set_path(pre, d->n, v, r0 - r, same);
 }
 
 #define MIRRORED 0x100u          /* in aux: the drawing is the mirror
@@ -1884,11 +1873,7 @@ static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
             return out ? follow(x, pre, c, r, out)
                        : r + pre->r[d->n] - pre->r[c];
         }
-        if (out) {
-            out->node[c] = v;
-            out->r[c] = r;
-            out->same[c] = (uint8_t)same;
-        }
+        set_path(out, c, v, r, same);
         uint64_t row = row_bytes(x, at, c);
         const row_slot *s = row_lookup(x, v, row);
         if (!s)
@@ -1915,11 +1900,7 @@ static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
     }
     if (same)
         *turn = CODE_OWN;
-    if (out) {
-        out->node[d->n] = v;
-        out->r[d->n] = r;
-        out->same[d->n] = (uint8_t)same;
-    }
+    set_path(out, d->n, v, r, same);
     return r;
 }
 
