@@ -1058,6 +1058,13 @@ static void put_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
     l->occ |= d->kind[k].shape << a;
 }
 
+/* Undoes put_piece(). */
+static void take_piece(const sl_desc *d, layout *l, unsigned k, unsigned a)
+{
+    l->at[a] = 0;
+    l->occ &= ~(d->kind[k].shape << a);
+}
+
 /* Node v's last edge whose completions before it are at most r.  (Its
  * first edge is most often choice 0's: read at once with the header.) */
 static const sl_edge *edges_after(const sl_ctx *x, uint32_t v, uint64_t r)
@@ -1118,8 +1125,7 @@ static void keep_before(const sl_desc *d, layout *l, unsigned c)
 {
     while (l->np && l->anchor[l->np - 1] >= c) {   /* (the last go) */
         unsigned a = l->anchor[--l->np];
-        l->occ &= ~(d->kind[l->at[a] - 1].shape << a);
-        l->at[a] = 0;
+        take_piece(d, l, l->at[a] - 1u, a);
     }
 }
 
@@ -2692,9 +2698,14 @@ static int is_goal_layout(const sl_desc *d, const layout *l)
 }
 
 /* The layouts of goal pattern g, found by the programme: from cell c in
- * state st with rank r so far, every completion whose cells agree with the
+ * node v with rank r so far, every completion whose cells agree with the
  * pattern (a subtree with no completion is skipped); a layout that an
- * earlier pattern matches too is left to that one. */
+ * earlier pattern matches too is left to that one.  Folded, r is the
+ * canonical rank (fold_rank()'s): while the rows so far are their own
+ * mirror images (same), each row, from node v0 with rank r0, is found
+ * among its fold row's paths when it ends, and a row after its mirror
+ * image ends the subtree (its mirror image stands for every layout in
+ * it). */
 typedef struct goal_walk {
     const sl_ctx *x;
     unsigned g;
@@ -2704,22 +2715,28 @@ typedef struct goal_walk {
     void *arg;
 } goal_walk;
 
-static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
+static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r,
+                         int same, uint32_t v0, uint64_t r0)
 {
     const sl_ctx *x = gw->x;
     const sl_desc *d = x->d;
+    if (c % d->w == 0) {                /* a row's end, the next's start */
+        if (same && c) {
+            const fold_path *p = fold_find(x, v0, c - d->w, r - r0, 1);
+            if (!p || p->off != r - r0)
+                return;                 /* (or a fold row read from a table
+                                           failed: damaged) */
+            r = r0 + p->before;
+            same = p->same;
+        }
+        v0 = v;
+        r0 = r;
+    }
     if (c == d->n) {
-        uint8_t buf[SL_MAX_CELLS];
         for (unsigned g = 0; g < gw->g; g++)
             if (matches(&d->goal[g], &gw->l))
                 return;
-        if (x->fold && canonical(x, &gw->l, buf, 0, NULL) != gw->l.at)
-            return;                     /* its mirror image stands for it */
-        if (x->fold)
-            r = fold_rank(x, gw->l.at, 0, x->root, 0, 1, NULL, 0, NULL);
-        if (r != UINT64_MAX)            /* (else a fold row read from a
-                                           table failed: damaged) */
-            gw->emit(gw->arg, r);
+        gw->emit(gw->arg, r);
         return;
     }
     int hole = d->goal[gw->g].empty >> c & 1, want = gw->want[c] - 1;
@@ -2730,11 +2747,11 @@ static void goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r)
         if (e->kind == PASS ? want < 0 && !hole
                             : want >= 0 ? e->kind == want
                                         : !hole || e->kind < 0) {
-            layout keep = gw->l;
             if (e->kind >= 0)
                 put_piece(d, &gw->l, (unsigned)e->kind, c);
-            goal_layouts(gw, c + 1, e->next, r + e->before);
-            gw->l = keep;
+            goal_layouts(gw, c + 1, e->next, r + e->before, same, v0, r0);
+            if (e->kind >= 0)
+                take_piece(d, &gw->l, (unsigned)e->kind, c);
         }
     }
 }
@@ -2961,7 +2978,7 @@ static void slide_goals(const void *ctx, uint32_t sub,
         for (unsigned i = 0; i < gl->n; i++)
             gw.want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
         memset(&gw.l, 0, sizeof gw.l);
-        goal_layouts(&gw, 0, x->root, 0);
+        goal_layouts(&gw, 0, x->root, 0, x->fold, x->root, 0);
     }
 }
 
