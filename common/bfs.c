@@ -299,9 +299,10 @@ static void add_found(layer_job *j, uint64_t found, const far_list *first)
     pthread_mutex_unlock(&j->lock);
 }
 
-/* Expands the chunks of the current layer until none is left: alone, by
- * the chunk summary; else taking chunks in turn with the other threads (in
- * a cluster, only while the thread's outbox has room for a chunk's). */
+/* Expands the chunks of the current layer until none is left, by the
+ * chunk summary: alone, every word of it; else taking its words (64
+ * chunks) in turn with the other threads, and in a cluster its chunks,
+ * only while the thread's outbox has room for a chunk's. */
 static void *expand_worker(void *arg)
 {
     layer_job *j = arg;
@@ -310,15 +311,21 @@ static void *expand_worker(void *arg)
     outbox *box = j->box ? &j->box[__atomic_fetch_add(&j->next_box, 1,
                                                       __ATOMIC_RELAXED)]
                          : NULL;
-    if (j->alone) {
-        for (uint64_t s = 0; s < (j->chunks + 63) / 64; s++)
+    if (!box) {                        /* the summary's words in turn */
+        uint64_t words = (j->chunks + 63) / 64;
+        for (uint64_t s = 0;; s++) {
+            if (!j->alone)
+                s = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED);
+            if (s >= words)
+                break;
             for (uint64_t b = j->cur_sum[s]; b; b &= b - 1)
                 found += expand_chunk(j, s << 6 | ptb_low_bit(b), pred,
-                                      &first, box);
+                                      &first, NULL);
+        }
     } else {
         for (uint64_t k = 0;
-             (!box || (box->n <= BOX_STATES - SLICE_STATES * PTB_MAX_MOVES &&
-                       (!j->round_chunks || k++ < j->round_chunks))) &&
+             box->n <= BOX_STATES - SLICE_STATES * PTB_MAX_MOVES &&
+             (!j->round_chunks || k++ < j->round_chunks) &&
              (c = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED)) <
                  j->chunks;)
             if (j->cur_sum[c >> 6] >> (c & 63) & 1)
