@@ -24,9 +24,11 @@
  * code lacks).
  *
  * A layer is expanded by scanning the values in index order, in chunks of
- * CHUNK_STATES that the threads take in turn (a bit per chunk says which
- * chunks hold a state of the layer, another which got a claim, so a
- * sparse layer costs no scan of the whole index space).  Index order
+ * CHUNK_STATES (a bit per chunk says which chunks hold a state of the
+ * layer, another which got a claim, so a sparse layer costs no scan of
+ * the whole index space), which the threads take in turn a word of those
+ * bits at a time (64 chunks: one atomic add for as many, where a chunk
+ * each kept two cores passing the counter's line back and forth).  Index order
  * keeps the work local when neighbouring states have nearby indices.
  * What the layers find (the histogram, and of the last one the first
  * states in index order) is counted as they are claimed, so no pass over
