@@ -27,12 +27,12 @@
  * CHUNK_STATES (a bit per chunk says which chunks hold a state of the
  * layer, another which got a claim, so a sparse layer costs no scan of
  * the whole index space), which the threads take in turn a word of those
- * bits at a time (64 chunks: one atomic add for as many, where a chunk
- * each kept two cores passing the counter's line back and forth).  Index order
- * keeps the work local when neighbouring states have nearby indices.
- * What the layers find (the histogram, and of the last one the first
- * states in index order) is counted as they are claimed, so no pass over
- * the values is needed afterwards.
+ * bits, 64 chunks, at a time (one atomic add on a shared counter for as
+ * many chunks, so the cores seldom pass its line).  Index order keeps
+ * the work local when neighbouring states have nearby indices.  What the
+ * layers find (the histogram, and of the last one the first states in
+ * index order) is counted as they are claimed, so no pass over the values
+ * is needed afterwards.
  *
  * Knows nothing of any puzzle: only the ops of common/puzzle.h.
  */
@@ -314,16 +314,13 @@ static void *expand_worker(void *arg)
                                                       __ATOMIC_RELAXED)]
                          : NULL;
     if (!box) {                        /* the summary's words in turn */
-        uint64_t words = (j->chunks + 63) / 64;
-        for (uint64_t s = 0;; s++) {
-            if (!j->alone)
-                s = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED);
-            if (s >= words)
-                break;
+        uint64_t words = (j->chunks + 63) / 64, s;
+        while ((s = j->alone ? j->take++
+                             : __atomic_fetch_add(&j->take, 1,
+                                                  __ATOMIC_RELAXED)) < words)
             for (uint64_t b = j->cur_sum[s]; b; b &= b - 1)
                 found += expand_chunk(j, s << 6 | ptb_low_bit(b), pred,
                                       &first, NULL);
-        }
     } else {
         for (uint64_t k = 0;
              box->n <= BOX_STATES - SLICE_STATES * PTB_MAX_MOVES &&
