@@ -770,9 +770,12 @@ class TestThreads(Base):
                 stamps.append(time.perf_counter())
                 time.sleep(0)                # gives the GIL back at once
         # With the GIL held through a call, the ticker could only run in
-        # one at a forced switch, one per 5 s: 10 calls out of at most 200
-        # (well under 5 s) cannot overlap it.  With the GIL released, most
-        # calls do, however loaded the machine.
+        # one at a forced switch, one per 5 s: in s seconds, at most s / 5
+        # + 1 calls could see it.  With the GIL released, a call sees it
+        # whenever the ticker gets a core during the call: idle, about one
+        # call in four; on a loaded machine, where it may wait for a core
+        # longer than 200 calls take, the calls go on (up to 60 s) until
+        # 10 have.
         old = sys.getswitchinterval()
         sys.setswitchinterval(5.0)
         t = threading.Thread(target=ticker)
@@ -780,7 +783,7 @@ class TestThreads(Base):
         seen = calls = 0
         begin = time.perf_counter()
         try:
-            while calls < 200 and seen < 10:
+            while seen < 10 and time.perf_counter() - begin < 60:
                 n = len(stamps)
                 tb.solve("klotski", far, "move")
                 calls += 1
@@ -789,9 +792,11 @@ class TestThreads(Base):
             done.set()
             t.join()
             sys.setswitchinterval(old)
+        took = time.perf_counter() - begin
         print("# %d of %d calls saw the other thread run (%.2f s)" %
-              (seen, calls, time.perf_counter() - begin), file=sys.stderr)
+              (seen, calls, took), file=sys.stderr)
         self.assertGreaterEqual(seen, 10)
+        self.assertGreater(seen, took / 5 + 1)
 
 
 if __name__ == "__main__":
