@@ -10,6 +10,7 @@
 # message and leaves no table, only each process's checkpoint, from which
 # the rerun resumes to the same bytes.  Skipped, with a message, where
 # Open MPI is not installed.
+# tests/run: alone
 set -u
 cd "$(dirname "$0")/.." && . tests/lib.sh
 MPI=bin/tbgen-mpi
@@ -20,9 +21,10 @@ fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # no network interfaces needed: the processes share this machine
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-# ... with the other test tests/run runs beside this one: a process that
-# waits for a message yields its core instead of spinning on it (3
-# processes on 2 busy cores: 27 s instead of over 600 for one run)
+# ... on a busy machine (tests/run runs this test alone, after the others;
+# a run by hand may have company): a process that waits for a message
+# yields its core instead of spinning on it (3 processes on 2 busy cores:
+# 27 s instead of over 600 for one run)
 export OMPI_MCA_mpi_yield_when_idle=1
 
 # mpi NP DIR ARGS...: tbgen-mpi on NP processes into DIR, --quiet unless
