@@ -158,11 +158,14 @@ typedef struct row_slot {
 } row_slot;
 
 /* A row of node v (row_hash()): its anchors, the plain completions
- * before it, its node at the next row, and n, the rows of v. */
+ * before it, its node at the next row, and n, the rows of v, with
+ * ONE_EACH when each has one completion (a last row's node: the row's
+ * place is its plain rank). */
 typedef struct row_entry {
     uint64_t off, row;
     uint32_t end, n;
 } row_entry;
+#define ONE_EACH 0x80000000u
 
 /* (After the last row, one more: its first the number of paths.) */
 typedef struct fold_row {
@@ -1654,6 +1657,10 @@ static int row_hash(sl_ctx *x)
                     continue;
                 }
                 x->rfirst[v] = (uint32_t)nrow;
+                uint32_t one = x->graph[v].node.total == n ? ONE_EACH : 0;
+                for (size_t j = 0; j < n; j++)
+                    if (rw.out[j].off != j)
+                        one = 0;
                 for (size_t j = 0; j < n; j++) {
                     uint32_t h = row_slot_of(x, rw.rows[j], v);
                     while (x->rslot[h].node)
@@ -1662,7 +1669,7 @@ static int row_hash(sl_ctx *x)
                                               rw.out[j].end, 0, 0 };
                     x->rrow[nrow++] = (row_entry){ rw.out[j].off, rw.rows[j],
                                                    rw.out[j].end,
-                                                   (uint32_t)n };
+                                                   one | (uint32_t)n };
                 }
             }
         }
@@ -1774,11 +1781,15 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
 }
 
 /* Of node v's rows (a row's first; x->rrow), the last whose plain
- * completions before it are at most r (< v's total). */
+ * completions before it are at most r (< v's total): the r-th at once
+ * when each row has one (ONE_EACH: the last row's nodes, where every
+ * unrank ends), else by a binary search. */
 static inline const row_entry *row_at(const sl_ctx *x, uint32_t v,
                                       uint64_t r)
 {
     const row_entry *e = &x->rrow[x->rfirst[v]];
+    if (e->n & ONE_EACH)
+        return e + (r < (e->n & ~ONE_EACH) ? r : 0);
     for (uint32_t n = e->n; n > 1;) {
         uint32_t half = n / 2;
         e = e[half].off <= r ? e + half : e;
