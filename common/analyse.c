@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer.h"
 
 const char *ptb_category_name(int category)
 {

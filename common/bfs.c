@@ -46,7 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "search.h"
 
 #define LARGE_SUBTABLE (1u << 20)  /* from here, layers are split */
 #define SPLIT_LAYER 8192           /* from here, a layer uses every thread */
@@ -332,19 +332,6 @@ static void *expand_worker(void *arg)
     }
     add_found(j, found, &first);
     return NULL;
-}
-
-/* Runs fn(job) on 'threads' threads, the calling one included. */
-void ptb_run_threads(void *(*fn)(void *), void *job, unsigned threads)
-{
-    pthread_t tid[256];
-    unsigned started = 0;
-    for (unsigned i = 1; i < threads && i < 256; i++)
-        if (pthread_create(&tid[started], NULL, fn, job) == 0)
-            started++;
-    fn(job);
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
 }
 
 /* Goals (of the slice) go into the first layer. */

@@ -45,7 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "search.h"
 
 #define RECORD_MAGIC 0x4c627470u         /* "ptbL" */
 #define IO_BYTES (1u << 20)              /* the read and write buffers */

@@ -40,6 +40,7 @@ typedef struct grid {
 
 typedef struct reader {
     sl_desc *d;
+    int (*taken)(const char *name);
     char *err;
     size_t errcap;
     const char *sources[MAX_SOURCES];
@@ -194,7 +195,7 @@ static int read_name(reader *r, const char *v, unsigned len, unsigned line)
                         (unsigned)sizeof r->d->name - 1);
     memcpy(r->d->name, v, len);
     r->d->name[len] = '\0';
-    if (ptb_puzzle_find(r->d->name))
+    if (r->taken && r->taken(r->d->name))
         return ptb_errf(r->err, r->errcap, "line %u: '%s' is a built-in "
                         "puzzle's name", line, r->d->name);
     return PTB_OK;
@@ -933,9 +934,10 @@ static int check(reader *r)
     return canonical(r);
 }
 
-int sl_read(const char *text, sl_desc **out, char *err, size_t errcap)
+int sl_read(const char *text, int (*taken)(const char *name), sl_desc **out,
+            char *err, size_t errcap)
 {
-    reader r = { 0 };
+    reader r = { .taken = taken };
     *out = NULL;
     if (err && errcap)
         err[0] = '\0';

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer.h"
 
 /* Appends text as a JSON string (quotes included). */
 static void cat_string(char *buf, size_t cap, size_t *len, const char *text)

@@ -51,7 +51,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "format.h"
 
 enum {
     W = sizeof(size_t),

@@ -57,7 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "text.h"
 
 #define CELLS 16
 #define BOARD_MASK 0xffffu

@@ -64,7 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "text.h"
 
 #define MAX_N 12
 #define MAX_CELLS (2 * MAX_N + 1)

@@ -90,7 +90,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "text.h"
 
 enum {
     KL_COLS = 4,

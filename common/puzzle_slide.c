@@ -55,7 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core.h"
 #include "slide.h"
 
 /* Inlined, or not, whatever the compiler's estimate: a caller's constant

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "text.h"
 
 #define CELLS 16
 #define EDGES 24

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format.h"
+#include "puzzles.h"
 #include "slide.h"
 
 #define PTB_PUZZLE(n) &ptb_puzzle_##n,
@@ -35,6 +36,19 @@ const ptb_puzzle *ptb_puzzle_find(const char *name)
         if (strcmp(registry[i]->name, name) == 0)
             return registry[i];
     return NULL;
+}
+
+/* Whether name is a built-in puzzle's, which no description may take. */
+static int built_in(const char *name)
+{
+    return ptb_puzzle_find(name) != NULL;
+}
+
+int ptb_space_open(const char *puzzle, const char *metric, ptb_space **out)
+{
+    const ptb_puzzle *p = ptb_puzzle_find(puzzle);
+    *out = NULL;
+    return p ? ptb_space_new(p, metric, out) : PTB_EINVAL;
 }
 
 const char *ptb_puzzle_name(const ptb_puzzle *p) { return p->name; }
@@ -71,9 +85,48 @@ int ptb_puzzle_load(const char *text, ptb_puzzle **out, char *err,
 {
     sl_desc *d;
     *out = NULL;
-    int rc = sl_read(text, &d, err, errcap);
+    int rc = sl_read(text, built_in, &d, err, errcap);
     if (rc == PTB_OK && (rc = sl_puzzle(d, out)) != PTB_OK)
         sl_free(d);
+    return rc;
+}
+
+/* The puzzle a table identifies (a built-in one by name, or its stored
+ * description's), when that puzzle has the table's metric; a described
+ * one keeps the table's ranking, and the table open as long as the puzzle
+ * (its stored_table) when it has one.  PTB_EFORMAT when there is none. */
+int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
+                     size_t cap)
+{
+    ptb_table_id id;
+    ptb_table *t;
+    unsigned m = 0;
+    *out = NULL;
+    int rc = ptb_table_identify(path, &id, &t);
+    if (rc != PTB_OK)
+        return rc;
+    if (!id.description)
+        *out = (ptb_puzzle *)ptb_puzzle_find(id.puzzle);
+    else if (ptb_puzzle_load(id.description, out, NULL, 0) != PTB_OK)
+        *out = NULL;
+    if (*out && !strcmp((*out)->name, id.puzzle))
+        while ((*out)->metrics[m] && strcmp((*out)->metrics[m], id.metric))
+            m++;
+    if (!*out || strcmp((*out)->name, id.puzzle) || !(*out)->metrics[m]) {
+        ptb_puzzle_free(*out);
+        *out = NULL;
+        rc = PTB_EFORMAT;
+    } else {
+        snprintf(metric, cap, "%s", id.metric);
+        if (id.ranking) {                /* kept, and the table with it */
+            (*out)->stored = id.ranking;
+            (*out)->stored_len = id.ranking_len;
+            (*out)->stored_table = t;
+            t = NULL;
+        }
+    }
+    ptb_table_close(t);
+    ptb_table_id_free(&id);
     return rc;
 }
 

@@ -6,7 +6,7 @@
  * costs no CPUID. */
 #include <string.h>
 
-#include "internal.h"
+#include "format.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__has_include)
 #if __has_include(<sys/platform/x86.h>)

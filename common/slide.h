@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "puzzle.h"
+#include "text.h"
 
 #define SL_MAX_W 8
 #define SL_MAX_H 8
@@ -75,9 +75,12 @@ typedef struct sl_desc {
     char *text;                       /* the canonical text, malloc'd */
 } sl_desc;
 
-/* Reads a description.  PTB_OK; PTB_EPARSE with "line L, column C: what"
- * (or "line L: what") in err; PTB_ENOMEM.  sl_free() it on success. */
-int sl_read(const char *text, sl_desc **out, char *err, size_t errcap);
+/* Reads a description.  taken(name), when given, is 1 for a name that is
+ * not free (a built-in puzzle's: the registry's, which the reader knows
+ * nothing of).  PTB_OK; PTB_EPARSE with "line L, column C: what" (or
+ * "line L: what") in err; PTB_ENOMEM.  sl_free() it on success. */
+int sl_read(const char *text, int (*taken)(const char *name), sl_desc **out,
+            char *err, size_t errcap);
 void sl_free(sl_desc *d);
 
 /* Whether c stands for an empty cell or a wall in this description's

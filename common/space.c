@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core.h"
 
 static int find_metric(const ptb_puzzle *p, const char *metric, unsigned *m)
 {
@@ -16,13 +16,6 @@ static int find_metric(const ptb_puzzle *p, const char *metric, unsigned *m)
             return PTB_OK;
         }
     return PTB_EINVAL;
-}
-
-int ptb_space_open(const char *puzzle, const char *metric, ptb_space **out)
-{
-    const ptb_puzzle *p = ptb_puzzle_find(puzzle);
-    *out = NULL;
-    return p ? ptb_space_new(p, metric, out) : PTB_EINVAL;
 }
 
 int ptb_space_new(const ptb_puzzle *p, const char *metric, ptb_space **out)

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "text.h"
 
 static const char bom[] = "\xef\xbb\xbf";
 

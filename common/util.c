@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core.h"
 
 const char *ptb_version(void) { return PTB_VERSION_STRING; }
 

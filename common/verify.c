@@ -44,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer.h"
 
 #define CHUNK_WORDS 1024u          /* 65,536 states a thread takes at once */
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "answer.h"
 
 /* The moves out of a position, in the puzzle's order. */
 static unsigned moves_of(const ptb_space *s, const ptb_position *p,

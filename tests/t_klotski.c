@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "puzzle.h"
+#include "puzzles.h"
 #include "puzzletb.h"
 #include "tables.h"
 

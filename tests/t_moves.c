@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
+#include "format.h"
 #include "puzzletb.h"
 #include "tables.h"
 

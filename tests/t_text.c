@@ -4,7 +4,7 @@
  * character is described, and how many lines a batch record takes. */
 #include <string.h>
 
-#include "puzzle.h"
+#include "text.h"
 #include "check.h"
 
 /* rows_are(text, flags, "a|b|c"): the rows of text, joined by '|'. */

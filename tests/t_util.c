@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format.h"
+#include "text.h"
 #include "puzzle.h"
 #include "check.h"
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "format.h"
 
 static const char *const metric[] = { "step", "line", "move" };
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "format.h"
 
 static char path[96];
 static volatile unsigned sink;

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format.h"
+#include "puzzles.h"
 
 static const char *const desc[] = {   /* a seed's first byte: its index */
     /* a mix of shapes, a wall, a goal for the 2x2 block */

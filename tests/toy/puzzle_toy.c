@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "text.h"
 
 #define CELLS 64
 
