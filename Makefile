@@ -4,21 +4,26 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fPIC -D_DEFAULT_SOURCE
-CPPFLAGS += -Icommon -Ibuild/gen
+CPPFLAGS += -Ilib -Ibuild/gen
 LDLIBS  = -llmdb -lzstd -lpthread
 TABLES  ?= tables
 
-LIB_SRC  = $(wildcard common/*.c)
+# The library, a folder a layer, each calling only the ones before it
+# (doc/design.md; tests/t_layers.sh checks it): core, format, search,
+# puzzles, answer.  lib/puzzletb.h is its one public header.
+LAYERS   = core format search puzzles answer
+LIB_SRC  = $(foreach l,$(LAYERS),$(wildcard lib/$(l)/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=build/%.o)
-LIB_HDR  = $(wildcard common/*.h) common/puzzles.def
+LIB_HDR  = lib/puzzletb.h $(foreach l,$(LAYERS),$(wildcard lib/$(l)/*.h)) \
+           lib/puzzles/puzzles.def
 # Constant tables made at build time.  A puzzle file that wants them has a
 # section under `#ifdef PTB_MKTABLES` with a main() that prints them as C;
 # the same file compiled with -DPTB_MKTABLES is the generator, and what it
 # prints, build/gen/NAME_tables.h, is included by the library build.  So the
 # tables live in the binary (shared by every process, built by none) and the
 # knowledge behind them stays in the puzzle's one file.
-MKTABLES = $(patsubst common/puzzle_%.c,%,\
-             $(shell grep -l '^.ifdef PTB_MKTABLES' common/puzzle_*.c))
+MKTABLES = $(patsubst lib/puzzles/puzzle_%.c,%,\
+             $(shell grep -l '^.ifdef PTB_MKTABLES' lib/puzzles/puzzle_*.c))
 GEN_HDR  = $(MKTABLES:%=build/gen/%_tables.h)
 TEST_SRC = $(wildcard tests/t_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=build/tests/%)
@@ -57,10 +62,11 @@ build/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-build/gen/mktables_%: common/puzzle_%.c common/util.c common/text.c $(LIB_HDR)
+build/gen/mktables_%: lib/puzzles/puzzle_%.c lib/core/util.c \
+                      lib/puzzles/text.c $(LIB_HDR)
 	@mkdir -p build/gen
-	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_MKTABLES -o $@ $< common/util.c \
-	    common/text.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_MKTABLES -o $@ $< lib/core/util.c \
+	    lib/puzzles/text.c
 
 build/gen/%_tables.h: build/gen/mktables_%
 	$< >$@.tmp && mv $@.tmp $@
@@ -165,7 +171,7 @@ svg: bin/tblookup $(TABLES)/.built
 # the unchanged programs: a puzzle with its own options takes one file and
 # one registry line, nothing else; the grid has a parity, so its table is
 # packed1; the line's distances go past a byte (to 599).
-TOY_FLAGS = -DPTB_TEST_PUZZLES='"../tests/toy/puzzles.def"'
+TOY_FLAGS = -DPTB_TEST_PUZZLES='"$(CURDIR)/tests/toy/puzzles.def"'
 TOY_SRC = tests/toy/puzzle_toy.c tests/toy/puzzle_grid.c \
           tests/toy/puzzle_line.c
 TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) $(TOY_SRC:%.c=build/toy/%.o)
@@ -260,7 +266,7 @@ PUZZLESDIR   ?= $(PREFIX)/share/puzzletb/puzzles
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 INSTALL      ?= install
 VERSION := $(shell sed -n 's/^.define PTB_VERSION_STRING "\(.*\)"/\1/p' \
-                 common/puzzletb.h)
+                 lib/puzzletb.h)
 # the soname's number: bump it when a change to puzzletb.h breaks the ABI
 SOVERSION = 1
 SONAME    = libpuzzletb.so.$(SOVERSION)
@@ -275,7 +281,7 @@ MAN_TABLESDIR = /usr/local/share/puzzletb/tables
 all: lib
 lib: build/libpuzzletb.a build/libpuzzletb.so
 
-build/puzzletb.map: common/puzzletb.h
+build/puzzletb.map: lib/puzzletb.h
 	@mkdir -p build
 	{ echo '{ global:'; \
 	  sed -n 's/^[a-z][^(]*[ *]\(ptb_[a-z0-9_]*\)(.*/    \1;/p' $<; \
@@ -329,7 +335,7 @@ install-mpi: build/install/tbgen-mpi
 uninstall-mpi:
 	rm -f $(DESTDIR)$(BINDIR)/tbgen-mpi $(DESTDIR)$(MANDIR)/man1/tbgen-mpi.1
 
-build/install/puzzletb.pc: common/puzzletb.pc.in build/install/dirs
+build/install/puzzletb.pc: lib/puzzletb.pc.in build/install/dirs
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	    -e 's|@TABLESDIR@|$(TABLESDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
@@ -352,7 +358,7 @@ install: all build/install/tblookup build/install/tbgen \
 	$(INSTALL) -m 755 build/libpuzzletb.so $(DESTDIR)$(LIBDIR)/$(SHLIB)
 	ln -sf $(SHLIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpuzzletb.so
-	$(INSTALL) -m 644 common/puzzletb.h $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 lib/puzzletb.h $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 644 build/install/puzzletb.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(INSTALL) -m 644 build/install/man/tbgen.1 \
 	    build/install/man/tblookup.1 $(DESTDIR)$(MANDIR)/man1/
@@ -403,7 +409,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
                -fno-sanitize-recover=undefined
-FUZZ_PUZZLES := $(shell sed -n 's/^PTB_PUZZLE(\(.*\))/\1/p' common/puzzles.def)
+FUZZ_PUZZLES := $(shell sed -n 's/^PTB_PUZZLE(\(.*\))/\1/p' lib/puzzles/puzzles.def)
 FUZZ_JOBS    ?= 2
 FUZZ_EXECS   ?= 10000000
 FUZZ_TABLES  = four frog toy grid line
@@ -530,13 +536,13 @@ PY_MOD     = puzzletb/_puzzletb$(PY_EXT)
 .PHONY: python python-san install-python uninstall-python bench-python
 python: build/python/$(PY_MOD) $(PY_PKG:python/%=build/python/%)
 
-build/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
+build/python/$(PY_MOD): python/_puzzletb.c lib/puzzletb.h \
                         build/libpuzzletb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared -o $@ $< \
 	    build/libpuzzletb.a $(LDLIBS)
 
-build/install/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
+build/install/python/$(PY_MOD): python/_puzzletb.c lib/puzzletb.h \
                                 build/libpuzzletb.a build/install/dirs
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
@@ -550,7 +556,7 @@ build/python/puzzletb/%.py: python/puzzletb/%.py
 # The same under AddressSanitizer and UBSan, which the tests run too.
 python-san: build/san/python/$(PY_MOD) $(PY_PKG:python/%=build/san/python/%)
 
-build/san/python/$(PY_MOD): python/_puzzletb.c common/puzzletb.h \
+build/san/python/$(PY_MOD): python/_puzzletb.c lib/puzzletb.h \
                             build/san/libpuzzletb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PY_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -shared -o $@ $< \

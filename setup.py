@@ -14,7 +14,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-HEADER = open(os.path.join(HERE, "common", "puzzletb.h")).read()
+HEADER = open(os.path.join(HERE, "lib", "puzzletb.h")).read()
 VERSION = re.search(r'#define PTB_VERSION_STRING "([^"]+)"', HEADER).group(1)
 TABLESDIR = os.environ.get("PUZZLETB_TABLESDIR",
                            "/usr/local/share/puzzletb/tables")
@@ -34,12 +34,12 @@ setup(
     version=VERSION,
     ext_modules=[Extension(
         "puzzletb._puzzletb", ["python/_puzzletb.c"],
-        include_dirs=["common"],
+        include_dirs=["lib"],
         define_macros=[("PTB_TABLES_DIR", '"%s"' % TABLESDIR)],
         extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wpedantic"],
         extra_objects=["build/libpuzzletb.a"],
         libraries=["lmdb", "zstd", "pthread"],
-        depends=["common/puzzletb.h", "build/libpuzzletb.a"])],
+        depends=["lib/puzzletb.h", "build/libpuzzletb.a"])],
     cmdclass={"build_ext": BuildExt},
     options={"build": {"build_base": "build/setuptools"},
              "egg_info": {"egg_base": "build/setuptools"}},

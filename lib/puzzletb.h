@@ -225,7 +225,7 @@ int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
  *   ptb_format_native  the puzzle's contest output format
  *   ptb_format_json    {"schema","puzzle","metric",...,"query","category",
  *                      "distance","moves":[...]} (schema PTB_JSON_SCHEMA,
- *                      fields in README.md; common/json.c)
+ *                      fields in README.md; lib/answer/json.c)
  *   ptb_format_board   one position's board in the puzzle's notation
  *   ptb_format_move    one move made from 'before', in the puzzle's notation */
 int ptb_format_native(const ptb_space *s, const ptb_solution *sol, char *buf,
@@ -507,7 +507,7 @@ typedef struct ptb_verify_result {
  * is a goal and no other is; a state of layer d > 0 has a successor in
  * layer d - 1 and none in an earlier one; a state in no layer is no goal
  * and has no successor in a layer.  That proves the layers are the
- * distances (common/verify.c), and every stored value must then be its
+ * distances (lib/answer/verify.c), and every stored value must then be its
  * layer's distance (exact tables), or that distance mod 3 or mod 4 (a
  * mod-4 residue is the stored bit and the puzzle's parity, so both are
  * proven), or unsolvable (0 in a mod-M table).  What the walk relies on to

@@ -67,7 +67,7 @@ def threaded(call, queries, nthreads):
 def main():
     tmp = tempfile.mkdtemp()
     exe = os.path.join(tmp, "bench")
-    subprocess.run(["cc", "-O2", "-Icommon", "-o", exe, "python/bench.c",
+    subprocess.run(["cc", "-O2", "-Ilib", "-o", exe, "python/bench.c",
                     "build/libpuzzletb.a", "-llmdb", "-lzstd", "-lpthread"],
                    check=True)
     rng = random.Random(1)

@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "puzzles.h"
+#include "puzzles/puzzles.h"
 #include "puzzletb.h"
 #include "tables.h"
 

@@ -133,7 +133,7 @@ check "swap --random-at 7 with the sample's target: 6 pairs, each at 7" \
     random_ok swap "" 7 6 "$SWAP"
 check "klotski move --random-at 4: 3 layouts, each at 4 by --bfs" \
     random_ok klotski move 4 3
-# A mod-3 table draws in one of three ways (common/analyse.c): the search
+# A mod-3 table draws in one of three ways (lib/answer/analyse.c): the search
 # outward from the goals (above, a near distance), sampling (a distance
 # whose states are many, far from the goals: 785 of klotski step's are at
 # 100) or the farthest states the stats record lists (all of them: 3 at

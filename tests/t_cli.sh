@@ -361,13 +361,13 @@ assert found == sorted(found) and found[-1] <= 14673066' "$TMP/e"
 sed -n '/^#include <stdio.h>/,/^}/p' man/puzzletb.3 |
     sed -e 's/\\en/\\n/g' -e 's/\\-/-/g' \
         -e "s|/usr/local/share/puzzletb/tables|$TABLES|" >"$TMP/ex.c"
-${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -Icommon -o "$TMP/ex" \
+${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -Ilib -o "$TMP/ex" \
     "$TMP/ex.c" build/libpuzzletb.a -llmdb -lzstd -lpthread 2>"$TMP/cc"
 check "puzzletb(3)'s example builds warning-free" test ! -s "$TMP/cc"
 check "... and answers the P1225 sample: 4 moves" \
     test "$("$TMP/ex" 2>&1)" = "4 moves"
 sed 's/0101\\n"/0121\\n"/' "$TMP/ex.c" >"$TMP/ex2.c"
-${CC:-cc} -std=c11 -Icommon -o "$TMP/ex2" "$TMP/ex2.c" build/libpuzzletb.a \
+${CC:-cc} -std=c11 -Ilib -o "$TMP/ex2" "$TMP/ex2.c" build/libpuzzletb.a \
     -llmdb -lzstd -lpthread
 "$TMP/ex2" >"$TMP/o" 2>"$TMP/e"; r=$?
 check "... a bad position: status 1 and the library's line and column" \

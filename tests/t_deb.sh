@@ -24,7 +24,7 @@ for tool in dpkg-buildpackage dh dpkg-deb; do
 done
 TOP=$PWD
 VERSION=$(sed -n 's/^#define PTB_VERSION_STRING "\(.*\)"/\1/p' \
-          common/puzzletb.h)
+          lib/puzzletb.h)
 MA=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 ARCH=$(dpkg-architecture -qDEB_HOST_ARCH)
 DEB=$TOP/build/deb SRC=$TOP/build/deb/puzzletb-$VERSION

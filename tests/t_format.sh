@@ -178,7 +178,7 @@ check "... and --verify refuses the table (3), naming the sizes" \
     expect_error 3 'a subtable size is not the puzzle.s' \
     --verify swap --tables "$TMP/sz"
 # a table out of the page cache is read in first through a map of the
-# reader's own (read_in_huge in common/table.c), then answered as ever:
+# reader's own (read_in_huge in lib/format/table_read.c), then answered as ever:
 # 横刀立马 in 116 steps, the published optimum; where the kernel has huge
 # pages (the read-in's hint) the whole file is then cached
 mkdir -p "$TMP/cold"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "puzzles.h"
+#include "puzzles/puzzles.h"
 #include "check.h"
 #include "tables.h"
 

@@ -19,7 +19,7 @@ for tool in pkg-config "$CC" make; do
 done
 TOP=$PWD
 VERSION=$(sed -n 's/^#define PTB_VERSION_STRING "\(.*\)"/\1/p' \
-          common/puzzletb.h)
+          lib/puzzletb.h)
 SAMPLE=$'1111\n0000\n1110\n0010\n1010\n0101\n1010\n0101\n'
 P=$TMP/prefix S=$TMP/stage E=$TMP/elsewhere
 mkdir -p "$TMP/tables" "$E"

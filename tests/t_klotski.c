@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "puzzles.h"
+#include "puzzles/puzzles.h"
 #include "puzzletb.h"
 #include "tables.h"
 

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "format.h"   /* ptb_mdb_check is the library's, not public */
+#include "format/format.h"   /* ptb_mdb_check is the library's, not public */
 
 #define W ((size_t)sizeof(size_t))
 #define PH (W + 8)                  /* page header */

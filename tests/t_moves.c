@@ -1,11 +1,11 @@
-/* tests/t_moves.c: the optional first_move() op (common/puzzle.h) against
+/* tests/t_moves.c: the optional first_move() op (lib/core/puzzle.h) against
  * moves() of the same puzzle, and unmoves() (which the search takes in
  * any order: in the move metric, another way to find them) against the
  * states moves() reaches (the puzzle is reversible), on the described tables make tables builds
  * (century in its three metrics, eight, rush-60, ma): for random states,
  * a pick that takes the k-th move it is given must be given moves()' first
  * k moves, in order, and get the k-th back with pick's value; a pick that
- * takes none must be given every move and get 0.  The walk (common/walk.c)
+ * takes none must be given every move and get 0.  The walk (lib/answer/walk.c)
  * takes its step from first_move() where a puzzle has one, so its answers
  * are those of the moves()' walk (the tables' answers are checked against
  * BFS elsewhere: t_describe.sh). */
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "format.h"
+#include "format/format.h"
 #include "puzzletb.h"
 #include "tables.h"
 

@@ -1,10 +1,10 @@
-/* tests/t_text.c: the shared query reader (common/text.c) against rules
+/* tests/t_text.c: the shared query reader (lib/puzzles/text.c) against rules
  * worked out by hand: which rows a text has, where each starts (line and
  * column in characters), the snprintf-like count past the cap, how a bad
  * character is described, and how many lines a batch record takes. */
 #include <string.h>
 
-#include "text.h"
+#include "puzzles/text.h"
 #include "check.h"
 
 /* rows_are(text, flags, "a|b|c"): the rows of text, joined by '|'. */

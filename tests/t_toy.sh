@@ -17,7 +17,7 @@ need "$LOOKUP" build/toy/tbgen
 build/toy/tbgen --quiet --puzzle toy --out "$TMP/t"
 check "tbgen builds the toy's table" test -f "$TMP/t/toy.mdb"
 check "the toy's header changes nothing in the public header" \
-    sh -c '! grep -q toy common/puzzletb.h lookup/main.c gen/main.c'
+    sh -c '! grep -q toy lib/puzzletb.h lookup/main.c gen/main.c'
 
 bad=
 for x in $(seq 0 63); do
@@ -96,7 +96,7 @@ for enc in zstd packed3; do
         test "$rc" = 0 -a -n "$(echo "$out" | grep '612 values proven')"
 done
 T="$TMP/l-packed3"
-# The proof holds whatever the BFS's ops give (common/verify.c): broken as
+# The proof holds whatever the BFS's ops give (lib/answer/verify.c): broken as
 # an engine bug would break them, they cannot prove the right table.
 fault() { PTB_TEST_LINE_FAULT=$1; export PTB_TEST_LINE_FAULT; }
 fault goal

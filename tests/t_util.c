@@ -1,17 +1,17 @@
-/* tests/t_util.c: ptb_catf (common/util.c), which formats the plain
+/* tests/t_util.c: ptb_catf (lib/core/util.c), which formats the plain
  * conversions (%s %.*s %c %u %d %%) itself, writes what snprintf writes at
  * buf+len: the same bytes, the same truncation and NUL at every capacity,
  * and the same count past the cap.  The reference is the C library's own
- * snprintf, called as the contract in common/puzzle.h describes.  Also
- * SHA-256 (common/sha256.c) against the test vectors of FIPS 180-2, in
+ * snprintf, called as the contract in lib/core/puzzle.h describes.  Also
+ * SHA-256 (lib/format/sha256.c) against the test vectors of FIPS 180-2, in
  * portable C and on the processor's SHA extensions where it has them. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "text.h"
-#include "puzzle.h"
+#include "format/format.h"
+#include "puzzles/text.h"
+#include "core/puzzle.h"
 #include "check.h"
 
 #define BUF 96

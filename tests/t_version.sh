@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/t_version.sh: one version everywhere.  PTB_VERSION_STRING in
-# common/puzzletb.h is the one place it is written; each program's
+# lib/puzzletb.h is the one place it is written; each program's
 # --version (tbgen-mpi's too), the Python module's __version__, the man pages, NEWS and
 # debian/changelog must say the same, and debian/rules refuses to build a
 # package whose changelog says another.
@@ -8,8 +8,8 @@ set -u
 cd "$(dirname "$0")/.." && . tests/lib.sh
 need bin/tbgen bin/tblookup bin/tbserve
 VERSION=$(sed -n 's/^#define PTB_VERSION_STRING "\(.*\)"/\1/p' \
-          common/puzzletb.h)
-check "common/puzzletb.h defines PTB_VERSION_STRING as N.N.N ($VERSION)" \
+          lib/puzzletb.h)
+check "lib/puzzletb.h defines PTB_VERSION_STRING as N.N.N ($VERSION)" \
     grep -qxE '[0-9]+\.[0-9]+\.[0-9]+' <<<"$VERSION"
 
 # tbgen-mpi where it is built (Open MPI's mpicc)
@@ -50,9 +50,9 @@ fi
 
 # debian/rules' guard, run on a copy with a changelog one version on
 if [ -f /usr/share/dpkg/pkg-info.mk ]; then
-    mkdir -p "$TMP/src/debian" "$TMP/src/common"
+    mkdir -p "$TMP/src/debian" "$TMP/src/lib"
     cp debian/rules "$TMP/src/debian/"
-    cp common/puzzletb.h "$TMP/src/common/"
+    cp lib/puzzletb.h "$TMP/src/lib/"
     guard() {
         (cd "$TMP/src" && env -u MAKEFLAGS -u MAKELEVEL \
              make -s -f debian/rules override_dh_auto_configure) \
@@ -64,6 +64,6 @@ if [ -f /usr/share/dpkg/pkg-info.mk ]; then
     guard
     check "... a changelog saying 9.9.9: it stops, naming both" \
         test $? != 0 -a -n "$(grep -F "debian/changelog says 9.9.9,\
- common/puzzletb.h says $VERSION" "$TMP/guard.log")"
+ lib/puzzletb.h says $VERSION" "$TMP/guard.log")"
 fi
 echo "1..$n"

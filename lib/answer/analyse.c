@@ -1,4 +1,4 @@
-/* common/analyse.c: analysis of positions for people and programs: every
+/* lib/answer/analyse.c: analysis of positions for people and programs: every
  * move ranked (ptb_analyse), the number of optimal solutions
  * (ptb_count_solutions) and positions drawn at a chosen distance
  * (ptb_random_at).
@@ -779,34 +779,14 @@ static uint64_t tick_step(uint64_t top)
 enum { SVG_W = 860, SVG_H = 420, LEFT = 100, RIGHT = 130, TOP = 60,
        BOTTOM = 70 };
 
-int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
-                             char *buf, size_t cap)
+/* The histogram's axes, their ticks and labels: counts up to top by
+ * step, distances up to dmax. */
+static void cat_axes(char *buf, size_t cap, size_t *lenp, const ptb_space *s,
+                     uint64_t top, uint64_t step, unsigned dmax)
 {
-    size_t len = 0;
-    unsigned dmax = in->max_distance <= PTB_MAX_DISTANCE ? in->max_distance
-                                                         : 0;
-    uint64_t top = 1, unsolvable = in->states - in->solvable;
-    for (unsigned d = 0; d <= dmax; d++)
-        top = in->histogram[d] > top ? in->histogram[d] : top;
-    uint64_t step = tick_step(top);
-    top = (top + step - 1) / step * step;
+    size_t len = *lenp;
     const double plot_w = SVG_W - LEFT - RIGHT, plot_h = SVG_H - TOP - BOTTOM;
     const double bar_w = plot_w / (dmax + 1);
-    if (cap)
-        buf[0] = '\0';
-    ptb_catf(buf, cap, &len, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-             "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
-             "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
-             "fill=\"white\"/>\n<text class=\"title\" x=\"%d\" y=\"24\" "
-             "text-anchor=\"middle\" font-size=\"15\">%s, metric %s: ",
-             SVG_W, SVG_H, SVG_W, SVG_H, SVG_W / 2, s->p->name,
-             s->p->metrics[s->metric]);
-    cat_count(buf, cap, &len, in->states);
-    ptb_catf(buf, cap, &len, " states, ");
-    cat_count(buf, cap, &len, in->solvable);
-    ptb_catf(buf, cap, &len, " solvable, max distance %u</text>\n", dmax);
-    /* axes, ticks and labels */
     ptb_catf(buf, cap, &len, "<g class=\"axes\" stroke=\"black\">"
              "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
              "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/></g>\n",
@@ -837,18 +817,15 @@ int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
              "rotate(-90)\" text-anchor=\"middle\">table states</text>\n",
              LEFT + plot_w / 2, SVG_H - BOTTOM + 40, s->p->metrics[s->metric],
              TOP + plot_h / 2);
-    /* one bar per distance */
-    for (unsigned d = 0; d <= dmax; d++) {
-        double h = plot_h * (double)in->histogram[d] / (double)top;
-        ptb_catf(buf, cap, &len, "<rect class=\"bar\" data-distance=\"%u\" "
-                 "data-count=\"%" PRIu64 "\" x=\"%.2f\" y=\"%.2f\" "
-                 "width=\"%.2f\" height=\"%.2f\" fill=\"#3465a4\"><title>"
-                 "distance %u: ", d, in->histogram[d], LEFT + bar_w * d,
-                 SVG_H - BOTTOM - h, bar_w > 2 ? bar_w - 1 : bar_w, h, d);
-        cat_count(buf, cap, &len, in->histogram[d]);
-        ptb_catf(buf, cap, &len, " states</title></rect>\n");
-    }
-    /* unsolvable apart, as a share of all states */
+    *lenp = len;
+}
+
+/* The unsolvable states apart, a bar of their share of all states. */
+static void cat_unsolvable(char *buf, size_t cap, size_t *lenp,
+                           const ptb_table_info *in, double plot_h)
+{
+    size_t len = *lenp;
+    uint64_t unsolvable = in->states - in->solvable;
     double share = in->states ? (double)unsolvable / (double)in->states : 0;
     double ux = SVG_W - RIGHT + 40;
     ptb_catf(buf, cap, &len, "<rect class=\"frame\" x=\"%.1f\" y=\"%d\" "
@@ -866,5 +843,48 @@ int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
     ptb_catf(buf, cap, &len, "</text>\n<text x=\"%.1f\" y=\"%d\" "
              "text-anchor=\"middle\">(%.1f%% of all)</text>\n</svg>\n",
              ux + 20, SVG_H - BOTTOM + 48, 100 * share);
+    *lenp = len;
+}
+
+int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *in,
+                             char *buf, size_t cap)
+{
+    size_t len = 0;
+    unsigned dmax = in->max_distance <= PTB_MAX_DISTANCE ? in->max_distance
+                                                         : 0;
+    uint64_t top = 1;
+    for (unsigned d = 0; d <= dmax; d++)
+        top = in->histogram[d] > top ? in->histogram[d] : top;
+    uint64_t step = tick_step(top);
+    top = (top + step - 1) / step * step;
+    const double plot_w = SVG_W - LEFT - RIGHT, plot_h = SVG_H - TOP - BOTTOM;
+    const double bar_w = plot_w / (dmax + 1);
+    if (cap)
+        buf[0] = '\0';
+    ptb_catf(buf, cap, &len, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+             "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+             "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+             "fill=\"white\"/>\n<text class=\"title\" x=\"%d\" y=\"24\" "
+             "text-anchor=\"middle\" font-size=\"15\">%s, metric %s: ",
+             SVG_W, SVG_H, SVG_W, SVG_H, SVG_W / 2, s->p->name,
+             s->p->metrics[s->metric]);
+    cat_count(buf, cap, &len, in->states);
+    ptb_catf(buf, cap, &len, " states, ");
+    cat_count(buf, cap, &len, in->solvable);
+    ptb_catf(buf, cap, &len, " solvable, max distance %u</text>\n", dmax);
+    cat_axes(buf, cap, &len, s, top, step, dmax);
+    /* one bar per distance */
+    for (unsigned d = 0; d <= dmax; d++) {
+        double h = plot_h * (double)in->histogram[d] / (double)top;
+        ptb_catf(buf, cap, &len, "<rect class=\"bar\" data-distance=\"%u\" "
+                 "data-count=\"%" PRIu64 "\" x=\"%.2f\" y=\"%.2f\" "
+                 "width=\"%.2f\" height=\"%.2f\" fill=\"#3465a4\"><title>"
+                 "distance %u: ", d, in->histogram[d], LEFT + bar_w * d,
+                 SVG_H - BOTTOM - h, bar_w > 2 ? bar_w - 1 : bar_w, h, d);
+        cat_count(buf, cap, &len, in->histogram[d]);
+        ptb_catf(buf, cap, &len, " states</title></rect>\n");
+    }
+    cat_unsolvable(buf, cap, &len, in, plot_h);
     return (int)len;
 }

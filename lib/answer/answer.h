@@ -3,7 +3,7 @@
 #ifndef PTB_ANSWER_H
 #define PTB_ANSWER_H
 
-#include "format.h"
+#include "format/format.h"
 
 /* ---- walk.c --------------------------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* common/json.c: the JSON answers, one schema for every puzzle (version
+/* lib/answer/json.c: the JSON answers, one schema for every puzzle (version
  * PTB_JSON_SCHEMA; the fields are listed in README.md, "JSON").
  *
  * An answer is one object: the schema version, the puzzle and metric, the

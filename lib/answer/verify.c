@@ -1,4 +1,4 @@
-/* common/verify.c: ptb_verify(), the proof that a table holds the true
+/* lib/answer/verify.c: ptb_verify(), the proof that a table holds the true
  * distances.
  *
  * Every block is decoded (each frame checks its own checksum) and the

@@ -1,4 +1,4 @@
-/* common/walk.c: answering a query.
+/* lib/answer/walk.c: answering a query.
  *
  * ptb_solve() walks a table: from the start, take at each step the first move
  * (in the puzzle's fixed order) whose successor is one closer: a stored value

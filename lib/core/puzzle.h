@@ -1,4 +1,4 @@
-/* common/puzzle.h: the interface every puzzle implements (library-internal).
+/* lib/core/puzzle.h: the interface every puzzle implements (library-internal).
  *
  * A puzzle describes its state space as one or more *subtables*, each a dense
  * range of indices 0..size-1.  The BFS engine, the table code and the walk
@@ -11,11 +11,11 @@
  * so the answer is printed in the user's own terms.
  *
  * A sliding-block puzzle needs no code: its description (README.md,
- * "Describing a puzzle") is read by common/describe.c into a puzzle whose
- * ops are common/puzzle_slide.c's (ptb_puzzle_load).  For a puzzle no
- * description can say, write common/puzzle_NAME.c defining
+ * "Describing a puzzle") is read by lib/puzzles/describe.c into a puzzle whose
+ * ops are lib/puzzles/puzzle_slide.c's (ptb_puzzle_load).  For a puzzle no
+ * description can say, write lib/puzzles/puzzle_NAME.c defining
  *     const ptb_puzzle ptb_puzzle_NAME = { ... };
- * and add PTB_PUZZLE(NAME) to common/puzzles.def.  Puzzle files do no I/O and
+ * and add PTB_PUZZLE(NAME) to lib/puzzles/puzzles.def.  Puzzle files do no I/O and
  * keep no global mutable state: everything they compute at run time lives in
  * the context returned by open().
  */
@@ -162,7 +162,7 @@ struct ptb_puzzle {
     int (*format_code)(const void *ctx, uint32_t sub, uint64_t idx, char *buf,
                        size_t cap);
 
-    /* ---- JSON (common/json.c; schema in README.md) ---- */
+    /* ---- JSON (lib/answer/json.c; schema in README.md) ---- */
 
     /* The query's own fields, as JSON members without braces
      * ("\"target\":\"...\",\"code\":\"...\""): at least "code", one line
@@ -200,7 +200,7 @@ static inline unsigned ptb_low_bit(uint64_t x)
 #endif
 }
 
-/* Small helpers shared by puzzle files (common/util.c). */
+/* Small helpers shared by puzzle files (lib/core/util.c). */
 int ptb_errf(char *err, size_t cap, const char *fmt, ...);   /* PTB_EPARSE */
 /* Appends formatted text at buf+*len, keeping snprintf length semantics. */
 void ptb_catf(char *buf, size_t cap, size_t *len, const char *fmt, ...);

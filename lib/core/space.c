@@ -1,4 +1,4 @@
-/* common/space.c: spaces (a puzzle with one metric and its context), query
+/* lib/core/space.c: spaces (a puzzle with one metric and its context), query
  * parsing, and the answer formatters that are the same for every puzzle
  * (JSON, the board); the native format is the puzzle's own. */
 #include <inttypes.h>

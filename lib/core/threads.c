@@ -1,4 +1,4 @@
-/* common/threads.c: the library's one thread fan-out (internal.h,
+/* lib/core/threads.c: the library's one thread fan-out (core.h,
  * ptb_run_threads), shared by the BFS, the table writer and --verify. */
 #include <pthread.h>
 

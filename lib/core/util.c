@@ -1,4 +1,4 @@
-/* common/util.c: error names, the version, small text helpers shared by
+/* lib/core/util.c: error names, the version, small text helpers shared by
  * the puzzle files and the formatters, and the library's scratch files. */
 #define _GNU_SOURCE                /* O_TMPFILE */
 #include <errno.h>

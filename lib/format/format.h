@@ -4,7 +4,7 @@
 #ifndef PTB_FORMAT_H
 #define PTB_FORMAT_H
 
-#include "core.h"
+#include "core/core.h"
 
 /* ---- the values ---------------------------------------------------- */
 
@@ -30,7 +30,7 @@ static inline unsigned ptb_value(const ptb_values *v, uint64_t g)
 }
 
 
-/* ---- table.c -------------------------------------------------------- */
+/* ---- table_write.c, table_read.c ---------------------------------- */
 
 /* Writes a complete table of the BFS's values (exact ones for an exact or
  * mod-4 table) to DIR/<file>, via a temporary file renamed into place.

@@ -1,10 +1,10 @@
-/* common/mdbcheck.c: checks an LMDB file before liblmdb ever maps it.
+/* lib/format/mdbcheck.c: checks an LMDB file before liblmdb ever maps it.
  *
  * liblmdb trusts its own page structure: a page size of 0 divides by zero in
  * mdb_env_open(), a root page of 1 trips an assertion, a node's flag byte
  * sends mdb_get() through a NULL pointer, a page number past the end of the
  * file is a SIGBUS.  A table is a file people download, so before
- * table.c hands one to mdb_env_open() this file reads, with a few pread()s,
+ * table_read.c hands one to mdb_env_open() this file reads, with a few pread()s,
  * every byte of LMDB's own structure that liblmdb touches when it opens the
  * file read-only (MDB_RDONLY | MDB_NOSUBDIR | MDB_NOLOCK), begins a read
  * transaction, calls mdb_env_info() or mdb_env_stat(), and mdb_get()s keys
@@ -36,7 +36,7 @@
  *       F_BIGDATA, the number of the first page of its overflow run (W).
  *
  * What a table file can still do after this check passes: hold keys and
- * values that are not puzzletb's (table.c checks the records themselves and
+ * values that are not puzzletb's (table_read.c checks the records themselves and
  * their digests).  The free database is never walked: a read-only
  * transaction does not touch it.  The check reads the file once; a file
  * changed in place between the check and mdb_env_open() is not covered

@@ -1,4 +1,4 @@
-/* common/sha256.c: SHA-256 (FIPS 180-4), for the table digest that lets any
+/* lib/format/sha256.c: SHA-256 (FIPS 180-4), for the table digest that lets any
  * reader, in any language, check the uncompressed values, and the header
  * check every open does.  On x86-64 processors with the SHA extensions the
  * compression runs on them (about a tenth of the instructions); glibc tells

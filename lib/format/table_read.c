@@ -1,4 +1,4 @@
-/* common/table_read.c: reads a table (tables/FORMAT.md; table.h): open
+/* lib/format/table_read.c: reads a table (tables/FORMAT.md; table.h): open
  * in O(1), readers, and every value decoded for ptb_verify. */
 #define _GNU_SOURCE                /* fallocate */
 #include <errno.h>
@@ -511,7 +511,7 @@ static int open_env(ptb_table *t)
     if (rc == PTB_OK)
         read_in_huge(fd, (uint64_t)st.st_size);
     /* issue 10: every page LMDB reads here is checked before it maps the
-     * file (common/mdbcheck.c) */
+     * file (lib/format/mdbcheck.c) */
     if (rc == PTB_OK)
         rc = ptb_mdb_check_fd(fd, (uint64_t)st.st_size, &what);
     close(fd);

@@ -1,4 +1,4 @@
-/* common/table_write.c: writes a table (tables/FORMAT.md; table.h): plan,
+/* lib/format/table_write.c: writes a table (tables/FORMAT.md; table.h): plan,
  * compress, commit. */
 #define _GNU_SOURCE                /* fallocate */
 #include <errno.h>

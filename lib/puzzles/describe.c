@@ -1,4 +1,4 @@
-/* common/describe.c: reads a sliding-block puzzle's description and writes
+/* lib/puzzles/describe.c: reads a sliding-block puzzle's description and writes
  * its canonical text.
  *
  * A description is lines of "key value" (README.md, "Describing a puzzle";
@@ -299,6 +299,51 @@ static int read_marks(reader *r, const char *v, unsigned len, unsigned line,
                                  "characters", line);
 }
 
+/* A "covers" value: layouts, reachable or mixes N. */
+static int read_covers(reader *r, const char *v, unsigned vl, unsigned line,
+                       unsigned col)
+{
+    sl_desc *d = r->d;
+    if (vl == 7 && !memcmp(v, "layouts", 7))
+        return PTB_OK;
+    if (vl == 9 && !memcmp(v, "reachable", 9)) {
+        d->reachable = 1;
+        return PTB_OK;
+    }
+    if (vl >= 5 && !memcmp(v, "mixes", 5)) {
+        unsigned i = 5, n = 0;
+        while (i < vl && is_blank(v[i]))
+            i++;
+        while (i < vl && v[i] >= '0' && v[i] <= '9' && n <= SL_MAX_CELLS)
+            n = 10 * n + (unsigned)(v[i++] - '0');
+        if (i == vl && n <= SL_MAX_CELLS) {
+            d->mixes = 1;
+            d->min_empty = n;
+            return PTB_OK;
+        }
+    }
+    return ptb_errf(r->err, r->errcap, "line %u, column %u: covers "
+                    "takes 'layouts' (every layout of the start's "
+                    "pieces), 'reachable' (the positions reachable "
+                    "from the start) or 'mixes N' (every layout of any "
+                    "number of the pieces that are not distinct, with "
+                    "at least N empty cells)", line, col);
+}
+
+/* A "summary" value, kept. */
+static int read_summary(reader *r, const char *v, unsigned vl, unsigned line)
+{
+    sl_desc *d = r->d;
+    if (read_text(r, v, vl, line, "summary") != PTB_OK)
+        return PTB_EPARSE;
+    free(d->summary);
+    if (!(d->summary = malloc(vl + 1)))
+        return PTB_ENOMEM;
+    memcpy(d->summary, v, vl);
+    d->summary[vl] = '\0';
+    return PTB_OK;
+}
+
 /* One "key value" line; a drawing's key may leave the value empty, and
  * *grid_out then gets the drawing its next lines fill. */
 static int read_key(reader *r, const char *s, unsigned len, unsigned line,
@@ -333,14 +378,7 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
             return PTB_EPARSE;
         return read_name(r, v, vl, line);
     case K_SUMMARY:
-        if (read_text(r, v, vl, line, "summary") != PTB_OK)
-            return PTB_EPARSE;
-        free(d->summary);
-        if (!(d->summary = malloc(vl + 1)))
-            return PTB_ENOMEM;
-        memcpy(d->summary, v, vl);
-        d->summary[vl] = '\0';
-        return PTB_OK;
+        return read_summary(r, v, vl, line);
     case K_SOURCE:
         if (r->nsources >= MAX_SOURCES)
             return ptb_errf(r->err, r->errcap, "line %u: at most %u source "
@@ -363,30 +401,7 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
         return read_marks(r, v, vl, line, col, d->wall, sizeof d->wall);
     case K_COVERS:
         r->covers_line = line;
-        if (vl == 7 && !memcmp(v, "layouts", 7))
-            return PTB_OK;
-        if (vl == 9 && !memcmp(v, "reachable", 9)) {
-            d->reachable = 1;
-            return PTB_OK;
-        }
-        if (vl >= 5 && !memcmp(v, "mixes", 5)) {
-            unsigned i = 5, n = 0;
-            while (i < vl && is_blank(v[i]))
-                i++;
-            while (i < vl && v[i] >= '0' && v[i] <= '9' && n <= SL_MAX_CELLS)
-                n = 10 * n + (unsigned)(v[i++] - '0');
-            if (i == vl && n <= SL_MAX_CELLS) {
-                d->mixes = 1;
-                d->min_empty = n;
-                return PTB_OK;
-            }
-        }
-        return ptb_errf(r->err, r->errcap, "line %u, column %u: covers "
-                        "takes 'layouts' (every layout of the start's "
-                        "pieces), 'reachable' (the positions reachable "
-                        "from the start) or 'mixes N' (every layout of any "
-                        "number of the pieces that are not distinct, with "
-                        "at least N empty cells)", line, col);
+        return read_covers(r, v, vl, line, col);
     default: {                           /* start, goal */
         grid *g = k == K_START ? &r->start : &r->goals[d->ngoals];
         if (k == K_GOAL && d->ngoals >= SL_MAX_GOALS)

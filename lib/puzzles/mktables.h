@@ -1,4 +1,4 @@
-/* common/mktables.h: what the puzzles' build-time table generators (the
+/* lib/puzzles/mktables.h: what the puzzles' build-time table generators (the
  * PTB_MKTABLES sections at the end of puzzle_*.c) share; never part of the
  * library, which does not print. */
 #ifndef PTB_MKTABLES_H

@@ -1,4 +1,4 @@
-/* common/puzzle_four.c: four-in-a-row on a 4x4 board (codevs 1004).
+/* lib/puzzles/puzzle_four.c: four-in-a-row on a 4x4 board (codevs 1004).
  *
  * Rules.  Seven black (B) and seven white (W) pieces and two empty cells (O)
  * fill a 4x4 board.  A move slides a piece of the side to move into an
@@ -45,7 +45,7 @@
  * does no work.
  *
  * Native text.  Input: the codevs board, 4 rows of 4 characters B, W or O
- * (either case), read by the shared reader (common/text.c): 4 lines, or one
+ * (either case), read by the shared reader (lib/puzzles/text.c): 4 lines, or one
  * line with '/' (as format_code prints it) or blanks between the rows.
  * A move code is from * 16 + to (cells); a move prints as its colour and its
  * cells as row and column, 1-based: "B 24-14" slides the black piece of row 2,
@@ -585,7 +585,7 @@ int main(void)
         fprintf(stderr, "mktables_four: out of memory\n");
         return 1;
     }
-    printf("/* Made by build/gen/mktables_four from common/puzzle_four.c. */"
+    printf("/* Made by build/gen/mktables_four from lib/puzzles/puzzle_four.c. */"
            "\nstatic const four_ctx four_tables = {\n");
     MK_FIELD(c, rank14, 1u << 14);
     MK_FIELD(c, unrank14, BLACK_RANKS);

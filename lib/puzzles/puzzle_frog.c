@@ -1,4 +1,4 @@
-/* common/puzzle_frog.c: the frog puzzle (swap n white and n black pieces).
+/* lib/puzzles/puzzle_frog.c: the frog puzzle (swap n white and n black pieces).
  *
  * Rules.  A row of 2n+1 cells holds n white pieces (W) on the left, an empty
  * cell, and n black pieces (B) on the right.  White moves only right, black
@@ -50,7 +50,7 @@
  * table's state (then moves and boards are mirrored when printed), else 0.
  *
  * Native text.  A row such as "WWW.BBB", one line read by the shared
- * reader (common/text.c): W, w or U+25CB (white circle) for a white piece,
+ * reader (lib/puzzles/text.c): W, w or U+25CB (white circle) for a white piece,
  * B, b or U+25CF (black circle) for a black one, '.' for the empty cell.
  * Spaces: when the row has a '.', spaces and tabs only separate cells
  * ("○ ○ ○ . ● ● ●"); without a '.', the row must hold exactly one space,
@@ -743,7 +743,7 @@ int main(void)
         fprintf(stderr, "mktables_frog: out of memory\n");
         return 1;
     }
-    printf("/* Made by build/gen/mktables_frog from common/puzzle_frog.c. */"
+    printf("/* Made by build/gen/mktables_frog from lib/puzzles/puzzle_frog.c. */"
            "\nstatic const frog_ctx frog_tables = {\n");
     MK_FIELD(c, rank, 1u << MAX_N);
     MK_FIELD(c, unrank, 1u << MAX_N);

@@ -1,4 +1,4 @@
-/* common/puzzle_klotski.c: Klotski (华容道) on the 4x5 board.
+/* lib/puzzles/puzzle_klotski.c: Klotski (华容道) on the 4x5 board.
  *
  * A layout is one 2x2 block plus any mix of 1x2 (horizontal), 2x1 (vertical)
  * and 1x1 pieces with at least two empty cells: 29,334,498 layouts.  Pieces
@@ -62,7 +62,7 @@
  * and after (bits 5-9) the move, plus bit 10 when the successor stands as
  * its mirror image.
  *
- * Queries, read by the shared reader (common/text.c: a byte-order mark,
+ * Queries, read by the shared reader (lib/puzzles/text.c: a byte-order mark,
  * CRLF, tabs and blank lines ignored).  A board is 5 rows of 4 cells (rows
  * as lines, joined by '/' or separated by blanks) or the 20 cells as one
  * word: the A-K notation of the seed (A the 2x2 block, B-F two-cell
@@ -612,7 +612,7 @@ static int kl_print_tables(const kl_rows *x)
     unsigned all = x->slots + x->cslots;
     char decl[96];
     printf("/* build/gen/klotski_tables.h: made at build time by the "
-           "PTB_MKTABLES\n * section of common/puzzle_klotski.c; do not "
+           "PTB_MKTABLES\n * section of lib/puzzles/puzzle_klotski.c; do not "
            "edit. */\n");
     kl_print("uint32_t kl_first[KL_HEADS + 1]", x->first, KL_HEADS + 1,
              NULL, 0);

@@ -1,5 +1,5 @@
-/* common/puzzle_slide.c: the engine of every described sliding-block
- * puzzle (common/slide.h; README.md, "Describing a puzzle").
+/* lib/puzzles/puzzle_slide.c: the engine of every described sliding-block
+ * puzzle (lib/puzzles/slide.h; README.md, "Describing a puzzle").
  *
  * Rules.  A move takes one piece; the others stay.  In the step metric it
  * moves one cell up, down, left or right; in the line metric any number of
@@ -55,7 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "core/core.h"
 #include "slide.h"
 
 /* Inlined, or not, whatever the compiler's estimate: a caller's constant
@@ -3048,6 +3048,46 @@ static int parse_error(char *err, size_t cap, const ptb_token *t,
 }
 
 /* The user's drawing: h rows of w cells, or all cells in one row. */
+/* The pieces of a drawing read cell by cell (parse()): each one's cells
+ * touching, of a shape the puzzle has, as many of each kind as the table
+ * covers. */
+static int parse_pieces(const sl_desc *d, const ptb_position *p,
+                        const ptb_token *t, unsigned rows, char *err,
+                        size_t errcap)
+{
+    unsigned counts[SL_MAX_KINDS] = { 0 };
+    uint64_t done = d->walls;
+    for (unsigned c = 0; c < d->n; c++) {
+        char ch = (char)p->cell[c];
+        if ((done >> c & 1) || sl_is_empty(d, ch))
+            continue;
+        uint64_t m = 0;
+        for (unsigned i = c; i < d->n; i++)
+            if (p->cell[i] == (unsigned char)ch)
+                m |= (uint64_t)1 << i;
+        done |= m;
+        int k = sl_kind_of(d, ch, m >> c);
+        if (connected(d, m) != m)
+            return parse_error(err, errcap, t, rows, c, d->w, "the cells "
+                               "of a piece must touch: two pieces show",
+                               ch);
+        if (k < 0)
+            return parse_error(err, errcap, t, rows, c, d->w, "no piece of "
+                               "this puzzle has the shape of", ch);
+        counts[k]++;
+    }
+    for (unsigned k = 0; k < d->nkinds; k++)
+        if (counts[k] != d->kind[k].count && !(d->mixes && !d->kind[k].label)) {
+            if (d->kind[k].label)
+                return ptb_errf(err, errcap, "piece '%c' is missing",
+                                d->kind[k].label);
+            return ptb_errf(err, errcap, "expected %u pieces shaped like "
+                            "'%c' of the start, found %u", d->kind[k].count,
+                            d->kind[k].shown, counts[k]);
+        }
+    return PTB_OK;
+}
+
 static int slide_parse(const void *ctx, const char *text,
                        const char *const *opt, ptb_position out[2],
                        unsigned *n, char *err, size_t errcap)
@@ -3055,7 +3095,6 @@ static int slide_parse(const void *ctx, const char *text,
     const sl_desc *d = ((const sl_ctx *)ctx)->d;
     ptb_token t[SL_MAX_H];
     ptb_position *p = &out[0];
-    unsigned counts[SL_MAX_KINDS] = { 0 };
     (void)opt;
     unsigned rows = ptb_text_split(text, PTB_TEXT_GRID, t, SL_MAX_H);
     int one = rows == 1 && t[0].len == d->n && d->h > 1;
@@ -3088,35 +3127,9 @@ static int slide_parse(const void *ctx, const char *text,
             return parse_error(err, errcap, t, rows, c, d->w,
                                "unexpected", ch);
     }
-    uint64_t done = d->walls;
-    for (unsigned c = 0; c < d->n; c++) {
-        char ch = (char)p->cell[c];
-        if ((done >> c & 1) || sl_is_empty(d, ch))
-            continue;
-        uint64_t m = 0;
-        for (unsigned i = c; i < d->n; i++)
-            if (p->cell[i] == (unsigned char)ch)
-                m |= (uint64_t)1 << i;
-        done |= m;
-        int k = sl_kind_of(d, ch, m >> c);
-        if (connected(d, m) != m)
-            return parse_error(err, errcap, t, rows, c, d->w, "the cells "
-                               "of a piece must touch: two pieces show",
-                               ch);
-        if (k < 0)
-            return parse_error(err, errcap, t, rows, c, d->w, "no piece of "
-                               "this puzzle has the shape of", ch);
-        counts[k]++;
-    }
-    for (unsigned k = 0; k < d->nkinds; k++)
-        if (counts[k] != d->kind[k].count && !(d->mixes && !d->kind[k].label)) {
-            if (d->kind[k].label)
-                return ptb_errf(err, errcap, "piece '%c' is missing",
-                                d->kind[k].label);
-            return ptb_errf(err, errcap, "expected %u pieces shaped like "
-                            "'%c' of the start, found %u", d->kind[k].count,
-                            d->kind[k].shown, counts[k]);
-        }
+    int rc = parse_pieces(d, p, t, rows, err, errcap);
+    if (rc != PTB_OK)
+        return rc;
     layout l;
     layout_of(d, p->cell, &l);
     p->sub = 0;

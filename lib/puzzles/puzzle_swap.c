@@ -1,4 +1,4 @@
-/* common/puzzle_swap.c: the 4x4 swap puzzle (Luogu P1225 黑白棋游戏, P4289).
+/* lib/puzzles/puzzle_swap.c: the 4x4 swap puzzle (Luogu P1225 黑白棋游戏, P4289).
  *
  * A board is 16 cells, black (1) or white (0), bit 4r+c for row r, column c
  * (0-based).  A move swaps two edge-adjacent cells of different colours.
@@ -555,7 +555,7 @@ int main(void)
         fprintf(stderr, "mktables_swap: out of memory or TARGETS wrong\n");
         return 1;
     }
-    printf("/* Made by build/gen/mktables_swap from common/puzzle_swap.c. */"
+    printf("/* Made by build/gen/mktables_swap from lib/puzzles/puzzle_swap.c. */"
            "\nstatic const swap_ctx swap_tables = {\n");
     MK_FIELD(c, rank, 1u << CELLS);
     MK_FIELD(c, board, 1u << CELLS);

@@ -4,7 +4,7 @@
 #ifndef PTB_PUZZLES_H
 #define PTB_PUZZLES_H
 
-#include "core.h"
+#include "core/core.h"
 
 /* Every registered puzzle, declared from the registry.  A test build adds
  * its own puzzles with -DPTB_TEST_PUZZLES='"FILE.def"' (tests/t_toy.sh). */

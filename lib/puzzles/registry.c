@@ -1,4 +1,4 @@
-/* common/registry.c: the list of built-in puzzles, expanded from puzzles.def,
+/* lib/puzzles/registry.c: the list of built-in puzzles, expanded from puzzles.def,
  * the puzzles loaded from descriptions, and the accessors of the public
  * header that read them. */
 #include <dirent.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "format/format.h"
 #include "puzzles.h"
 #include "slide.h"
 

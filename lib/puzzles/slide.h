@@ -1,10 +1,10 @@
-/* common/slide.h: a sliding-block puzzle read from a description
+/* lib/puzzles/slide.h: a sliding-block puzzle read from a description
  * (library-internal).
  *
  * describe.c reads a description (README.md, "Describing a puzzle"; man
  * page puzzletb-description(5)) into an sl_desc and writes its canonical
  * text, the form a table stores; puzzle_slide.c is the engine that turns
- * an sl_desc into a puzzle of common/puzzle.h.  Nothing here knows any one
+ * an sl_desc into a puzzle of lib/core/puzzle.h.  Nothing here knows any one
  * puzzle: a puzzle is its description.
  *
  * The board has w x h cells (at most SL_MAX_W x SL_MAX_H), numbered in

@@ -1,4 +1,4 @@
-/* common/text.c: the one reader of query text, shared by every puzzle.
+/* lib/puzzles/text.c: the one reader of query text, shared by every puzzle.
  *
  * Every puzzle reads its position through ptb_text_split(), so odd input is
  * treated the same way everywhere:

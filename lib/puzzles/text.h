@@ -3,7 +3,7 @@
 #ifndef PTB_TEXT_H
 #define PTB_TEXT_H
 
-#include "puzzle.h"
+#include "core/puzzle.h"
 
 /* Every puzzle reads its text through ptb_text_split(), so the rules are
  * the same everywhere (README.md, "Input"): a UTF-8 byte-order mark at the

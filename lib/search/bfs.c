@@ -1,4 +1,4 @@
-/* common/bfs.c: the generic retrograde BFS and ptb_build().
+/* lib/search/bfs.c: the generic retrograde BFS and ptb_build().
  *
  * For each subtable: every goal gets distance 0; then layer by layer, every
  * state one unmove before a state of distance d and not yet reached gets
@@ -34,7 +34,7 @@
  * index order) is counted as they are claimed, so no pass over the values
  * is needed afterwards.
  *
- * Knows nothing of any puzzle: only the ops of common/puzzle.h.
+ * Knows nothing of any puzzle: only the ops of lib/core/puzzle.h.
  */
 #define _GNU_SOURCE                /* fallocate */
 #include <errno.h>
@@ -588,6 +588,47 @@ static void report(build_ctx *b, uint64_t done)
                        b->s->offset[b->s->subtables]);
 }
 
+/* A cluster's job gets its outboxes and the exchange's buffer (every
+ * member agreeing: PTB_OK, or each returns the code). */
+static int make_boxes(layer_job *j, unsigned threads)
+{
+    int rc = PTB_OK;
+    const char *test = getenv("PTB_TEST_ROUND_CHUNKS");
+    j->round_chunks = test ? strtoull(test, NULL, 10) : 0;
+    j->boxes = threads;
+    j->box = calloc(threads, sizeof *j->box);
+    j->xbuf = malloc((4 * j->cl->ranks + threads * BOX_STATES) *
+                     sizeof *j->xbuf);
+    for (unsigned t = 0; j->box && t < threads; t++)
+        if (!(j->box[t].q = malloc(BOX_STATES * sizeof *j->box[t].q)))
+            rc = PTB_ENOMEM;
+    if (!j->sums || !j->box || !j->xbuf)
+        rc = PTB_ENOMEM;
+    return agree(j->cl, rc);
+}
+
+/* The layer a subtable's search starts from: the goals, recorded; or,
+ * resumed, the last layer the checkpoint recorded (last >= 0). */
+static int first_layer(build_ctx *b, layer_job *j, int last)
+{
+    const ptb_space *s = b->s;
+    int rc = PTB_OK;
+    if (last >= 0) {
+        rc = ptb_ckpt_front(b->ck, j->sub, resume_state, j);
+        j->first = b->sub[j->sub].far;
+        rc = agree(j->cl, rc);
+        if (j->cl && rc == PTB_OK)
+            rc = j->cl->sum(j->cl->ctx, &j->found, 1);
+    } else {
+        s->p->goals(s->ctx, j->sub, add_goal, j);
+        if (j->cl)
+            rc = j->cl->sum(j->cl->ctx, &j->found, 1);
+        if (b->ck && rc == PTB_OK)
+            rc = agree(j->cl, record_layer(b->ck, j, 0, !j->found));
+    }
+    return rc;
+}
+
 /* The BFS of one subtable, on 'threads' threads, into its values, its
  * sub_result and the histogram.  progress: report after each layer (only
  * from the calling thread). */
@@ -611,39 +652,14 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
     j.cur_sum = j.sums = calloc(2 * sums, sizeof *j.sums);
     if (!j.sums && !j.cl)
         return PTB_ENOMEM;
-    if (j.cl) {                        /* the outboxes, the exchange's */
-        const char *test = getenv("PTB_TEST_ROUND_CHUNKS");
-        j.round_chunks = test ? strtoull(test, NULL, 10) : 0;
-        j.boxes = threads;
-        j.box = calloc(threads, sizeof *j.box);
-        j.xbuf = malloc((4 * j.cl->ranks + threads * BOX_STATES) *
-                        sizeof *j.xbuf);
-        for (unsigned t = 0; j.box && t < threads; t++)
-            if (!(j.box[t].q = malloc(BOX_STATES * sizeof *j.box[t].q)))
-                rc = PTB_ENOMEM;
-        if (!j.sums || !j.box || !j.xbuf)
-            rc = PTB_ENOMEM;
-        if ((rc = agree(j.cl, rc)) != PTB_OK) {
-            free_job(&j);
-            return rc;
-        }
+    if (j.cl && (rc = make_boxes(&j, threads)) != PTB_OK) {
+        free_job(&j);
+        return rc;
     }
     j.next_sum = j.cur_sum + sums;
     pthread_mutex_init(&j.lock, NULL);
     sub_result *r = &b->sub[sub];
-    if (last >= 0) {                   /* resumed: the last layer recorded */
-        rc = ptb_ckpt_front(b->ck, sub, resume_state, &j);
-        j.first = r->far;
-        rc = agree(j.cl, rc);
-        if (j.cl && rc == PTB_OK)
-            rc = j.cl->sum(j.cl->ctx, &j.found, 1);
-    } else {
-        s->p->goals(s->ctx, sub, add_goal, &j);
-        if (j.cl)
-            rc = j.cl->sum(j.cl->ctx, &j.found, 1);
-        if (b->ck && rc == PTB_OK)
-            rc = agree(j.cl, record_layer(b->ck, &j, 0, !j.found));
-    }
+    rc = first_layer(b, &j, last);
     for (unsigned d = last >= 0 ? (unsigned)last : 0; rc == PTB_OK && j.found;
          d++) {
         if ((int)d != last)            /* (a replayed layer is counted) */

@@ -1,4 +1,4 @@
-/* common/checkpoint.c: the BFS's checkpoint file, so that a long build
+/* lib/search/checkpoint.c: the BFS's checkpoint file, so that a long build
  * killed (kill -9, a power cut) resumes where it stopped and writes the
  * same table, byte for byte.
  *

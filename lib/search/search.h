@@ -3,7 +3,7 @@
 #ifndef PTB_SEARCH_H
 #define PTB_SEARCH_H
 
-#include "format.h"
+#include "format/format.h"
 
 /* ---- bfs.c ---------------------------------------------------------- */
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "format.h"
+#include "format/format.h"
 
 static const char *const metric[] = { "step", "line", "move" };
 

@@ -1,6 +1,6 @@
 /* tests/fuzz/fuzz_describe.c: libFuzzer harness for the description reader
- * (common/describe.c) and, on small boards, the described puzzle's query
- * reader (common/puzzle_slide.c).
+ * (lib/puzzles/describe.c) and, on small boards, the described puzzle's query
+ * reader (lib/puzzles/puzzle_slide.c).
  *
  * The input is split at its first NUL byte: before it, a description; after
  * it, a position of that puzzle.  A description that reads must give a

@@ -1,7 +1,7 @@
 /* tests/fuzz/fuzz_mdbcheck.c: libFuzzer harness for ptb_mdb_check() alone,
  * and for its promise: a file it accepts can be handed to liblmdb.  Each
  * input is written to a temporary file and checked; when accepted, liblmdb
- * opens it read-only (as table.c does), begins a read transaction, calls
+ * opens it read-only (as table_read.c does), begins a read transaction, calls
  * mdb_env_info() and mdb_env_stat(), fetches the table format's keys with
  * mdb_get(), walks the main database with a cursor, and reads every byte
  * of every value it returns.  liblmdb is not instrumented, so a bad read
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format.h"
+#include "format/format.h"
 
 static char path[96];
 static volatile unsigned sink;

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "puzzles.h"
+#include "format/format.h"
+#include "puzzles/puzzles.h"
 
 static const char *const desc[] = {   /* a seed's first byte: its index */
     /* a mix of shapes, a wall, a goal for the 2x2 block */

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "core/puzzle.h"
 
 #define SIDE 100u
 

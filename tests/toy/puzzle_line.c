@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "puzzle.h"
+#include "core/puzzle.h"
 
 #define TRACK 600u
 #define CELLS 612u

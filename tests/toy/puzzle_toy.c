@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "puzzles/text.h"
 
 #define CELLS 64
 
