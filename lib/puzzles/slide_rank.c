@@ -1,0 +1,834 @@
+/* lib/puzzles/slide_rank.c: the hot path of a described puzzle: a
+ * layout ranked (the programme's graph, the fold's rows, the trie) and
+ * unranked, and its moves listed and ranked from its path, for the BFS
+ * and the walk (puzzle_slide.c has the design). */
+#include "slide_engine.h"
+
+/* Puts into path p (may be NULL) at cell c: node v, rank r so far, same. */
+static inline void set_path(prefix *p, unsigned c, uint32_t v, uint64_t r,
+                            int same)
+{
+    if (p) {
+        p->node[c] = v;
+        p->r[c] = r;
+        p->same[c] = (uint8_t)same;
+    }
+}
+
+/* The completions of the choices before at[]'s own at each free cell of
+ * c0..c1-1, following the graph from node *v, which gets the node reached;
+ * UINT64_MAX when the graph does not hold at[] (a piece on a covered cell,
+ * or a choice without completions).  A node's edges are in the order of
+ * its choices' bits, so at[c]'s is the number of bits below its own. */
+static inline uint64_t walk_(const sl_ctx *x, const uint8_t *at,
+                             uint32_t *v, unsigned c0, unsigned c1, int lazy)
+{
+    uint64_t r = 0;
+    uint32_t u = *v;
+    for (unsigned c = c0; c < c1; c++) {
+        unsigned own = at[c];           /* 0: empty; else kind + 1 */
+        const sl_edge *e = &x->graph[u + EDGES + own].edge;
+        if ((lazy && !node_checked(x, u, c)) ||
+            !(x->graph[u].node.choice >> own & 1))
+            return UINT64_MAX;
+        r += e->before;
+        u = e->next;
+    }
+    *v = u;
+    return r;
+}
+
+/* walk_() on a graph read from a table, each node checked (out of line,
+ * so that the BFS's walks on a graph made here stay small). */
+static NEVER_INLINE uint64_t walk_lazy(const sl_ctx *x, const uint8_t *at,
+                                       uint32_t *v, unsigned c0, unsigned c1)
+{
+    return walk_(x, at, v, c0, c1, 1);
+}
+
+static inline uint64_t walk(const sl_ctx *x, const uint8_t *at, uint32_t *v,
+                            unsigned c0, unsigned c1)
+{
+    return x->lazy ? walk_lazy(x, at, v, c0, c1) : walk_(x, at, v, c0, c1, 0);
+}
+
+/* Where the path being ranked meets pre's at cell c (a row's first when
+ * folded) with rank r so far: the rest of *out is pre's, its ranks
+ * r - pre->r[c] apart (mod 2^64); returns the whole rank. */
+static uint64_t follow(const sl_ctx *x, const prefix *pre, unsigned c,
+                       uint64_t r, prefix *out)
+{
+    const unsigned n = x->d->n, step = x->fold ? x->d->w : 1;
+    for (unsigned i = c; i <= n; i += step) {
+        out->node[i] = pre->node[i];
+        out->r[i] = pre->r[i] + (r - pre->r[c]);
+        out->same[i] = pre->same[i];
+    }
+    return r + pre->r[n] - pre->r[c];
+}
+
+/* The path of a layout through the graph: its rank, the completions of the
+ * choices before its own at each free cell; when pre is not NULL, the
+ * path of a layout that agrees with l before cell 'from' and from cell
+ * 'join' on, walked from 'from' until it meets pre's, and with out (may
+ * be NULL; needs pre) l's whole path into *out, cells 0 to from - 1
+ * already there.  UINT64_MAX for a layout the graph does not hold (a tile
+ * puzzle's layout of the other class). */
+static ALWAYS_INLINE uint64_t dp_rank(const sl_ctx *x, const layout *l,
+                                      const prefix *pre, unsigned from,
+                                      unsigned join, prefix *out)
+{
+    const unsigned n = x->d->n;
+    uint32_t v = x->root;
+    if (!pre)
+        return walk(x, l->at, &v, 0, n);
+    v = pre->node[from];
+    uint64_t r = pre->r[from];
+    unsigned c = from;
+    if (!out) {                         /* (up to join in one go) */
+        uint64_t e = walk(x, l->at, &v, from, join);
+        if (e == UINT64_MAX)
+            return e;
+        r += e;
+        c = join;
+    }
+    for (; c < n; c++) {
+        if ((!out || c >= join) && v == pre->node[c])   /* (c >= join) */
+            return out ? follow(x, pre, c, r, out)
+                       : r + pre->r[n] - pre->r[c];
+        set_path(out, c, v, r, 0);
+        uint64_t e = walk(x, l->at, &v, c, c + 1);
+        if (e == UINT64_MAX)
+            return e;
+        r += e;
+    }
+    set_path(out, n, v, r, 0);
+    return r;
+}
+
+/* Node v's last edge whose completions before it are at most r.  (Its
+ * first edge is most often choice 0's: read at once with the header.) */
+static const sl_edge *edges_after(const sl_ctx *x, uint32_t v, uint64_t r)
+{
+    const sl_unit *n = &x->graph[v];
+    uint32_t m = n->node.choice;
+    const sl_edge *e = &n[EDGES].edge;
+    if (!(m & 1))
+        e = &n[EDGES + ptb_low_bit(m)].edge;
+    for (m &= m - 1; m; m &= m - 1) {
+        const sl_edge *f = &n[EDGES + ptb_low_bit(m)].edge;
+        if (f->before > r)
+            break;
+        e = f;
+    }
+    return e;
+}
+
+/* Cells c0..c1-1 of the layout of rank r among the completions of node
+ * *v into l, following the graph (*v gets the node reached); their path
+ * into *pre when pre is not NULL, the rank before c0 being 'done'.
+ * Returns the rank left: the layout's among the completions of the node
+ * reached. */
+static uint64_t unwalk(const sl_ctx *x, uint64_t r, uint32_t *vp,
+                       unsigned c0, unsigned c1, layout *l, prefix *pre,
+                       uint64_t done)
+{
+    const sl_desc *d = x->d;
+    uint64_t r0 = r;
+    uint32_t v = *vp;
+    const int lazy = x->lazy;
+    for (unsigned c = c0; c < c1; c++) {
+        if (lazy && !node_checked(x, v, c))
+            break;                      /* (the space damaged) */
+        const sl_edge *e = edges_after(x, v, r);
+        if (pre) {
+            pre->node[c] = v;
+            pre->r[c] = done + (r0 - r);
+        }
+        r -= e->before;
+        if (e->kind >= 0) {
+            put_piece(d, l, (unsigned)e->kind, c);
+            l->anchor[l->np++] = (uint8_t)c;
+        }
+        v = e->next;
+    }
+    if (pre) {
+        pre->node[c1] = v;
+        pre->r[c1] = done + (r0 - r);
+    }
+    *vp = v;
+    return r;
+}
+
+/* Keeps of l (unranked: its anchors ascending) the pieces anchored before
+ * cell c. */
+static void keep_before(const sl_desc *d, layout *l, unsigned c)
+{
+    while (l->np && l->anchor[l->np - 1] >= c) {   /* (the last go) */
+        unsigned a = l->anchor[--l->np];
+        take_piece(d, l, l->at[a] - 1u, a);
+    }
+}
+
+/* The layout of rank r; its path into *pre when pre is not NULL.  With
+ * 'from' > 0, l and *pre hold a layout whose cells before 'from' are this
+ * one's, and its path; only the cells from 'from' on are unranked. */
+static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
+                      unsigned from)
+{
+    uint32_t v = from ? pre->node[from] : x->root;
+    if (from)
+        keep_before(x->d, l, from);
+    else
+        memset(l, 0, sizeof *l);
+    unwalk(x, r - (from ? pre->r[from] : 0), &v, from, x->d->n, l, pre,
+           from ? pre->r[from] : 0);
+}
+
+/* The anchors of l's canonical layout: l's own or buf, its mirror image,
+ * given that the rows above cell c0 (the start of a row) are their own
+ * mirror images: only cells c0.. are compared, row by row until one is
+ * not its own mirror image, and written to buf (its bytes from c0 on).
+ * *own (may be NULL) gets whether l is its own mirror image. */
+static const uint8_t *canonical(const sl_ctx *x, const layout *l,
+                                uint8_t *buf, unsigned c0, int *own)
+{
+    const sl_desc *d = x->d;
+    if (own)
+        *own = 0;
+    for (unsigned c = c0; c < d->n; c += d->w) {
+        uint64_t b = row_bytes(x, l->at, c), m = mirror_row(x, b, c);
+        if (m == b)
+            continue;
+        if (row_order(m) > row_order(b))
+            return l->at;
+        memcpy(buf + c0, l->at + c0, c - c0);   /* (their own images) */
+        for (;;) {      /* (each row's 8 bytes: the next row's come after) */
+            memcpy(buf + c, &m, sizeof m);
+            if ((c += d->w) >= d->n)
+                return buf;
+            m = mirror_row(x, row_bytes(x, l->at, c), c);
+        }
+    }
+    if (own)
+        *own = 1;
+    return l->at;
+}
+
+/* Of the fold row of node v at cell c, the last path whose off (by_off)
+ * or before is at most key (< the range: keys are at most 2^40, a row's
+ * paths 2^22), or its first; NULL when it has none, or (a graph read from
+ * a table) when the row does not hold: the space is then damaged. */
+const fold_path *sl_fold_find(const sl_ctx *x, uint32_t v, unsigned c,
+                              uint64_t key, int by_off)
+{
+    uint32_t f = x->graph[v].node.frow;
+    if (!sl_row_checked(x, f, v, c))
+        return NULL;
+    const fold_row *fr = &x->frow[f - 1];
+    const fold_path *p = x->fpath + fr->first, *end = x->fpath + fr[1].first;
+    uint64_t range = guide_range(x, fr, by_off);
+    uint32_t n = row_n(fr);
+    if (!n)
+        return NULL;
+    p += guide_of(x, fr, by_off)[key < range ? key * n / range : n - 1];
+    while (p + 1 < end && (by_off ? p[1].off : p[1].before) <= key)
+        p++;
+    return p;
+}
+
+/* sl_row_hash() on a folded graph read from a table, once HASH_AFTER states'
+ * moves were listed (state_moves(); by the one thread that lists the
+ * last of them, the others walking meanwhile): every node and fold row
+ * checked first, as its walks are not (when one does not hold, the space
+ * is damaged and there is no hash). */
+static NEVER_INLINE void hash_late(const sl_ctx *cx)
+{
+    sl_ctx *x = (sl_ctx *)(uintptr_t)cx;
+    const sl_desc *d = x->d;
+    for (unsigned c = 0; c < d->n; c++) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v))
+            if (!node_checked(x, v, c))
+                return;
+    }
+    for (uint32_t f = 1; f <= x->nfrow; f++) {
+        uint32_t v = x->frow[f - 1].node;
+        if (v >= x->nunits || !sl_row_checked(x, f, v, sl_node_cell(x, v)))
+            return;
+    }
+    (void)sl_row_hash(x);
+}
+
+/* The place of a canonical layout among them, from the row at cell c0 on,
+ * the rows above leading to node v with rank r so far, and same when they
+ * are their own mirror images; UINT64_MAX when the graph does not hold
+ * it.  With pre (may be NULL), the path of a canonical layout whose cells
+ * from 'join' on are at[]'s: the rest of the rank is pre's from the first
+ * row at or past join where the two paths meet.  With out (may be NULL),
+ * the path from row c0 on into *out, as dp_rank()'s. */
+static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
+                          uint32_t v, uint64_t r, int same, const prefix *pre,
+                          unsigned join, prefix *out)
+{
+    const sl_desc *d = x->d;
+    for (unsigned c = c0; c < d->n; c += d->w) {
+        if (pre && c >= join && v == pre->node[c] &&
+            same == pre->same[c])
+            return out ? follow(x, pre, c, r, out)
+                       : r + pre->r[d->n] - pre->r[c];
+        set_path(out, c, v, r, same);
+        uint32_t u = v;
+        uint64_t off = walk(x, at, &u, c, c + d->w);
+        if (off == UINT64_MAX)
+            return UINT64_MAX;
+        if (!same) {
+            r += off;
+        } else {
+            const fold_path *p = sl_fold_find(x, v, c, off, 1);
+            if (!p || p->off != off)
+                return UINT64_MAX;      /* (a row after its mirror image) */
+            r += p->before;
+            same = p->same;
+        }
+        v = u;
+    }
+    set_path(out, d->n, v, r, same);
+    return r;
+}
+
+/* Of node v's rows (a row's first; x->rrow), the last whose plain
+ * completions before it are at most r (< v's total): the r-th at once
+ * when each row has one (ONE_EACH: the last row's nodes, where every
+ * unrank ends), else by a binary search. */
+static inline const row_entry *row_at(const sl_ctx *x, uint32_t v,
+                                      uint64_t r)
+{
+    const row_entry *e = &x->rrow[x->rfirst[v]];
+    if (e->n & ONE_EACH)
+        return e + (r < (e->n & ~ONE_EACH) ? r : 0);
+    for (uint32_t n = e->n; n > 1;) {
+        uint32_t half = n / 2;
+        e = e[half].off <= r ? e + half : e;
+        n -= half;
+    }
+    return e;
+}
+
+/* Puts the pieces of row_bytes() b of the row at cell c into l, their
+ * anchors after l's. */
+static inline void put_row(const sl_desc *d, layout *l, unsigned c,
+                           uint64_t b)
+{
+    while (b) {
+        unsigned i = (unsigned)__builtin_ctzll(b) / 8;
+        put_piece(d, l, (b >> 8 * i & 0xFF) - 1u, c + i);
+        l->anchor[l->np++] = (uint8_t)(c + i);
+        b &= ~((uint64_t)0xFF << 8 * i);
+    }
+}
+
+/* The canonical layout of place r; its path row by row into *pre when
+ * pre is not NULL; 'from', a row's first cell, as dp_unrank()'s.  r is
+ * the place left among the canonical completions of v while the rows are
+ * their own mirror images, then among the plain ones. */
+static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
+                        unsigned from)
+{
+    const sl_desc *d = x->d;
+    uint64_t r0 = r;
+    uint32_t v = x->root;
+    int same = 1;
+    if (from) {
+        v = pre->node[from];
+        same = pre->same[from];
+        r -= pre->r[from];
+        keep_before(d, l, from);
+    } else {
+        memset(l, 0, sizeof *l);
+    }
+    for (unsigned c = from; c < d->n; c += d->w) {
+        set_path(pre, c, v, r0 - r, same);
+        uint64_t plain = r;             /* the row's plain rank from v */
+        if (same) {
+            const fold_path *p = sl_fold_find(x, v, c, r, 0);   /* (r < F(v):
+                                                                one with
+                                                                F > 0) */
+            if (!p) {                   /* (the space damaged) */
+                if (pre)
+                    pre->same[c] = 0;
+                return;
+            }
+            r -= p->before;
+            same = p->same;
+            plain = p->off + (same ? 0 : r);
+        }
+        uint64_t left;
+        if (hashed(x)) {                /* the row at once */
+            const row_entry *e = row_at(x, v, plain);
+            put_row(d, l, c, e->row);
+            v = e->end;
+            left = plain - e->off;
+        } else {
+            left = unwalk(x, plain, &v, c, c + d->w, l, NULL, 0);
+        }
+        if (!same)
+            r = left;
+    }
+    set_path(pre, d->n, v, r0 - r, same);
+}
+
+/* fold_rank() by the row hash, of layout l itself: canonical() is folded
+ * in.  Of l's rows that are not their own mirror images, the first has a
+ * fold path when l is canonical and none when its mirror image is, whose
+ * rows are then ranked from there.  *turn as sl_rank()'s; with out (may be
+ * NULL), the state's path from row c on, as rank_path()'s. */
+static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
+                                       unsigned c, uint32_t v, uint64_t r,
+                                       int same, const prefix *pre,
+                                       unsigned join, uint32_t *turn,
+                                       prefix *out)
+{
+    const sl_desc *d = x->d;
+    uint8_t buf[SL_MAX_CELLS];
+    const uint8_t *at = l->at;
+    for (; c < d->n; c += d->w) {
+        if (pre && c >= join && v == pre->node[c] && same == pre->same[c]) {
+            if (same && pre->same[d->n])
+                *turn = CODE_OWN;       /* (pre's rows from c: l's) */
+            return out ? follow(x, pre, c, r, out)
+                       : r + pre->r[d->n] - pre->r[c];
+        }
+        set_path(out, c, v, r, same);
+        uint64_t row = row_bytes(x, at, c);
+        const row_slot *s = row_lookup(x, v, row);
+        if (!s)
+            return UINT64_MAX;
+        if (same && !s->path) {         /* after its mirror image */
+            for (unsigned b = c; b < d->n; b += d->w) {
+                uint64_t m = mirror_row(x, row_bytes(x, l->at, b), b);
+                memcpy(buf + b, &m, sizeof m);   /* (then the next row's) */
+            }
+            at = buf;
+            pre = NULL;
+            *turn = CODE_TURNS;
+            if (!(s = row_lookup(x, v, row_bytes(x, at, c))) || !s->path)
+                return UINT64_MAX;
+        }
+        if (same) {
+            const fold_path *p = &x->fpath[s->path - 1];
+            r += p->before;
+            same = p->same;
+        } else {
+            r += s->off;
+        }
+        v = s->end;
+    }
+    if (same)
+        *turn = CODE_OWN;
+    set_path(out, d->n, v, r, same);
+    return r;
+}
+
+/* MIRRORED when layout l is not its class's canonical one, else 0. */
+uint32_t sl_mirrored(const sl_ctx *x, const layout *l)
+{
+    uint8_t buf[SL_MAX_CELLS];
+    return x->fold && canonical(x, l, buf, 0, NULL) != l->at ? MIRRORED : 0;
+}
+
+/* ==== the component: slots, keys and the trie =========================== */
+
+/* A piece's place in a layout, its slot: kind by kind, each kind's pieces
+ * in the order of their anchors, by rows (reading order), or by columns
+ * for a kind that moves down and up.  So a piece that keeps to its row or
+ * column keeps its slot (a Rush Hour car is a slot).  The anchors of l's
+ * pieces slot by slot into a[]; 0 when l does not hold each kind's number
+ * of pieces (a layout a forged table leads to). */
+int sl_slots_of(const sl_desc *d, const layout *l, uint8_t *a)
+{
+    unsigned first[SL_MAX_KINDS], n[SL_MAX_KINDS] = { 0 }, at = 0;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        first[k] = at;
+        at += d->kind[k].count;
+    }
+    for (unsigned i = 0; i < d->n; i++)
+        for (unsigned by = 0; by < 2; by++) {    /* rows, then columns */
+            unsigned c = by ? i % d->h * d->w + i / d->h : i;
+            unsigned k = l->at[c] - 1u;
+            if (!l->at[c] || (d->kind[k].axis == SL_DOWN) != by)
+                continue;
+            if (n[k] == d->kind[k].count)
+                return 0;
+            a[first[k] + n[k]++] = (uint8_t)c;
+        }
+    for (unsigned k = 0; k < d->nkinds; k++)
+        if (n[k] != d->kind[k].count)
+            return 0;
+    return 1;
+}
+
+/* The layout whose pieces stand at a[] slot by slot. */
+void sl_layout_of_slots(const sl_desc *d, const uint8_t *a, layout *l)
+{
+    unsigned j = 0;
+    memset(l, 0, sizeof *l);
+    for (unsigned k = 0; k < d->nkinds; k++)
+        for (unsigned i = 0; i < d->kind[k].count; i++)
+            put_piece(d, l, k, a[j++]);
+    for (unsigned c = 0; c < d->n; c++)
+        if (l->at[c])
+            l->anchor[l->np++] = (uint8_t)c;
+}
+
+/* Digit j of a key (6 bits, j < MAX_KEY_PIECES), and setting it. */
+unsigned sl_key_get(sl_key k, unsigned j)
+{
+    unsigned bits = 6 * j;
+    return (unsigned)((bits + 6 <= 64 ? k.hi >> (58 - bits)
+                       : bits >= 64 ? k.lo >> (122 - bits)
+                       : k.hi << (bits - 58) | k.lo >> (122 - bits)) & 63);
+}
+
+/* The component's trie (FORMAT.md, "ranking"): a level a slot, in an
+ * order the table gives.  The nodes of level j are the distinct choices
+ * of anchors for the slots of levels 0 .. j - 1 (level 0: one node, none
+ * chosen); each has a bit for each anchor of level j's alphabet (the
+ * anchors its slot takes in the component), set when some layout of the
+ * component goes on with it, laid node after node.  The set bits of level
+ * j are, in order, the nodes of level j + 1; those of the last level are
+ * the layouts, and a layout's index is the number of set bits before its
+ * own.  Ranking goes down a level at a time (a count and a popcount),
+ * unranking up (a select). */
+uint64_t sl_trie_rank(const sl_ctx *x, const layout *l)
+{
+    uint8_t a[SL_MAX_PIECES];
+    uint64_t node = 0;
+    if (!sl_slots_of(x->d, l, a))
+        return UINT64_MAX;
+    for (unsigned j = 0; j < x->d->npieces; j++) {
+        const trie_level *lv = &x->level[j];
+        unsigned t = lv->digit[a[lv->slot]];
+        if (!t)
+            return UINT64_MAX;
+        uint64_t pos = node * lv->radix + t - 1, w = lv->word[pos / 64];
+        if (!(w >> pos % 64 & 1))
+            return UINT64_MAX;
+        node = lv->cum[pos / 64] + (uint64_t)__builtin_popcountll(
+                                       w & (((uint64_t)1 << pos % 64) - 1));
+    }
+    return node;
+}
+
+/* The layout of index r (r < size). */
+static void trie_unrank(const sl_ctx *x, uint64_t r, layout *l)
+{
+    uint8_t a[SL_MAX_PIECES];
+    for (unsigned j = x->d->npieces; j-- > 0;) {
+        const trie_level *lv = &x->level[j];
+        uint64_t lo = ptb_last_at_most(lv->cum, lv->nwords, r);  /* bit r's */
+        uint64_t w = lv->word[lo];
+        for (uint64_t i = r - lv->cum[lo]; i; i--)
+            w &= w - 1;
+        uint64_t pos = lo * 64 + ptb_low_bit(w);
+        a[lv->slot] = lv->alpha[pos % lv->radix];
+        r = pos / lv->radix;
+    }
+    sl_layout_of_slots(x->d, a, l);
+}
+
+/* Of the path from, the cells before c (a row's first when folded, the
+ * only cells a folded path has) into *to. */
+static void copy_path(const sl_ctx *x, prefix *to, const prefix *from,
+                      unsigned c)
+{
+    const unsigned step = x->fold ? x->d->w : 1;
+    for (unsigned i = 0; i < c; i += step) {
+        to->node[i] = from->node[i];
+        to->r[i] = from->r[i];
+        to->same[i] = from->same[i];
+    }
+}
+
+/* sl_rank() and rank_path(): with out (may be NULL), l's path. */
+static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
+                                    const prefix *pre, unsigned from,
+                                    unsigned join, uint32_t *turn,
+                                    prefix *out)
+{
+    uint8_t buf[SL_MAX_CELLS];
+    uint32_t ignored;
+    *(turn = turn ? turn : &ignored) = 0;
+    unsigned c0 = pre && x->fold ? x->row[from] : pre ? from : 0;
+    if (out)                            /* (the cells above: pre's) */
+        copy_path(x, out, pre, c0);
+    if (x->fold) {                      /* its class: the canonical one */
+        int same = !pre || pre->same[c0], own = 0;
+        if (hashed(x))
+            return row_rank(x, l, c0, pre ? pre->node[c0] : x->root,
+                            pre ? pre->r[c0] : 0, same, pre, join, turn,
+                            out);
+        const uint8_t *at = same ? canonical(x, l, buf, c0, &own) : l->at;
+        *turn = own ? CODE_OWN : at != l->at ? CODE_TURNS : 0;
+        return fold_rank(x, at, c0, pre ? pre->node[c0] : x->root,
+                         pre ? pre->r[c0] : 0, same,
+                         at == l->at ? pre : NULL, join, out);
+    }
+    return x->level ? sl_trie_rank(x, l) : dp_rank(x, l, pre, from, join, out);
+}
+
+/* The index of a layout: its rank among the layouts, or its place in the
+ * component (UINT64_MAX when it is not in it).  pre (may be NULL): the
+ * path of a layout that agrees with l before cell 'from' and from cell
+ * 'join' on.  *turn (may be NULL) gets CODE_TURNS when the state stands
+ * for l's mirror image, CODE_OWN when l is its own, else 0. */
+uint64_t sl_rank(const sl_ctx *x, const layout *l, const prefix *pre,
+                 unsigned from, unsigned join, uint32_t *turn)
+{
+    return rank_(x, l, pre, from, join, turn, NULL);
+}
+
+/* Whether rank_path() can give a layout's path: not through a trie. */
+static int ranks_path(const sl_ctx *x)
+{
+    return !x->level;
+}
+
+/* sl_rank(); with out (may be NULL; needs pre and ranks_path()), the path of
+ * the state's layout into *out: l's, or its mirror image's when *turn
+ * gets CODE_TURNS (keep_last()). */
+static uint64_t rank_path(const sl_ctx *x, const layout *l, const prefix *pre,
+                          unsigned from, unsigned join, uint32_t *turn,
+                          prefix *out)
+{
+    return rank_(x, l, pre, from, join, turn, out);
+}
+
+/* The layout of an index; with pre (may be NULL), a ranked layout's
+ * path. */
+void sl_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
+{
+    if (x->level)
+        trie_unrank(x, r, l);
+    else if (x->fold)
+        fold_unrank(x, r, l, pre, 0);
+    else
+        dp_unrank(x, r, l, pre, 0);
+}
+
+/* Whether r is one of the layouts (canonical ones, while the rows above
+ * are their own mirror images) that share pre's cells before cell c (a
+ * row's first when folded): the completions of its node there. */
+static int shares(const sl_ctx *x, const prefix *pre, unsigned c, uint64_t r)
+{
+    const sl_node *v = &x->graph[pre->node[c]].node;
+    uint64_t most = !x->fold || !pre->same[c] ? v->total
+                    : v->frow - 1u < x->nfrow ? x->frow[v->frow - 1].count
+                                              : 0;   /* (damaged) */
+    return r >= pre->r[c] && r - pre->r[c] < most;
+}
+
+/* sl_unrank() of r with its path, where l and *pre hold another layout of
+ * the space (not a component's) and its path: from the last row start
+ * (or cell, unfolded) whose completions hold r, as the layouts there
+ * share the rows above.  Each one's completions hold the next one's, so
+ * those that hold r come first: a binary search finds the last. */
+static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
+{
+    const sl_desc *d = x->d;
+    unsigned step = x->fold ? d->w : 1, lo = 0, hi = (d->n - 1) / step;
+    while (lo < hi) {
+        unsigned mid = (lo + hi + 1) / 2;
+        if (shares(x, pre, mid * step, r))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (x->fold)
+        fold_unrank(x, r, l, pre, lo * step);
+    else
+        dp_unrank(x, r, l, pre, lo * step);
+}
+
+/* The places a piece of kind k at anchor a can reach in the move metric,
+ * as a set (reach() lists the same ones in order, with their paths): its
+ * component among the anchors where it fits clear of occ, the other
+ * pieces' cells, grown a step in every direction its axis allows at a
+ * time. */
+uint64_t sl_reach_set(const sl_ctx *x, unsigned k, uint64_t occ,
+                      unsigned a)
+{
+    const sl_kind *kd = &x->d->kind[k];
+    const unsigned w = x->d->w;
+    uint64_t clear = kd->fit, r = (uint64_t)1 << a, last = 0;
+    for (uint64_t m = kd->shape; m; m &= m - 1)
+        clear &= ~(occ >> ptb_low_bit(m));
+    while (r != last) {
+        last = r;
+        if (kd->axis != SL_DOWN)
+            r |= ((r & ~x->last_col) << 1 | (r & ~x->first_col) >> 1) & clear;
+        if (kd->axis != SL_ACROSS)
+            r |= (r << w | r >> w) & clear;
+    }
+    return r & ~((uint64_t)1 << a);
+}
+
+/* The layout a thread last found moves of, and its path: the BFS takes
+ * states in index order, and the next one, which most often shares the
+ * first rows, is unranked from where the two part (unrank_near()); a walk
+ * takes the move it picked, whose layout and path add_move() keeps.  A
+ * space is known by a number it gets at open, never reused. */
+static _Thread_local struct {
+    uint64_t space;
+    uint64_t idx;
+    layout l;
+    prefix pre;
+} last;
+
+/* The moves of a layout, as add_move() ranks them: into out (their codes
+ * successors()', with CODE_TURNS or CODE_OWN) or their indices into idx;
+ * with pick, each in turn into out[0] until pick takes one. */
+typedef struct move_list {
+    const sl_ctx *x;
+    ptb_move *out;
+    uint64_t *idx;
+    unsigned n;
+    const prefix *pre;           /* the layout's path, or NULL */
+    int (*pick)(void *arg, const ptb_move *m);   /* or NULL: every move */
+    void *arg;
+    int picked;                  /* what pick returned */
+} move_list;
+
+/* The layout of state idx, with its path, as the thread's last: that of
+ * the move a walk picked, l (the piece anchored at 'moved' having moved)
+ * or its mirror image when 'turned', as an unranked layout (its anchors
+ * ascending), so that the walk's next step need not unrank it.  The
+ * layout whose moves are being listed is overwritten: successors() stops
+ * as soon as a move is picked. */
+static void keep_last(const sl_ctx *x, const layout *l, uint64_t idx,
+                      const prefix *path, unsigned moved, int turned)
+{
+    if (turned) {                       /* row by row, mirrored */
+        memset(&last.l, 0, sizeof last.l);
+        for (unsigned c = 0; c < x->d->n; c += x->d->w)
+            put_row(x->d, &last.l, c, mirror_row(x, row_bytes(x, l->at, c),
+                                                 c));
+    } else {
+        last.l = *l;
+        uint8_t *an = last.l.anchor;
+        unsigned i = 0;
+        while (an[i] != moved)
+            i++;
+        for (; i > 0 && an[i - 1] > moved; i--)
+            an[i] = an[i - 1];
+        for (; i + 1 < last.l.np && an[i + 1] < moved; i++)
+            an[i] = an[i + 1];
+        an[i] = (uint8_t)moved;
+    }
+    copy_path(x, &last.pre, path, x->d->n + 1);
+    last.idx = idx;
+}
+
+/* add_move() of a walk: each move in turn into out[0] until pick takes
+ * one, whose layout and path become the thread's last (keep_last()). */
+static NEVER_INLINE int pick_move(move_list *ml, const layout *next, unsigned a,
+                                  unsigned b)
+{
+    uint32_t turn;
+    prefix path, *out = ml->pre && ranks_path(ml->x) ? &path : NULL;
+    uint64_t r = rank_path(ml->x, next, ml->pre, a < b ? a : b,
+                           (a > b ? a : b) + 1, &turn, out);
+    if (r == UINT64_MAX)
+        return 0;
+    ml->out->to = r;
+    ml->out->code = a | b << 8 | turn;
+    if ((ml->picked = ml->pick(ml->arg, ml->out)) == 0)
+        return ++ml->n >= PTB_MAX_MOVES;
+    if (out)
+        keep_last(ml->x, next, r, out, b, turn == CODE_TURNS);
+    return 1;
+}
+
+static ALWAYS_INLINE int add_move(void *arg, const layout *next,
+                                  uint32_t code)
+{
+    move_list *ml = arg;
+    unsigned a = code & 0xFF, b = code >> 8;
+    if (ml->pick)
+        return pick_move(ml, next, a, b);
+    uint32_t turn;
+    uint64_t r = rank_(ml->x, next, ml->pre, a < b ? a : b,
+                       (a > b ? a : b) + 1, &turn, NULL);
+    if (r == UINT64_MAX)     /* not in the space: only under a ranking a */
+        return 0;            /* table forged (its check is --verify's) */
+    if (ml->out) {
+        ml->out[ml->n].to = r;
+        ml->out[ml->n].code = code | turn;
+    } else {
+        ml->idx[ml->n] = r;
+    }
+    return ++ml->n >= PTB_MAX_MOVES;
+}
+
+/* The layout of state idx (< x->size), into the thread's last with its
+ * path: unranked from where the last one parts, or not at all when it is
+ * the last (a walk asks whether a state is a goal, then for its moves).
+ * NULL when the space is damaged. */
+const layout *sl_last_layout(const sl_ctx *x, uint64_t idx)
+{
+    if (last.space != x->space || last.idx != idx) {
+        if (last.space == x->space && !x->level)
+            unrank_near(x, idx, &last.l, &last.pre);
+        else
+            sl_unrank(x, idx, &last.l, &last.pre);
+        last.space = x->space;
+        last.idx = idx;
+    }
+    if (__atomic_load_n(&x->damaged, __ATOMIC_RELAXED)) {
+        last.space = 0;                 /* (its path may be cut short) */
+        return NULL;
+    }
+    return &last.l;
+}
+
+/* moves(), unmoves() and first_move(): the same moves of state idx into
+ * ml (none when idx is no state). */
+static void state_moves(uint32_t sub, uint64_t idx, move_list *ml)
+{
+    const sl_ctx *x = ml->x;
+    const layout *l;
+    if (sub != 0 || idx >= x->size || !(l = sl_last_layout(x, idx)))
+        return;
+    if (x->lazy && x->fold &&
+        __atomic_load_n(&x->asked, __ATOMIC_RELAXED) < HASH_AFTER &&
+        __atomic_add_fetch(&((sl_ctx *)(uintptr_t)x)->asked, 1,
+                           __ATOMIC_RELAXED) == HASH_AFTER)
+        hash_late(x);
+    ml->pre = &last.pre;
+    successors(x, l, ml->idx != NULL, add_move, ml);
+}
+
+unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
+                     ptb_move *out)
+{
+    move_list ml = { .x = ctx, .out = out };
+    state_moves(sub, idx, &ml);
+    return ml.n;
+}
+
+unsigned slide_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
+                       uint64_t *out)
+{
+    move_list ml = { .x = ctx, .idx = out };
+    state_moves(sub, idx, &ml);
+    return ml.n;
+}
+
+int slide_first_move(const void *ctx, const ptb_position *p,
+                     int (*pick)(void *arg, const ptb_move *m),
+                     void *arg, ptb_move *out)
+{
+    move_list ml = { .x = ctx, .out = out, .pick = pick, .arg = arg };
+    state_moves(p->sub, p->idx, &ml);
+    return ml.picked;
+}
