@@ -33,7 +33,9 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 SAN_OBJ  = $(LIB_SRC:%.c=build/san/%.o)
 SAN_BIN  = $(TEST_SRC:tests/%.c=build/tests/%.san)
 
-.PHONY: all deps tables test clean bench check-tables check test-deps
+.PHONY: all deps tables test test-long clean bench check-tables check \
+        check-build test-deps
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 all: bin/tbgen bin/tblookup
 
 # tbgen-mpi, tbgen split between processes by MPI (README.md, "Past one
@@ -47,8 +49,10 @@ uninstall: uninstall-mpi
 endif
 
 # `make tables` installs the main job's packages only; `make test` installs
-# what the tests add too, then runs the suite (`make check`) in a make that
-# sees them: this file asks python3 and the compilers when it is read.
+# what the tests add too, then builds what the suite runs (`make
+# check-build`, a job a processor) and runs it (`make check`), each in a
+# make that sees them: this file asks python3 and the compilers when it is
+# read.
 deps:
 	scripts/install-deps
 
@@ -56,7 +60,14 @@ test-deps:
 	scripts/install-deps --tests
 
 test: test-deps
+	$(MAKE) -j$(JOBS) check-build
 	$(MAKE) check
+
+# `make test-long`: the same suite with what only a long run shows: each
+# fuzz harness for a minute instead of 2 seconds (CI runs make test).
+test-long: test-deps
+	$(MAKE) -j$(JOBS) check-build
+	FUZZ_SMOKE=60 $(MAKE) check
 
 build/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
@@ -120,7 +131,7 @@ $(TABLES)/.built: bin/tbgen $(DESCRIPTIONS:%=puzzles/%.txt)
 	touch $@
 
 tables: deps
-	$(MAKE) all
+	$(MAKE) -j$(JOBS) all
 	$(MAKE) $(TABLES)/.built
 
 # An LD_PRELOAD shim for the tests: writes to *.tmp files fail with ENOSPC.
@@ -128,7 +139,10 @@ build/tests/shim_enospc.so: tests/shim_enospc.c
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -shared -o $@ $< -ldl
 
-check: all $(TEST_BIN) $(SAN_BIN) build/tests/shim_enospc.so $(TABLES)/.built
+check-build: all $(TEST_BIN) $(SAN_BIN) build/tests/shim_enospc.so \
+             $(TABLES)/.built
+
+check: check-build
 	tests/run
 
 # The tables are reproducible byte for byte: compare them with the sums
@@ -176,7 +190,7 @@ TOY_SRC = tests/toy/puzzle_toy.c tests/toy/puzzle_grid.c \
           tests/toy/puzzle_line.c
 TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) $(TOY_SRC:%.c=build/toy/%.o)
 TOY_BIN = build/toy/tblookup build/toy/tbgen
-check: $(TOY_BIN)
+check-build: $(TOY_BIN)
 
 build/toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def $(GEN_HDR)
 	@mkdir -p $(dir $@)
@@ -198,7 +212,7 @@ WEBDIR ?= $(PREFIX)/share/puzzletb/web
 .PHONY: serve install-serve uninstall-serve
 all: bin/tbserve
 # the tests also run a tbserve built with ASan and UBSan
-check: bin/tbserve build/san/tbserve build/tests/httpload
+check-build: bin/tbserve build/san/tbserve build/tests/httpload
 install: install-serve
 uninstall: uninstall-serve
 
@@ -434,7 +448,7 @@ fuzz-tables: $(FUZZ_TABLES:%=build/fuzz/table_%) $(FUZZ_TOY_TABLE) \
              $(TABLES)/.built
 	tests/fuzz/run -t $(FUZZ_SECONDS) -j $(FUZZ_JOBS) -n $(FUZZ_EXECS) \
 	    $(FUZZ_TABLES:%=table_%)
-check: $(FUZZ_BIN) $(FUZZ_TOY_TABLE) $(TSAN_BIN)
+check-build: $(FUZZ_BIN) $(FUZZ_TOY_TABLE) $(TSAN_BIN)
 
 $(FUZZ_OBJ) $(FUZZ_TOY_OBJ) $(TSAN_OBJ): $(GEN_HDR)
 build/fuzz/%.o: %.c $(LIB_HDR)
@@ -566,7 +580,7 @@ build/san/python/puzzletb/%.py: python/puzzletb/%.py
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-check: python python-san
+check-build: python python-san
 
 bench-python: python $(TABLES)/.built
 	PUZZLETB_TABLES=$(TABLES) $(PYTHON) python/bench.py

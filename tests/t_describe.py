@@ -25,6 +25,7 @@ import sys
 import tempfile
 
 TBGEN = os.environ.get('TBGEN', 'bin/tbgen')
+LAYOUTS = {}    # Model.layouts(), by drawing
 LOOKUP = os.environ.get('LOOKUP', 'bin/tblookup')
 n = 0
 
@@ -46,6 +47,8 @@ class Model:
                  reachable=False, mixes=None):
         self.reachable = reachable
         self.mixes = mixes      # covers mixes N: N, else None
+        self._cells, self._fits = {}, {}
+        self.start = (start, distinct, axis)
         rows = start.split('/')
         self.h, self.w = len(rows), len(rows[0])
         self.walls = {(r, c) for r in range(self.h) for c in range(self.w)
@@ -92,13 +95,23 @@ class Model:
             self.goals.append((need, empty))
 
     def cells(self, kind, anchor):
-        return [(anchor[0] + dr, anchor[1] + dc)
-                for dr, dc in self.kinds[kind][0]]
+        """The cells a piece of kind covers at anchor (kept: asked for
+        millions of times)."""
+        key = (kind, anchor)
+        cs = self._cells.get(key)
+        if cs is None:
+            cs = self._cells[key] = tuple((anchor[0] + dr, anchor[1] + dc)
+                                          for dr, dc in self.kinds[kind][0])
+        return cs
 
     def fits(self, kind, anchor):
-        return all(0 <= r < self.h and 0 <= c < self.w and
-                   (r, c) not in self.walls
-                   for r, c in self.cells(kind, anchor))
+        key = (kind, anchor)
+        ok = self._fits.get(key)
+        if ok is None:
+            ok = self._fits[key] = all(
+                0 <= r < self.h and 0 <= c < self.w and (r, c) not in self.walls
+                for r, c in self.cells(kind, anchor))
+        return ok
 
     def mixed_layouts(self):
         """Every layout of any number of the pieces that are not distinct
@@ -131,39 +144,45 @@ class Model:
         return out
 
     def layouts(self):
-        """Every layout: a sorted tuple of (kind, anchor) pairs."""
+        """Every layout: a sorted tuple of (kind, anchor) pairs (the same
+        for every metric: kept in LAYOUTS by the description's drawing)."""
+        key = (self.start, self.mixes)
+        if key not in LAYOUTS:
+            LAYOUTS[key] = self.enumerate()
+        return LAYOUTS[key]
+
+    def enumerate(self):
         if self.mixes is not None:
             return self.mixed_layouts()
         pieces = [k for k in sorted(self.count) for _ in range(self.count[k])]
         out = set()
+        # each kind's anchors where it fits the board, in reading order
+        spots = {k: [((r, c), frozenset(self.cells(k, (r, c))))
+                     for r in range(self.h) for c in range(self.w)
+                     if self.fits(k, (r, c))] for k in set(pieces)}
 
         def place(i, used, placed):
             if i == len(pieces):
                 out.add(tuple(sorted(placed)))
                 return
             k = pieces[i]
-            for r in range(self.h):
-                for c in range(self.w):
-                    if not self.fits(k, (r, c)):
-                        continue
-                    cs = self.cells(k, (r, c))
-                    if any(x in used for x in cs):
-                        continue
-                    # interchangeable pieces in anchor order: each set once
-                    if (i and pieces[i - 1] == k and
-                            (r, c) <= placed[-1][1]):
-                        continue
-                    place(i + 1, used | set(cs), placed + [(k, (r, c))])
+            for a, cs in spots[k]:
+                if not cs.isdisjoint(used):
+                    continue
+                # interchangeable pieces in anchor order: each set once
+                if i and pieces[i - 1] == k and a <= placed[-1][1]:
+                    continue
+                place(i + 1, used | cs, placed + [(k, a)])
         place(0, frozenset(), [])
         return out
 
     def moves(self, lay):
         out = []
+        occ = set()
+        for k, a in lay:
+            occ.update(self.cells(k, a))
         for i, (k, a) in enumerate(lay):
-            others = set()
-            for j, (k2, a2) in enumerate(lay):
-                if j != i:
-                    others.update(self.cells(k2, a2))
+            others = occ.difference(self.cells(k, a))   # (no overlaps)
             ax = self.kinds[k][2]
             dirs = [(-1, 0), (1, 0), (0, -1), (0, 1)]
             if ax == 'across':
@@ -544,8 +563,8 @@ def main():
                 check('%s %s: %d answers, from drawings and their mirror '
                       'images, replay as moves of the rules to a goal' %
                       (name, metric, len(sample)), not bad, bad[:3])
-            out = sorted(model.layouts() - set(lays))[:300]
-            if model.reachable and out:
+            out = model.reachable and sorted(model.layouts() - set(lays))[:300]
+            if out:
                 r = run([LOOKUP, '--tables', tmp, puzzle, '--metric', metric,
                          '--batch', '--count'],
                         ''.join(model.draw(l) + '\n' for l in out))

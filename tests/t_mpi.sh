@@ -45,16 +45,17 @@ same() {
     done
 }
 
-ONE=$TMP/one
+# one process's tables, to compare with: make tables built them with this
+# tbgen (the Makefile remakes them when it changes)
+ONE=$TABLES
 BUILTIN="swap.mdb four.mdb frog.mdb klotski-step.mdb klotski-line.mdb
          klotski-move.mdb"
 DESC="eight.mdb century-step.mdb century-line.mdb century-move.mdb
       rush-60-line.mdb rush-60-step.mdb quzzle-step.mdb quzzle-line.mdb
       quzzle-move.mdb"
 DESC_ARGS="--puzzle eight --puzzle century --puzzle rush-60 --puzzle quzzle"
-check "one process builds the tables to compare with" \
-    eval 'bin/tbgen --quiet --out "$ONE" &&
-          bin/tbgen --quiet --out "$ONE" $DESC_ARGS'
+check "one process's tables to compare with are there (make tables)" \
+    eval 'for f in $BUILTIN $DESC; do test -f "$ONE/$f" || exit 1; done'
 
 unset PTB_TEST_ROUND_CHUNKS
 check "-np 1: four, frog, byte for byte one process's" \

@@ -42,11 +42,17 @@ check "... changed to 1 ($(enc klotski-step)): --verify names it" \
     expect_error 3 "inconsistent at subtable 0 index $kidx .*: stored value is not the distance mod 3" \
     --verify klotski --tables "$TMP/tam"
 
+# tables/ was built with a thread a processor (make tables): 2 here, or
+# built again with 2
 mkdir -p "$TMP/j1" "$TMP/j2"
 bin/tbgen -q --puzzle swap --threads 1 --out "$TMP/j1"
-bin/tbgen -q --puzzle swap --threads 2 --out "$TMP/j2"
+two=$TABLES/swap.mdb
+if [ "$(nproc)" -lt 2 ]; then
+    bin/tbgen -q --puzzle swap --threads 2 --out "$TMP/j2"
+    two=$TMP/j2/swap.mdb
+fi
 check "tbgen with 1 and 2 threads writes identical files" \
-    cmp -s "$TMP/j1/swap.mdb" "$TMP/j2/swap.mdb"
+    cmp -s "$TMP/j1/swap.mdb" "$two"
 check "... identical to tables/swap.mdb" cmp -s "$TMP/j1/swap.mdb" "$TABLES/swap.mdb"
 check "tbgen leaves no temporary file" test -z "$(ls "$TMP/j1" | grep -v '^swap.mdb$')"
 
