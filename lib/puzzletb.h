@@ -191,6 +191,9 @@ int ptb_space_new(const ptb_puzzle *p, const char *metric, ptb_space **out);
 void ptb_space_close(ptb_space *s);          /* NULL is fine */
 const ptb_puzzle *ptb_space_puzzle(const ptb_space *s);
 const char *ptb_space_metric(const ptb_space *s);
+/* The most moves a state of the space may have (at most
+ * PTB_MAX_SUCCESSORS): what an array for ptb_successors() must hold. */
+unsigned ptb_space_max_moves(const ptb_space *s);
 /* The table's file name in a directory: "swap.mdb", "klotski-line.mdb". */
 int ptb_space_file(const ptb_space *s, char *buf, size_t cap);
 
@@ -482,11 +485,16 @@ typedef struct ptb_successor {
 
 /* Every move out of p, in the puzzle's fixed order, each with its
  * successor's distance; *distance gets p's own (PTB_UNSOLVABLE when the goal
- * cannot be reached).  out must hold PTB_MAX_SUCCESSORS entries.  For mod-3
+ * cannot be reached).  out must hold as many entries as a state of the
+ * space may have moves (ptb_space_max_moves(); PTB_MAX_SUCCESSORS always
+ * suffices).  For mod-3
  * and mod-4 tables this walks from p once (O(distance)); a successor's
  * distance then follows from its residue.  r may be NULL.  Returns PTB_OK,
  * PTB_EINVAL, PTB_ECORRUPT, PTB_ENOMEM. */
-#define PTB_MAX_SUCCESSORS 256
+/* The most moves a state of any puzzle has: a described board has at most
+ * 64 cells and so 64 pieces, each with at most 63 places to go (the
+ * built-in puzzles have at most 256). */
+#define PTB_MAX_SUCCESSORS 4096
 int ptb_successors(const ptb_table *t, ptb_reader *r, const ptb_position *p,
                    unsigned *distance, ptb_successor *out, unsigned *n);
 
@@ -580,12 +588,12 @@ int ptb_format_analysis_json(const ptb_space *s, const ptb_analysis *a,
  * states of the optimal lines, so shared states are counted once: time
  * and memory grow with the number of states on optimal lines, not with the
  * number of lines.  Writes the exact count in decimal to buf; a cap of
- * PTB_COUNT_DIGITS always suffices (the count is at most 256^1022 <
- * 10^2462).
+ * PTB_COUNT_DIGITS always suffices (the count is at most
+ * PTB_MAX_SUCCESSORS^1022 = 2^12264 < 10^3692).
  * A goal has one (empty) sequence.  r may be NULL.  Returns PTB_OK,
  * PTB_NOTFOUND (unsolvable; buf gets "0"), PTB_EINVAL (a bad position or a
  * cap too small), PTB_ECORRUPT, PTB_ENOMEM. */
-#define PTB_COUNT_DIGITS 2464
+#define PTB_COUNT_DIGITS 3694
 int ptb_count_solutions(const ptb_table *t, ptb_reader *r,
                         const ptb_position *starts, unsigned n, char *buf,
                         size_t cap);

@@ -512,7 +512,7 @@ static int ranked_ok(const tables *tb, const model *m, const st *s,
                      ptb_analysis *a, char *why, size_t cap)
 {
     ptb_position p[2];
-    ptb_successor ref[PTB_MAX_SUCCESSORS];
+    static ptb_successor ref[PTB_MAX_SUCCESSORS];   /* (426 kB) */
     st nx[MAXS], after;
     unsigned n, d, nref;
     char board[256];

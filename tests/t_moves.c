@@ -8,7 +8,12 @@
  * takes none must be given every move and get 0.  The walk (lib/answer/walk.c)
  * takes its step from first_move() where a puzzle has one, so its answers
  * are those of the moves()' walk (the tables' answers are checked against
- * BFS elsewhere: t_describe.sh). */
+ * BFS elsewhere: t_describe.sh).  Last, a description whose states have
+ * more moves than the 256 the built-in puzzles list: five 1x1 pieces on
+ * an open 8x8 board in the move metric, where from any layout each piece
+ * goes to any of the 59 empty cells (5 x 59 = 295 moves, every successor
+ * another layout), and the search from scratch (ptb_search) finds the one
+ * move to a goal. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,12 +61,12 @@ static void first_move_is_moves(const char *name, const char *metric)
     unsigned bad = 0, tried = 0, unbad = 0;
     srand(7);
     for (unsigned i = 0; ops->first_move && i < STATES; i++) {
-        ptb_move mv[PTB_MAX_MOVES], out;
+        static ptb_move mv[PTB_MAX_SUCCESSORS], out;
+        static uint64_t to[PTB_MAX_SUCCESSORS], from[PTB_MAX_SUCCESSORS];
         ptb_position pos;
         memset(&pos, 0, sizeof pos);
         pos.idx = (uint64_t)rand() * (uint64_t)rand() % size;
         unsigned n = ops->moves(s->ctx, 0, pos.idx, mv);
-        uint64_t to[PTB_MAX_MOVES], from[PTB_MAX_MOVES];
         unsigned nu = ops->unmoves(s->ctx, 0, pos.idx, from);
         for (unsigned j = 0; j < n; j++)
             to[j] = mv[j].to;
@@ -88,6 +93,57 @@ static void first_move_is_moves(const char *name, const char *metric)
     ptb_puzzle_free(p);
 }
 
+/* Five 1x1 pieces on an open 8x8 board, the move metric. */
+static void many_moves(void)
+{
+    static const char text[] =
+        "name t-five\nmetrics move\n"
+        "start ABCDE.../......../......../......../......../......../"
+        "......../........\n"
+        "goal\n????????\n????????\n????????\n????????\n????????\n"
+        "????????\n????????\n???????A\n";
+    static ptb_move mv[PTB_MAX_SUCCESSORS];
+    static uint64_t to[PTB_MAX_SUCCESSORS], from[PTB_MAX_SUCCESSORS];
+    static ptb_solution sol;
+    ptb_puzzle *p;
+    ptb_space *s = NULL;
+    ptb_position pos[2];
+    unsigned npos = 0;
+    char err[200];
+    int rc = ptb_puzzle_load(text, &p, err, sizeof err);
+    if (rc == PTB_OK && (rc = ptb_space_new(p, NULL, &s)) != PTB_OK)
+        ptb_puzzle_free(p);
+    if (!check(rc == PTB_OK, "five pieces on 8x8, move metric: the space "
+               "opens (%s %s)", ptb_strerror(rc), rc == PTB_EPARSE ? err : ""))
+        return;
+    const ptb_puzzle *ops = ptb_space_puzzle(s);
+    unsigned most = ptb_space_max_moves(s);
+    check(most >= 295 && most <= PTB_MAX_SUCCESSORS,
+          "... a state may have %u moves: at least 295, more than 256", most);
+    rc = ptb_parse(s, "ABCDE.../......../......../......../......../"
+                   "......../......../........", NULL, pos, &npos, err,
+                   sizeof err);
+    unsigned n = rc == PTB_OK ? ops->moves(s->ctx, 0, pos[0].idx, mv) : 0;
+    unsigned nu = rc == PTB_OK ? ops->unmoves(s->ctx, 0, pos[0].idx, from) : 0;
+    for (unsigned j = 0; j < n; j++)
+        to[j] = mv[j].to;
+    qsort(to, n, sizeof *to, u64_cmp);
+    qsort(from, nu, sizeof *from, u64_cmp);
+    unsigned dup = 0;
+    for (unsigned j = 1; j < n; j++)
+        dup += to[j] == to[j - 1] || to[j - 1] == pos[0].idx;
+    check(n == 5 * 59 && dup == 0, "... the start has %u moves (5 x 59 = "
+          "295), to %u distinct other layouts", n, n - dup);
+    check(nu == n && !memcmp(to, from, n * sizeof *to),
+          "... and unmoves() gives the same %u layouts", nu);
+    rc = ptb_search(s, pos, npos, &sol);
+    check(rc == PTB_OK && sol.distance == 1,
+          "... the search from scratch: one move to a goal (%s, %u)",
+          ptb_strerror(rc), sol.distance);
+    ptb_space_close(s);
+    ptb_puzzle_free(p);
+}
+
 int main(void)
 {
     static const char *const t[][2] = {
@@ -96,5 +152,6 @@ int main(void)
     };
     for (unsigned i = 0; i < sizeof t / sizeof t[0]; i++)
         first_move_is_moves(t[i][0], t[i][1]);
+    many_moves();
     return check_done();
 }

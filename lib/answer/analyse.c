@@ -15,12 +15,13 @@
  * predecessors in the layer above, so each layer is a sorted list of states
  * with their counts, built from the layer above by sorting (successor,
  * source) pairs.  Counts are binary numbers of 32-bit limbs, as many per
- * entry as the layer needs: a state has at most PTB_MAX_MOVES (256)
- * predecessors, so when every count of a layer is below 2^(32L - 8) the next
- * layer fits L limbs, else it gets L + 1 (the goals' sum gets one more, as
- * the last layer has fewer than 2^32 states).  Over at most
- * PTB_MAX_DISTANCE (1022) layers the count stays below 256^1022, which has
- * at most 2,461 decimal digits.
+ * entry as the layer needs: a state has at most M = 2^b predecessors (the
+ * space's max_moves, rounded up to a power of two), so when every count of
+ * a layer is below 2^(32L - b) the next layer fits L limbs, else it gets
+ * L + 1 (the goals' sum gets one more, as the last layer has fewer than
+ * 2^32 states).  Over at most PTB_MAX_DISTANCE (1022) layers the count
+ * stays below PTB_MAX_SUCCESSORS^1022 = 2^12264, which has at most 3,692
+ * decimal digits.
  *
  * Drawing at a distance.  Exact tables: the states at the distance are
  * counted (the header's histogram, or a scan of one subtable), distinct ranks
@@ -184,11 +185,15 @@ static void add_count(uint32_t *dst, unsigned dlimbs, const uint32_t *src,
     }
 }
 
-/* Limbs the next layer needs (see the header comment). */
-static unsigned next_limbs(const layer *l)
+/* Limbs the next layer needs (see the header comment), in a space whose
+ * states have at most max_moves moves. */
+static unsigned next_limbs(const layer *l, unsigned max_moves)
 {
+    unsigned spare = 1;                  /* bits of the most predecessors */
+    while (spare < 32 && (1u << spare) < max_moves)
+        spare++;
     for (size_t i = 0; i < l->n; i++)
-        if (l->count[i * l->limbs + l->limbs - 1] >> 24)
+        if (l->count[i * l->limbs + l->limbs - 1] >> (32 - spare))
             return l->limbs + 1;
     return l->limbs;
 }
@@ -206,10 +211,10 @@ static int optimal_edges(const ptb_table *t, ptb_reader *r, uint32_t sub,
                          size_t *nout)
 {
     const ptb_space *s = ptb_table_space(t);
-    ptb_move mv[PTB_MAX_MOVES];
+    ptb_move *mv = ptb_move_list(s, sizeof *mv);
     size_t n = 0, cap = up->n * 4 + 16;
     edge *e = malloc(cap * sizeof *e);
-    int rc = e ? PTB_OK : PTB_ENOMEM;
+    int rc = e && mv ? PTB_OK : PTB_ENOMEM;
     for (size_t i = 0; rc == PTB_OK && i < up->n; i++) {
         unsigned nm = s->p->moves(s->ctx, sub, up->idx[i], mv), v;
         for (unsigned j = 0; rc == PTB_OK && j < nm; j++) {
@@ -228,6 +233,7 @@ static int optimal_edges(const ptb_table *t, ptb_reader *r, uint32_t sub,
             e[n++] = (edge){ mv[j].to, (uint32_t)i };
         }
     }
+    free(mv);
     if (rc != PTB_OK) {
         free(e);
         return rc;
@@ -249,7 +255,7 @@ static int next_layer(const ptb_table *t, ptb_reader *r, uint32_t sub,
     if (rc != PTB_OK)
         return rc;
     memset(down, 0, sizeof *down);
-    down->limbs = next_limbs(up);
+    down->limbs = next_limbs(up, ptb_table_space(t)->max_moves);
     size_t states = 0;
     for (size_t i = 0; i < ne; i++)
         states += i == 0 || e[i].to != e[i - 1].to;
@@ -573,8 +579,8 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     uint64_t *seen = calloc(size / 64 + 1, sizeof *seen);
     uint8_t *res = NULL;
     frontier a = { 0 }, b = { 0 };
-    uint64_t pre[PTB_MAX_MOVES];
-    goal_sink gs = { &a, seen, seen ? PTB_OK : PTB_ENOMEM };
+    uint64_t *pre = ptb_move_list(s, sizeof *pre);
+    goal_sink gs = { &a, seen, seen && pre ? PTB_OK : PTB_ENOMEM };
     if (seen)
         gs.rc = read_residues(t, r, sub, size, &res);
     if (gs.rc == PTB_OK)
@@ -603,6 +609,7 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     free(b.idx);
     free(seen);
     free(res);
+    free(pre);
     return rc;
 }
 
@@ -610,10 +617,10 @@ static int layer_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
  * at exactly distance d: its residue, then a walk down the forward moves,
  * a successor one closer each step, that must end at a goal in d steps. */
 static int at_exactly(const ptb_table *t, ptb_reader *r, uint32_t sub,
-                      uint64_t idx, unsigned d, unsigned m, int *yes)
+                      uint64_t idx, unsigned d, unsigned m, ptb_move *mv,
+                      int *yes)
 {
     const ptb_space *s = ptb_table_space(t);
-    ptb_move mv[PTB_MAX_MOVES];
     unsigned v;
     int rc = ptb_table_value(t, r, sub, idx, &v);
     *yes = 0;
@@ -643,21 +650,26 @@ static int draw_sampled(const ptb_table *t, ptb_reader *r, unsigned d,
 {
     const ptb_space *s = ptb_table_space(t);
     unsigned m = ptb_table_modulus(t);
-    for (uint64_t tries = 0; f->n < n; tries++) {
+    ptb_move *mv = ptb_move_list(s, sizeof *mv);
+    int rc = mv ? PTB_OK : PTB_ENOMEM;
+    for (uint64_t tries = 0; rc == PTB_OK && f->n < n; tries++) {
         uint32_t sub;
         uint64_t idx;
-        int yes, rc;
-        if (tries == most)
-            return PTB_NOTFOUND;
+        int yes;
+        if (tries == most) {
+            rc = PTB_NOTFOUND;
+            break;
+        }
         ptb_locate(s, rng_below(g, total), &sub, &idx);
-        if ((rc = at_exactly(t, r, sub, idx, d, m, &yes)) != PTB_OK)
-            return rc;
+        if ((rc = at_exactly(t, r, sub, idx, d, m, mv, &yes)) != PTB_OK)
+            break;
         for (size_t i = 0; yes && i < f->n; i++)
             yes = f->sub[i] != sub || f->idx[i] != idx;
-        if (yes && (rc = found_add(f, sub, idx)) != PTB_OK)
-            return rc;
+        if (yes)
+            rc = found_add(f, sub, idx);
     }
-    return PTB_OK;
+    free(mv);
+    return rc;
 }
 
 /* Mod-M tables: the farthest states the stats record lists when they are

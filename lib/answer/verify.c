@@ -60,6 +60,7 @@ typedef struct verify_job {
     uint64_t found;           /* states claimed for layer d + 1 (atomic) */
     uint64_t bad;             /* smallest failing state, or UINT64_MAX */
     const char *what;         /* its failure, under the same CAS */
+    int nomem;                /* a thread found no memory for its lists */
 } verify_job;
 
 static unsigned stored_at(const verify_job *j, uint64_t g)
@@ -90,11 +91,11 @@ static const char *bad_stored(const verify_job *j)
 /* Checks state g (idx of sub) of layer d and claims the states one unmove
  * before it that lie in no layer for layer d + 1; adds them to *found. */
 static const char *check_layer(verify_job *j, uint32_t sub, uint64_t idx,
-                               uint64_t g, uint64_t *pred, uint64_t *found)
+                               uint64_t g, ptb_move *mv, uint64_t *pred,
+                               uint64_t *found)
 {
     const ptb_space *s = j->s;
     const ptb_puzzle *p = s->p;
-    ptb_move mv[PTB_MAX_MOVES];
     unsigned d = j->d;
     int goal = p->is_goal(s->ctx, sub, idx), closer = 0;
     if (d == 0 && !goal)
@@ -130,10 +131,9 @@ static const char *check_layer(verify_job *j, uint32_t sub, uint64_t idx,
 
 /* Checks state g (idx of sub), which lies in no layer: unsolvable. */
 static const char *check_unsolvable(const verify_job *j, uint32_t sub,
-                                    uint64_t idx, uint64_t g)
+                                    uint64_t idx, uint64_t g, ptb_move *mv)
 {
     const ptb_space *s = j->s;
-    ptb_move mv[PTB_MAX_MOVES];
     if (s->p->is_goal(s->ctx, sub, idx))
         return "a goal without distance 0";
     unsigned n = s->p->moves(s->ctx, sub, idx, mv);
@@ -173,8 +173,13 @@ static void *pass_worker(void *arg)
 {
     verify_job *j = arg;
     const ptb_space *s = j->s;
-    uint64_t pred[PTB_MAX_MOVES], found = 0;
-    for (;;) {
+    ptb_move *mv = ptb_move_list(s, sizeof *mv);
+    uint64_t *pred = ptb_move_list(s, sizeof *pred), found = 0;
+    if (!mv || !pred) {
+        __atomic_store_n(&j->nomem, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&j->take, j->words, __ATOMIC_RELAXED);
+    }
+    for (; mv && pred;) {
         uint64_t w = __atomic_fetch_add(&j->take, CHUNK_WORDS,
                                         __ATOMIC_RELAXED);
         if (w >= j->words ||
@@ -193,13 +198,15 @@ static void *pass_worker(void *arg)
                     sub++;
                 idx = g - s->offset[sub];
                 what = j->unsolvable
-                           ? check_unsolvable(j, sub, idx, g)
-                           : check_layer(j, sub, idx, g, pred, &found);
+                           ? check_unsolvable(j, sub, idx, g, mv)
+                           : check_layer(j, sub, idx, g, mv, pred, &found);
                 if (what)
                     record_failure(j, g, what);
             }
     }
     __atomic_fetch_add(&j->found, found, __ATOMIC_RELAXED);
+    free(mv);
+    free(pred);
     return NULL;
 }
 
@@ -227,6 +234,8 @@ static int run_pass(verify_job *j, unsigned threads, ptb_verify_result *res,
     j->take = 0;
     j->found = 0;
     ptb_run_threads(pass_worker, j, threads);
+    if (j->nomem)
+        return PTB_ENOMEM;
     if (j->bad == UINT64_MAX)
         return PTB_OK;
     *what = j->what;
@@ -348,7 +357,7 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res)
     unsigned m = ptb_table_modulus(t);
     size_t stored_len = m ? (n + 3) / 4 : n;
     verify_job j = { s, NULL, m, n, words, NULL, NULL, NULL, NULL, 0, 0, 0,
-                     0, UINT64_MAX, NULL };
+                     0, UINT64_MAX, NULL, 0 };
     uint64_t *bits = calloc(4 * (words ? words : 1), sizeof *bits);
     uint8_t *stored = calloc(stored_len ? stored_len : 1, 1);
     const char *what = NULL;

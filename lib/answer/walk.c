@@ -48,11 +48,12 @@ static int has_value(void *arg, const ptb_move *m)
 }
 
 /* The first move out of p (in the puzzle's order) to a state of value
- * want into *m; *found 0 when there is none.  Returns a read's error or
- * PTB_OK. */
+ * want into *m; *found 0 when there is none.  mv: a list for p's moves
+ * (ptb_move_list()), unless the puzzle makes them one at a time
+ * (first_move()).  Returns a read's error or PTB_OK. */
 static int first_to(const ptb_space *s, const ptb_table *t, ptb_reader *r,
-                    const ptb_position *p, unsigned want, ptb_move *m,
-                    int *found)
+                    const ptb_position *p, unsigned want, ptb_move *mv,
+                    ptb_move *m, int *found)
 {
     if (s->p->first_move) {
         wanted w = { t, r, p->sub, want, PTB_OK };
@@ -60,7 +61,6 @@ static int first_to(const ptb_space *s, const ptb_table *t, ptb_reader *r,
                  w.rc == PTB_OK;
         return w.rc;
     }
-    ptb_move mv[PTB_MAX_MOVES];
     unsigned n = moves_of(s, p, mv), i;
     int rc = ptb_first_at(t, r, p->sub, mv, n, want, &i);
     *found = rc == PTB_OK && i < n;
@@ -95,10 +95,10 @@ int ptb_first_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
     return PTB_OK;
 }
 
-/* Walks from start to a goal; records the line in out when out != NULL.
- * *dist gets the number of moves. */
-static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
-                ptb_solution *out, unsigned *dist)
+/* walk() with list for a state's moves (first_to()). */
+static int walk_with(ptb_reader *r, const ptb_table *t,
+                     const ptb_position *start, ptb_move *list,
+                     ptb_solution *out, unsigned *dist)
 {
     const ptb_space *s = ptb_table_space(t);
     const ptb_puzzle *p = s->p;
@@ -122,7 +122,8 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
             return PTB_ECORRUPT;
         unsigned want = exact ? v - 1 : (v + m - 1) % m;
         int found;
-        if ((rc = first_to(s, t, r, &pos, want, &mv, &found)) != PTB_OK)
+        if ((rc = first_to(s, t, r, &pos, want, list, &mv, &found)) !=
+            PTB_OK)
             return rc;
         if (!found && !exact && steps == 0 && v == 0)
             return PTB_NOTFOUND;   /* stored 0 like all its neighbours */
@@ -140,6 +141,21 @@ static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
         return PTB_ECORRUPT;      /* value 0 on a state that is no goal */
     *dist = steps;
     return PTB_OK;
+}
+
+/* Walks from start to a goal; records the line in out when out != NULL.
+ * *dist gets the number of moves. */
+static int walk(ptb_reader *r, const ptb_table *t, const ptb_position *start,
+                ptb_solution *out, unsigned *dist)
+{
+    const ptb_space *s = ptb_table_space(t);
+    ptb_move *list = s->p->first_move ? NULL
+                                      : ptb_move_list(s, sizeof *list);
+    if (!s->p->first_move && !list)
+        return PTB_ENOMEM;
+    int rc = walk_with(r, t, start, list, out, dist);
+    free(list);
+    return rc;
 }
 
 /* The distance of a candidate: read directly, or walked for mod-M tables. */
@@ -221,12 +237,14 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
                    ptb_successor *out, unsigned *n)
 {
     const ptb_space *s = ptb_table_space(t);
-    ptb_move mv[PTB_MAX_MOVES];
+    ptb_move *mv;
     ptb_reader *r = reader;
     unsigned d, v, m = ptb_table_modulus(t);
     *n = 0;
     if (!ptb_in_space(s, p->sub, p->idx))
         return PTB_EINVAL;
+    if (!(mv = ptb_move_list(s, sizeof *mv)))
+        return PTB_ENOMEM;
     int rc = take_reader(t, reader, &r);
     if (rc == PTB_OK) {
         rc = distance_of(r, t, p, &d);
@@ -248,6 +266,7 @@ int ptb_successors(const ptb_table *t, ptb_reader *reader,
         *n = k;
     }
     drop_reader(r, reader);
+    free(mv);
     return ptb_space_checked(s, rc);
 }
 
@@ -351,7 +370,7 @@ int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
 {
     const ptb_puzzle *p = s->p;
     search h = { 0 };
-    ptb_move mv[PTB_MAX_MOVES];
+    ptb_move *mv;
     int rc = PTB_NOTFOUND, added;
     long found = -1;
     if (n == 0 || n > 2)
@@ -360,6 +379,8 @@ int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
         if (!ptb_in_space(s, starts[i].sub, starts[i].idx) ||
             starts[i].sub != starts[0].sub)
             return PTB_EINVAL;
+    if (!(mv = ptb_move_list(s, sizeof *mv)))
+        return PTB_ENOMEM;
     uint32_t sub = starts[0].sub;
     out->start = starts[0];
     out->distance = PTB_UNSOLVABLE;
@@ -382,9 +403,11 @@ int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
         rc = replay(s, &h, (uint32_t)found, starts, n, out);
     free(h.nodes);
     free(h.slot);
+    free(mv);
     return ptb_space_checked(s, rc);
 nomem:
     free(h.nodes);
     free(h.slot);
+    free(mv);
     return PTB_ENOMEM;
 }

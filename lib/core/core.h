@@ -7,12 +7,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "puzzle.h"
 
 struct ptb_space {
     const ptb_puzzle *p;
     unsigned metric;
+    unsigned max_moves;     /* the most moves of a state (puzzle.h) */
     void *ctx;
     uint32_t subtables;
     const uint64_t *offset; /* subtables + 1 entries: first global index */
@@ -30,6 +32,14 @@ static inline uint64_t ptb_global(const ptb_space *s, uint32_t sub,
                                   uint64_t idx)
 {
     return s->offset[sub] + idx;
+}
+
+/* A list for one state's moves (ptb_move, moves()) or predecessors
+ * (uint64_t, unmoves()): the space's max_moves of them, from malloc
+ * (free() it); NULL when out of memory. */
+static inline void *ptb_move_list(const ptb_space *s, size_t each)
+{
+    return malloc((size_t)s->max_moves * each);
 }
 
 /* The subtable and index of a global index g < offset[subtables], by a

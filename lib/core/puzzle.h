@@ -30,8 +30,9 @@
 /* Upper bound on the query options of any puzzle. */
 #define PTB_MAX_OPTIONS 8
 
-/* Upper bound on the moves out of (or into) any state of any puzzle. */
-#define PTB_MAX_MOVES PTB_MAX_SUCCESSORS
+/* Upper bound on the moves out of (or into) any state of a puzzle that
+ * has no max_moves() op: every built-in puzzle's. */
+#define PTB_MAX_MOVES 256
 
 struct ptb_puzzle {
     const char *name;        /* CLI and file name: "klotski" */
@@ -80,8 +81,13 @@ struct ptb_puzzle {
     void (*goals)(const void *ctx, uint32_t sub,
                   void (*emit)(void *arg, uint64_t idx), void *arg);
     int (*is_goal)(const void *ctx, uint32_t sub, uint64_t idx);
-    /* Forward moves from idx: writes at most PTB_MAX_MOVES, returns the count.
-     * A goal state has no moves when the game ends there (four-in-a-row). */
+    /* Optional: the most moves out of (or into) any state of the context,
+     * which every array of a state's moves is made to hold (a described
+     * puzzle's bound from its board and pieces); NULL: PTB_MAX_MOVES. */
+    unsigned (*max_moves)(const void *ctx);
+    /* Forward moves from idx: writes at most max_moves(), returns the
+     * count.  A goal state has no moves when the game ends there
+     * (four-in-a-row). */
     unsigned (*moves)(const void *ctx, uint32_t sub, uint64_t idx,
                       ptb_move *out);
     /* States one move before idx: every p with idx among moves(p).  Returns

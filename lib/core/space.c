@@ -32,6 +32,10 @@ int ptb_space_new(const ptb_puzzle *p, const char *metric, ptb_space **out)
     int rc = p->open(p, m, &s->ctx);
     if (rc == PTB_OK) {
         s->subtables = p->subtables(s->ctx);
+        s->max_moves = p->max_moves ? p->max_moves(s->ctx)
+                                    : PTB_MAX_MOVES;
+        if (s->max_moves > PTB_MAX_SUCCESSORS)
+            rc = PTB_EINVAL;
         if (p->offsets)
             s->offset = p->offsets(s->ctx);
         else if (!(s->own_offset = malloc((s->subtables + 1) *
@@ -79,6 +83,11 @@ const ptb_puzzle *ptb_space_puzzle(const ptb_space *s) { return s->p; }
 const char *ptb_space_metric(const ptb_space *s)
 {
     return s->p->metrics[s->metric];
+}
+
+unsigned ptb_space_max_moves(const ptb_space *s)
+{
+    return s->max_moves;
 }
 
 int ptb_space_file(const ptb_space *s, char *buf, size_t cap)

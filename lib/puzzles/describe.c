@@ -875,8 +875,9 @@ static unsigned piece_moves(const sl_desc *d, const sl_kind *kd, unsigned m,
 
 /* The most moves a layout can have in metric m, over the layouts the
  * table covers (with 'covers mixes', for each number of pieces of the
- * free kinds, each as small as the smallest and as mobile as the most).
- * A layout's moves are listed in arrays of PTB_MAX_MOVES. */
+ * free kinds, each as small as the smallest and as mobile as the most):
+ * the size of the arrays a state's moves are listed in (puzzle.h,
+ * max_moves()). */
 static unsigned most_moves(const sl_desc *d, unsigned m)
 {
     unsigned open = open_cells(d), fixed = 0, smallest = SL_MAX_CELLS;
@@ -934,15 +935,8 @@ static int check(reader *r)
     if (!d->nmetrics)
         d->metric[d->nmetrics++] = SL_STEP;
     for (unsigned i = 0; i < d->nmetrics; i++) {
-        unsigned most = most_moves(d, d->metric[i]);
+        d->most[i] = most_moves(d, d->metric[i]);
         d->metric_name[i] = metric_names[d->metric[i]];
-        if (most > PTB_MAX_MOVES)
-            return ptb_errf(r->err, r->errcap, "line %u: in the %s metric a "
-                            "layout may have up to %u moves, more than the "
-                            "%u a state's moves are listed in (a smaller "
-                            "board, fewer pieces, or another metric)",
-                            r->metrics_line, metric_names[d->metric[i]], most,
-                            PTB_MAX_MOVES);
     }
     if (!d->summary && !(d->summary = calloc(1, 1)))
         return PTB_ENOMEM;

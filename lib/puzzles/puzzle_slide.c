@@ -191,6 +191,7 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     x->space = __atomic_add_fetch(&spaces, 1, __ATOMIC_RELAXED);
     x->d = p->data;
     x->metric = x->d->metric[metric];
+    x->max_moves = x->d->most[metric];
     for (unsigned c = 0; c < x->d->n; c++) {
         x->row[c] = (uint8_t)(c - c % x->d->w);
         x->first_col |= (uint64_t)(c % x->d->w == 0) << c;
@@ -585,6 +586,11 @@ static int slide_status(const void *ctx)
                                                           : PTB_OK;
 }
 
+static unsigned slide_max_moves(const void *ctx)
+{
+    return ((const sl_ctx *)ctx)->max_moves;
+}
+
 static const ptb_puzzle slide_ops = {
     .reversible = 1,
     .open = slide_open,
@@ -593,6 +599,7 @@ static const ptb_puzzle slide_ops = {
     .size = slide_size,
     .goals = slide_goals,
     .is_goal = slide_is_goal,
+    .max_moves = slide_max_moves,
     .moves = slide_moves,
     .unmoves = slide_unmoves,
     .parse = slide_parse,

@@ -62,6 +62,8 @@ typedef struct sl_desc {
     unsigned nmetrics;
     unsigned metric[SL_METRICS];      /* SL_STEP.. in the listed order */
     const char *metric_name[SL_METRICS + 1];   /* NULL-terminated */
+    unsigned most[SL_METRICS];        /* the most moves a layout may have
+                                         in each */
     char start[SL_MAX_CELLS];         /* the drawn start: a letter, '.', '#' */
     char start_text[SL_MAX_CELLS + SL_MAX_H];  /* rows joined by '/' */
     unsigned ngoals;

@@ -150,6 +150,7 @@ typedef struct sl_ctx {
     uint64_t space;              /* its number (state_moves()) */
     const sl_desc *d;
     unsigned metric;             /* SL_STEP, SL_LINE, SL_MOVE */
+    unsigned max_moves;          /* the most moves a layout may have */
     struct sl_place *place;      /* of each kind k and anchor a, at
                                     k * n + a: place_of() */
     unsigned n;                  /* d->n, beside place (place_of()) */

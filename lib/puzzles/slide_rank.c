@@ -743,7 +743,7 @@ static NEVER_INLINE int pick_move(move_list *ml, const layout *next, unsigned a,
     ml->out->to = r;
     ml->out->code = a | b << 8 | turn;
     if ((ml->picked = ml->pick(ml->arg, ml->out)) == 0)
-        return ++ml->n >= PTB_MAX_MOVES;
+        return ++ml->n >= ml->x->max_moves;
     if (out)
         keep_last(ml->x, next, r, out, b, turn == CODE_TURNS);
     return 1;
@@ -767,7 +767,7 @@ static ALWAYS_INLINE int add_move(void *arg, const layout *next,
     } else {
         ml->idx[ml->n] = r;
     }
-    return ++ml->n >= PTB_MAX_MOVES;
+    return ++ml->n >= ml->x->max_moves;
 }
 
 /* The layout of state idx (< x->size), into the thread's last with its

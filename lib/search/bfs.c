@@ -104,11 +104,13 @@ typedef struct layer_job {
     uint64_t round_chunks;     /* chunks a thread expands in a round at
                                   most (PTB_TEST_ROUND_CHUNKS), or 0 */
     uint64_t *xbuf;            /* cluster: 4 words a process, then what is
-                                  sent (boxes * BOX_STATES words) */
+                                  sent (boxes * box_states words) */
     uint64_t *recv, recv_cap;  /* what is received */
     uint64_t recv_n, recv_next;/* how many; the next run to claim
                                   (atomic) */
     int stray;                 /* a state received is not this slice's */
+    int nomem;                 /* a thread found no memory for its list */
+    uint64_t box_states;       /* an outbox's room (box_room()) */
 } layer_job;
 
 /* Sets bit i of an atomic bitmap, testing it first: most bits a claim
@@ -308,8 +310,12 @@ static void add_found(layer_job *j, uint64_t found, const far_list *first)
 static void *expand_worker(void *arg)
 {
     layer_job *j = arg;
-    uint64_t pred[PTB_MAX_MOVES], found = 0, c;
+    uint64_t *pred = ptb_move_list(j->s, sizeof *pred), found = 0, c;
     far_list first = { 0, { 0 } };
+    if (!pred) {
+        __atomic_store_n(&j->nomem, 1, __ATOMIC_RELAXED);
+        return NULL;
+    }
     outbox *box = j->box ? &j->box[__atomic_fetch_add(&j->next_box, 1,
                                                       __ATOMIC_RELAXED)]
                          : NULL;
@@ -323,7 +329,7 @@ static void *expand_worker(void *arg)
                                       &first, NULL);
     } else {
         for (uint64_t k = 0;
-             box->n <= BOX_STATES - SLICE_STATES * PTB_MAX_MOVES &&
+             box->n <= j->box_states - SLICE_STATES * j->s->max_moves &&
              (!j->round_chunks || k++ < j->round_chunks) &&
              (c = __atomic_fetch_add(&j->take, 1, __ATOMIC_RELAXED)) <
                  j->chunks;)
@@ -331,7 +337,16 @@ static void *expand_worker(void *arg)
                 found += expand_chunk(j, c, pred, &first, box);
     }
     add_found(j, found, &first);
+    free(pred);
     return NULL;
+}
+
+/* An outbox's room: BOX_STATES, or twice a chunk's claims at most when
+ * that is more (a description whose states have many moves). */
+static uint64_t box_room(const ptb_space *s)
+{
+    uint64_t chunk = SLICE_STATES * (uint64_t)s->max_moves;
+    return 2 * chunk > BOX_STATES ? 2 * chunk : BOX_STATES;
 }
 
 /* Goals (of the slice) go into the first layer. */
@@ -461,7 +476,9 @@ static int cluster_layer(layer_job *j, unsigned threads)
     do {
         j->next_box = 0;
         ptb_run_threads(expand_worker, j, threads);
-        if ((rc = agree(cl, deliver(j, threads))) != PTB_OK)
+        rc = deliver(j, threads);
+        if ((rc = agree(cl, rc == PTB_OK && j->nomem ? PTB_ENOMEM : rc)) !=
+            PTB_OK)
             return rc;
         more = j->take < j->chunks;
         if ((rc = cl->sum(cl->ctx, &more, 1)) != PTB_OK)
@@ -596,11 +613,12 @@ static int make_boxes(layer_job *j, unsigned threads)
     const char *test = getenv("PTB_TEST_ROUND_CHUNKS");
     j->round_chunks = test ? strtoull(test, NULL, 10) : 0;
     j->boxes = threads;
+    j->box_states = box_room(j->s);
     j->box = calloc(threads, sizeof *j->box);
-    j->xbuf = malloc((4 * j->cl->ranks + threads * BOX_STATES) *
+    j->xbuf = malloc((4 * j->cl->ranks + threads * j->box_states) *
                      sizeof *j->xbuf);
     for (unsigned t = 0; j->box && t < threads; t++)
-        if (!(j->box[t].q = malloc(BOX_STATES * sizeof *j->box[t].q)))
+        if (!(j->box[t].q = malloc(j->box_states * sizeof *j->box[t].q)))
             rc = PTB_ENOMEM;
     if (!j->sums || !j->box || !j->xbuf)
         rc = PTB_ENOMEM;
@@ -681,6 +699,8 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
             rc = cluster_layer(&j, t);
         else
             ptb_run_threads(expand_worker, &j, t);
+        if (rc == PTB_OK && j.nomem)
+            rc = PTB_ENOMEM;
         uint64_t *done = j.cur_sum;
         memset(done, 0, sums * sizeof *done);
         j.cur_sum = j.next_sum;
@@ -1149,11 +1169,12 @@ static double cpu_now(void)
 static double sample_seconds(const ptb_space *s, uint64_t n, unsigned ranks,
                              double *moves, double *remote)
 {
-    uint64_t pred[PTB_MAX_MOVES], k = n < PLAN_SAMPLE ? n : PLAN_SAMPLE;
+    uint64_t *pred = ptb_move_list(s, sizeof *pred);
+    uint64_t k = n < PLAN_SAMPLE ? n : PLAN_SAMPLE;
     uint64_t runs = (k + PLAN_RUN - 1) / PLAN_RUN, done = 0, made = 0;
     uint64_t away = 0;
     double t = 0;
-    for (int timed = 1; timed >= 0; timed--) {
+    for (int timed = 1; pred && timed >= 0; timed--) {
         double t0 = cpu_now();
         for (uint64_t i = 0; i < runs; i++) {
             uint64_t g = i * (n / runs);
@@ -1173,6 +1194,7 @@ static double sample_seconds(const ptb_space *s, uint64_t n, unsigned ranks,
         if (timed)
             t = cpu_now() - t0;
     }
+    free(pred);
     *moves = done ? (double)made / (double)done : 0;
     *remote = made ? (double)away / (double)made : 0;
     return done ? t * (double)n / (double)done : 0;
@@ -1231,7 +1253,7 @@ int ptb_plan(const ptb_space *s, const ptb_build_opts *o,
     out->process_memory = (residues ? RES_WORDS(slice) * 8 : 2 * slice) +
                           SUMS_BYTES(slice) + PLAN_FIXED +
                           (ranks > 1 ? (2 + (uint64_t)ranks) * o->threads *
-                                           BOX_STATES * 8
+                                           box_room(s) * 8
                                      : 0);
     out->first_memory = ranks == 1 ? out->memory
                         : out->process_memory > writer + PLAN_FIXED
