@@ -48,6 +48,7 @@ class Model:
         self.reachable = reachable
         self.mixes = mixes      # covers mixes N: N, else None
         self._cells, self._fits = {}, {}
+        self.axis_letters = '' if axis == 'all' else axis
         self.start = (start, distinct, axis)
         rows = start.split('/')
         self.h, self.w = len(rows), len(rows[0])
@@ -346,10 +347,18 @@ class Model:
         g = [['#' if (r, c) in self.walls else '.' for c in range(self.w)]
              for r in range(self.h)]
         labels = {k: kd[1] for k, kd in enumerate(self.kinds) if kd[1]}
+        # where pieces of one shape move two ways (neither distinct), the
+        # letter tells them apart: one that 'axis' lists for an axis piece,
+        # none of those for the other
+        twins = [k for k, kd in enumerate(self.kinds) if not kd[1] and any(
+            not o[1] and o[0] == kd[0] and o[2] != kd[2] for o in self.kinds)]
+        axis = iter(self.axis_letters)
         pool = iter(x for x in 'abcdefghijklmnopqrstuvwxyz'
-                    if x not in labels.values())
+                    if x not in labels.values() and
+                    not (twins and x in self.axis_letters))
         for k, a in lay:
-            x = labels.get(k) or next(pool)
+            x = labels.get(k) or (next(axis) if k in twins and self.kinds[k][2]
+                                  else next(pool))
             for r, c in self.cells(k, a):
                 g[r][c] = x
         return '/'.join(''.join(row) for row in g)
@@ -397,6 +406,22 @@ empty 0
 start 123/450
 goal  123/45.
 ''', dict(start='123/45.', goals=['123/45.'], distinct='all')),
+    ('twins', '''# two 1x2 bars, one moving along its row only (listed in 'axis'),
+# the other freely: two kinds, which a drawing tells apart by the letter
+name t-twins
+metrics step line move
+distinct A
+axis B
+start
+BB..
+A.CC
+....
+goal
+????
+????
+???A
+''', dict(start='BB../A.CC/....', goals=['????/????/???A'], distinct='A',
+          axis='B')),
     ('mixed', '''name t-mixed
 summary two distinct squares among interchangeable ones, a 1x2 bar
 metrics move line

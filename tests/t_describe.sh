@@ -120,6 +120,8 @@ bad "a built-in puzzle's name" "line 1: 'klotski' is a built-in" \
     $'name klotski\nstart A./..\ngoal ?A/??\n'
 bad "covers mixes with more empty cells than the start has" "line 2: covers mixes 3, but the start has 2 empty cells" \
     $'name x\ncovers mixes 3\nstart AB/..\ngoal ?A/??\n'
+bad "pieces of one shape that move two ways in a table of mixes" "line 4, column 9: pieces 'B' and 'C' have one shape but move differently, which covers mixes cannot tell apart" \
+    $'name x\ncovers mixes 1\naxis B\nstart BBCC/A.../....\ngoal ????/????/???A\n'
 bad "an axis piece with no long axis" "line 3, column 7: piece 'A' is as tall as it is wide" \
     $'name x\naxis A\nstart A./..\ngoal ?A/??\n'
 # Five 1x1 pieces on an open 8x8 board, the move metric: each piece can go

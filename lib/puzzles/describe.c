@@ -575,17 +575,22 @@ static int add_piece(reader *r, char x, const shape *s, unsigned line,
                             "axis to move along", line, col, x);
         axis = s->cols > s->rows ? SL_ACROSS : SL_DOWN;
     }
+    int twin = 0;
     for (unsigned k = 0; !distinct && k < d->nkinds; k++) {
         sl_kind *o = &d->kind[k];
         if (o->label || o->shape != s->bits)
             continue;
-        if (o->axis != axis)
+        if (o->axis == axis) {
+            o->count++;
+            return PTB_OK;
+        }
+        if (d->mixes)   /* (a mix may hold more than the letters listed) */
             return ptb_errf(r->err, r->errcap, "line %u, column %u: pieces "
                             "'%c' and '%c' have one shape but move "
-                            "differently: list one of them as distinct",
+                            "differently, which covers mixes cannot tell "
+                            "apart: list one of them as distinct",
                             line, col, o->shown, x);
-        o->count++;
-        return PTB_OK;
+        twin = (int)k + 1;
     }
     if (d->nkinds >= SL_MAX_KINDS)
         return ptb_errf(r->err, r->errcap, "line %u, column %u: more than "
@@ -599,6 +604,9 @@ static int add_piece(reader *r, char x, const shape *s, unsigned line,
     k->axis = axis;
     k->label = distinct ? x : 0;
     k->shown = x;
+    k->twin = twin;
+    if (twin)
+        d->kind[twin - 1].twin = (int)d->nkinds;
     return PTB_OK;
 }
 
@@ -618,7 +626,9 @@ int sl_kind_of(const sl_desc *d, char x, uint64_t shape)
         if (d->kind[k].label == x)
             return d->kind[k].shape == shape ? (int)k : -1;
     for (unsigned k = 0; k < d->nkinds; k++)
-        if (!d->kind[k].label && d->kind[k].shape == shape)
+        if (!d->kind[k].label && d->kind[k].shape == shape &&
+            (!d->kind[k].twin ||
+             (d->kind[k].axis != SL_FREE) == (strchr(d->axis, x) != NULL)))
             return (int)k;
     return -1;
 }
@@ -633,6 +643,8 @@ static int read_start(reader *r)
     if (!g->rows)
         return ptb_errf(r->err, r->errcap, "line %u: the start draws no "
                         "cells", g->key_line);
+    if (!r->axis_all)
+        memcpy(d->axis, r->axis, sizeof d->axis);
     d->w = g->w;
     d->h = g->rows;
     d->n = d->w * d->h;

@@ -500,7 +500,9 @@ static int slide_format_answer(const void *ctx, const ptb_solution *s,
 }
 
 /* A state as a drawing parse() reads back: rows joined by '/', a letter a
- * piece (a distinct piece's own, then the first free ones). */
+ * piece (a distinct piece's own, then the first free ones; where pieces
+ * of one shape move two ways, those of 'axis' for the axis ones and no
+ * other's). */
 static int slide_format_code(const void *ctx, uint32_t sub, uint64_t idx,
                              char *buf, size_t cap)
 {
@@ -516,15 +518,24 @@ static int slide_format_code(const void *ctx, uint32_t sub, uint64_t idx,
         cells[c] = d->walls >> c & 1 ? '#' : '.';
     const char *pool = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                        "0123456789!$%&()*+,-:;<=>@[]^_`{|}~'";
+    const char *listed = d->axis;        /* (each once) */
+    int twins = 0;
+    for (unsigned k = 0; k < d->nkinds; k++)
+        twins |= d->kind[k].twin != 0;
     for (unsigned i = 0; i < l.np; i++) {
         unsigned a = l.anchor[i], k = l.at[a] - 1u;
         char ch = d->kind[k].label;
+        if (!ch && d->kind[k].twin && d->kind[k].axis != SL_FREE)
+            while (!ch && *listed)
+                if (sl_kind_of(d, *listed++, d->kind[k].shape) == (int)k)
+                    ch = listed[-1];
         while (!ch) {
             ch = *pool++;
             for (unsigned j = 0; ch && j < d->nkinds; j++)
                 if (d->kind[j].label == ch)
                     ch = 0;
-            if (ch && (sl_is_empty(d, ch) || sl_is_wall(d, ch)))
+            if (ch && (sl_is_empty(d, ch) || sl_is_wall(d, ch) ||
+                       (twins && strchr(d->axis, ch))))
                 ch = 0;
         }
         for (unsigned o = 0; o < 64; o++)

@@ -42,6 +42,10 @@ typedef struct sl_kind {
     unsigned axis;           /* SL_FREE, SL_ACROSS (a row), SL_DOWN */
     char label;              /* a distinct piece's letter; 0: none */
     char shown;              /* the letter that shows it: the first piece's */
+    int twin;                /* 1 + the kind of the same shape that moves
+                                the other way (neither distinct), or 0:
+                                a piece's letter tells them apart, one of
+                                'axis' (sl_desc.axis) or not */
 } sl_kind;
 
 /* A goal: every required piece of a kind at an anchor, and the cells that
@@ -58,6 +62,8 @@ typedef struct sl_desc {
     uint64_t walls;
     unsigned nkinds;
     sl_kind kind[SL_MAX_KINDS];
+    char axis[SL_MAX_PIECES + 1];     /* the letters 'axis' lists ("" with
+                                         'axis all' or none) */
     unsigned npieces;
     unsigned nmetrics;
     unsigned metric[SL_METRICS];      /* SL_STEP.. in the listed order */
