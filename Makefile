@@ -3,7 +3,8 @@
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fPIC -D_DEFAULT_SOURCE
+CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fPIC -fno-semantic-interposition \
+           -D_DEFAULT_SOURCE
 CPPFLAGS += -Ilib -Ibuild/gen
 LDLIBS  = -llmdb -lzstd -lpthread
 TABLES  ?= tables

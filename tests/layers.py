@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/layers.py: checks the library's shape (doc/design.md, "Layers").
 
-    tests/layers.py [--objects DIR] [--limits [--except FILE]...] ROOT
+    tests/layers.py [--objects DIR] [--limits] ROOT
 
 ROOT/lib holds the library, a folder a layer, in the order of LAYERS: a
 file may include and call only files of its own layer or of the layers
@@ -11,9 +11,7 @@ build's, DIR/lib/LAYER/FILE.o), through nm: an undefined symbol of one
 object that another defines is a call.  With --limits, no source file has
 more than MAX_LINES lines nor a function more than MAX_FUNCTION (a
 function: from a line that starts with '{' to the next that starts with
-'}', the style of every file here); a file named by --except (its path
-under ROOT) is let past them, and must need it: an excepted file within
-the limits is a fault too, so that the exception goes with the need.
+'}', the style of every file here).
 
 Prints one line per fault, "layers: FILE: what", and exits 1 when there
 is any, else 0."""
@@ -132,17 +130,10 @@ def check_calls(root, objdir, faults):
             visit(p)
 
 
-def check_limits(root, faults, excepted=()):
+def check_limits(root, faults):
     for path in sources(root):
         with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-        if os.path.relpath(path, root) in excepted:
-            mine = []
-            over(path, lines, mine)
-            if not mine:
-                faults.append("%s: excepted, but within the limits" % path)
-            continue
-        over(path, lines, faults)
+            over(path, f.read().split("\n"), faults)
 
 
 def over(path, lines, faults):
@@ -163,15 +154,13 @@ def over(path, lines, faults):
 
 
 def main(argv):
-    objdir, limits, excepted, args = None, False, [], list(argv)
+    objdir, limits, args = None, False, list(argv)
     while args and args[0].startswith("--"):
         a = args.pop(0)
         if a == "--objects":
             objdir = args.pop(0)
         elif a == "--limits":
             limits = True
-        elif a == "--except":
-            excepted.append(os.path.normpath(args.pop(0)))
         else:
             sys.exit("layers: unknown option %s" % a)
     if len(args) != 1:
@@ -181,7 +170,7 @@ def main(argv):
     if objdir:
         check_calls(root, objdir, faults)
     if limits:
-        check_limits(root, faults, excepted)
+        check_limits(root, faults)
     for f in faults:
         print("layers: " + f)
     return 1 if faults else 0
