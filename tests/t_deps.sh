@@ -20,7 +20,8 @@ BUILD='gcc libc6-dev make pkg-config liblmdb-dev libzstd-dev
 # t_mpi.sh)
 TOOLS='chromium chromium-driver python3-selenium fonts-noto-cjk clang
        libclang-rt-dev lmdb-utils python3-lmdb python3-zstandard dpkg-dev
-       debhelper dh-python fakeroot lintian openmpi-bin libopenmpi-dev'
+       debhelper dh-python fakeroot lintian openmpi-bin libopenmpi-dev
+       groff-base'
 
 # has LIST WORD...: every WORD is a line of LIST
 has() {
