@@ -312,9 +312,12 @@ class Model:
         for x, cs in groups.items():
             a = min(cs)
             shape = tuple(sorted((r - a[0], c - a[1]) for r, c in cs))
-            k = [i for i, kd in enumerate(self.kinds) if kd[0] == shape and
-                 kd[1] == (x if x in labels else None)][0]
-            lay.append((k, a))
+            ks = [i for i, kd in enumerate(self.kinds) if kd[0] == shape and
+                  kd[1] == (x if x in labels else None)]
+            if len(ks) > 1:     # one shape moving two ways: by the letter
+                ks = [i for i in ks if
+                      bool(self.kinds[i][2]) == (x in self.axis_letters)]
+            lay.append((ks[0], a))
         return tuple(sorted(lay))
 
     def replay(self, drawing, moves):
@@ -421,6 +424,22 @@ goal
 ????
 ???A
 ''', dict(start='BB../A.CC/....', goals=['????/????/???A'], distinct='A',
+          axis='B')),
+    ('twinfold', '''# the same two ways of moving on a board, pieces and goal that are
+# their own mirror image: a state for a layout and its mirror image
+name t-twinfold
+metrics step move
+distinct A
+axis B
+start
+BB.
+A..
+.CC
+goal
+???
+???
+?A?
+''', dict(start='BB./A../.CC', goals=['???/???/?A?'], distinct='A',
           axis='B')),
     ('mixed', '''name t-mixed
 summary two distinct squares among interchangeable ones, a 1x2 bar
