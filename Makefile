@@ -65,10 +65,11 @@ test: test-deps
 	$(MAKE) check
 
 # `make test-long`: the same suite with what only a long run shows: each
-# fuzz harness for a minute instead of 2 seconds (CI runs make test).
+# fuzz harness for a minute instead of 2 seconds, and the documents'
+# examples marked long (CI runs make test).
 test-long: test-deps
 	$(MAKE) -j$(JOBS) check-build
-	FUZZ_SMOKE=60 $(MAKE) check
+	FUZZ_SMOKE=60 EXAMPLES_LONG=1 $(MAKE) check
 
 build/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
