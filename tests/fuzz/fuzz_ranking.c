@@ -47,8 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ptb_puzzle *p, *q;
     ptb_space *s, *truth;
-    ptb_move mv[PTB_MAX_MOVES];
-    uint64_t back[PTB_MAX_MOVES];
+    static ptb_move mv[PTB_MAX_SUCCESSORS];     /* (any space's moves) */
+    static uint64_t back[PTB_MAX_SUCCESSORS];
     if (size < 1)
         return 0;
     if (ptb_puzzle_load(desc[data[0] % NDESC], &p, NULL, 0) ||
