@@ -39,7 +39,7 @@ SAN_BIN  = $(TEST_SRC:tests/%.c=build/tests/%.san)
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 all: bin/tbgen bin/tblookup
 
-# tbgen-mpi, tbgen split between processes by MPI (README.md, "Past one
+# tbgen-mpi, tbgen split between processes by MPI (doc/guide.md, "Past one
 # machine"), is built and installed where Open MPI's mpicc is installed,
 # else skipped.
 MPICC ?= $(shell command -v mpicc 2>/dev/null)
@@ -125,7 +125,7 @@ build/tests/%.san: tests/%.c tests/check.h tests/tables.h build/san/libpuzzletb.
 
 # Tables are rebuilt when tbgen changes; the stamp records the last full run.
 # Besides the built-in puzzles, the shipped descriptions that build in
-# seconds (puzzles/; the larger ones are built on request: README.md).
+# seconds (puzzles/; the larger ones are built on request: doc/guide.md).
 DESCRIPTIONS = eight p1379 century supercentury quzzle dads ma rush-60 rush-51
 $(TABLES)/.built: bin/tbgen $(DESCRIPTIONS:%=puzzles/%.txt)
 	bin/tbgen --out $(TABLES)
@@ -164,7 +164,7 @@ bench: all build/bench/libbench build/bench/symmetry python \
 clean:
 	rm -rf build bin
 
-# The distance histograms README.md shows, drawn from the real tables by
+# The distance histograms doc/guide.md shows, drawn from the real tables by
 # `tblookup --stats --format svg`: doc/histograms/NAME.svg for puzzles with
 # one metric, NAME-METRIC.svg for the others (the table files' names).
 .PHONY: svg

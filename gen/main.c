@@ -95,7 +95,7 @@ static int help(void)
         "                     build nothing (a build that does not fit\n"
         "                     this machine is refused)\n"
         "      --processes N  with --plan: the figures of a build split\n"
-        "                     between N processes (tbgen-mpi: README.md)\n"
+        "                     between N processes (tbgen-mpi: doc/guide.md)\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
         "exit status: 0 built, 1 a table could not be made, 2 usage or a "

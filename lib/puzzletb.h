@@ -94,7 +94,7 @@ typedef struct ptb_option {
 /* The options of a puzzle; NULL past the last. */
 const ptb_option *ptb_puzzle_option(const ptb_puzzle *p, unsigned i);
 
-/* Reads a sliding-block puzzle's description (README.md, "Describing a
+/* Reads a sliding-block puzzle's description (doc/guide.md, "Describing a
  * puzzle"; puzzletb-description(5)): the board, its walls, the start
  * drawn, the goals, the metrics and which pieces are told apart.  The
  * puzzle has the description's name, summary and metrics, and its tables
@@ -228,7 +228,7 @@ int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
  *   ptb_format_native  the puzzle's contest output format
  *   ptb_format_json    {"schema","puzzle","metric",...,"query","category",
  *                      "distance","moves":[...]} (schema PTB_JSON_SCHEMA,
- *                      fields in README.md; lib/answer/json.c)
+ *                      fields in doc/guide.md; lib/answer/json.c)
  *   ptb_format_board   one position's board in the puzzle's notation
  *   ptb_format_move    one move made from 'before', in the puzzle's notation */
 int ptb_format_native(const ptb_space *s, const ptb_solution *sol, char *buf,
@@ -242,7 +242,7 @@ int ptb_format_move(const ptb_space *s, const ptb_position *before,
 
 /* ---- building tables -------------------------------------------------- */
 
-/* A build split between processes (README.md, "Past one machine"): every
+/* A build split between processes (doc/guide.md, "Past one machine"): every
  * process calls ptb_build() with the same space and options, its own rank
  * in a cluster of its own, and these two collective operations, which the
  * library calls from the calling thread, every process at the same points
@@ -288,7 +288,7 @@ typedef struct ptb_build_opts {
                      uint64_t total);
     void *progress_ctx;
     /* NULL (the default), or a file where the BFS records each layer as it
-     * ends (README.md, "Long runs"): a build whose file holds an earlier,
+     * ends (doc/guide.md, "Long runs"): a build whose file holds an earlier,
      * interrupted build of the same table resumes from its last layer and
      * writes the same table, byte for byte; a file of another build is
      * started afresh.  ptb_build removes it when it returns, the table
@@ -572,7 +572,7 @@ int ptb_analyse(const ptb_table *t, ptb_reader *r, const ptb_position *starts,
  *   ptb_format_analysis_json  the JSON answer (ptb_format_json's schema)
  *                             with "analysis": the ranked moves; line may be
  *                             NULL (then "moves" is []), else its "moves"
- *                             are the line's.  Schema in README.md. */
+ *                             are the line's.  Schema in doc/guide.md. */
 int ptb_format_analysis(const ptb_space *s, const ptb_analysis *a,
                         int boards, char *buf, size_t cap);
 int ptb_format_analysis_json(const ptb_space *s, const ptb_analysis *a,

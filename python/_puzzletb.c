@@ -504,7 +504,7 @@ static void Answer_dealloc(AnswerObject *self)
 
 PyDoc_STRVAR(Answer_json_doc,
 "json() -> str\n\n"
-"The library's JSON answer (schema PTB_JSON_SCHEMA, see README.md):\n"
+"The library's JSON answer (schema PTB_JSON_SCHEMA, see doc/guide.md):\n"
 "ptb_format_json() for a solution, ptb_format_analysis_json() for an\n"
 "analysis; each move with its structured form, \"detail\".");
 

@@ -373,7 +373,7 @@ ${CC:-cc} -std=c11 -Ilib -o "$TMP/ex2" "$TMP/ex2.c" build/libpuzzletb.a \
 check "... a bad position: status 1 and the library's line and column" \
     test "$r" = 1 -a "$(cat "$TMP/e")" = \
     "swap: bad position: line 8, column 3: expected 0 or 1, got '2'"
-# ---- README: the LMDB tools on tables one may not write ----
+# ---- doc/guide.md: the LMDB tools on tables one may not write ----
 if command -v mdb_stat >/dev/null; then
     mkdir -p "$TMP/shared" "$TMP/mine" && chmod 755 "$TMP/shared"
     cp "$TABLES/four.mdb" "$TMP/shared/" && chmod 555 "$TMP/shared"
@@ -383,14 +383,14 @@ if command -v mdb_stat >/dev/null; then
         test "$r" != 0 -a "$(grep -c 'Permission denied' "$TMP/o")" = 1
     ln -s "$TMP/shared/four.mdb" "$TMP/mine/four.mdb"
     as_user mdb_stat -n -a "$TMP/mine/four.mdb" >"$TMP/o" 2>&1
-    check "... through a symbolic link in one's own folder (README): works" \
+    check "... through a symbolic link in one's own folder (doc/guide.md): works" \
         grep -q 'Status of Main DB' "$TMP/o"
     mkdir -p "$TMP/rofs"
     unshare -rm sh -c 'mount -t tmpfs -o size=2m tmpfs "$1" &&
         cp "$2" "$1/" && mount -o remount,ro "$1" &&
         mdb_stat -n -a "$1/four.mdb"' _ "$TMP/rofs" "$TABLES/four.mdb" \
         >"$TMP/o" 2>&1
-    check "... and on read-only media as it is (README)" \
+    check "... and on read-only media as it is (doc/guide.md)" \
         grep -q 'Status of Main DB' "$TMP/o"
 fi
 echo "1..$n"

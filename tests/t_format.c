@@ -105,7 +105,7 @@ static void distance_agrees_with_search(void)
 }
 
 /* An unsolvable Klotski layout: the 2x2 block boxed in by 1x2 pieces that
- * can never turn (README: unsolvable).  Stored 0, like every neighbour. */
+ * can never turn (doc/guide.md: unsolvable).  Stored 0, like every neighbour. */
 static void unsolvable_is_stored_zero(void)
 {
     tables tb;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/t_mpi.sh: tbgen-mpi (README.md, "Past one machine") splits the BFS
+# tests/t_mpi.sh: tbgen-mpi (doc/guide.md, "Past one machine") splits the BFS
 # between processes started by mpirun and must write, for every process
 # count and thread count, the same file byte for byte as one tbgen process
 # (whose tables the other tests prove).  Slices are whole chunks of 1,024

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/t_resume.sh: long builds that survive a kill (README.md, "Long
+# tests/t_resume.sh: long builds that survive a kill (doc/guide.md, "Long
 # runs").  tbgen records each BFS layer in DIR/TABLE.ckpt; killed with
 # SIGKILL after a random number of records (PTB_TEST_KILL_AFTER, the
 # library's fault hook), then run again, it must resume and write the

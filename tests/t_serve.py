@@ -204,7 +204,7 @@ def random_klotski(rng):
             free -= len(cells)
 
 
-# ---- independent move generators (from the rules in README.md) --------
+# ---- independent move generators (from the rules in doc/guide.md) --------
 
 def frog_moves(row):
     """White moves right, black left: a step into the empty cell, or a jump
@@ -374,7 +374,7 @@ def klotski_decode(code):
     the first digit is the 2x2 block's cell (row * 4 + column), then two
     bits a piece for the other pieces in reading order of the free cells
     left: 00 empty, 01 1x2, 10 2x1, 11 1x1 (the Klotski community's code,
-    README's CommonCode)."""
+    the guide's CommonCode)."""
     v = int(code, 16)
     head = v >> 32
     occ = [[False] * 4 for _ in range(5)]
@@ -590,7 +590,7 @@ def check_moves_param(t, srv):
 
 
 def swap_orbit(target):
-    """The boards a target may be relabeled to (README: the 8 symmetries of
+    """The boards a target may be relabeled to (doc/guide.md: the 8 symmetries of
     the square, and swapping the colours)."""
     g = [list(r) for r in target.split("\n")]
     out = set()

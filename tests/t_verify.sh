@@ -31,7 +31,7 @@ check "one value changed, checksums recomputed ($(enc swap) mod4): --verify name
 check "one value changed, checksums recomputed ($(enc four) exact): --verify names the state" \
     expect_error 3 'inconsistent at subtable 0 index 5000 ' \
     --verify four --tables "$TMP/tam"
-# the boxed-in Klotski layout (README: unsolvable) is stored 0; stored 1 it
+# the boxed-in Klotski layout (doc/guide.md: unsolvable) is stored 0; stored 1 it
 # would no longer be found unsolvable
 run klotski --format json 'AAB. AAB. CCDD EEFF GGHH'
 kidx=$(printf '%s' "$out" | sed -n 's/.*"index":\([0-9]*\).*/\1/p')

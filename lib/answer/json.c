@@ -1,5 +1,5 @@
 /* lib/answer/json.c: the JSON answers, one schema for every puzzle (version
- * PTB_JSON_SCHEMA; the fields are listed in README.md, "JSON").
+ * PTB_JSON_SCHEMA; the fields are listed in doc/guide.md, "JSON").
  *
  * An answer is one object: the schema version, the puzzle and metric, the
  * start's place in the table, its board ("input"), the query's own fields

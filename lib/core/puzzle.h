@@ -10,7 +10,7 @@
  * keep.  The walk finds table moves; apply() replays each on the native view,
  * so the answer is printed in the user's own terms.
  *
- * A sliding-block puzzle needs no code: its description (README.md,
+ * A sliding-block puzzle needs no code: its description (doc/guide.md,
  * "Describing a puzzle") is read by lib/puzzles/describe.c into a puzzle whose
  * ops are lib/puzzles/puzzle_slide.c's (ptb_puzzle_load).  For a puzzle no
  * description can say, write lib/puzzles/puzzle_NAME.c defining
@@ -168,7 +168,7 @@ struct ptb_puzzle {
     int (*format_code)(const void *ctx, uint32_t sub, uint64_t idx, char *buf,
                        size_t cap);
 
-    /* ---- JSON (lib/answer/json.c; schema in README.md) ---- */
+    /* ---- JSON (lib/answer/json.c; schema in doc/guide.md) ---- */
 
     /* The query's own fields, as JSON members without braces
      * ("\"target\":\"...\",\"code\":\"...\""): at least "code", one line

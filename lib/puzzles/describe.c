@@ -1,7 +1,7 @@
 /* lib/puzzles/describe.c: reads a sliding-block puzzle's description and writes
  * its canonical text.
  *
- * A description is lines of "key value" (README.md, "Describing a puzzle";
+ * A description is lines of "key value" (doc/guide.md, "Describing a puzzle";
  * man page puzzletb-description(5)):
  *
  *     name     century

@@ -1,5 +1,5 @@
 /* lib/puzzles/puzzle_slide.c: the engine of every described sliding-block
- * puzzle (lib/puzzles/slide.h; README.md, "Describing a puzzle").
+ * puzzle (lib/puzzles/slide.h; doc/guide.md, "Describing a puzzle").
  *
  * Rules.  A move takes one piece; the others stay.  In the step metric it
  * moves one cell up, down, left or right; in the line metric any number of

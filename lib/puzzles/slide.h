@@ -1,7 +1,7 @@
 /* lib/puzzles/slide.h: a sliding-block puzzle read from a description
  * (library-internal).
  *
- * describe.c reads a description (README.md, "Describing a puzzle"; man
+ * describe.c reads a description (doc/guide.md, "Describing a puzzle"; man
  * page puzzletb-description(5)) into an sl_desc and writes its canonical
  * text, the form a table stores; puzzle_slide.c is the engine that turns
  * an sl_desc into a puzzle of lib/core/puzzle.h.  Nothing here knows any one

@@ -6,7 +6,7 @@
 #include "core/puzzle.h"
 
 /* Every puzzle reads its text through ptb_text_split(), so the rules are
- * the same everywhere (README.md, "Input"): a UTF-8 byte-order mark at the
+ * the same everywhere (doc/guide.md, "Input"): a UTF-8 byte-order mark at the
  * start is skipped; "\r" and tabs are blanks; leading and trailing blanks
  * and blank lines are ignored; with PTB_TEXT_GRID, rows are separated by
  * line ends, '/' or blanks, so a grid may come as lines, as "row/row/..."
