@@ -560,12 +560,7 @@ static int check_metrics(const options *o)
         for (unsigned k = 0; k < o->nmetrics; k++)
             if (!has_metric(p, o->metrics[k])) {
                 char list[256];
-                size_t len = 0;
-                for (unsigned m = 0; ptb_puzzle_metric(p, m) &&
-                     len < sizeof list; m++)
-                    len += (size_t)snprintf(list + len, sizeof list - len,
-                                            "%s%s", m ? ", " : "",
-                                            ptb_puzzle_metric(p, m));
+                ptb_puzzle_metrics(p, list, sizeof list);
                 return usage_error("%s has no metric '%s' (%s)",
                                    ptb_puzzle_name(p), o->metrics[k], list);
             }

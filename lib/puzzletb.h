@@ -78,6 +78,10 @@ const char *ptb_puzzle_name(const ptb_puzzle *p);
 const char *ptb_puzzle_summary(const ptb_puzzle *p);
 /* Metric names; NULL past the last.  Metric 0 is the default. */
 const char *ptb_puzzle_metric(const ptb_puzzle *p, unsigned i);
+/* Every metric's name, in order, ", " between them, into buf, as
+ * snprintf(buf, cap, ...) would write the list: at most cap bytes with the
+ * terminating NUL; returns the length of the whole list. */
+size_t ptb_puzzle_metrics(const ptb_puzzle *p, char *buf, size_t cap);
 
 /* A query option a puzzle takes besides its position text, passed to
  * ptb_parse() as "NAME=VALUE".  Programs build their help and their option

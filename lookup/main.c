@@ -1283,13 +1283,13 @@ static int parse_args(int argc, char **argv, options *o)
     while (o->metric && ptb_puzzle_metric(p, m) &&
            strcmp(ptb_puzzle_metric(p, m), o->metric))
         m++;
-    if (o->metric && !ptb_puzzle_metric(p, m))
-        return usage_error("%s has no metric '%s' (%s: %s%s%s)", o->puzzle,
+    if (o->metric && !ptb_puzzle_metric(p, m)) {
+        char list[256];
+        ptb_puzzle_metrics(p, list, sizeof list);
+        return usage_error("%s has no metric '%s' (%s: %s)", o->puzzle,
                            o->metric, ptb_puzzle_metric(p, 1) ? "metrics"
-                           : "its one metric", ptb_puzzle_metric(p, 0),
-                           ptb_puzzle_metric(p, 1) ? ", " : "",
-                           ptb_puzzle_metric(p, 1) ? ptb_puzzle_metric(p, 1)
-                                                   : "");
+                           : "its one metric", list);
+    }
     if ((rc = join_args(o)) != 0 || (rc = start_text(o, p)) != 0)
         return rc;
     if ((rc = check_combinations(o)) != 0)

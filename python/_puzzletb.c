@@ -304,13 +304,10 @@ static PyObject *Space_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (rc == PTB_OK)
         return (PyObject *)self;
     char list[256];
-    size_t len = 0;
     unsigned m = 0;
-    for (unsigned i = 0; ptb_puzzle_metric(p, i) && len < sizeof list; i++) {
-        len += snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
-                        ptb_puzzle_metric(p, i));
+    ptb_puzzle_metrics(p, list, sizeof list);
+    for (unsigned i = 0; ptb_puzzle_metric(p, i); i++)
         m += metric && !strcmp(metric, ptb_puzzle_metric(p, i));
-    }
     if (rc == PTB_ENOMEM)
         PyErr_NoMemory();
     else if (metric && !m)                       /* tblookup's words */

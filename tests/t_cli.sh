@@ -41,9 +41,13 @@ check "--format xml" \
     expect_usage "--format takes native or json, got 'xml'" four --format xml
 check "swap --metric step: a metric swap does not have" \
     expect_usage "^tblookup: swap has no metric 'step'" swap --metric step
-check "klotski --metric walk" \
-    expect_usage "^tblookup: klotski has no metric 'walk' \(metrics: step" \
+check "klotski --metric walk: all three metrics named" \
+    expect_usage "^tblookup: klotski has no metric 'walk' \(metrics: step, line, move\)\$" \
     klotski --metric walk
+CENTURY_METRICS=$(sed -n 's/^metrics  *//p' puzzles/century.txt | sed 's/  */, /g')
+check "century --metric walk: its description's metrics named, in order" \
+    expect_usage "^tblookup: century has no metric 'walk' \(metrics: $CENTURY_METRICS\)\$" \
+    century --metric walk
 check "an unknown long option" \
     expect_usage "^tblookup: unknown option '--frobnicate'$" swap --frobnicate
 check "an unknown short option" \

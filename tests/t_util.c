@@ -4,7 +4,8 @@
  * and the same count past the cap.  The reference is the C library's own
  * snprintf, called as the contract in lib/core/puzzle.h describes.  Also
  * SHA-256 (lib/format/sha256.c) against the test vectors of FIPS 180-2, in
- * portable C and on the processor's SHA extensions where it has them. */
+ * portable C and on the processor's SHA extensions where it has them;
+ * and ptb_puzzle_metrics() (lib/puzzles/registry.c), also against snprintf. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "format/format.h"
 #include "puzzles/text.h"
 #include "core/puzzle.h"
+#include "puzzletb.h"
 #include "check.h"
 
 #define BUF 96
@@ -131,8 +133,39 @@ static void sha256_gives_the_fips_vectors(void)
     }
 }
 
+/* ptb_puzzle_metrics(): the list snprintf() makes of ptb_puzzle_metric()'s
+ * names, at every capacity, for every built-in puzzle. */
+static void the_metric_list_is_what_snprintf_makes(void)
+{
+    unsigned bad = 0, puzzles = 0;
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++, puzzles++) {
+        const ptb_puzzle *p = ptb_puzzle_at(i);
+        const char *m[4] = { "", "", "", "" };
+        unsigned n = 0;
+        while (n < 4 && ptb_puzzle_metric(p, n)) {
+            m[n] = ptb_puzzle_metric(p, n);
+            n++;
+        }
+        bad += n == 0 || n > 3;
+        for (size_t cap = 0; cap < 32; cap++) {
+            char got[32], want[32];
+            memset(got, '#', sizeof got);
+            memset(want, '#', sizeof want);
+            size_t len = ptb_puzzle_metrics(p, got, cap);
+            int wlen = snprintf(cap ? want : NULL, cap, "%s%s%s%s%s", m[0],
+                                n > 1 ? ", " : "", m[1], n > 2 ? ", " : "",
+                                m[2]);
+            bad += len != (size_t)wlen || memcmp(got, want, sizeof got);
+        }
+    }
+    check(bad == 0 && puzzles >= 4, "ptb_puzzle_metrics: the list snprintf "
+          "makes of the metric names, capacities 0 to 31, %u puzzles "
+          "(%u differ)", puzzles, bad);
+}
+
 int main(void)
 {
+    the_metric_list_is_what_snprintf_makes();
     sha256_gives_the_fips_vectors();
     plain_conversions_write_what_snprintf_writes();
     other_formats_still_work();

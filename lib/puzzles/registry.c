@@ -62,6 +62,16 @@ const char *ptb_puzzle_metric(const ptb_puzzle *p, unsigned i)
     return NULL;
 }
 
+size_t ptb_puzzle_metrics(const ptb_puzzle *p, char *buf, size_t cap)
+{
+    size_t len = 0;
+    if (cap)
+        buf[0] = '\0';
+    for (unsigned k = 0; p->metrics[k]; k++)
+        ptb_catf(buf, cap, &len, "%s%s", k ? ", " : "", p->metrics[k]);
+    return len;
+}
+
 const ptb_option *ptb_puzzle_option(const ptb_puzzle *p, unsigned i)
 {
     for (unsigned k = 0; p->options && p->options[k].name; k++)
