@@ -23,6 +23,34 @@ run frog --format json WWW.BBB
 check "--format json: distance 15" \
     test "$(echo "$out" | grep -c '"distance":15,')" = 1
 
+# Each move's detail in JSON against the boards before and after it (the
+# cell left empty is 'from', the one filled 'to', two apart a jump), on
+# positions stored as themselves and as their mirror images.
+json_moves_match_boards() {
+    "$LOOKUP" frog --format json "$@" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+board = d["query"]["code"]
+bad = 0
+for m in d["moves"]:
+    after, det = m["board"], m["detail"]
+    gone = [i + 1 for i in range(len(board)) if board[i] != "." and after[i] == "."]
+    came = [i + 1 for i in range(len(board)) if board[i] == "." and after[i] != "."]
+    bad += (gone, came) != ([det["from"]], [det["to"]]) or \
+        det["piece"] != board[det["from"] - 1] or \
+        det["direction"] != ("right" if det["to"] > det["from"] else "left") or \
+        det["jump"] != (abs(det["to"] - det["from"]) == 2) or \
+        m["move"] != "%s %d-%d" % (det["piece"], det["from"], det["to"])
+    board = after
+sys.exit(bad != 0 or not d["moves"])'
+}
+bad=""
+for q in WW.BB WWW.BBB BWW.BBW WW.WBBB WBW.B W.WBB BW.WB WWWW.BBBB; do
+    json_moves_match_boards "$q" || bad="$bad $q"
+done
+check "--format json: each move's from, to, direction and jump are the boards'${bad:+ (not:$bad)}" \
+    test -z "$bad"
+
 bad=""
 for k in $(seq 12); do
     run frog --n "$k" --count

@@ -686,13 +686,18 @@ static int frog_format_query_json(const void *ctx, const ptb_position *p,
     return (int)len;
 }
 
-/* Cells are numbered from 1 on the left; a jump passes over one piece. */
+/* Cells are numbered from 1 on the left of the user's row (the state's
+ * mirror image when the position is stored as its mirror: user_move(), as
+ * in the text); a jump passes over one piece. */
 static int frog_format_move_json(const void *ctx, const ptb_position *before,
                                  const ptb_move *m, char *buf, size_t cap)
 {
     char text[32];
     size_t len = 0;
     unsigned from = m->code / 32 % 32, to = m->code % 32;
+    frog_state s;
+    if (user_row(ctx, before, &s))
+        user_move(sub_of(ctx, before->sub), before, m, &from, &to);
     frog_format_move(ctx, before, m, text, sizeof text);
     ptb_catf(buf, cap, &len, "{\"piece\":\"%c\",\"from\":%u,\"to\":%u,"
              "\"direction\":\"%s\",\"jump\":%s}", text[0], from + 1, to + 1,
