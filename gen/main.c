@@ -368,9 +368,10 @@ static int build_one(const ptb_puzzle *p, const char *metric,
               every && atof(every) >= 0 ? atof(every) : LOG_EVERY };
     int rc = ptb_space_new(p, metric, &s);
     if (rc == PTB_EINVAL) {
-        fprintf(stderr, PROG ": %s: too many layouts for the description "
-                "engine's index (at most 2^40 layouts, 256 MB of index)\n",
-                ptb_puzzle_name(p));
+        fprintf(stderr, PROG ": %s: too big for the description engine "
+                "(a table of layouts or mixes: at most 2^40 layouts and "
+                "256 MB of index; covers reachable: at most 2^26 "
+                "positions)\n", ptb_puzzle_name(p));
         return EXIT_FAILED;
     }
     if (rc != PTB_OK) {

@@ -140,6 +140,14 @@ check "ten 1x1 pieces on 8x8: refused before building, with C(64,10) = 151,473,2
     sh -c '[ "$1" = 1 ] && [ ! -s "$2" ] && [ "$(wc -l <"$3")" = 1 ] &&
            grep -q "t-big.mdb: 151,473,214,816 states need .* GB of memory during generation; this machine has" "$3" &&
            [ -z "$(ls "$4")" ]' _ "$st" "$TMP/o" "$TMP/e" "$TMP/bigout"
+# 15 distinct tiles on 5x6: 30!/15! layouts, past the engine's 2^40
+python3 -c 'import math; assert math.perm(30, 15) > 2 ** 40'
+printf 'name t-huge\ndistinct all\nstart\n12345\n6789A\nBCDEF\n.....\n.....\n.....\n\ngoal\n12345\n6789A\nBCDEF\n.....\n.....\n.....\n' >"$TMP/huge.txt"
+bin/tbgen --puzzle "$TMP/huge.txt" --out "$TMP/bigout" >"$TMP/o" 2>"$TMP/e"; st=$?
+check "15 distinct tiles on 5x6 (30!/15! > 2^40 layouts): one line naming the engine's limits (status 1, nothing written)" \
+    sh -c '[ "$1" = 1 ] && [ ! -s "$2" ] && [ "$(wc -l <"$3")" = 1 ] &&
+           grep -q "t-huge: too big for the description engine (a table of layouts or mixes: at most 2^40 layouts" "$3" &&
+           [ -z "$(ls "$4")" ]' _ "$st" "$TMP/o" "$TMP/e" "$TMP/bigout"
 bin/tbgen --plan --puzzle eight --out "$TMP/bigout" >"$TMP/o" 2>&1
 check "tbgen --plan: eight's 362,880 states (9!), and builds nothing" \
     sh -c 'grep -q "eight.mdb: 362,880 states; generation needs at most" "$1" &&
