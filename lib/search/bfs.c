@@ -579,6 +579,8 @@ static int resume_state(void *arg, uint32_t sub, unsigned d, uint64_t q)
 typedef struct sub_result {
     unsigned max;                  /* its largest distance */
     far_list far;                  /* its first states at max */
+    uint64_t replayed;             /* its states the checkpoint gave back
+                                      (this process's) */
 } sub_result;
 
 typedef struct build_ctx {
@@ -626,17 +628,22 @@ static int make_boxes(layer_job *j, unsigned threads)
 }
 
 /* The layer a subtable's search starts from: the goals, recorded; or,
- * resumed, the last layer the checkpoint recorded (last >= 0). */
-static int first_layer(build_ctx *b, layer_job *j, int last)
+ * resumed, the last layer the checkpoint recorded (last >= 0), with the
+ * states of the layers before it into *before (every process's). */
+static int first_layer(build_ctx *b, layer_job *j, int last, uint64_t *before)
 {
     const ptb_space *s = b->s;
     int rc = PTB_OK;
+    *before = 0;
     if (last >= 0) {
         rc = ptb_ckpt_front(b->ck, j->sub, resume_state, j);
         j->first = b->sub[j->sub].far;
         rc = agree(j->cl, rc);
+        uint64_t n[2] = { j->found, b->sub[j->sub].replayed - j->found };
         if (j->cl && rc == PTB_OK)
-            rc = j->cl->sum(j->cl->ctx, &j->found, 1);
+            rc = j->cl->sum(j->cl->ctx, n, 2);
+        j->found = n[0];
+        *before = n[1];
     } else {
         s->p->goals(s->ctx, j->sub, add_goal, j);
         if (j->cl)
@@ -677,7 +684,7 @@ static int bfs_subtable(build_ctx *b, uint32_t sub, unsigned threads,
     j.next_sum = j.cur_sum + sums;
     pthread_mutex_init(&j.lock, NULL);
     sub_result *r = &b->sub[sub];
-    rc = first_layer(b, &j, last);
+    rc = first_layer(b, &j, last, &reached);
     for (unsigned d = last >= 0 ? (unsigned)last : 0; rc == PTB_OK && j.found;
          d++) {
         if ((int)d != last)            /* (a replayed layer is counted) */
@@ -822,6 +829,7 @@ static int replay(void *arg, uint32_t sub, unsigned d, uint64_t idx)
     if (!set_value(&j, idx, v->dist ? d : CODE_OLD))
         return PTB_ECORRUPT;           /* found twice */
     v->info.histogram[d]++;
+    r->replayed++;
     if (d > r->max || !r->far.n) {
         r->max = d;
         r->far.n = 0;
