@@ -14,6 +14,7 @@ WHY -->' it is shown, never run (a cluster, a server on a given port).
 
 Prints a TAP line an example ("ok N - FILE:LINE: COMMAND") and, for one
 that fails, what it printed against what the document shows."""
+import os
 import re
 import subprocess
 import sys
@@ -55,6 +56,13 @@ def matches(got, shown):
     return bool(got) and got[0] == shown[0] and matches(got[1:], shown[1:])
 
 
+# An example runs as a reader types it in a shell of their own: without
+# what make passes its children (a make the example runs would otherwise
+# join the test's jobserver, or warn that it cannot).
+SHELL_ENV = {k: v for k, v in os.environ.items()
+             if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEFILES')}
+
+
 def main(argv):
     long_ = '--long' in argv
     files = [a for a in argv if a != '--long']
@@ -69,7 +77,7 @@ def main(argv):
                 continue
             r = subprocess.run(['sh', '-c', cmd], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True,
-                               timeout=3600)
+                               timeout=3600, env=SHELL_ENV)
             got = r.stdout.rstrip('\n').split('\n') if r.stdout else []
             if matches(got, shown):
                 print('ok %d - %s' % (n, what))
