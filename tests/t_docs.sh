@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/t_docs.sh: the reference says what the programs do.  Every man page
 # renders without a warning (groff -ww), and every long option a program's
-# --help lists is in its man page; then, that the check would see one
-# missing: a page without --tables is named.  No document names a period of
+# --help lists is in its man page, and every function puzzletb.h declares
+# in puzzletb(3); then, that the checks would see one missing: a page
+# without --tables, and one without ptb_verify, are named.  No document names a period of
 # work ("session 12"); then, that the check names such a line in a file
 # made here.
 cd "$(dirname "$0")/.." && . tests/lib.sh
@@ -32,6 +33,22 @@ done
 sed 's/tables/t-a-b-l-e-s/g' man/tblookup.1 >"$TMP/page.1"
 check "... a page without --tables: the check names it" \
     test "$(missing bin/tblookup "$TMP/page.1")" = "--tables"
+
+# unmanned HEADER PAGE: the functions HEADER declares that PAGE does not
+# name, one a line
+unmanned() {
+    local f
+    grep -oE '\bptb_[a-z0-9_]+\(' "$1" | tr -d '(' | sort -u |
+        while read -r f; do
+            sed 's/\\-/-/g' "$2" | grep -qw -- "$f" || echo "$f"
+        done
+}
+m=$(unmanned lib/puzzletb.h man/puzzletb.3)
+check "every function lib/puzzletb.h declares is in man/puzzletb.3${m:+ (not: $(echo $m))}" \
+    test -z "$m"
+sed 's/ptb_verify/ptb_prove/g' man/puzzletb.3 >"$TMP/page.3"
+check "... a page without ptb_verify: the check names it" \
+    test "$(unmanned lib/puzzletb.h "$TMP/page.3")" = "ptb_verify"
 
 # A document says what holds now; none dates or names anything by an
 # internal period of work ("done in session 12", "in this session", "last
