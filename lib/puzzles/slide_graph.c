@@ -215,7 +215,7 @@ static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
     uint32_t hi = c ? x->lo[c - 1] : x->nunits;
     uint64_t next[SL_MAX_KINDS + 1], st, sum = 0;
     int kind[SL_MAX_KINDS + 1];
-    if (v < x->lo[c] || v + 1 >= hi)
+    if (v < x->lo[c] || (uint64_t)v + 1 >= hi)
         return 0;
     st = x->graph[v + 1].state[0];
     if (WIN(st) >= x->nwin || PAR(st) >= x->npar || LEFT(st) >= x->nleft)
@@ -236,7 +236,8 @@ static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
         if (e->kind != (pass ? PASS : kind[j]) || e->before != sum)
             return 0;
         if (c + 1 == d->n ? e->next != 0 || !complete(x, next[j])
-                          : e->next < x->lo[c + 1] || e->next + 1 >= x->lo[c] ||
+                          : e->next < x->lo[c + 1] ||
+                                (uint64_t)e->next + 1 >= x->lo[c] ||
                                 x->graph[e->next + 1].state[0] != next[j])
             return 0;
         uint64_t t = x->graph[e->next].node.total;
