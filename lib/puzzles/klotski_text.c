@@ -463,8 +463,7 @@ static int kl_parse_grid(const kl_text *tx, ptb_position *p, char *err,
         }
         p->cell[i] = (unsigned char)c;
     }
-    uint64_t t = 0;
-    unsigned head = KL_CELLS, blocks = 0;
+    unsigned blocks = 0;
     uint32_t seen = kl_empty_cells(p);
     for (unsigned i = 0; i < KL_CELLS; i++) {
         if (seen >> i & 1)
@@ -479,14 +478,10 @@ static int kl_parse_grid(const kl_text *tx, ptb_position *p, char *err,
                             kl_where(tx, i, where, sizeof where), c);
         if (seed && kl_check_seed_letter(c, ty, tx, i, err, errcap))
             return PTB_EPARSE;
-        if (ty == KL_BLOCK) {
-            if (blocks++)
-                return ptb_errf(err, errcap, "%s: a second 2x2 block '%c' "
-                                "(a layout has exactly one)",
-                                kl_where(tx, i, where, sizeof where), c);
-            head = i;
-        } else
-            t |= (uint64_t)ty << 2 * i;
+        if (ty == KL_BLOCK && blocks++)
+            return ptb_errf(err, errcap, "%s: a second 2x2 block '%c' "
+                            "(a layout has exactly one)",
+                            kl_where(tx, i, where, sizeof where), c);
     }
     if (!blocks)
         return ptb_errf(err, errcap, "no 2x2 block (a layout has exactly "
@@ -496,7 +491,7 @@ static int kl_parse_grid(const kl_text *tx, ptb_position *p, char *err,
         return ptb_errf(err, errcap, "%u empty cell%s, at least 2 needed",
                         empty, empty == 1 ? "" : "s");
     kl_layout l;
-    kl_from_rows(t, head, &l);
+    kl_layout_of_view(p, &l);          /* (the drawing checked above) */
     kl_set_state(p, &l);
     return PTB_OK;
 }
