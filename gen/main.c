@@ -41,7 +41,7 @@ enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_WRITE = 4 };
 #define PROG "tbgen"
 #endif
 /* long options without a short form */
-enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES };
+enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES, OPT_PATTERNS };
 
 static int usage_error(const char *fmt, ...)
 {
@@ -71,7 +71,7 @@ static int help(void)
     printf(
         "usage: " PROG " [--puzzle NAME|FILE]... [--metric M]... [--out DIR]\n"
         "             [--threads N] [--level N] [--encoding E] [--quiet]\n"
-        "             [--plan [--processes N]]\n"
+        "             [--patterns] [--plan [--processes N]]\n"
         "Builds the distance tables of the named puzzles (all built-in ones\n"
         "by default), every metric of each unless --metric names some, into\n"
         "DIR (default: tables).\n\n"
@@ -90,6 +90,9 @@ static int help(void)
         "                     (exact values) or zstd; default: chosen by\n"
         "                     size (tables/FORMAT.md)\n"
         "  -q, --quiet        no progress bar and no summary\n"
+        "      --patterns     build the pattern tables of each puzzle (the\n"
+        "                     groups of its 'patterns' line), whose search\n"
+        "                     answers puzzles too big for a full table\n"
         "      --plan         print each table's states, the memory and\n"
         "                     disk its build needs and its time, estimated;\n"
         "                     build nothing (a build that does not fit\n"
@@ -435,6 +438,7 @@ typedef struct options {
     const char *list;          /* --list puzzles|metrics, for completion */
     int quiet;
     int plan;                  /* --plan: the figures, no build */
+    int patterns;              /* --patterns: the pattern tables */
     ptb_cluster processes;     /* --processes N: the plan's (ranks N) */
     ptb_build_opts build;
 } options;
@@ -531,6 +535,7 @@ static int parse_option(options *o, int c, char **argv)
         return 0;
     case 'q': o->quiet = 1; return 0;
     case OPT_PLAN: o->plan = 1; return 0;
+    case OPT_PATTERNS: o->patterns = 1; return 0;
     case OPT_PROCESSES:
         if ((rc = number(optarg, "processes", 1 << 20, &v)) != 0)
             return rc;
@@ -580,6 +585,7 @@ static int parse_args(int argc, char **argv, options *o)
         { "encoding", required_argument, NULL, 'e' },
         { "quiet",   no_argument,       NULL, 'q' },
         { "plan",    no_argument,       NULL, OPT_PLAN },
+        { "patterns", no_argument,      NULL, OPT_PATTERNS },
         { "processes", required_argument, NULL, OPT_PROCESSES },
         { "list",    required_argument, NULL, OPT_LIST },
         { "help",    no_argument,       NULL, 'h' },
@@ -596,6 +602,13 @@ static int parse_args(int argc, char **argv, options *o)
     if (o->processes.ranks && !o->plan)
         return usage_error("--processes N plans a build split between N "
                            "processes: it goes with --plan");
+    for (unsigned i = 0; o->patterns && i < o->npuzzles; i++)
+        if (!ptb_puzzle_patterns(o->puzzles[i]))
+            return usage_error("--patterns: %s has no 'patterns' line "
+                               "(puzzletb-description(5))",
+                               ptb_puzzle_name(o->puzzles[i]));
+    if (o->patterns && !o->npuzzles)
+        return usage_error("--patterns needs --puzzle");
     if (o->processes.ranks)            /* (planned only: never built) */
         o->build.cluster = &o->processes;
     if (o->list)
@@ -657,6 +670,28 @@ static int make_out(const char *out)
     return 0;
 }
 
+/* The pattern tables of p, each built (or planned) as a table of its
+ * own. */
+static int build_patterns(const ptb_puzzle *p, options *o)
+{
+    int status = 0;
+    for (unsigned i = 0; i < ptb_puzzle_patterns(p); i++) {
+        ptb_puzzle *q;
+        int rc = ptb_puzzle_pattern(p, i, &q);
+        if (rc != PTB_OK) {
+            fprintf(stderr, PROG ": %s: %s\n", ptb_puzzle_name(p),
+                    ptb_strerror(rc));
+            return EXIT_FAILED;
+        }
+        rc = build_one(q, NULL, o->out, &o->build, o->quiet, o->plan);
+        ptb_puzzle_free(q);
+        if (rc == EXIT_WRITE)
+            return rc;
+        status |= rc;
+    }
+    return status;
+}
+
 static int build_all(options *o)
 {
     int status = make_out(o->out);
@@ -667,6 +702,13 @@ static int build_all(options *o)
             o->puzzles[o->npuzzles++] = (ptb_puzzle *)ptb_puzzle_at(i);
     for (unsigned i = 0; i < o->npuzzles; i++) {
         const ptb_puzzle *p = o->puzzles[i];
+        if (o->patterns) {
+            int rc = build_patterns(p, o);
+            if (rc == EXIT_WRITE)
+                return rc;
+            status |= rc;
+            continue;
+        }
         for (unsigned m = 0; ptb_puzzle_metric(p, m); m++) {
             const char *metric = ptb_puzzle_metric(p, m);
             int chosen = o->nmetrics == 0;

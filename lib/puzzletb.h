@@ -139,6 +139,15 @@ int ptb_puzzle_load_file(const char *path, ptb_puzzle **out, char *err,
 /* A described puzzle's drawn start as position text ptb_parse() reads
  * ("ABBC/ABBC/..."); NULL for a built-in puzzle. */
 const char *ptb_puzzle_start(const ptb_puzzle *p);
+/* How many pattern groups a described puzzle's 'patterns' line names
+ * (puzzletb-description(5)); 0 for any other puzzle, a pattern space's
+ * too. */
+unsigned ptb_puzzle_patterns(const ptb_puzzle *p);
+/* The pattern space of p's group i (from 0): the puzzle whose table holds
+ * the distances of group i's pattern database, named NAME-pattern-(i+1).
+ * Free it with ptb_puzzle_free().  PTB_OK; PTB_EINVAL when p has no such
+ * group; PTB_ENOMEM. */
+int ptb_puzzle_pattern(const ptb_puzzle *p, unsigned i, ptb_puzzle **out);
 /* Frees a loaded puzzle; a built-in one and NULL are left alone. */
 void ptb_puzzle_free(ptb_puzzle *p);
 /* The canonical text of a loaded puzzle's description (what its tables

@@ -22,6 +22,7 @@
  *
  * May touch: its arguments, and the heap for the result.  No I/O.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,16 +50,19 @@ typedef struct reader {
     int have_start;
     char distinct[SL_MAX_PIECES + 1], axis[SL_MAX_PIECES + 1];
     int distinct_all, axis_all;
+    char patterns[SL_MAX_PIECES + SL_MAX_PATTERNS + 1];   /* groups, ' ' */
     unsigned seen;               /* keys given, a bit each */
     /* for messages about the letters of 'distinct' and 'axis' */
     unsigned distinct_line, axis_line, covers_line, metrics_line;
+    unsigned patterns_line, pattern_line;
 } reader;
 
 static const char *const keys[] = { "name", "summary", "source", "metrics",
                                     "distinct", "axis", "empty", "wall",
-                                    "covers", "start", "goal", NULL };
+                                    "covers", "patterns", "pattern",
+                                    "start", "goal", NULL };
 enum { K_NAME, K_SUMMARY, K_SOURCE, K_METRICS, K_DISTINCT, K_AXIS, K_EMPTY,
-       K_WALL, K_COVERS, K_START, K_GOAL };
+       K_WALL, K_COVERS, K_PATTERNS, K_PATTERN, K_START, K_GOAL };
 static const char *const metric_names[] = { "step", "line", "move", NULL };
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -330,6 +334,51 @@ static int read_covers(reader *r, const char *v, unsigned vl, unsigned line,
                     "at least N empty cells)", line, col);
 }
 
+/* A "patterns" value: groups of letters, blanks between groups. */
+static int read_patterns(reader *r, const char *v, unsigned vl,
+                         unsigned line, unsigned col)
+{
+    unsigned n = 0, groups = 0;
+    for (unsigned i = 0; i < vl; i++) {
+        if (is_blank(v[i])) {
+            if (n && r->patterns[n - 1] != ' ')
+                r->patterns[n++] = ' ';
+            continue;
+        }
+        if (!is_letter(v[i]) || memchr(r->patterns, v[i], n))
+            return ptb_errf(r->err, r->errcap, "line %u, column %u: '%c' %s",
+                            line, col + i, v[i], is_letter(v[i])
+                            ? "is in two groups" : "cannot be a piece's letter");
+        groups += !n || r->patterns[n - 1] == ' ';
+        if (groups > SL_MAX_PATTERNS)
+            return ptb_errf(r->err, r->errcap, "line %u: at most %u pattern "
+                            "groups", line, SL_MAX_PATTERNS);
+        r->patterns[n++] = v[i];
+    }
+    if (n && r->patterns[n - 1] == ' ')
+        n--;
+    r->patterns[n] = '\0';
+    r->d->npatterns = groups;
+    r->patterns_line = line;
+    return PTB_OK;
+}
+
+/* A "pattern" value: the group N whose pattern space this is. */
+static int read_pattern(reader *r, const char *v, unsigned vl,
+                        unsigned line, unsigned col)
+{
+    unsigned n = 0, i = 0;
+    while (i < vl && v[i] >= '0' && v[i] <= '9' && n <= SL_MAX_PATTERNS)
+        n = 10 * n + (unsigned)(v[i++] - '0');
+    if (i != vl || n < 1 || n > SL_MAX_PATTERNS)
+        return ptb_errf(r->err, r->errcap, "line %u, column %u: pattern "
+                        "takes the number of a group of 'patterns', from 1",
+                        line, col);
+    r->d->abstract = n;
+    r->pattern_line = line;
+    return PTB_OK;
+}
+
 /* A "summary" value, kept. */
 static int read_summary(reader *r, const char *v, unsigned vl, unsigned line)
 {
@@ -358,7 +407,8 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
     if (!keys[k])
         return ptb_errf(r->err, r->errcap, "line %u: unknown key '%.*s' "
                         "(name, summary, source, metrics, distinct, axis, "
-                        "empty, wall, covers, start, goal)", line,
+                        "empty, wall, covers, patterns, pattern, start, "
+                        "goal)", line,
                         (int)(kl > 40 ? 40 : kl), s);
     if ((r->seen >> k & 1) && k != K_SOURCE && k != K_GOAL)
         return ptb_errf(r->err, r->errcap, "line %u: %s is given twice",
@@ -402,6 +452,10 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
     case K_COVERS:
         r->covers_line = line;
         return read_covers(r, v, vl, line, col);
+    case K_PATTERNS:
+        return read_patterns(r, v, vl, line, col);
+    case K_PATTERN:
+        return read_pattern(r, v, vl, line, col);
     default: {                           /* start, goal */
         grid *g = k == K_START ? &r->start : &r->goals[d->ngoals];
         if (k == K_GOAL && d->ngoals >= SL_MAX_GOALS)
@@ -828,10 +882,15 @@ static size_t canonical_text(const reader *r, char *buf, size_t cap)
     if (d->wall[0])
         ptb_catf(buf, cap, &len, "wall %s\n", d->wall);
     if (d->mixes)
-        ptb_catf(buf, cap, &len, "covers mixes %u\nstart ", d->min_empty);
+        ptb_catf(buf, cap, &len, "covers mixes %u\n", d->min_empty);
     else
-        ptb_catf(buf, cap, &len, "covers %s\nstart ",
+        ptb_catf(buf, cap, &len, "covers %s\n",
                  d->reachable ? "reachable" : "layouts");
+    if (d->npatterns)
+        ptb_catf(buf, cap, &len, "patterns %s\n", r->patterns);
+    if (d->abstract)
+        ptb_catf(buf, cap, &len, "pattern %u\n", d->abstract);
+    ptb_catf(buf, cap, &len, "start ");
     sl_grid_text(d, d->start, '/', buf, cap, &len);
     for (unsigned i = 0; i < d->ngoals; i++) {
         goal_cells(d, &d->goal[i], cells);
@@ -920,6 +979,49 @@ static unsigned most_moves(const sl_desc *d, unsigned m)
     return most;
 }
 
+/* The letters of 'patterns' are distinct tiles of a tile puzzle (1x1
+ * pieces, one empty cell, the step metric) that the one goal places. */
+static int check_patterns(reader *r)
+{
+    sl_desc *d = r->d;
+    unsigned line = r->patterns_line, g = 0;
+    if (d->abstract && d->abstract > d->npatterns)
+        return ptb_errf(r->err, r->errcap, "line %u: pattern %u, but "
+                        "'patterns' lists %u groups", r->pattern_line,
+                        d->abstract, d->npatterns);
+    if (!d->npatterns)
+        return PTB_OK;
+    int tiles = open_cells(d) == d->npieces + 1 && !d->mixes;
+    for (unsigned k = 0; k < d->nkinds; k++)
+        tiles &= d->kind[k].cells == 1 && d->kind[k].axis == SL_FREE;
+    if (!tiles || d->nmetrics != 1 || d->metric[0] != SL_STEP ||
+        d->ngoals != 1)
+        return ptb_errf(r->err, r->errcap, "line %u: patterns need a tile "
+                        "puzzle: 1x1 pieces moving freely, one empty cell, "
+                        "the step metric alone and one goal", line);
+    for (const char *x = r->patterns; *x; x++) {
+        if (*x == ' ') {
+            g++;
+            continue;
+        }
+        int k = kind_of_letter(d, *x);
+        unsigned placed = 0;
+        for (unsigned i = 0; k >= 0 && i < d->goal[0].n; i++)
+            placed |= d->goal[0].kind[i] == (unsigned)k;
+        if (k < 0 || !d->kind[k].label)
+            return ptb_errf(r->err, r->errcap, "line %u: '%c' is no "
+                            "distinct piece of the start", line, *x);
+        if (!placed)
+            return ptb_errf(r->err, r->errcap, "line %u: the goal does not "
+                            "place '%c'", line, *x);
+        d->pattern[g] |= 1u << k;
+    }
+    if (d->abstract)
+        snprintf(d->pattern_name, sizeof d->pattern_name, "%s-pattern-%u",
+                 d->name, d->abstract);
+    return PTB_OK;
+}
+
 static int check(reader *r)
 {
     sl_desc *d = r->d;
@@ -950,6 +1052,8 @@ static int check(reader *r)
         d->most[i] = most_moves(d, d->metric[i]);
         d->metric_name[i] = metric_names[d->metric[i]];
     }
+    if ((rc = check_patterns(r)) != PTB_OK)
+        return rc;
     if (!d->summary && !(d->summary = calloc(1, 1)))
         return PTB_ENOMEM;
     return canonical(r);

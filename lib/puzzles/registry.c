@@ -9,6 +9,7 @@
 
 #include "format/format.h"
 #include "puzzles.h"
+#include "pattern.h"
 #include "slide.h"
 
 #define PTB_PUZZLE(n) &ptb_puzzle_##n,
@@ -96,9 +97,31 @@ int ptb_puzzle_load(const char *text, ptb_puzzle **out, char *err,
     sl_desc *d;
     *out = NULL;
     int rc = sl_read(text, built_in, &d, err, errcap);
-    if (rc == PTB_OK && (rc = sl_puzzle(d, out)) != PTB_OK)
+    if (rc == PTB_OK && (rc = d->abstract ? sl_pattern_puzzle(d, out)
+                                          : sl_puzzle(d, out)) != PTB_OK)
         sl_free(d);
     return rc;
+}
+
+unsigned ptb_puzzle_patterns(const ptb_puzzle *p)
+{
+    const sl_desc *d = p->description ? p->data : NULL;
+    return d && !d->abstract ? d->npatterns : 0;
+}
+
+int ptb_puzzle_pattern(const ptb_puzzle *p, unsigned i, ptb_puzzle **out)
+{
+    *out = NULL;
+    if (i >= ptb_puzzle_patterns(p))
+        return PTB_EINVAL;
+    size_t len = strlen(p->description);
+    char *text = malloc(len + 16);
+    if (!text)
+        return PTB_ENOMEM;
+    snprintf(text, len + 16, "%spattern %u\n", p->description, i + 1);
+    int rc = ptb_puzzle_load(text, out, NULL, 0);
+    free(text);
+    return rc == PTB_EPARSE ? PTB_EINVAL : rc;
 }
 
 /* The puzzle a table identifies (a built-in one by name, or its stored

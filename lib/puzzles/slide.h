@@ -29,6 +29,7 @@
 #define SL_MAX_PIECES 48         /* pieces on the board */
 #define SL_MAX_GOALS 8           /* goal patterns */
 #define SL_MAX_TEXT 8192         /* a description's canonical text */
+#define SL_MAX_PATTERNS 8        /* pattern groups */
 
 enum { SL_STEP, SL_LINE, SL_MOVE, SL_METRICS };   /* the metrics */
 enum { SL_FREE, SL_ACROSS, SL_DOWN };             /* how a kind moves */
@@ -79,6 +80,14 @@ typedef struct sl_desc {
     int mixes;                        /* covers mixes: any number of the
                                          pieces that are not distinct */
     unsigned min_empty;               /* ... with this many empty cells */
+    unsigned npatterns;               /* 'patterns': groups of tiles whose
+                                         pattern tables bound a search */
+    uint32_t pattern[SL_MAX_PATTERNS];   /* each group's kinds, a bit each */
+    unsigned abstract;                /* 'pattern N': this is the pattern
+                                         space of group N (from 1); 0: the
+                                         puzzle itself */
+    char pattern_name[56];            /* the pattern space's name:
+                                         NAME-pattern-N */
     char *summary;                    /* malloc'd, may be "" */
     char *text;                       /* the canonical text, malloc'd */
 } sl_desc;
