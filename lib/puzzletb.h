@@ -57,7 +57,8 @@ enum {
     PTB_ECORRUPT = -10,  /* a block fails its checksum, or values disagree */
     PTB_EDB = -11,       /* LMDB reported an error */
     PTB_ERANGE = -12,    /* a distance does not fit the table's encoding */
-    PTB_ECOMPRESS = -13  /* the compressor failed while writing a table */
+    PTB_ECOMPRESS = -13, /* the compressor failed while writing a table */
+    PTB_ELIMIT = -14     /* a search reached its limit before an answer */
 };
 
 /* Never NULL; a static string. */
@@ -639,6 +640,48 @@ int ptb_random_at(const ptb_table *t, unsigned distance, uint32_t sub,
  * snprintf conventions; 256 kB always suffice. */
 int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *info,
                              char *buf, size_t cap);
+
+/* ---- answers past a full table: search guided by pattern tables ------ */
+
+/* The pattern tables of a puzzle too big for a full table (a tile puzzle
+ * whose description has a 'patterns' line: puzzletb-description(5)),
+ * open, for ptb_patterns_solve().  Immutable once open: any number of
+ * threads may solve with one at once. */
+typedef struct ptb_patterns ptb_patterns;
+
+/* Opens the tables NAME-pattern-N.mdb (tbgen --patterns) of space s's
+ * puzzle in dir.  PTB_OK; PTB_EINVAL when the puzzle has no patterns;
+ * what ptb_table_open() returns for a missing, damaged or foreign table;
+ * PTB_ENOMEM.  s must outlive it. */
+int ptb_patterns_open(const ptb_space *s, const char *dir,
+                      ptb_patterns **out);
+void ptb_patterns_close(ptb_patterns *pt);   /* NULL is fine */
+
+/* Limits of one search; 0 is none. */
+typedef struct ptb_search_limits {
+    uint64_t nodes;          /* states expanded */
+    double seconds;          /* CPU-independent wall time */
+} ptb_search_limits;
+
+/* What one search did. */
+typedef struct ptb_search_stats {
+    uint64_t nodes;          /* states expanded, every iteration */
+    unsigned iterations;     /* bounds tried */
+    unsigned bound;          /* the pattern tables' bound of the start */
+    double seconds;          /* wall time */
+} ptb_search_stats;
+
+/* An optimal line from the nearest of n (1 or 2) candidates of
+ * ptb_parse(), by IDA* (R. E. Korf, Depth-first iterative-deepening,
+ * Artificial Intelligence 27, 1985) whose bound is the sum of the pattern
+ * tables' distances: a lower bound, so the first line found is a
+ * shortest one, proven.  Fills out as ptb_solve() does.  limits and stats
+ * may be NULL.  PTB_OK; PTB_NOTFOUND (no line: out->distance
+ * PTB_UNSOLVABLE); PTB_ELIMIT when a limit ends it first; PTB_EINVAL;
+ * PTB_ECORRUPT when a table fails a check; PTB_ENOMEM. */
+int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
+                       unsigned n, const ptb_search_limits *limits,
+                       ptb_solution *out, ptb_search_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -72,6 +72,9 @@ typedef struct session {
     ptb_space *s;
     ptb_table *t;
     ptb_reader *r;
+    ptb_patterns *pt;          /* a puzzle past a full table: its pattern
+                                  tables, which a search answers from */
+    ptb_search_stats st;       /* ... and the last search's figures */
     ptb_solution *sol;
     char *buf;
 } session;
@@ -284,6 +287,28 @@ static int open_table(session *ss)
     return rc == PTB_OK ? 0 : table_error(ss, rc);
 }
 
+/* A puzzle with pattern tables is answered from its full table when it
+ * has one, else by a search guided by them. */
+static int open_answers(session *ss)
+{
+    char file[128];
+    if (ss->t || ss->pt || !ptb_puzzle_patterns(ptb_space_puzzle(ss->s)))
+        return open_table(ss);
+    int rc = ptb_table_open(ss->s, ss->o->tables, &ss->t);
+    if (rc == PTB_OK)
+        rc = ptb_reader_new(ss->t, &ss->r);
+    if (rc != PTB_ENOTABLE)
+        return rc == PTB_OK ? 0 : table_error(ss, rc);
+    if ((rc = ptb_patterns_open(ss->s, ss->o->tables, &ss->pt)) == PTB_OK)
+        return 0;
+    ptb_space_file(ss->s, file, sizeof file);
+    fprintf(stderr, "tblookup: %s/%s: %s, and its pattern tables: %s; "
+            "build them with 'tbgen --puzzle %s --patterns --out %s'\n",
+            ss->o->tables, file, ptb_strerror(PTB_ENOTABLE),
+            ptb_strerror(rc), ss->o->puzzle, ss->o->tables);
+    return rc == PTB_ENOMEM ? 1 : EXIT_TABLE;
+}
+
 /* ==== answers ========================================================== */
 
 static void print_moves(const session *ss)
@@ -309,10 +334,17 @@ static void print_answer(const session *ss)
     case OUT_MOVES:
         print_moves(ss);
         break;
-    case OUT_JSON:
-        ptb_format_json(ss->s, sol, ss->buf, OUT_CAP);
-        printf("%s\n", ss->buf);
+    case OUT_JSON: {
+        int len = ptb_format_json(ss->s, sol, ss->buf, OUT_CAP);
+        if (ss->pt && len > 0 && len < (int)OUT_CAP)   /* the search's */
+            printf("%.*s,\"search\":{\"optimal\":true,\"nodes\":%" PRIu64
+                   ",\"iterations\":%u,\"bound\":%u,\"seconds\":%.6f}}\n",
+                   len - 1, ss->buf, ss->st.nodes, ss->st.iterations,
+                   ss->st.bound, ss->st.seconds);
+        else
+            printf("%s\n", ss->buf);
         break;
+    }
     default:
         ptb_format_native(ss->s, sol, ss->buf, OUT_CAP);
         fputs(ss->buf, stdout);
@@ -588,12 +620,15 @@ static int answer(session *ss, const char *text, unsigned record,
             fprintf(stderr, "tblookup: %s\n", err);
         return EXIT_USAGE;
     }
-    if (!ss->o->bfs && (rc = open_table(ss)) != 0)
+    int full = ss->o->analyse || ss->o->solutions;
+    if (!ss->o->bfs && (rc = full ? open_table(ss) : open_answers(ss)) != 0)
         return rc;
-    if (ss->o->analyse || ss->o->solutions)
+    if (full)
         return analysis_answer(ss, start, n, record, line);
     rc = ss->o->bfs ? ptb_search(ss->s, start, n, ss->sol)
-                    : ptb_solve(ss->t, ss->r, start, n, ss->sol);
+         : ss->pt ? ptb_patterns_solve(ss->pt, start, n, NULL, ss->sol,
+                                       &ss->st)
+                  : ptb_solve(ss->t, ss->r, start, n, ss->sol);
     if (rc == PTB_ECORRUPT || rc == PTB_EINVAL)
         return table_error(ss, rc);
     if (rc == PTB_NOTFOUND) {
@@ -1415,7 +1450,7 @@ static void free_options(options *o)
 int main(int argc, char **argv)
 {
     options o = { 0 };
-    session ss = { &o, NULL, NULL, NULL, NULL, NULL, NULL };
+    session ss = { .o = &o };
     int status = parse_args(argc, argv, &o);
     if (status) {
         free_options(&o);
@@ -1457,6 +1492,7 @@ int main(int argc, char **argv)
     }
     ptb_reader_free(ss.r);
     ptb_table_close(ss.t);
+    ptb_patterns_close(ss.pt);
     ptb_space_close(ss.s);
     free_options(&o);
     return status;

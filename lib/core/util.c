@@ -33,6 +33,7 @@ const char *ptb_strerror(int code)
     case PTB_EDB:       return "LMDB error";
     case PTB_ERANGE:    return "distance too large for the table encoding";
     case PTB_ECOMPRESS: return "the compressor failed";
+    case PTB_ELIMIT:    return "the search reached its limit";
     default:            return "unknown error";
     }
 }

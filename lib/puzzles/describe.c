@@ -991,14 +991,15 @@ static int check_patterns(reader *r)
                         d->abstract, d->npatterns);
     if (!d->npatterns)
         return PTB_OK;
-    int tiles = open_cells(d) == d->npieces + 1 && !d->mixes;
+    int tiles = open_cells(d) == d->npieces + 1 && d->reachable;
     for (unsigned k = 0; k < d->nkinds; k++)
         tiles &= d->kind[k].cells == 1 && d->kind[k].axis == SL_FREE;
     if (!tiles || d->nmetrics != 1 || d->metric[0] != SL_STEP ||
         d->ngoals != 1)
         return ptb_errf(r->err, r->errcap, "line %u: patterns need a tile "
                         "puzzle: 1x1 pieces moving freely, one empty cell, "
-                        "the step metric alone and one goal", line);
+                        "'covers reachable', the step metric alone and one "
+                        "goal", line);
     for (const char *x = r->patterns; *x; x++) {
         if (*x == ' ') {
             g++;

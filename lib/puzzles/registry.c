@@ -340,6 +340,42 @@ static int lookup_one(void *arg, const char *file, ptb_puzzle **pp,
     return 1;                                     /* stop */
 }
 
+/* A puzzle with no table of its own but pattern tables: the puzzle whose
+ * description NAME-pattern-1.mdb stores, without its 'pattern' line. */
+static int pattern_owner(const char *dir, const char *name, ptb_puzzle **out)
+{
+    char metric[64], *path;
+    ptb_puzzle *q = NULL;
+    int rc = PTB_EINVAL;
+    if (name[0] == '.' || strchr(name, '/') || strlen(name) > 64)
+        return rc;
+    char file[80];
+    snprintf(file, sizeof file, "%s-pattern-1", name);
+    if (!(path = ptb_join_path(dir, file, ".mdb")))
+        return PTB_ENOMEM;
+    if (ptb_table_puzzle(path, &q, metric, sizeof metric) == PTB_OK &&
+        q->description) {
+        const char *line = strstr(q->description, "\npattern ");
+        char *text = line ? strdup(q->description) : NULL;
+        if (text) {
+            char *at = text + (line - q->description) + 1;
+            memmove(at, at + strcspn(at, "\n") + 1,
+                    strlen(at + strcspn(at, "\n") + 1) + 1);
+            if (ptb_puzzle_load(text, out, NULL, 0) == PTB_OK &&
+                !strcmp((*out)->name, name) && ptb_puzzle_patterns(*out))
+                rc = PTB_OK;
+            else
+                ptb_puzzle_free(*out);
+        }
+        free(text);
+    }
+    if (rc != PTB_OK)
+        *out = NULL;
+    ptb_puzzle_free(q);
+    free(path);
+    return rc;
+}
+
 int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
 {
     lookup l = { name, NULL, PTB_EINVAL };
@@ -364,6 +400,8 @@ int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
     scan(dir, name, lookup_one, &l, &bad);
     *out = l.found;
     if (l.found)
+        return PTB_OK;
+    if (!bad && pattern_owner(dir, name, out) == PTB_OK)
         return PTB_OK;
     return bad ? bad : l.rc;
 }

@@ -36,7 +36,10 @@
                                     its row hash once the moves of this
                                     many states were listed (hash_late()):
                                     a batch's, not one query's */
-#define MAX_LAYOUTS ((uint64_t)1 << 40)
+#define MAX_LAYOUTS ((uint64_t)1 << 40)   /* a table's, a folded space's */
+#define MAX_SEARCHED ((uint64_t)1 << 48)  /* a space too big for a table,
+                                             answered by a search (its
+                                             pattern tables: pattern.h) */
 #define MAX_GRAPH ((uint64_t)3 << 25)   /* the graph's nodes and edges:
                                            1.5 GB */
 

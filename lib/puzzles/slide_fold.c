@@ -193,8 +193,8 @@ int sl_make_fold(sl_ctx *x)
     const sl_desc *d = x->d;
     row_walk rw = { .x = x, .cap = 1024, .rc = PTB_OK };
     size_t rcap = 64;
-    if (x->lazy || !sl_foldable(x))
-        return PTB_OK;
+    if (x->lazy || x->size > MAX_LAYOUTS || !sl_foldable(x))
+        return PTB_OK;                  /* (past it: no table, no fold) */
     x->frow = malloc(rcap * sizeof *x->frow);
     rw.out = malloc(rw.cap * sizeof *rw.out);
     if (!x->frow || !rw.out) {

@@ -244,5 +244,5 @@ int sl_make_table(sl_ctx *x, const layout *start,
         x->saved_len = saved_len;
     }
     free(ly.st);
-    return rc != PTB_OK ? rc : x->size > MAX_LAYOUTS ? PTB_EINVAL : PTB_OK;
+    return rc != PTB_OK ? rc : x->size > MAX_SEARCHED ? PTB_EINVAL : PTB_OK;
 }

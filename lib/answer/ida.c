@@ -1,0 +1,375 @@
+/* lib/answer/ida.c: optimal answers past a full table, by IDA* guided by
+ * a tile puzzle's pattern tables (puzzletb.h, ptb_patterns_solve();
+ * lib/puzzles/pattern.h for the tables' meaning).
+ *
+ * The search moves the real tiles on its own board (a kind a cell) and
+ * keeps, for each group, its tiles' cells and its exact distance in the
+ * group's pattern space.  A move of a group's tile reads that group's
+ * value of the new state, stored mod 3, and takes the one of the old
+ * distance -1, 0 or +1 with that residue (the two states are neighbours
+ * in the pattern space, whose distances differ by at most one: A. Breyer
+ * and R. E. Korf, 1.6-bit pattern databases, AAAI 2010); a move of any
+ * other tile changes no group's.  The start's distances are walked down
+ * each table (ptb_distance()).  The bound, their sum, never exceeds the
+ * moves left, so IDA* finds a shortest line first; it never undoes the
+ * move it just made, and tries the empty cell's neighbours in reading
+ * order, so the answer is the same every time.  The line is then replayed
+ * through the puzzle's own moves, so that the answer is the same
+ * ptb_solution, in the user's letters, as a table's.
+ *
+ * May touch: its arguments, the heap, the tables (read only) and the
+ * clock.  No I/O of its own.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "answer.h"
+#include "core/core.h"
+#include "puzzles/pattern.h"
+
+#define FOUND 0xFFFFFFFFu
+#define CHECK_EVERY 65536u       /* nodes between looks at the clock */
+
+struct ptb_patterns {
+    const ptb_space *s;
+    const sl_desc *d;
+    sl_tiles t;
+    uint8_t goal[SL_MAX_CELLS];          /* of each open cell: 1 + the kind
+                                            the goal puts there, 0 empty,
+                                            0xFF any */
+    ptb_puzzle *puzzle[SL_MAX_PATTERNS];
+    ptb_space *space[SL_MAX_PATTERNS];
+    ptb_table *table[SL_MAX_PATTERNS];
+};
+
+/* One search's state. */
+typedef struct ida {
+    const ptb_patterns *pt;
+    ptb_reader *r[SL_MAX_PATTERNS];
+    uint8_t at[SL_MAX_CELLS];            /* of each open cell: 1 + kind, or
+                                            0 (the empty cell) */
+    uint8_t pos[SL_MAX_PATTERNS][SL_MAX_KINDS];
+    uint64_t taken[SL_MAX_PATTERNS];
+    unsigned h[SL_MAX_PATTERNS];         /* each group's distance */
+    unsigned e;                          /* the empty cell */
+    uint8_t line[PTB_MAX_DISTANCE];      /* where the empty cell went */
+    unsigned len;                        /* ... so many times */
+    uint64_t nodes, max_nodes;
+    double deadline;
+    int rc;                              /* a read's error, or a limit */
+} ida;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ptb_patterns_close(ptb_patterns *pt)
+{
+    if (!pt)
+        return;
+    for (unsigned g = 0; g < SL_MAX_PATTERNS; g++) {
+        ptb_table_close(pt->table[g]);
+        ptb_space_close(pt->space[g]);
+        ptb_puzzle_free(pt->puzzle[g]);
+    }
+    free(pt);
+}
+
+int ptb_patterns_open(const ptb_space *s, const char *dir,
+                      ptb_patterns **out)
+{
+    const ptb_puzzle *p = s->p;
+    unsigned ng = ptb_puzzle_patterns(p);
+    *out = NULL;
+    if (!ng)
+        return PTB_EINVAL;
+    ptb_patterns *pt = calloc(1, sizeof *pt);
+    if (!pt)
+        return PTB_ENOMEM;
+    pt->s = s;
+    pt->d = p->data;
+    sl_tiles_make(pt->d, &pt->t);
+    const sl_desc *d = pt->d;
+    const sl_goal *gl = &d->goal[0];
+    memset(pt->goal, 0xFF, sizeof pt->goal);
+    for (uint64_t e = gl->empty; e; e &= e - 1)
+        pt->goal[pt->t.open[__builtin_ctzll(e)]] = 0;
+    for (unsigned i = 0; i < gl->n; i++)
+        pt->goal[pt->t.open[gl->anchor[i]]] = (uint8_t)(gl->kind[i] + 1);
+    int rc = PTB_OK;
+    for (unsigned g = 0; rc == PTB_OK && g < ng; g++)
+        if ((rc = ptb_puzzle_pattern(p, g, &pt->puzzle[g])) == PTB_OK &&
+            (rc = ptb_space_new(pt->puzzle[g], NULL, &pt->space[g])) ==
+                PTB_OK)
+            rc = ptb_table_open(pt->space[g], dir, &pt->table[g]);
+    if (rc != PTB_OK) {
+        ptb_patterns_close(pt);
+        return rc;
+    }
+    *out = pt;
+    return PTB_OK;
+}
+
+/* The search's board from a position's drawing: PTB_EINVAL when it is not
+ * a board of the puzzle's tiles. */
+static int board_of(ida *x, const ptb_position *p)
+{
+    const ptb_patterns *pt = x->pt;
+    const sl_tiles *t = &pt->t;
+    unsigned empties = 0, count[SL_MAX_PATTERNS] = { 0 };
+    memset(x->taken, 0, sizeof x->taken);
+    for (unsigned o = 0; o < t->m; o++) {
+        char ch = (char)p->cell[t->cell[o]];
+        int k = ch == (char)p->aux || sl_is_empty(pt->d, ch)
+                    ? -1 : sl_kind_of(pt->d, ch, 1);
+        x->at[o] = (uint8_t)(k + 1);
+        if (ch == (char)p->aux || sl_is_empty(pt->d, ch)) {
+            x->e = o;
+            empties++;
+            continue;
+        }
+        if (k < 0)
+            return PTB_EINVAL;
+        unsigned g = t->group_of[k];
+        if (g) {
+            x->pos[g - 1][t->slot_of[k]] = (uint8_t)o;
+            x->taken[g - 1] |= (uint64_t)1 << o;
+            count[g - 1]++;
+        }
+    }
+    for (unsigned g = 0; g < t->ngroups; g++)
+        if (count[g] != t->k[g])
+            return PTB_EINVAL;
+    return empties == 1 ? PTB_OK : PTB_EINVAL;
+}
+
+/* The exact distance of every group's image of the board, walked down
+ * its table; the sum into *h.  PTB_NOTFOUND when an image cannot reach
+ * its goal (nor then the board). */
+static int start_bound(ida *x, unsigned *h)
+{
+    const sl_tiles *t = &x->pt->t;
+    *h = 0;
+    for (unsigned g = 0; g < t->ngroups; g++) {
+        ptb_position q = { .sub = 0 };
+        q.idx = sl_pattern_index(t, g, x->pos[g], x->taken[g], x->e);
+        int rc = ptb_distance(x->pt->table[g], x->r[g], &q, &x->h[g]);
+        if (rc != PTB_OK)
+            return rc;
+        *h += x->h[g];
+    }
+    return PTB_OK;
+}
+
+static int at_goal(const ida *x)
+{
+    const uint8_t *goal = x->pt->goal;
+    for (unsigned o = 0; o < x->pt->t.m; o++)
+        if (goal[o] != 0xFF && goal[o] != x->at[o])
+            return 0;
+    return 1;
+}
+
+/* Moves the tile on open cell c into the empty cell; its group's new
+ * distance read from the table (the others keep theirs).  Returns the
+ * new sum, or FOUND after an error in x->rc. */
+static unsigned slide(ida *x, unsigned c, unsigned h)
+{
+    const sl_tiles *t = &x->pt->t;
+    unsigned e = x->e, k = x->at[c] - 1u, g = t->group_of[k];
+    x->at[e] = x->at[c];
+    x->at[c] = 0;
+    x->e = c;
+    if (!g--)
+        return h;
+    x->pos[g][t->slot_of[k]] = (uint8_t)e;
+    x->taken[g] ^= (uint64_t)1 << c | (uint64_t)1 << e;
+    unsigned v, old = x->h[g];
+    uint64_t idx = sl_pattern_index(t, g, x->pos[g], x->taken[g], c);
+    int rc = ptb_table_get(x->pt->table[g], x->r[g], 0, idx, &v);
+    if (rc != PTB_OK || v > 2) {
+        x->rc = rc != PTB_OK ? rc : PTB_ECORRUPT;
+        return FOUND;
+    }
+    unsigned step = (v + 3 - old % 3) % 3;       /* 0, +1, or 2: -1 */
+    x->h[g] = step == 2 ? old - 1 : old + step;
+    if (step == 2 && !old) {
+        x->rc = PTB_ECORRUPT;             /* a distance below 0 */
+        return FOUND;
+    }
+    return h - old + x->h[g];
+}
+
+/* Takes back slide(x, c, ...) made with the empty cell at e. */
+static void unslide(ida *x, unsigned c, unsigned e, unsigned hg)
+{
+    const sl_tiles *t = &x->pt->t;
+    unsigned k = x->at[e] - 1u, g = t->group_of[k];
+    x->at[c] = x->at[e];
+    x->at[e] = 0;
+    x->e = e;
+    if (!g--)
+        return;
+    x->pos[g][t->slot_of[k]] = (uint8_t)c;
+    x->taken[g] ^= (uint64_t)1 << c | (uint64_t)1 << e;
+    x->h[g] = hg;
+}
+
+/* The search below depth 'depth' with h the bound of the board: FOUND
+ * (x->line holds the line; or an error or limit in x->rc), or the least
+ * depth + bound past 'limit' that it met. */
+static unsigned dfs(ida *x, unsigned depth, unsigned limit, unsigned h,
+                    unsigned back)
+{
+    const sl_tiles *t = &x->pt->t;
+    if (depth + h > limit)
+        return depth + h;
+    if (h == 0 && at_goal(x)) {
+        x->len = depth;
+        return FOUND;
+    }
+    if (++x->nodes % CHECK_EVERY == 0 &&
+        ((x->max_nodes && x->nodes >= x->max_nodes) ||
+         (x->deadline > 0 && now() >= x->deadline))) {
+        x->rc = PTB_ELIMIT;
+        return FOUND;
+    }
+    if (depth >= PTB_MAX_DISTANCE)
+        return UINT32_MAX - 1;
+    unsigned best = UINT32_MAX - 1, e = x->e;
+    for (uint64_t nb = t->nbr[e]; nb; nb &= nb - 1) {
+        unsigned c = (unsigned)__builtin_ctzll(nb);
+        if (c == back)
+            continue;
+        unsigned k = x->at[c] - 1u, g = t->group_of[k];
+        unsigned hg = g ? x->h[g - 1] : 0;
+        unsigned nh = slide(x, c, h);
+        unsigned got = nh == FOUND ? FOUND
+                                   : dfs(x, depth + 1, limit, nh, e);
+        if (got == FOUND) {
+            x->line[depth] = (uint8_t)c;
+            return FOUND;
+        }
+        unslide(x, c, e, hg);
+        best = got < best ? got : best;
+    }
+    return best;
+}
+
+/* The line x->line[0..len) replayed through the puzzle's moves from
+ * out->start: each step is the move whose board is the one the search
+ * made.  PTB_ECORRUPT if one is missing or the end is no goal (never). */
+static int replay(const ptb_patterns *pt, const uint8_t *line, unsigned len,
+                  ptb_solution *out)
+{
+    const ptb_space *s = pt->s;
+    ptb_move *mv = ptb_move_list(s, sizeof *mv);
+    ptb_position cur = out->start;
+    if (!mv)
+        return PTB_ENOMEM;
+    for (unsigned i = 0; i < len; i++) {
+        unsigned char want[sizeof cur.cell];
+        unsigned empty = 0, to = pt->t.cell[line[i]], n, j;
+        while (empty < pt->d->n && (pt->d->walls >> empty & 1 ||
+                                    cur.cell[empty] != (unsigned char)cur.aux))
+            empty++;
+        memcpy(want, cur.cell, sizeof want);
+        want[empty] = cur.cell[to];
+        want[to] = (unsigned char)cur.aux;
+        n = s->p->position_moves ? s->p->position_moves(s->ctx, &cur, mv)
+                                 : s->p->moves(s->ctx, cur.sub, cur.idx, mv);
+        for (j = 0; j < n; j++) {
+            ptb_position next = cur;
+            s->p->apply(s->ctx, &next, &mv[j]);
+            if (!memcmp(next.cell, want, pt->d->n)) {
+                out->move[i] = mv[j];
+                out->after[i] = cur = next;
+                break;
+            }
+        }
+        if (j == n)
+            break;
+    }
+    free(mv);
+    return len == 0 || (out->distance == len &&
+                        s->p->is_goal(s->ctx, cur.sub, cur.idx))
+               ? PTB_OK : PTB_ECORRUPT;
+}
+
+/* IDA* from the candidates: one bound after another, each candidate in
+ * turn, so the nearest is found first. */
+static int deepen(ida *x, const ptb_position *starts, unsigned n,
+                  ptb_solution *out, ptb_search_stats *st)
+{
+    unsigned h[2], limit = UINT32_MAX, live = 0;
+    for (unsigned i = 0; i < n; i++) {
+        int rc = board_of(x, &starts[i]);
+        if (rc == PTB_OK)
+            rc = start_bound(x, &h[i]);
+        if (rc == PTB_NOTFOUND)
+            h[i] = UINT32_MAX;
+        else if (rc != PTB_OK)
+            return rc;
+        else
+            live++;
+        limit = h[i] < limit ? h[i] : limit;
+    }
+    st->bound = limit;
+    while (live && limit <= PTB_MAX_DISTANCE) {
+        unsigned next = UINT32_MAX;
+        st->iterations++;
+        for (unsigned i = 0; i < n; i++) {
+            if (h[i] > limit || board_of(x, &starts[i]) != PTB_OK ||
+                start_bound(x, &h[i]) != PTB_OK)
+                continue;
+            unsigned got = dfs(x, 0, limit, h[i], UINT32_MAX);
+            if (x->rc != PTB_OK)
+                return x->rc;
+            if (got == FOUND) {
+                out->start = starts[i];
+                out->distance = x->len;
+                return replay(x->pt, x->line, x->len, out);
+            }
+            next = got < next ? got : next;
+        }
+        limit = next;
+    }
+    return PTB_NOTFOUND;
+}
+
+int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
+                       unsigned n, const ptb_search_limits *limits,
+                       ptb_solution *out, ptb_search_stats *stats)
+{
+    ptb_search_stats own;
+    ptb_search_stats *st = stats ? stats : &own;
+    memset(st, 0, sizeof *st);
+    if (n == 0 || n > 2)
+        return PTB_EINVAL;
+    ida *x = calloc(1, sizeof *x);
+    if (!x)
+        return PTB_ENOMEM;
+    double t0 = now();
+    x->pt = pt;
+    x->max_nodes = limits ? limits->nodes : 0;
+    x->deadline = limits && limits->seconds > 0 ? t0 + limits->seconds : 0;
+    out->start = starts[0];
+    out->distance = PTB_UNSOLVABLE;
+    int rc = PTB_OK;
+    for (unsigned g = 0; rc == PTB_OK && g < pt->t.ngroups; g++)
+        rc = ptb_reader_new(pt->table[g], &x->r[g]);
+    if (rc == PTB_OK)
+        rc = deepen(x, starts, n, out, st);
+    if (rc != PTB_OK && rc != PTB_NOTFOUND)
+        out->distance = PTB_UNSOLVABLE;
+    for (unsigned g = 0; g < pt->t.ngroups; g++)
+        ptb_reader_free(x->r[g]);
+    st->nodes = x->nodes;
+    st->seconds = now() - t0;
+    free(x);
+    return rc;
+}
