@@ -292,7 +292,9 @@ static int open_table(session *ss)
 static int open_answers(session *ss)
 {
     char file[128];
-    if (ss->t || ss->pt || !ptb_puzzle_patterns(ptb_space_puzzle(ss->s)))
+    if (ss->t || ss->pt)
+        return 0;
+    if (!ptb_puzzle_patterns(ptb_space_puzzle(ss->s)))
         return open_table(ss);
     int rc = ptb_table_open(ss->s, ss->o->tables, &ss->t);
     if (rc == PTB_OK)

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""tests/t_patterns.py: answers by search from pattern tables, against
+references this test computes itself: a breadth-first search of every
+position of small tile boards (one with a wall), random walks from the
+15-puzzle's goal, and the published optimal lengths of R. E. Korf's
+random 15-puzzle instances (Depth-first iterative-deepening, Artificial
+Intelligence 27, 1985; tests/data/korf100.txt: number, length, Korf's
+node count, then the tiles in his order, 0 the blank, his goal the blank
+first).  Prints TAP lines.  Usage: t_patterns.py TBGEN TBLOOKUP TMPDIR"""
+import json
+import os
+import random
+import subprocess
+import sys
+from collections import deque
+
+TBGEN, LOOKUP, TMP = sys.argv[1:4]
+n = 0
+
+
+def check(what, cond, detail=""):
+    global n
+    n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
+    if not cond and detail:
+        print("# " + str(detail)[:400])
+
+
+def tblookup(*args, stdin=None):
+    p = subprocess.run([LOOKUP] + list(args), input=stdin,
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Board:
+    """A tile board from its drawing: the rules, written here."""
+
+    def __init__(self, rows):
+        self.w, self.h = len(rows[0]), len(rows)
+        self.goal = "".join(rows)
+        self.nbr = {}
+        for c, ch in enumerate(self.goal):
+            if ch == "#":
+                continue
+            r, k = divmod(c, self.w)
+            near = []
+            for dr, dk in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                rr, kk = r + dr, k + dk
+                if 0 <= rr < self.h and 0 <= kk < self.w and \
+                        self.goal[rr * self.w + kk] != "#":
+                    near.append(rr * self.w + kk)
+            self.nbr[c] = near
+
+    def moves(self, s):
+        e = s.index(".")
+        for c in self.nbr[e]:
+            t = list(s)
+            t[e], t[c] = t[c], "."
+            yield "".join(t)
+
+    def distances(self):
+        d = {self.goal: 0}
+        q = deque([self.goal])
+        while q:
+            s = q.popleft()
+            for t in self.moves(s):
+                if t not in d:
+                    d[t] = d[s] + 1
+                    q.append(t)
+        return d
+
+    def walk(self, k, rng):
+        s, back = self.goal, None
+        for _ in range(k):
+            nxt = [t for t in self.moves(s) if t != back]
+            back, s = s, rng.choice(nxt)
+        return s
+
+    def rows(self, s):
+        return "/".join(s[i:i + self.w] for i in range(0, len(s), self.w))
+
+
+def describe(name, rows, patterns):
+    path = os.path.join(TMP, name + ".txt")
+    with open(path, "w") as f:
+        f.write("name %s\nmetrics step\ndistinct all\ncovers reachable\n"
+                "patterns %s\nstart %s\ngoal %s\n" %
+                (name, patterns, "/".join(rows), "/".join(rows)))
+    out = os.path.join(TMP, name)
+    p = subprocess.run([TBGEN, "-q", "--puzzle", path, "--patterns",
+                        "--out", out], capture_output=True, text=True)
+    check("%s: tbgen --patterns builds its tables" % name,
+          p.returncode == 0, p.stderr)
+    return path, out
+
+
+def replayed(board, start, answer):
+    """Whether the JSON answer's boards are moves of the rules from start
+    to the goal, as many as its distance."""
+    s = start
+    for m in answer["moves"]:
+        t = m["board"].replace("\n", "")
+        if t not in set(board.moves(s)):
+            return False
+        s = t
+    return s == board.goal and len(answer["moves"]) == answer["distance"]
+
+
+def every_distance(name, rows, patterns, samples):
+    board = Board(rows)
+    path, out = describe(name, rows, patterns)
+    d = board.distances()
+    rng = random.Random(name)
+    picks = rng.sample(sorted(d), min(samples, len(d)))
+    rc, got, err = tblookup(path, "--tables", out, "--batch", "--count",
+                            stdin="".join(board.rows(s) + "\n" for s in picks))
+    got = got.split()
+    wrong = [(s, d[s], g) for s, g in zip(picks, got) if int(g) != d[s]]
+    check("%s: %d positions answered by search, each as long as the BFS "
+          "of all %d positions says" % (name, len(picks), len(d)),
+          rc == 0 and len(got) == len(picks) and not wrong, wrong[:3] or err)
+    far = max(d, key=lambda s: (d[s], s))
+    rc, got, err = tblookup(path, "--tables", out, "--format", "json",
+                            board.rows(far))
+    ans = json.loads(got) if rc == 0 else {}
+    check("%s: a farthest position (%d moves): the search's line is moves "
+          "of the rules to the goal, proven optimal" % (name, d[far]),
+          rc == 0 and ans["distance"] == d[far] and replayed(board, far, ans)
+          and ans["search"]["optimal"] is True, err or got[:200])
+    rc, got, err = tblookup("--tables", out, "--verify",
+                            name + "-pattern-1", name + "-pattern-2")
+    check("%s: tblookup --verify proves its pattern tables" % name,
+          rc == 0 and got.count(" ok: ") == 2, err)
+    return path, out
+
+
+def fifteen(tables):
+    board = Board(["1234", "5678", "9ABC", "DEF."])
+    rng = random.Random(15)
+    walks = [(k, board.walk(k, rng)) for k in (8, 14, 20, 26, 30, 34) * 3]
+    rc, got, err = tblookup("fifteen", "--tables", tables, "--batch",
+                            "--count", stdin="".join(
+                                board.rows(s) + "\n" for _, s in walks))
+    got = got.split()
+    bad = [(k, s, g) for (k, s), g in zip(walks, got)
+           if int(g) > k or (k - int(g)) % 2]
+    check("fifteen: %d random walks of 8 to 34 moves from the goal: each "
+          "answer at most the walk, of its parity" % len(walks),
+          rc == 0 and len(got) == len(walks) and not bad, bad[:3] or err)
+    k, s = walks[-1]
+    rc, got, err = tblookup("fifteen", "--tables", tables, "--format",
+                            "json", board.rows(s))
+    ans = json.loads(got) if rc == 0 else {}
+    check("fifteen: a walk of %d moves: the line is moves of the rules to "
+          "the goal" % k, rc == 0 and replayed(board, s, ans), err)
+    # Korf's instances, turned a half turn with tile t renamed 16 - t, so
+    # that his goal (the blank first) becomes ours (the blank last)
+    letters = "123456789ABCDEF"
+    rows = open(os.path.join(os.path.dirname(__file__), "data",
+                             "korf100.txt")).read().split("\n")
+    short = []
+    for i in range(0, 200, 2):
+        number, length, _ = rows[i].split()
+        tiles = [int(x) for x in rows[i + 1].split()]
+        cells = ["."] * 16
+        for c, t in enumerate(tiles):
+            cells[15 - c] = "." if t == 0 else letters[15 - t]
+        if int(length) <= 45:
+            short.append((number, int(length), board.rows("".join(cells))))
+    rc, got, err = tblookup("fifteen", "--tables", tables, "--batch",
+                            "--count", stdin="".join(p + "\n"
+                                                      for _, _, p in short))
+    got = got.split()
+    wrong = [(no, want, g) for (no, want, _), g in zip(short, got)
+             if int(g) != want]
+    check("fifteen: Korf's %d instances of at most 45 moves (%s) answered "
+          "with their published lengths" % (len(short),
+                                            ", ".join(no for no, _, _ in short)),
+          rc == 0 and len(got) == len(short) and not wrong, wrong or err)
+
+
+every_distance("t-pat8", ["123", "456", "78."], "1234 5678", 300)
+every_distance("t-patwall", ["#12", "345", "67."], "123 4567", 300)
+every_distance("t-pat2x4", ["1234", "567."], "12 34 567", 300)
+if len(sys.argv) > 4:
+    fifteen(sys.argv[4])

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# tests/t_patterns.sh: puzzles past a full table, answered by a search
+# guided by pattern tables.  tests/t_patterns.py checks the answers against
+# its own references (every position of small boards by BFS, walks from
+# the 15-puzzle's goal, Korf's published lengths); this script checks bad
+# descriptions, missing and damaged pattern tables.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+need bin/tbgen "$LOOKUP"
+bin/tbgen -q --puzzle fifteen --patterns --out "$TMP/t15" 2>"$TMP/e"
+check "fifteen: tbgen --patterns builds its three pattern tables" \
+    test "$(ls "$TMP/t15" | grep -c '^fifteen-pattern-[123]\.mdb$')" = 3
+mkdir -p "$TMP/py"
+/usr/bin/python3 tests/t_patterns.py bin/tbgen "$LOOKUP" "$TMP/py" "$TMP/t15" |
+    sed -e 's/^ok [0-9]*/ok/' -e 's/^not ok [0-9]*/not ok/' >"$TMP/out.py"
+cat "$TMP/out.py"
+n=$((n + $(grep -c '^ok\|^not ok' "$TMP/out.py")))
+
+# ---- descriptions: what 'patterns' and 'pattern' refuse ----
+refused() {   # refused WHAT PATTERN DESCRIPTION: tbgen exits 2 with one line
+    printf '%s\n' "$3" >"$TMP/bad.txt"
+    bin/tbgen --puzzle "$TMP/bad.txt" --plan >"$TMP/o" 2>"$TMP/e"; local rc=$?
+    check "$1" sh -c 'test "$1" = 2 && test ! -s "$2" &&
+        test "$(wc -l <"$3")" = 1 && grep -qE -- "$4" "$3"' _ "$rc" "$TMP/o" \
+        "$TMP/e" "$2"
+}
+tiles='name t-bad
+covers reachable
+distinct all'
+refused "patterns on a puzzle of a 2x1 piece: refused, a tile puzzle needed" \
+    'line 2: patterns need a tile puzzle' 'name t-bad
+patterns 1 2
+start 1A/1./2B
+goal 1A/1./2B'
+refused "a group letter that is no piece: refused with its line" \
+    "line 4: 'Z' is no distinct piece of the start" "$tiles
+patterns 12 3Z
+start 12/3.
+goal 12/3."
+refused "a letter in two groups: refused with its column" \
+    "line 4, column 14: '2' is in two groups" "$tiles
+patterns 12 32
+start 12/3.
+goal 12/3."
+refused "'pattern 3' when 'patterns' lists 2 groups: refused" \
+    "line 5: pattern 3, but 'patterns' lists 2 groups" "$tiles
+patterns 12 3
+pattern 3
+start 12/3.
+goal 12/3."
+bin/tbgen --puzzle eight --patterns --out "$TMP/x" >"$TMP/o" 2>"$TMP/e"
+check "tbgen --patterns on a puzzle without groups: usage error, status 2" \
+    sh -c 'test "$1" = 2 && grep -q "eight has no .patterns. line" "$2"' _ \
+    "$?" "$TMP/e"
+
+# ---- missing and damaged pattern tables ----
+q=D68CFE.AB7459132
+mkdir -p "$TMP/none" "$TMP/two"
+expect_usage "unknown puzzle 'fifteen'" fifteen --tables "$TMP/none" "$q"
+check "fifteen with no tables at all: unknown puzzle, status 2" test $? = 0
+cp "$TMP/t15/fifteen-pattern-1.mdb" "$TMP/t15/fifteen-pattern-2.mdb" "$TMP/two"
+expect_error 3 "fifteen.mdb: table not found, and its pattern tables: table not found; build them with 'tbgen --puzzle fifteen --patterns" \
+    fifteen --tables "$TMP/two" "$q"
+check "fifteen with a pattern table missing: status 3, how to build them" \
+    test $? = 0
+cp -r "$TMP/t15" "$TMP/cut"
+f=$TMP/cut/fifteen-pattern-2.mdb
+head -c $(( $(stat -c %s "$f") / 2 )) "$f" >"$f.x" && mv "$f.x" "$f"
+expect_error 3 "fifteen: table file is truncated" fifteen --tables "$TMP/cut" "$q"
+check "fifteen with a truncated pattern table: refused, status 3" test $? = 0
+cp -r "$TMP/t15" "$TMP/flip"
+f=$TMP/flip/fifteen-pattern-1.mdb
+/usr/bin/python3 - "$f" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+for i in range(len(b) // 3, 2 * len(b) // 3, 4099):
+    b[i] ^= 0x5A
+open(p, "wb").write(bytes(b))
+PY
+run --verify --tables "$TMP/flip" fifteen-pattern-1
+check "a pattern table with bytes flipped fails --verify, status 3" \
+    test "$rc" = 3
+run fifteen --tables "$TMP/flip" --count "$q"
+check "... and a search on it answers 57 (Korf's instance 1) or refuses, status 3" \
+    sh -c 'test "$1" = 3 || { test "$1" = 0 && test "$2" = 57; }' _ "$rc" "$out"
