@@ -660,7 +660,7 @@ void ptb_patterns_close(ptb_patterns *pt);   /* NULL is fine */
 /* Limits of one search; 0 is none. */
 typedef struct ptb_search_limits {
     uint64_t nodes;          /* states expanded */
-    double seconds;          /* CPU-independent wall time */
+    double seconds;          /* wall time */
 } ptb_search_limits;
 
 /* What one search did. */
