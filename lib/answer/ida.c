@@ -41,6 +41,8 @@ struct ptb_patterns {
     ptb_puzzle *puzzle[SL_MAX_PATTERNS];
     ptb_space *space[SL_MAX_PATTERNS];
     ptb_table *table[SL_MAX_PATTERNS];
+    uint8_t *residue[SL_MAX_PATTERNS];   /* each table's values, decoded
+                                            and checked: 2 bits a state */
 };
 
 /* One search's state. */
@@ -72,11 +74,26 @@ void ptb_patterns_close(ptb_patterns *pt)
     if (!pt)
         return;
     for (unsigned g = 0; g < SL_MAX_PATTERNS; g++) {
+        free(pt->residue[g]);
         ptb_table_close(pt->table[g]);
         ptb_space_close(pt->space[g]);
         ptb_puzzle_free(pt->puzzle[g]);
     }
     free(pt);
+}
+
+/* Group g's values, every one read and checked (each block's check and
+ * the table's digest) into pt->residue[g]: the search then reads a value
+ * in a few instructions. */
+static int decode(ptb_patterns *pt, unsigned g)
+{
+    const char *what;
+    if (ptb_table_modulus(pt->table[g]) != 3)
+        return PTB_EFORMAT;
+    size_t bytes = (size_t)((pt->t.size[g] + 3) / 4);
+    if (!(pt->residue[g] = calloc(bytes ? bytes : 1, 1)))
+        return PTB_ENOMEM;
+    return ptb_table_decode_all(pt->table[g], pt->residue[g], 1, &what);
 }
 
 int ptb_patterns_open(const ptb_space *s, const char *dir,
@@ -106,6 +123,8 @@ int ptb_patterns_open(const ptb_space *s, const char *dir,
             (rc = ptb_space_new(pt->puzzle[g], NULL, &pt->space[g])) ==
                 PTB_OK)
             rc = ptb_table_open(pt->space[g], dir, &pt->table[g]);
+    for (unsigned g = 0; rc == PTB_OK && g < ng; g++)
+        rc = decode(pt, g);
     if (rc != PTB_OK) {
         ptb_patterns_close(pt);
         return rc;
@@ -174,10 +193,29 @@ static int at_goal(const ida *x)
     return 1;
 }
 
-/* Moves the tile on open cell c into the empty cell; its group's new
- * distance read from the table (the others keep theirs).  Returns the
- * new sum, or FOUND after an error in x->rc. */
-static unsigned slide(ida *x, unsigned c, unsigned h)
+/* The index in its group's space after the tile on open cell c (of group
+ * g + 1, or none: 0) moves into the empty cell; its value prefetched. */
+static uint64_t next_index(ida *x, unsigned c, unsigned g)
+{
+    const sl_tiles *t = &x->pt->t;
+    if (!g--)
+        return 0;
+    unsigned e = x->e, slot = t->slot_of[x->at[c] - 1u];
+    x->pos[g][slot] = (uint8_t)e;
+    uint64_t idx = sl_pattern_index(t, g, x->pos[g], x->taken[g] ^
+                                    ((uint64_t)1 << c | (uint64_t)1 << e), c);
+    x->pos[g][slot] = (uint8_t)c;
+#if defined(__GNUC__)
+    __builtin_prefetch(&x->pt->residue[g][idx / 4]);
+#endif
+    return idx;
+}
+
+/* Moves the tile on open cell c into the empty cell, idx its group's
+ * state after (next_index()); its group's new distance read from the
+ * table (the others keep theirs).  Returns the new sum, or FOUND after an
+ * error in x->rc. */
+static unsigned slide(ida *x, unsigned c, uint64_t idx, unsigned h)
 {
     const sl_tiles *t = &x->pt->t;
     unsigned e = x->e, k = x->at[c] - 1u, g = t->group_of[k];
@@ -188,11 +226,10 @@ static unsigned slide(ida *x, unsigned c, unsigned h)
         return h;
     x->pos[g][t->slot_of[k]] = (uint8_t)e;
     x->taken[g] ^= (uint64_t)1 << c | (uint64_t)1 << e;
-    unsigned v, old = x->h[g];
-    uint64_t idx = sl_pattern_index(t, g, x->pos[g], x->taken[g], c);
-    int rc = ptb_table_get(x->pt->table[g], x->r[g], 0, idx, &v);
-    if (rc != PTB_OK || v > 2) {
-        x->rc = rc != PTB_OK ? rc : PTB_ECORRUPT;
+    unsigned old = x->h[g];
+    unsigned v = x->pt->residue[g][idx / 4] >> 2 * (idx % 4) & 3;
+    if (v > 2) {
+        x->rc = PTB_ECORRUPT;
         return FOUND;
     }
     unsigned step = (v + 3 - old % 3) % 3;       /* 0, +1, or 2: -1 */
@@ -223,7 +260,7 @@ static void unslide(ida *x, unsigned c, unsigned e, unsigned hg)
  * (x->line holds the line; or an error or limit in x->rc), or the least
  * depth + bound past 'limit' that it met. */
 static unsigned dfs(ida *x, unsigned depth, unsigned limit, unsigned h,
-                    unsigned back)
+                    uint64_t back)
 {
     const sl_tiles *t = &x->pt->t;
     if (depth + h > limit)
@@ -240,16 +277,21 @@ static unsigned dfs(ida *x, unsigned depth, unsigned limit, unsigned h,
     }
     if (depth >= PTB_MAX_DISTANCE)
         return UINT32_MAX - 1;
-    unsigned best = UINT32_MAX - 1, e = x->e;
-    for (uint64_t nb = t->nbr[e]; nb; nb &= nb - 1) {
-        unsigned c = (unsigned)__builtin_ctzll(nb);
-        if (c == back)
-            continue;
-        unsigned k = x->at[c] - 1u, g = t->group_of[k];
+    unsigned best = UINT32_MAX - 1, e = x->e, n = 0;
+    uint8_t cell[4];
+    uint64_t idx[4];
+    for (uint64_t nb = t->nbr[e] & ~back; nb && n < 4;
+         nb &= nb - 1) {       /* the reads first, each fetched meanwhile */
+        cell[n] = (uint8_t)__builtin_ctzll(nb);
+        idx[n] = next_index(x, cell[n], t->group_of[x->at[cell[n]] - 1u]);
+        n++;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        unsigned c = cell[i], g = t->group_of[x->at[c] - 1u];
         unsigned hg = g ? x->h[g - 1] : 0;
-        unsigned nh = slide(x, c, h);
+        unsigned nh = slide(x, c, idx[i], h);
         unsigned got = nh == FOUND ? FOUND
-                                   : dfs(x, depth + 1, limit, nh, e);
+                                   : dfs(x, depth + 1, limit, nh, (uint64_t)1 << e);
         if (got == FOUND) {
             x->line[depth] = (uint8_t)c;
             return FOUND;
@@ -326,7 +368,7 @@ static int deepen(ida *x, const ptb_position *starts, unsigned n,
             if (h[i] > limit || board_of(x, &starts[i]) != PTB_OK ||
                 start_bound(x, &h[i]) != PTB_OK)
                 continue;
-            unsigned got = dfs(x, 0, limit, h[i], UINT32_MAX);
+            unsigned got = dfs(x, 0, limit, h[i], 0);
             if (x->rc != PTB_OK)
                 return x->rc;
             if (got == FOUND) {

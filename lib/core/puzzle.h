@@ -193,6 +193,16 @@ static inline unsigned ptb_popcount(uint32_t x)
     return (x * 0x01010101u) >> 24;
 }
 
+/* The number of set bits of x, inline (__builtin_popcountll() is a call
+ * into libgcc on a CPU the build may not assume has POPCNT). */
+static inline unsigned ptb_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+    return (unsigned)((x * 0x0101010101010101u) >> 56);
+}
+
 /* The lowest set bit of x != 0. */
 static inline unsigned ptb_low_bit(uint64_t x)
 {

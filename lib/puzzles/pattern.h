@@ -28,6 +28,7 @@
 #ifndef PTB_PATTERN_H
 #define PTB_PATTERN_H
 
+#include "core/puzzle.h"
 #include "slide.h"
 
 typedef struct sl_tiles {
@@ -77,7 +78,7 @@ static inline uint64_t sl_pattern_rank(const sl_tiles *t, unsigned g,
     for (unsigned i = 0; i <= k; i++) {
         unsigned c = i < k ? pos[i] : e;
         uint64_t below = used & (((uint64_t)1 << c) - 1);
-        idx = idx * (t->m - i) + c - (unsigned)__builtin_popcountll(below);
+        idx = idx * (t->m - i) + c - ptb_popcount64(below);
         used |= (uint64_t)1 << c;
     }
     return idx;
