@@ -344,8 +344,13 @@ static int plan(const ptb_space *s, const char *file, const char *out,
         return 0;
     }
     if (memory && need > memory) {
+        const ptb_puzzle *p = ptb_space_puzzle(s);
         fprintf(stderr, PROG ": %s/%s: %s states need %s of memory during "
-                "generation; this machine has %s\n", out, file, n, mem, have);
+                "generation; this machine has %s%s%s%s\n", out, file, n, mem,
+                have, ptb_puzzle_patterns(p) ? " (its pattern tables answer "
+                "it: tbgen --puzzle " : "", ptb_puzzle_patterns(p) ?
+                ptb_puzzle_name(p) : "", ptb_puzzle_patterns(p) ?
+                " --patterns)" : "");
         return EXIT_FAILED;
     }
     if (space && pl.disk + pl.checkpoint > space) {
@@ -702,8 +707,12 @@ static int build_all(options *o)
             o->puzzles[o->npuzzles++] = (ptb_puzzle *)ptb_puzzle_at(i);
     for (unsigned i = 0; i < o->npuzzles; i++) {
         const ptb_puzzle *p = o->puzzles[i];
-        if (o->patterns) {
-            int rc = build_patterns(p, o);
+        if (o->patterns || (o->plan && ptb_puzzle_patterns(p) &&
+                            !o->nmetrics)) {   /* --plan: its tables too */
+            int rc = o->patterns ? 0 : build_one(p, NULL, o->out, &o->build,
+                                                 o->quiet, 1);
+            if (rc == 0)
+                rc = build_patterns(p, o);
             if (rc == EXIT_WRITE)
                 return rc;
             status |= rc;

@@ -83,3 +83,16 @@ check "a pattern table with bytes flipped fails --verify, status 3" \
 run fifteen --tables "$TMP/flip" --count "$q"
 check "... and a search on it answers 57 (Korf's instance 1) or refuses, status 3" \
     sh -c 'test "$1" = 3 || { test "$1" = 0 && test "$2" = 57; }' _ "$rc" "$out"
+
+# ---- tbgen: the full table refused, its plan beside the pattern tables' ----
+bin/tbgen --puzzle fifteen --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
+check "tbgen --plan fifteen: the full table (10,461,394,944,000 states) and its three pattern tables (57,657,600, 57,657,600 and 43,680)" \
+    sh -c 'test "$(grep -c "" "$1")" = 4 &&
+        grep -q "fifteen.mdb: 10,461,394,944,000 states" "$1" &&
+        grep -q "fifteen-pattern-1.mdb: 57,657,600 states" "$1" &&
+        grep -q "fifteen-pattern-3.mdb: 43,680 states" "$1"' _ "$TMP/o"
+bin/tbgen --puzzle fifteen --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
+check "tbgen fifteen: refused (status 1) in one line that names --patterns" \
+    sh -c 'test "$1" = 1 && test "$(wc -l <"$2")" = 1 &&
+        grep -q "tbgen --puzzle fifteen --patterns" "$2" &&
+        test ! -e "$3/fifteen.mdb"' _ "$?" "$TMP/e" "$TMP/plan"
