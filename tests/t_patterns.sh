@@ -15,6 +15,18 @@ mkdir -p "$TMP/py"
 cat "$TMP/out.py"
 n=$((n + $(grep -c '^ok\|^not ok' "$TMP/out.py")))
 
+# ---- positions as numbers ('numbers') ----
+run fifteen --tables "$TMP/t15" --count 1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15
+check "fifteen as 16 numbers, 0 the blank: 1 2 ... 13 0 14 15 takes 2 moves" \
+    test "$rc" = 0 -a "$out" = 2
+run fifteen --tables "$TMP/t15" --moves 13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2
+check "... Korf's instance 1 as numbers: 57 moves, each board in letters" \
+    sh -c 'test "$1" = 0 && test "$(head -1 "$2")" = 57 &&
+        sed -n 3p "$2" | grep -qx "[0-9A-F.]\{4\}"' _ "$rc" "$TMP/out"
+expect_error 2 "column 34: 16 is no number of this puzzle \(0 for the empty cell, 1 to 15\)" \
+    fifteen --tables "$TMP/t15" "1 2 3 4 5 6 7 8 9 10 11 12 13 14 16 0"
+check "a number past the tiles: refused with its column" test $? = 0
+
 # ---- descriptions: what 'patterns' and 'pattern' refuse ----
 refused() {   # refused WHAT PATTERN DESCRIPTION: tbgen exits 2 with one line
     printf '%s\n' "$3" >"$TMP/bad.txt"

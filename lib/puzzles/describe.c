@@ -54,15 +54,16 @@ typedef struct reader {
     unsigned seen;               /* keys given, a bit each */
     /* for messages about the letters of 'distinct' and 'axis' */
     unsigned distinct_line, axis_line, covers_line, metrics_line;
-    unsigned patterns_line, pattern_line;
+    unsigned patterns_line, pattern_line, numbers_line;
+    int numbers_all;             /* (never: 'numbers all' is refused) */
 } reader;
 
 static const char *const keys[] = { "name", "summary", "source", "metrics",
                                     "distinct", "axis", "empty", "wall",
-                                    "covers", "patterns", "pattern",
-                                    "start", "goal", NULL };
+                                    "covers", "numbers", "patterns",
+                                    "pattern", "start", "goal", NULL };
 enum { K_NAME, K_SUMMARY, K_SOURCE, K_METRICS, K_DISTINCT, K_AXIS, K_EMPTY,
-       K_WALL, K_COVERS, K_PATTERNS, K_PATTERN, K_START, K_GOAL };
+       K_WALL, K_COVERS, K_NUMBERS, K_PATTERNS, K_PATTERN, K_START, K_GOAL };
 static const char *const metric_names[] = { "step", "line", "move", NULL };
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -407,8 +408,8 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
     if (!keys[k])
         return ptb_errf(r->err, r->errcap, "line %u: unknown key '%.*s' "
                         "(name, summary, source, metrics, distinct, axis, "
-                        "empty, wall, covers, patterns, pattern, start, "
-                        "goal)", line,
+                        "empty, wall, covers, numbers, patterns, pattern, "
+                        "start, goal)", line,
                         (int)(kl > 40 ? 40 : kl), s);
     if ((r->seen >> k & 1) && k != K_SOURCE && k != K_GOAL)
         return ptb_errf(r->err, r->errcap, "line %u: %s is given twice",
@@ -452,6 +453,15 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
     case K_COVERS:
         r->covers_line = line;
         return read_covers(r, v, vl, line, col);
+    case K_NUMBERS:
+        r->numbers_line = line;
+        if (read_letters(r, v, vl, line, col, d->numbers, &r->numbers_all)
+            != PTB_OK)
+            return PTB_EPARSE;
+        return r->numbers_all ? ptb_errf(r->err, r->errcap, "line %u: "
+                                         "numbers takes letters, in the "
+                                         "order 1, 2, ... stand for", line)
+                              : PTB_OK;
     case K_PATTERNS:
         return read_patterns(r, v, vl, line, col);
     case K_PATTERN:
@@ -886,6 +896,8 @@ static size_t canonical_text(const reader *r, char *buf, size_t cap)
     else
         ptb_catf(buf, cap, &len, "covers %s\n",
                  d->reachable ? "reachable" : "layouts");
+    if (d->numbers[0])
+        ptb_catf(buf, cap, &len, "numbers %s\n", d->numbers);
     if (d->npatterns)
         ptb_catf(buf, cap, &len, "patterns %s\n", r->patterns);
     if (d->abstract)
@@ -1031,7 +1043,8 @@ static int check(reader *r)
         return ptb_errf(r->err, r->errcap, "no name: give 'name NAME'");
     if ((rc = read_start(r)) != PTB_OK ||
         (rc = check_listed(r, r->distinct, r->distinct_line)) != PTB_OK ||
-        (rc = check_listed(r, r->axis, r->axis_line)) != PTB_OK)
+        (rc = check_listed(r, r->axis, r->axis_line)) != PTB_OK ||
+        (rc = check_listed(r, d->numbers, r->numbers_line)) != PTB_OK)
         return rc;
     if (d->mixes) {
         unsigned open = open_cells(d), covered = 0;

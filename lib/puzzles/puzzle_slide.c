@@ -333,6 +333,45 @@ static int parse_pieces(const sl_desc *d, const ptb_position *p,
     return PTB_OK;
 }
 
+/* A position written as numbers ('numbers'): one a cell off the walls, in
+ * reading order, 0 for an empty cell and i for the i-th letter, as the
+ * drawing of one row into row.  0 when the text is no such list (then a
+ * drawing), 1 when it is, PTB_EPARSE after a message. */
+static int numbers_row(const sl_desc *d, const char *text, char *row,
+                       char *err, size_t errcap)
+{
+    ptb_token t[SL_MAX_CELLS + 1];
+    unsigned open = 0, n = ptb_text_split(text, PTB_TEXT_GRID, t,
+                                          SL_MAX_CELLS + 1);
+    for (unsigned c = 0; c < d->n; c++)
+        open += !(d->walls >> c & 1);
+    if (!d->numbers[0] || n != open || open < 2)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < t[i].len; j++)
+            if (t[i].s[j] < '0' || t[i].s[j] > '9')
+                return 0;
+    for (unsigned c = 0, i = 0; c < d->n; c++) {
+        unsigned v = 0;
+        if (d->walls >> c & 1) {
+            row[c] = '#';
+            continue;
+        }
+        for (unsigned j = 0; j < t[i].len && v <= SL_MAX_PIECES; j++)
+            v = 10 * v + (unsigned)(t[i].s[j] - '0');
+        if (v > strlen(d->numbers))
+            return ptb_errf(err, errcap, "line %u, column %u: %.*s is no "
+                            "number of this puzzle (0 for the empty cell, "
+                            "1 to %u)", t[i].line, t[i].col,
+                            (int)(t[i].len > 8 ? 8 : t[i].len), t[i].s,
+                            (unsigned)strlen(d->numbers));
+        row[c] = v ? d->numbers[v - 1] : '.';
+        i++;
+    }
+    row[d->n] = '\0';
+    return 1;
+}
+
 static int slide_parse(const void *ctx, const char *text,
                        const char *const *opt, ptb_position out[2],
                        unsigned *n, char *err, size_t errcap)
@@ -340,7 +379,13 @@ static int slide_parse(const void *ctx, const char *text,
     const sl_desc *d = ((const sl_ctx *)ctx)->d;
     ptb_token t[SL_MAX_H];
     ptb_position *p = &out[0];
+    char row[SL_MAX_CELLS + 1];
     (void)opt;
+    int numeric = numbers_row(d, text, row, err, errcap);
+    if (numeric < 0)
+        return numeric;
+    if (numeric)
+        text = row;
     unsigned rows = ptb_text_split(text, PTB_TEXT_GRID, t, SL_MAX_H);
     int one = rows == 1 && t[0].len == d->n && d->h > 1;
     if (!one && rows != d->h)

@@ -80,6 +80,9 @@ typedef struct sl_desc {
     int mixes;                        /* covers mixes: any number of the
                                          pieces that are not distinct */
     unsigned min_empty;               /* ... with this many empty cells */
+    char numbers[SL_MAX_PIECES + 1];  /* 'numbers': the letters that
+                                         numbers 1, 2, ... stand for in
+                                         a position written as numbers */
     unsigned npatterns;               /* 'patterns': groups of tiles whose
                                          pattern tables bound a search */
     uint32_t pattern[SL_MAX_PATTERNS];   /* each group's kinds, a bit each */
