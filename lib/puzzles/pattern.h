@@ -20,10 +20,11 @@
  * real puzzle changes one group's distance, by at most one.
  *
  * Cells are numbered among the open cells (off the walls), in reading
- * order, from 0; a state of g's space ranks as the cells of g's tiles
- * (in their kinds' order), then the empty cell, each counted among the
- * cells the ones before it leave: m! / (m - k - 1)! states for k tiles
- * on m open cells.
+ * order, from 0; a state of g's space ranks as the empty cell's place
+ * among the cells g's tiles leave, then the cells of g's tiles (in their
+ * kinds' order), each counted among the cells the ones before it leave
+ * (sl_pattern_rank()): (m - k) m! / (m - k)! states for k tiles on m open
+ * cells.
  */
 #ifndef PTB_PATTERN_H
 #define PTB_PATTERN_H
@@ -33,6 +34,11 @@
 
 typedef struct sl_tiles {
     unsigned m;                          /* open cells */
+    int grid;                            /* 1: no walls (open cell c is
+                                            cell c) */
+    unsigned w;                          /* the board's width */
+    uint64_t all, first, last;           /* every cell, the first and the
+                                            last column */
     uint8_t cell[SL_MAX_CELLS];          /* of each open cell: its cell */
     int8_t open[SL_MAX_CELLS];           /* of each cell: -1 or its open
                                             cell */
@@ -45,6 +51,7 @@ typedef struct sl_tiles {
     uint64_t goal_empty[SL_MAX_PATTERNS];   /* the empty cells of a goal
                                                state of each space */
     uint64_t size[SL_MAX_PATTERNS];      /* states of each space */
+    uint64_t tiles[SL_MAX_PATTERNS];     /* ... places of its tiles */
     uint8_t group_of[SL_MAX_KINDS];      /* of a kind: 1 + its group, or
                                             0 */
     uint8_t slot_of[SL_MAX_KINDS];       /* ... and its place in it */
@@ -58,6 +65,17 @@ static inline uint64_t sl_region(const sl_tiles *t, uint64_t taken,
                                  unsigned e)
 {
     uint64_t seen = (uint64_t)1 << e, grow = seen;
+    if (t->grid) {                   /* no walls: a step is a shift */
+        uint64_t free = t->all & ~taken;
+        for (;;) {
+            uint64_t next = (seen | (seen << 1 & ~t->first) |
+                             (seen >> 1 & ~t->last) | seen << t->w |
+                             seen >> t->w) & free;
+            if (next == seen)
+                return seen;
+            seen = next;
+        }
+    }
     while (grow) {
         uint64_t next = 0;
         for (; grow; grow &= grow - 1)
@@ -69,19 +87,23 @@ static inline uint64_t sl_region(const sl_tiles *t, uint64_t taken,
 }
 
 /* The rank in group g's space of its tiles at open cells pos[] and the
- * empty cell at e. */
+ * empty cell at e: the empty cell's place among the cells the tiles leave
+ * (the digit of most weight, 0 for most states: the slice of them that a
+ * search reads most stays small), then each tile's place among the cells
+ * the ones before it leave. */
 static inline uint64_t sl_pattern_rank(const sl_tiles *t, unsigned g,
                                        const uint8_t *pos, unsigned e)
 {
-    uint64_t used = 0, idx = 0;
+    uint64_t used = 0, idx = 0, taken = 0;
     unsigned k = t->k[g];
-    for (unsigned i = 0; i <= k; i++) {
-        unsigned c = i < k ? pos[i] : e;
+    for (unsigned i = 0; i < k; i++) {
+        unsigned c = pos[i];
         uint64_t below = used & (((uint64_t)1 << c) - 1);
         idx = idx * (t->m - i) + c - ptb_popcount64(below);
         used |= (uint64_t)1 << c;
     }
-    return idx;
+    taken = used & (((uint64_t)1 << e) - 1);
+    return (e - ptb_popcount64(taken)) * t->tiles[g] + idx;
 }
 
 /* The state of group g's space with its tiles at pos[] (their cells: the

@@ -44,6 +44,13 @@ void sl_tiles_make(const sl_desc *d, sl_tiles *t)
             if (near[i] >= 0 && t->open[near[i]] >= 0)
                 t->nbr[o] |= (uint64_t)1 << t->open[near[i]];
     }
+    t->grid = !d->walls;
+    t->w = d->w;
+    t->all = t->m == 64 ? ~(uint64_t)0 : ((uint64_t)1 << t->m) - 1;
+    for (unsigned c = 0; c < d->n; c += d->w) {
+        t->first |= (uint64_t)1 << c;
+        t->last |= (uint64_t)1 << (c + d->w - 1);
+    }
     const sl_goal *gl = &d->goal[0];
     uint64_t placed = 0;
     for (unsigned i = 0; i < gl->n; i++)
@@ -71,32 +78,33 @@ void sl_tiles_make(const sl_desc *d, sl_tiles *t)
         t->goal_empty[g] = __builtin_popcountll(hole) == 1
                                ? sl_region(t, taken, __builtin_ctzll(hole))
                                : all & ~taken;
-        t->size[g] = 1;
-        for (unsigned i = 0; i <= t->k[g]; i++)
-            t->size[g] *= t->m - i;
+        t->tiles[g] = 1;
+        for (unsigned i = 0; i < t->k[g]; i++)
+            t->tiles[g] *= t->m - i;
+        t->size[g] = t->tiles[g] * (t->m - t->k[g]);
     }
 }
 
 void sl_pattern_unrank(const sl_tiles *t, unsigned g, uint64_t idx,
                        uint8_t *pos, unsigned *e)
 {
-    unsigned k = t->k[g], digit[SL_MAX_KINDS + 1];
-    for (unsigned i = k + 1; i-- > 0;) {
-        digit[i] = (unsigned)(idx % (t->m - i));
-        idx /= t->m - i;
+    unsigned k = t->k[g], digit[SL_MAX_KINDS];
+    uint64_t rest = idx % t->tiles[g], used = 0;
+    for (unsigned i = k; i-- > 0;) {
+        digit[i] = (unsigned)(rest % (t->m - i));
+        rest /= t->m - i;
     }
-    uint64_t used = 0;
-    for (unsigned i = 0; i <= k; i++) {
+    for (unsigned i = 0; i < k; i++) {
         uint64_t left = ~used;
         for (unsigned j = 0; j < digit[i]; j++)
             left &= left - 1;
-        unsigned c = (unsigned)__builtin_ctzll(left);
-        used |= (uint64_t)1 << c;
-        if (i < k)
-            pos[i] = (uint8_t)c;
-        else
-            *e = c;
+        pos[i] = (uint8_t)__builtin_ctzll(left);
+        used |= (uint64_t)1 << pos[i];
     }
+    uint64_t left = ~used;
+    for (uint64_t j = idx / t->tiles[g]; j > 0; j--)
+        left &= left - 1;
+    *e = (unsigned)__builtin_ctzll(left);
 }
 
 static int pt_open(const ptb_puzzle *p, unsigned metric, void **ctx)
