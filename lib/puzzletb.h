@@ -657,11 +657,12 @@ int ptb_patterns_open(const ptb_space *s, const char *dir,
                       ptb_patterns **out);
 void ptb_patterns_close(ptb_patterns *pt);   /* NULL is fine */
 
-/* Limits of one search; 0 is none. */
-typedef struct ptb_search_limits {
-    uint64_t nodes;          /* states expanded */
-    double seconds;          /* wall time */
-} ptb_search_limits;
+/* How one search runs: its threads, and its limits (0: none). */
+typedef struct ptb_search_opts {
+    unsigned threads;        /* 1..256; 0: 1 */
+    uint64_t nodes;          /* states expanded, at most */
+    double seconds;          /* wall time, at most */
+} ptb_search_opts;
 
 /* What one search did. */
 typedef struct ptb_search_stats {
@@ -675,12 +676,13 @@ typedef struct ptb_search_stats {
  * ptb_parse(), by IDA* (R. E. Korf, Depth-first iterative-deepening,
  * Artificial Intelligence 27, 1985) whose bound is the sum of the pattern
  * tables' distances: a lower bound, so the first line found is a
- * shortest one, proven.  Fills out as ptb_solve() does.  limits and stats
- * may be NULL.  PTB_OK; PTB_NOTFOUND (no line: out->distance
+ * shortest one, proven.  Fills out as ptb_solve() does.  With threads, a
+ * bound's nodes are shared out and the answer is the same line one thread
+ * finds; the node count may differ.  opts and stats may be NULL.  PTB_OK; PTB_NOTFOUND (no line: out->distance
  * PTB_UNSOLVABLE); PTB_ELIMIT when a limit ends it first; PTB_EINVAL;
  * PTB_ECORRUPT when a table fails a check; PTB_ENOMEM. */
 int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
-                       unsigned n, const ptb_search_limits *limits,
+                       unsigned n, const ptb_search_opts *opts,
                        ptb_solution *out, ptb_search_stats *stats);
 
 #ifdef __cplusplus

@@ -61,6 +61,7 @@ typedef struct options {
      * --stats --farthest N; 0 when not given */
     int analyse, solutions, random_at, farthest;
     int start;                 /* --start: the puzzle's own start */
+    unsigned threads;          /* -j: a search's threads (0: the cores) */
     unsigned at, limit;
     uint64_t seed;
     const char *seed_flag, *limit_flag;
@@ -74,6 +75,7 @@ typedef struct session {
     ptb_reader *r;
     ptb_patterns *pt;          /* a puzzle past a full table: its pattern
                                   tables, which a search answers from */
+    ptb_search_opts search;    /* ... its threads */
     ptb_search_stats st;       /* ... and the last search's figures */
     ptb_solution *sol;
     char *buf;
@@ -176,6 +178,8 @@ static int help(const options *o)
         "                     (--farthest N of them; --format svg: a chart)\n"
         "      --verify       prove tables: checksums, digest, and every\n"
         "                     value against its neighbours (default: all)\n"
+        "  -j, --threads N    threads of a search from pattern tables,\n"
+        "                     1..256 (default: the cores)\n"
         "  -t, --tables DIR   tables directory (default $PUZZLETB_TABLES or "
         "%s)\n"
         "  -h, --help         this help\n"
@@ -628,8 +632,8 @@ static int answer(session *ss, const char *text, unsigned record,
     if (full)
         return analysis_answer(ss, start, n, record, line);
     rc = ss->o->bfs ? ptb_search(ss->s, start, n, ss->sol)
-         : ss->pt ? ptb_patterns_solve(ss->pt, start, n, NULL, ss->sol,
-                                       &ss->st)
+         : ss->pt ? ptb_patterns_solve(ss->pt, start, n, &ss->search,
+                                       ss->sol, &ss->st)
                   : ptb_solve(ss->t, ss->r, start, n, ss->sol);
     if (rc == PTB_ECORRUPT || rc == PTB_EINVAL)
         return table_error(ss, rc);
@@ -954,6 +958,7 @@ static struct option *long_options(const char **qname, unsigned *nq,
         { "farthest", required_argument, NULL, OPT_FARTHEST },
         { "start",   no_argument,       NULL, OPT_START },
         { "tables",  required_argument, NULL, 't' },
+        { "threads", required_argument, NULL, 'j' },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
     };
@@ -967,7 +972,7 @@ static struct option *long_options(const char **qname, unsigned *nq,
     if (!lo)
         return NULL;
     memcpy(lo, fixed, sizeof fixed);
-    snprintf(shorts, cap, ":m:cf:i:bo:t:hV");
+    snprintf(shorts, cap, ":m:cf:i:bo:t:j:hV");
     unsigned n = nfixed;
     *nq = 0;
     for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
@@ -1096,6 +1101,10 @@ static int parse_option(options *o, int c, const char **qname,
             return EXIT_USAGE;
         return o->farthest ? 0 : usage_error("--farthest takes 1 or more");
     case 't': o->tables = optarg_; return 0;
+    case 'j':
+        if (number_arg("--threads", optarg_, 256, &o->threads))
+            return EXIT_USAGE;
+        return o->threads ? 0 : usage_error("--threads takes 1 to 256");
     case 'h': return help(o) ? EXIT_WRITE : -1;
     case 'V':
         printf("tblookup %s\n", ptb_version());
@@ -1485,6 +1494,9 @@ int main(int argc, char **argv)
      * would be new ones. */
     static char out_buf[OUT_CAP];
     static ptb_solution sol;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    ss.search.threads = o.threads ? o.threads
+                        : cores < 1 ? 1 : cores > 256 ? 256 : (unsigned)cores;
     ss.sol = &sol;
     ss.buf = out_buf;
     status = run(&ss);

@@ -108,3 +108,13 @@ check "tbgen fifteen: refused (status 1) in one line that names --patterns" \
     sh -c 'test "$1" = 1 && test "$(wc -l <"$2")" = 1 &&
         grep -q "tbgen --puzzle fifteen --patterns" "$2" &&
         test ! -e "$3/fifteen.mdb"' _ "$?" "$TMP/e" "$TMP/plan"
+
+# ---- threads: the same line as one thread's ----
+for j in 1 2 3; do
+    "$LOOKUP" fifteen --tables "$TMP/t15" -j $j --moves 13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2 >"$TMP/j$j" 2>&1
+done
+check "Korf's instance 1 on 1, 2 and 3 threads: the same 57 moves" \
+    sh -c 'test "$(head -1 "$1")" = 57 && cmp -s "$1" "$2" && cmp -s "$1" "$3"' _ \
+    "$TMP/j1" "$TMP/j2" "$TMP/j3"
+expect_usage "--threads takes a number from 0 to 256, got '300'" fifteen -j 300 "$q"
+check "--threads 300: usage error" test $? = 0

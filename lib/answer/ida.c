@@ -22,6 +22,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "answer.h"
@@ -30,6 +31,7 @@
 
 #define FOUND 0xFFFFFFFFu
 #define CHECK_EVERY 65536u       /* nodes between looks at the clock */
+#define MAX_FRONT 24             /* the threads' front: at most so deep */
 
 struct ptb_patterns {
     const ptb_space *s;
@@ -302,6 +304,162 @@ static unsigned dfs(ida *x, unsigned depth, unsigned limit, unsigned h,
     return best;
 }
 
+/* ---- one bound on several threads ------------------------------------ */
+
+/* The nodes at a small depth (or a goal above it), in the order a search
+ * meets them: the threads share them out, and the line of the first of
+ * them that has one is the answer, as one thread's would be. */
+typedef struct front {
+    uint8_t len;
+    uint8_t cell[MAX_FRONT];             /* where the empty cell went */
+} front;
+
+typedef struct job {
+    const ida *root;
+    front *f;
+    size_t n, cap;
+    unsigned depth, limit, h;
+    unsigned taken;                      /* atomic: the next front node */
+    unsigned found;                      /* atomic: the least with a line */
+    unsigned best;                       /* atomic: the least bound past */
+    uint64_t nodes;                      /* atomic */
+    int rc;                              /* atomic: an error, or PTB_OK */
+    pthread_mutex_t lock;                /* the line below */
+    uint8_t line[PTB_MAX_DISTANCE];
+    unsigned len;
+} job;
+
+static void least(unsigned *at, unsigned v)
+{
+    unsigned now = __atomic_load_n(at, __ATOMIC_RELAXED);
+    while (v < now && !__atomic_compare_exchange_n(at, &now, v, 0,
+                                                   __ATOMIC_RELAXED,
+                                                   __ATOMIC_RELAXED))
+        ;
+}
+
+/* The front of the bound: the nodes at depth j->depth that the bound
+ * lets through, and any goal above them.  PTB_OK, PTB_ENOMEM, or a table's
+ * error from slide(). */
+static int expand(ida *x, job *j, unsigned depth, unsigned h, uint64_t back,
+                  uint8_t *path)
+{
+    const sl_tiles *t = &x->pt->t;
+    if (depth + h > j->limit) {
+        least(&j->best, depth + h);
+        return PTB_OK;
+    }
+    if (depth == j->depth || (h == 0 && at_goal(x))) {
+        if (j->n == j->cap) {
+            front *more = realloc(j->f, 2 * j->cap * sizeof *more);
+            if (!more)
+                return PTB_ENOMEM;
+            j->f = more;
+            j->cap *= 2;
+        }
+        j->f[j->n].len = (uint8_t)depth;
+        memcpy(j->f[j->n++].cell, path, depth);
+        return PTB_OK;
+    }
+    unsigned e = x->e;
+    for (uint64_t nb = t->nbr[e] & ~back; nb; nb &= nb - 1) {
+        unsigned c = (unsigned)__builtin_ctzll(nb), g = t->group_of[x->at[c] - 1u];
+        unsigned hg = g ? x->h[g - 1] : 0;
+        unsigned nh = slide(x, c, next_index(x, c, g), h);
+        if (nh == FOUND)
+            return x->rc;
+        path[depth] = (uint8_t)c;
+        int rc = expand(x, j, depth + 1, nh, (uint64_t)1 << e, path);
+        unslide(x, c, e, hg);
+        if (rc != PTB_OK)
+            return rc;
+    }
+    return PTB_OK;
+}
+
+/* One thread: front nodes in turn, each searched below its depth. */
+static void *search_front(void *arg)
+{
+    job *j = arg;
+    ida *x = malloc(sizeof *x);
+    if (!x) {
+        __atomic_store_n(&j->rc, PTB_ENOMEM, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    for (;;) {
+        unsigned i = __atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED);
+        if (i >= j->n || i > __atomic_load_n(&j->found, __ATOMIC_RELAXED) ||
+            __atomic_load_n(&j->rc, __ATOMIC_RELAXED) != PTB_OK)
+            break;
+        const front *f = &j->f[i];
+        unsigned h = j->h, got = FOUND;
+        uint64_t back = 0;
+        memcpy(x, j->root, sizeof *x);
+        x->nodes = __atomic_load_n(&j->nodes, __ATOMIC_RELAXED);
+        uint64_t before = x->nodes;
+        for (unsigned d = 0; d < f->len && h != FOUND; d++) {
+            unsigned c = f->cell[d], e = x->e;
+            h = slide(x, c, next_index(x, c, x->pt->t.group_of[x->at[c] - 1u]),
+                      h);
+            back = (uint64_t)1 << e;
+            x->line[d] = (uint8_t)c;
+        }
+        if (h != FOUND)
+            got = dfs(x, f->len, j->limit, h, back);
+        __atomic_fetch_add(&j->nodes, x->nodes - before, __ATOMIC_RELAXED);
+        if (x->rc != PTB_OK) {
+            __atomic_store_n(&j->rc, x->rc, __ATOMIC_RELAXED);
+            break;
+        }
+        if (got != FOUND) {
+            least(&j->best, got);
+            continue;
+        }
+        pthread_mutex_lock(&j->lock);
+        if (i < j->found) {
+            __atomic_store_n(&j->found, i, __ATOMIC_RELAXED);
+            memcpy(j->line, x->line, x->len);
+            j->len = x->len;
+        }
+        pthread_mutex_unlock(&j->lock);
+    }
+    free(x);
+    return NULL;
+}
+
+/* dfs(x, 0, limit, h, 0) on several threads: the same answer, FOUND with
+ * the line in x, or the least bound past limit. */
+static unsigned dfs_threads(ida *x, unsigned limit, unsigned h,
+                            unsigned threads)
+{
+    job j = { .root = x, .limit = limit, .h = h, .found = UINT32_MAX,
+              .best = UINT32_MAX - 1, .cap = 256, .rc = PTB_OK };
+    uint8_t path[MAX_FRONT];
+    int rc = (j.f = malloc(j.cap * sizeof *j.f)) ? PTB_OK : PTB_ENOMEM;
+    /* deep enough for some nodes a thread, not too deep to list */
+    for (j.depth = 1; rc == PTB_OK && j.depth < MAX_FRONT; j.depth++) {
+        j.n = 0;
+        j.best = UINT32_MAX - 1;
+        if ((rc = expand(x, &j, 0, h, 0, path)) != PTB_OK ||
+            j.n >= 16 * threads || j.depth >= limit)
+            break;
+    }
+    pthread_mutex_init(&j.lock, NULL);
+    if (rc == PTB_OK)
+        ptb_run_threads(search_front, &j, threads);
+    pthread_mutex_destroy(&j.lock);
+    free(j.f);
+    x->nodes = j.nodes + x->nodes;
+    x->rc = rc != PTB_OK ? rc : j.rc;
+    if (x->rc != PTB_OK)
+        return FOUND;
+    if (j.found == UINT32_MAX)
+        return j.best;
+    memcpy(x->line, j.line, j.len);
+    x->len = j.len;
+    return FOUND;
+}
+
 /* The line x->line[0..len) replayed through the puzzle's moves from
  * out->start: each step is the move whose board is the one the search
  * made.  PTB_ECORRUPT if one is missing or the end is no goal (never). */
@@ -345,7 +503,7 @@ static int replay(const ptb_patterns *pt, const uint8_t *line, unsigned len,
 /* IDA* from the candidates: one bound after another, each candidate in
  * turn, so the nearest is found first. */
 static int deepen(ida *x, const ptb_position *starts, unsigned n,
-                  ptb_solution *out, ptb_search_stats *st)
+                  unsigned threads, ptb_solution *out, ptb_search_stats *st)
 {
     unsigned h[2], limit = UINT32_MAX, live = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -368,7 +526,8 @@ static int deepen(ida *x, const ptb_position *starts, unsigned n,
             if (h[i] > limit || board_of(x, &starts[i]) != PTB_OK ||
                 start_bound(x, &h[i]) != PTB_OK)
                 continue;
-            unsigned got = dfs(x, 0, limit, h[i], 0);
+            unsigned got = threads > 1 ? dfs_threads(x, limit, h[i], threads)
+                                       : dfs(x, 0, limit, h[i], 0);
             if (x->rc != PTB_OK)
                 return x->rc;
             if (got == FOUND) {
@@ -384,7 +543,7 @@ static int deepen(ida *x, const ptb_position *starts, unsigned n,
 }
 
 int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
-                       unsigned n, const ptb_search_limits *limits,
+                       unsigned n, const ptb_search_opts *opts,
                        ptb_solution *out, ptb_search_stats *stats)
 {
     ptb_search_stats own;
@@ -397,15 +556,16 @@ int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
         return PTB_ENOMEM;
     double t0 = now();
     x->pt = pt;
-    x->max_nodes = limits ? limits->nodes : 0;
-    x->deadline = limits && limits->seconds > 0 ? t0 + limits->seconds : 0;
+    x->max_nodes = opts ? opts->nodes : 0;
+    x->deadline = opts && opts->seconds > 0 ? t0 + opts->seconds : 0;
+    unsigned threads = opts && opts->threads ? opts->threads : 1;
     out->start = starts[0];
     out->distance = PTB_UNSOLVABLE;
     int rc = PTB_OK;
     for (unsigned g = 0; rc == PTB_OK && g < pt->t.ngroups; g++)
         rc = ptb_reader_new(pt->table[g], &x->r[g]);
     if (rc == PTB_OK)
-        rc = deepen(x, starts, n, out, st);
+        rc = deepen(x, starts, n, threads > 256 ? 256 : threads, out, st);
     if (rc != PTB_OK && rc != PTB_NOTFOUND)
         out->distance = PTB_UNSOLVABLE;
     for (unsigned g = 0; g < pt->t.ngroups; g++)
