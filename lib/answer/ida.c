@@ -40,6 +40,14 @@ struct ptb_patterns {
     uint8_t goal[SL_MAX_CELLS];          /* of each open cell: 1 + the kind
                                             the goal puts there, 0 empty,
                                             0xFF any */
+    /* The views the bound takes the larger of: the board itself, and
+     * when the board and its goal are their own reflection about the
+     * main diagonal, the reflected board, its tiles renamed to those the
+     * goal has at the reflected cells (Korf and Felner 2002): each
+     * view's cell of a cell, and kind of a kind. */
+    unsigned nviews;
+    uint8_t cell[2][SL_MAX_CELLS];
+    uint8_t kind[2][SL_MAX_KINDS];
     ptb_puzzle *puzzle[SL_MAX_PATTERNS];
     ptb_space *space[SL_MAX_PATTERNS];
     ptb_table *table[SL_MAX_PATTERNS];
@@ -47,22 +55,35 @@ struct ptb_patterns {
                                             and checked: 2 bits a state */
 };
 
+/* The board as one view sees it: each group's tiles, cells and distance. */
+typedef struct view {
+    uint8_t pos[SL_MAX_PATTERNS][SL_MAX_KINDS];
+    uint64_t taken[SL_MAX_PATTERNS];
+    unsigned h[SL_MAX_PATTERNS];
+    unsigned sum;                        /* their sum: a lower bound */
+} view;
+
 /* One search's state. */
 typedef struct ida {
     const ptb_patterns *pt;
     ptb_reader *r[SL_MAX_PATTERNS];
     uint8_t at[SL_MAX_CELLS];            /* of each open cell: 1 + kind, or
                                             0 (the empty cell) */
-    uint8_t pos[SL_MAX_PATTERNS][SL_MAX_KINDS];
-    uint64_t taken[SL_MAX_PATTERNS];
-    unsigned h[SL_MAX_PATTERNS];         /* each group's distance */
     unsigned e;                          /* the empty cell */
+    view v[2];
     uint8_t line[PTB_MAX_DISTANCE];      /* where the empty cell went */
     unsigned len;                        /* ... so many times */
     uint64_t nodes, max_nodes;
     double deadline;
     int rc;                              /* a read's error, or a limit */
 } ida;
+
+/* A move: for each view, its group's state after, or none. */
+typedef struct step {
+    unsigned c;                          /* the tile's cell */
+    unsigned g[2];                       /* 1 + its group in each view */
+    uint64_t idx[2];
+} step;
 
 static double now(void)
 {
@@ -98,6 +119,34 @@ static int decode(ptb_patterns *pt, unsigned g)
     return ptb_table_decode_all(pt->table[g], pt->residue[g], 1, &what);
 }
 
+/* The views (ptb_patterns): the board, and its reflection when a square
+ * board without walls and its goal, every cell of it given, are their
+ * own reflection with each tile renamed to one of its own kind. */
+static void make_views(ptb_patterns *pt)
+{
+    const sl_tiles *t = &pt->t;
+    unsigned w = pt->d->w;
+    pt->nviews = 1;
+    for (unsigned c = 0; c < SL_MAX_CELLS; c++)
+        pt->cell[0][c] = (uint8_t)c;
+    for (unsigned k = 0; k < SL_MAX_KINDS; k++)
+        pt->kind[0][k] = (uint8_t)k;
+    if (!t->grid || w != pt->d->h)
+        return;
+    for (unsigned k = 0; k < pt->d->nkinds; k++)
+        if (pt->d->kind[k].count != 1)
+            return;
+    for (unsigned c = 0; c < t->m; c++) {
+        unsigned r = c % w * w + c / w;
+        if (pt->goal[c] == 0xFF || (pt->goal[c] == 0) != (pt->goal[r] == 0))
+            return;
+        pt->cell[1][c] = (uint8_t)r;
+        if (pt->goal[c])
+            pt->kind[1][pt->goal[c] - 1] = (uint8_t)(pt->goal[r] - 1);
+    }
+    pt->nviews = 2;
+}
+
 int ptb_patterns_open(const ptb_space *s, const char *dir,
                       ptb_patterns **out)
 {
@@ -119,6 +168,7 @@ int ptb_patterns_open(const ptb_space *s, const char *dir,
         pt->goal[pt->t.open[__builtin_ctzll(e)]] = 0;
     for (unsigned i = 0; i < gl->n; i++)
         pt->goal[pt->t.open[gl->anchor[i]]] = (uint8_t)(gl->kind[i] + 1);
+    make_views(pt);
     int rc = PTB_OK;
     for (unsigned g = 0; rc == PTB_OK && g < ng; g++)
         if ((rc = ptb_puzzle_pattern(p, g, &pt->puzzle[g])) == PTB_OK &&
@@ -135,54 +185,71 @@ int ptb_patterns_open(const ptb_space *s, const char *dir,
     return PTB_OK;
 }
 
-/* The search's board from a position's drawing: PTB_EINVAL when it is not
- * a board of the puzzle's tiles. */
+/* The search's board from a position's drawing, and each view's groups:
+ * PTB_EINVAL when it is not a board of the puzzle's tiles. */
 static int board_of(ida *x, const ptb_position *p)
 {
     const ptb_patterns *pt = x->pt;
     const sl_tiles *t = &pt->t;
-    unsigned empties = 0, count[SL_MAX_PATTERNS] = { 0 };
-    memset(x->taken, 0, sizeof x->taken);
+    unsigned empties = 0, count[2][SL_MAX_PATTERNS] = { { 0 } };
+    memset(x->v, 0, sizeof x->v);
     for (unsigned o = 0; o < t->m; o++) {
         char ch = (char)p->cell[t->cell[o]];
-        int k = ch == (char)p->aux || sl_is_empty(pt->d, ch)
-                    ? -1 : sl_kind_of(pt->d, ch, 1);
+        int empty = ch == (char)p->aux || sl_is_empty(pt->d, ch);
+        int k = empty ? -1 : sl_kind_of(pt->d, ch, 1);
         x->at[o] = (uint8_t)(k + 1);
-        if (ch == (char)p->aux || sl_is_empty(pt->d, ch)) {
+        if (empty) {
             x->e = o;
             empties++;
             continue;
         }
         if (k < 0)
             return PTB_EINVAL;
-        unsigned g = t->group_of[k];
-        if (g) {
-            x->pos[g - 1][t->slot_of[k]] = (uint8_t)o;
-            x->taken[g - 1] |= (uint64_t)1 << o;
-            count[g - 1]++;
+        for (unsigned i = 0; i < pt->nviews; i++) {
+            unsigned kk = pt->kind[i][k], g = t->group_of[kk], c;
+            if (!g--)
+                continue;
+            c = pt->cell[i][o];
+            x->v[i].pos[g][t->slot_of[kk]] = (uint8_t)c;
+            x->v[i].taken[g] |= (uint64_t)1 << c;
+            count[i][g]++;
         }
     }
-    for (unsigned g = 0; g < t->ngroups; g++)
-        if (count[g] != t->k[g])
-            return PTB_EINVAL;
+    for (unsigned i = 0; i < pt->nviews; i++)
+        for (unsigned g = 0; g < t->ngroups; g++)
+            if (count[i][g] != t->k[g])
+                return PTB_EINVAL;
     return empties == 1 ? PTB_OK : PTB_EINVAL;
 }
 
-/* The exact distance of every group's image of the board, walked down
- * its table; the sum into *h.  PTB_NOTFOUND when an image cannot reach
- * its goal (nor then the board). */
+/* The bound of the board: the larger of the views' sums. */
+static unsigned bound(const ida *x)
+{
+    unsigned h = x->v[0].sum;
+    return x->pt->nviews > 1 && x->v[1].sum > h ? x->v[1].sum : h;
+}
+
+/* The exact distance of every group's image of the board, in each view,
+ * walked down its table; the bound into *h.  PTB_NOTFOUND when an image
+ * cannot reach its goal (nor then the board). */
 static int start_bound(ida *x, unsigned *h)
 {
-    const sl_tiles *t = &x->pt->t;
-    *h = 0;
-    for (unsigned g = 0; g < t->ngroups; g++) {
-        ptb_position q = { .sub = 0 };
-        q.idx = sl_pattern_index(t, g, x->pos[g], x->taken[g], x->e);
-        int rc = ptb_distance(x->pt->table[g], x->r[g], &q, &x->h[g]);
-        if (rc != PTB_OK)
-            return rc;
-        *h += x->h[g];
+    const ptb_patterns *pt = x->pt;
+    const sl_tiles *t = &pt->t;
+    for (unsigned i = 0; i < pt->nviews; i++) {
+        view *v = &x->v[i];
+        v->sum = 0;
+        for (unsigned g = 0; g < t->ngroups; g++) {
+            ptb_position q = { .sub = 0 };
+            q.idx = sl_pattern_index(t, g, v->pos[g], v->taken[g],
+                                     pt->cell[i][x->e]);
+            int rc = ptb_distance(pt->table[g], x->r[g], &q, &v->h[g]);
+            if (rc != PTB_OK)
+                return rc;
+            v->sum += v->h[g];
+        }
     }
+    *h = bound(x);
     return PTB_OK;
 }
 
@@ -195,67 +262,96 @@ static int at_goal(const ida *x)
     return 1;
 }
 
-/* The index in its group's space after the tile on open cell c (of group
- * g + 1, or none: 0) moves into the empty cell; its value prefetched. */
-static uint64_t next_index(ida *x, unsigned c, unsigned g)
+/* The move of the tile on open cell c into the empty cell: in each view,
+ * its group's state after, its value fetched meanwhile. */
+static void make_step(ida *x, unsigned c, step *st)
 {
-    const sl_tiles *t = &x->pt->t;
-    if (!g--)
-        return 0;
-    unsigned e = x->e, slot = t->slot_of[x->at[c] - 1u];
-    x->pos[g][slot] = (uint8_t)e;
-    uint64_t idx = sl_pattern_index(t, g, x->pos[g], x->taken[g] ^
-                                    ((uint64_t)1 << c | (uint64_t)1 << e), c);
-    x->pos[g][slot] = (uint8_t)c;
+    const ptb_patterns *pt = x->pt;
+    const sl_tiles *t = &pt->t;
+    st->c = c;
+    for (unsigned i = 0; i < pt->nviews; i++) {
+        unsigned k = pt->kind[i][x->at[c] - 1u], g = t->group_of[k];
+        st->g[i] = g;
+        if (!g--)
+            continue;
+        view *v = &x->v[i];
+        unsigned slot = t->slot_of[k], to = pt->cell[i][x->e];
+        unsigned from = pt->cell[i][c];
+        v->pos[g][slot] = (uint8_t)to;
+        st->idx[i] = sl_pattern_index(t, g, v->pos[g], v->taken[g] ^
+                                      ((uint64_t)1 << from |
+                                       (uint64_t)1 << to), from);
+        v->pos[g][slot] = (uint8_t)from;
 #if defined(__GNUC__)
-    __builtin_prefetch(&x->pt->residue[g][idx / 4]);
+        __builtin_prefetch(&pt->residue[g][st->idx[i] / 4]);
 #endif
-    return idx;
+    }
 }
 
-/* Moves the tile on open cell c into the empty cell, idx its group's
- * state after (next_index()); its group's new distance read from the
- * table (the others keep theirs).  Returns the new sum, or FOUND after an
- * error in x->rc. */
-static unsigned slide(ida *x, unsigned c, uint64_t idx, unsigned h)
+/* Makes the move st: each view's group reads its new distance (its
+ * residue: 0, +1 or -1 from the old, pattern.h).  Returns the new bound,
+ * or FOUND after an error in x->rc; old[] gets the distances it changed. */
+static unsigned slide(ida *x, const step *st, unsigned *old)
 {
-    const sl_tiles *t = &x->pt->t;
-    unsigned e = x->e, k = x->at[c] - 1u, g = t->group_of[k];
+    const ptb_patterns *pt = x->pt;
+    const sl_tiles *t = &pt->t;
+    unsigned c = st->c, e = x->e;
+    for (unsigned i = 0; i < pt->nviews; i++) {
+        unsigned g = st->g[i];
+        if (!g--)
+            continue;
+        view *v = &x->v[i];
+        unsigned k = pt->kind[i][x->at[c] - 1u];
+        unsigned from = pt->cell[i][c], to = pt->cell[i][e];
+        unsigned r = pt->residue[g][st->idx[i] / 4] >> 2 * (st->idx[i] % 4) & 3;
+        unsigned step = (r + 3 - v->h[g] % 3) % 3;     /* 0, +1, 2: -1 */
+        if (r > 2 || (step == 2 && !v->h[g])) {
+            x->rc = PTB_ECORRUPT;           /* no residue, or below 0 */
+            return FOUND;
+        }
+        old[i] = v->h[g];
+        v->pos[g][t->slot_of[k]] = (uint8_t)to;
+        v->taken[g] ^= (uint64_t)1 << from | (uint64_t)1 << to;
+        v->h[g] = step == 2 ? old[i] - 1 : old[i] + step;
+        v->sum = v->sum - old[i] + v->h[g];
+    }
     x->at[e] = x->at[c];
     x->at[c] = 0;
     x->e = c;
-    if (!g--)
-        return h;
-    x->pos[g][t->slot_of[k]] = (uint8_t)e;
-    x->taken[g] ^= (uint64_t)1 << c | (uint64_t)1 << e;
-    unsigned old = x->h[g];
-    unsigned v = x->pt->residue[g][idx / 4] >> 2 * (idx % 4) & 3;
-    if (v > 2) {
-        x->rc = PTB_ECORRUPT;
-        return FOUND;
-    }
-    unsigned step = (v + 3 - old % 3) % 3;       /* 0, +1, or 2: -1 */
-    x->h[g] = step == 2 ? old - 1 : old + step;
-    if (step == 2 && !old) {
-        x->rc = PTB_ECORRUPT;             /* a distance below 0 */
-        return FOUND;
-    }
-    return h - old + x->h[g];
+    return bound(x);
 }
 
-/* Takes back slide(x, c, ...) made with the empty cell at e. */
-static void unslide(ida *x, unsigned c, unsigned e, unsigned hg)
+/* Takes back slide(x, st, old) made with the empty cell at e. */
+static void unslide(ida *x, const step *st, unsigned e, const unsigned *old)
 {
-    const sl_tiles *t = &x->pt->t;
-    unsigned k = x->at[e] - 1u, g = t->group_of[k];
+    const ptb_patterns *pt = x->pt;
+    const sl_tiles *t = &pt->t;
+    unsigned c = st->c;
     x->at[c] = x->at[e];
     x->at[e] = 0;
     x->e = e;
-    if (!g--)
-        return;
-    x->pos[g][t->slot_of[k]] = (uint8_t)c;
-    x->taken[g] ^= (uint64_t)1 << c | (uint64_t)1 << e;
-    x->h[g] = hg;
+    for (unsigned i = 0; i < pt->nviews; i++) {
+        unsigned g = st->g[i];
+        if (!g--)
+            continue;
+        view *v = &x->v[i];
+        unsigned k = pt->kind[i][x->at[c] - 1u];
+        unsigned from = pt->cell[i][c], to = pt->cell[i][e];
+        v->pos[g][t->slot_of[k]] = (uint8_t)from;
+        v->taken[g] ^= (uint64_t)1 << from | (uint64_t)1 << to;
+        v->sum = v->sum - v->h[g] + old[i];
+        v->h[g] = old[i];
+    }
+}
+
+/* The moves out of the board but back (the empty cell's last cell),
+ * each made ready (make_step()) before any is made: at most 4. */
+static unsigned steps(ida *x, uint64_t back, step *st)
+{
+    unsigned n = 0;
+    for (uint64_t nb = x->pt->t.nbr[x->e] & ~back; nb && n < 4; nb &= nb - 1)
+        make_step(x, (unsigned)__builtin_ctzll(nb), &st[n++]);
+    return n;
 }
 
 /* The search below depth 'depth' with h the bound of the board: FOUND
@@ -264,7 +360,6 @@ static void unslide(ida *x, unsigned c, unsigned e, unsigned hg)
 static unsigned dfs(ida *x, unsigned depth, unsigned limit, unsigned h,
                     uint64_t back)
 {
-    const sl_tiles *t = &x->pt->t;
     if (depth + h > limit)
         return depth + h;
     if (h == 0 && at_goal(x)) {
@@ -279,26 +374,18 @@ static unsigned dfs(ida *x, unsigned depth, unsigned limit, unsigned h,
     }
     if (depth >= PTB_MAX_DISTANCE)
         return UINT32_MAX - 1;
-    unsigned best = UINT32_MAX - 1, e = x->e, n = 0;
-    uint8_t cell[4];
-    uint64_t idx[4];
-    for (uint64_t nb = t->nbr[e] & ~back; nb && n < 4;
-         nb &= nb - 1) {       /* the reads first, each fetched meanwhile */
-        cell[n] = (uint8_t)__builtin_ctzll(nb);
-        idx[n] = next_index(x, cell[n], t->group_of[x->at[cell[n]] - 1u]);
-        n++;
-    }
+    step st[4];
+    unsigned best = UINT32_MAX - 1, e = x->e, n = steps(x, back, st);
     for (unsigned i = 0; i < n; i++) {
-        unsigned c = cell[i], g = t->group_of[x->at[c] - 1u];
-        unsigned hg = g ? x->h[g - 1] : 0;
-        unsigned nh = slide(x, c, idx[i], h);
+        unsigned old[2];
+        unsigned nh = slide(x, &st[i], old);
         unsigned got = nh == FOUND ? FOUND
-                                   : dfs(x, depth + 1, limit, nh, (uint64_t)1 << e);
+                       : dfs(x, depth + 1, limit, nh, (uint64_t)1 << e);
         if (got == FOUND) {
-            x->line[depth] = (uint8_t)c;
+            x->line[depth] = (uint8_t)st[i].c;
             return FOUND;
         }
-        unslide(x, c, e, hg);
+        unslide(x, &st[i], e, old);
         best = got < best ? got : best;
     }
     return best;
@@ -344,7 +431,6 @@ static void least(unsigned *at, unsigned v)
 static int expand(ida *x, job *j, unsigned depth, unsigned h, uint64_t back,
                   uint8_t *path)
 {
-    const sl_tiles *t = &x->pt->t;
     if (depth + h > j->limit) {
         least(&j->best, depth + h);
         return PTB_OK;
@@ -361,16 +447,15 @@ static int expand(ida *x, job *j, unsigned depth, unsigned h, uint64_t back,
         memcpy(j->f[j->n++].cell, path, depth);
         return PTB_OK;
     }
-    unsigned e = x->e;
-    for (uint64_t nb = t->nbr[e] & ~back; nb; nb &= nb - 1) {
-        unsigned c = (unsigned)__builtin_ctzll(nb), g = t->group_of[x->at[c] - 1u];
-        unsigned hg = g ? x->h[g - 1] : 0;
-        unsigned nh = slide(x, c, next_index(x, c, g), h);
+    step st[4];
+    unsigned e = x->e, n = steps(x, back, st);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned old[2], nh = slide(x, &st[i], old);
         if (nh == FOUND)
             return x->rc;
-        path[depth] = (uint8_t)c;
+        path[depth] = (uint8_t)st[i].c;
         int rc = expand(x, j, depth + 1, nh, (uint64_t)1 << e, path);
-        unslide(x, c, e, hg);
+        unslide(x, &st[i], e, old);
         if (rc != PTB_OK)
             return rc;
     }
@@ -398,11 +483,12 @@ static void *search_front(void *arg)
         x->nodes = __atomic_load_n(&j->nodes, __ATOMIC_RELAXED);
         uint64_t before = x->nodes;
         for (unsigned d = 0; d < f->len && h != FOUND; d++) {
-            unsigned c = f->cell[d], e = x->e;
-            h = slide(x, c, next_index(x, c, x->pt->t.group_of[x->at[c] - 1u]),
-                      h);
+            unsigned old[2], e = x->e;
+            step st;
+            make_step(x, f->cell[d], &st);
+            h = slide(x, &st, old);
             back = (uint64_t)1 << e;
-            x->line[d] = (uint8_t)c;
+            x->line[d] = f->cell[d];
         }
         if (h != FOUND)
             got = dfs(x, f->len, j->limit, h, back);
