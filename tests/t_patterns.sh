@@ -118,3 +118,15 @@ check "Korf's instance 1 on 1, 2 and 3 threads: the same 57 moves" \
     "$TMP/j1" "$TMP/j2" "$TMP/j3"
 expect_usage "--threads takes a number from 0 to 256, got '300'" fifteen -j 300 "$q"
 check "--threads 300: usage error" test $? = 0
+
+# ---- the default groups of a big tile puzzle that names none ----
+grep -v '^patterns' puzzles/fifteen.txt | sed 's/^name .*/name t-f15/' >"$TMP/f15.txt"
+bin/tbgen --puzzle "$TMP/f15.txt" --plan --out "$TMP/plan" >"$TMP/o" 2>&1
+check "a 4x4 tile puzzle without 'patterns': 6-6-3 groups by default (57,657,600, 57,657,600 and 43,680 states)" \
+    sh -c 'grep -q "t-f15-pattern-1.mdb: 57,657,600 states" "$1" &&
+        grep -q "t-f15-pattern-2.mdb: 57,657,600 states" "$1" &&
+        grep -q "t-f15-pattern-3.mdb: 43,680 states" "$1" &&
+        ! grep -q "pattern-4" "$1"' _ "$TMP/o"
+bin/tbgen --puzzle eleven --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
+check "the 3x4 puzzle (a table fits): no default groups, --patterns refused" \
+    sh -c 'test "$1" = 2 && grep -q "eleven has no .patterns. line" "$2"' _ "$?" "$TMP/e"

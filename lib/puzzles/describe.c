@@ -993,6 +993,45 @@ static unsigned most_moves(const sl_desc *d, unsigned m)
 
 /* The letters of 'patterns' are distinct tiles of a tile puzzle (1x1
  * pieces, one empty cell, the step metric) that the one goal places. */
+/* A tile puzzle of 16 or more open cells (more positions than a table
+ * ranks, 2^40) that names no 'patterns' gets groups of its tiles in the
+ * reading order of their goal cells, each of the most tiles k whose
+ * pattern space, (m - k) m! / (m - k)! states on m open cells, holds at
+ * most 2^26 (seconds to build), the last group the rest: 6-6-3 on the
+ * 15-puzzle's board. */
+static void default_patterns(reader *r)
+{
+    sl_desc *d = r->d;
+    const sl_goal *gl = &d->goal[0];
+    unsigned m = open_cells(d), k = 0, n = 0;
+    if (d->npatterns || d->abstract || m < 16 || m != d->npieces + 1 ||
+        !d->reachable || d->ngoals != 1 || gl->n != d->npieces ||
+        d->nmetrics != 1 || d->metric[0] != SL_STEP)
+        return;
+    for (unsigned j = 0; j < d->nkinds; j++)
+        if (!d->kind[j].label || d->kind[j].cells != 1 ||
+            d->kind[j].axis != SL_FREE)
+            return;
+    for (uint64_t places = m; places * (m - k - 1) <= ((uint64_t)1 << 26);
+         places *= m - k)
+        k++;
+    if (!k || (d->npieces + k - 1) / k > SL_MAX_PATTERNS)
+        return;
+    unsigned in_group = 0;
+    for (unsigned c = 0; c < d->n; c++)
+        for (unsigned i = 0; i < gl->n; i++)
+            if (gl->anchor[i] == c) {
+                if (in_group == k) {
+                    r->patterns[n++] = ' ';
+                    in_group = 0;
+                }
+                r->patterns[n++] = d->kind[gl->kind[i]].label;
+                in_group++;
+            }
+    d->npatterns = (d->npieces + k - 1) / k;
+    r->patterns[n] = '\0';
+}
+
 static int check_patterns(reader *r)
 {
     sl_desc *d = r->d;
@@ -1066,6 +1105,7 @@ static int check(reader *r)
         d->most[i] = most_moves(d, d->metric[i]);
         d->metric_name[i] = metric_names[d->metric[i]];
     }
+    default_patterns(r);
     if ((rc = check_patterns(r)) != PTB_OK)
         return rc;
     if (!d->summary && !(d->summary = calloc(1, 1)))
