@@ -345,12 +345,13 @@ static int plan(const ptb_space *s, const char *file, const char *out,
     }
     if (memory && need > memory) {
         const ptb_puzzle *p = ptb_space_puzzle(s);
+        char hint[128] = "";
+        if (ptb_puzzle_patterns(p))
+            snprintf(hint, sizeof hint, " (its pattern tables answer it: "
+                     "tbgen --puzzle %s --patterns)", ptb_puzzle_name(p));
         fprintf(stderr, PROG ": %s/%s: %s states need %s of memory during "
-                "generation; this machine has %s%s%s%s\n", out, file, n, mem,
-                have, ptb_puzzle_patterns(p) ? " (its pattern tables answer "
-                "it: tbgen --puzzle " : "", ptb_puzzle_patterns(p) ?
-                ptb_puzzle_name(p) : "", ptb_puzzle_patterns(p) ?
-                " --patterns)" : "");
+                "generation; this machine has %s%s\n", out, file, n, mem,
+                have, hint);
         return EXIT_FAILED;
     }
     if (space && pl.disk + pl.checkpoint > space) {
