@@ -119,6 +119,17 @@ def every_distance(name, rows, patterns, samples):
     check("%s: %d positions answered by search, each as long as the BFS "
           "of all %d positions says" % (name, len(picks), len(d)),
           rc == 0 and len(got) == len(picks) and not wrong, wrong[:3] or err)
+    rc, got, err = tblookup(path, "--tables", out, "--batch", "--format",
+                            "json", stdin="".join(board.rows(s) + "\n"
+                                                  for s in picks))
+    bounds = [json.loads(line)["search"]["bound"] for line in got.split("\n")
+              if line] if rc == 0 else []
+    over = [(s, b, d[s]) for s, b in zip(picks, bounds) if b > d[s]]
+    check("%s: the pattern tables' bound of each of them is at most its "
+          "distance (a bound %.1f moves under it on average)" %
+          (name, sum(d[s] - b for s, b in zip(picks, bounds)) /
+           max(len(bounds), 1)),
+          rc == 0 and len(bounds) == len(picks) and not over, over[:3] or err)
     far = max(d, key=lambda s: (d[s], s))
     rc, got, err = tblookup(path, "--tables", out, "--format", "json",
                             board.rows(far))
