@@ -149,6 +149,10 @@ unsigned ptb_puzzle_patterns(const ptb_puzzle *p);
  * Free it with ptb_puzzle_free().  PTB_OK; PTB_EINVAL when p has no such
  * group; PTB_ENOMEM. */
 int ptb_puzzle_pattern(const ptb_puzzle *p, unsigned i, ptb_puzzle **out);
+/* For a pattern space (a table NAME-pattern-N's puzzle): NAME, the puzzle
+ * it is a pattern of, and its group N (from 1) into *group (may be NULL);
+ * NULL for any other puzzle. */
+const char *ptb_puzzle_pattern_of(const ptb_puzzle *p, unsigned *group);
 /* Frees a loaded puzzle; a built-in one and NULL are left alone. */
 void ptb_puzzle_free(ptb_puzzle *p);
 /* The canonical text of a loaded puzzle's description (what its tables

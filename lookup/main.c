@@ -137,9 +137,15 @@ static int help_described(void *arg, const char *file, const ptb_puzzle *p,
                           const char *metric)
 {
     char *last = arg;
+    unsigned group;
+    const char *of = ptb_puzzle_pattern_of(p, &group);
     (void)file;
     (void)metric;
-    if (ptb_puzzle_description(p) && strcmp(last, ptb_puzzle_name(p))) {
+    if (of && group == 1)       /* a puzzle answered from pattern tables */
+        printf("  %-8s %s\n           answered by search from its pattern "
+               "tables\n", of, ptb_puzzle_summary(p));
+    else if (!of && ptb_puzzle_description(p) &&
+             strcmp(last, ptb_puzzle_name(p))) {
         snprintf(last, 64, "%s", ptb_puzzle_name(p));
         print_puzzle_help(stdout, p);
     }
@@ -209,9 +215,13 @@ static int list_table(void *arg, const char *file, const ptb_puzzle *p,
                       const char *metric)
 {
     listing *l = arg;
+    unsigned group;
     if (l->tables) {
         printf("%-24s %-14s %-6s %s\n", file, ptb_puzzle_name(p), metric,
                ptb_puzzle_summary(p));
+    } else if (ptb_puzzle_pattern_of(p, &group)) {
+        if (group == 1)
+            printf("%s\n", ptb_puzzle_pattern_of(p, NULL));
     } else if (ptb_puzzle_description(p) &&
                strcmp(l->last, ptb_puzzle_name(p))) {
         snprintf(l->last, sizeof l->last, "%s", ptb_puzzle_name(p));

@@ -167,8 +167,8 @@ static int add_described(void *arg, const char *file, const ptb_puzzle *p,
     serve_server *srv = arg;
     (void)file;
     (void)metric;
-    if (!ptb_puzzle_description(p))
-        return 0;
+    if (!ptb_puzzle_description(p) || ptb_puzzle_pattern_of(p, NULL))
+        return 0;                       /* (a pattern table: no puzzle) */
     for (unsigned i = 0; i < srv->npuzzles; i++)
         if (!strcmp(ptb_puzzle_name(srv->puzzle[i]), ptb_puzzle_name(p)))
             return 0;

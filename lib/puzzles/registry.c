@@ -109,6 +109,16 @@ unsigned ptb_puzzle_patterns(const ptb_puzzle *p)
     return d && !d->abstract ? d->npatterns : 0;
 }
 
+const char *ptb_puzzle_pattern_of(const ptb_puzzle *p, unsigned *group)
+{
+    const sl_desc *d = p->description ? p->data : NULL;
+    if (!d || !d->abstract)
+        return NULL;
+    if (group)
+        *group = d->abstract;
+    return d->name;
+}
+
 int ptb_puzzle_pattern(const ptb_puzzle *p, unsigned i, ptb_puzzle **out)
 {
     *out = NULL;
