@@ -32,6 +32,8 @@
 #define FOUND 0xFFFFFFFFu
 #define CHECK_EVERY 65536u       /* nodes between looks at the clock */
 #define MAX_FRONT 24             /* the threads' front: at most so deep */
+#define DECODE_MAX ((uint64_t)1 << 27)   /* states of a table decoded at
+                                            open: 32 MB */
 
 struct ptb_patterns {
     const ptb_space *s;
@@ -52,7 +54,9 @@ struct ptb_patterns {
     ptb_space *space[SL_MAX_PATTERNS];
     ptb_table *table[SL_MAX_PATTERNS];
     uint8_t *residue[SL_MAX_PATTERNS];   /* each table's values, decoded
-                                            and checked: 2 bits a state */
+                                            and checked: 2 bits a state;
+                                            NULL for a big table, read in
+                                            place as the search goes */
 };
 
 /* The board as one view sees it: each group's tiles, cells and distance. */
@@ -105,14 +109,19 @@ void ptb_patterns_close(ptb_patterns *pt)
     free(pt);
 }
 
-/* Group g's values, every one read and checked (each block's check and
- * the table's digest) into pt->residue[g]: the search then reads a value
- * in a few instructions. */
+/* Group g's values, when its table is small (DECODE_MAX states), every
+ * one read and checked (each block's check and the table's digest) into
+ * pt->residue[g]: the search then reads a value in a few instructions.
+ * A bigger one (the 8 tiles of 7-8 groups: 4,151,347,200 states) would
+ * take half a minute to decode; the search reads it where it lies, each
+ * block or chunk checked when first read. */
 static int decode(ptb_patterns *pt, unsigned g)
 {
     const char *what;
     if (ptb_table_modulus(pt->table[g]) != 3)
         return PTB_EFORMAT;
+    if (pt->t.size[g] > DECODE_MAX)
+        return PTB_OK;
     size_t bytes = (size_t)((pt->t.size[g] + 3) / 4);
     if (!(pt->residue[g] = calloc(bytes ? bytes : 1, 1)))
         return PTB_ENOMEM;
@@ -283,7 +292,8 @@ static void make_step(ida *x, unsigned c, step *st)
                                        (uint64_t)1 << to), from);
         v->pos[g][slot] = (uint8_t)from;
 #if defined(__GNUC__)
-        __builtin_prefetch(&pt->residue[g][st->idx[i] / 4]);
+        if (pt->residue[g])
+            __builtin_prefetch(&pt->residue[g][st->idx[i] / 4]);
 #endif
     }
 }
@@ -303,10 +313,15 @@ static unsigned slide(ida *x, const step *st, unsigned *old)
         view *v = &x->v[i];
         unsigned k = pt->kind[i][x->at[c] - 1u];
         unsigned from = pt->cell[i][c], to = pt->cell[i][e];
-        unsigned r = pt->residue[g][st->idx[i] / 4] >> 2 * (st->idx[i] % 4) & 3;
+        unsigned r;
+        int rc = PTB_OK;
+        if (pt->residue[g])
+            r = pt->residue[g][st->idx[i] / 4] >> 2 * (st->idx[i] % 4) & 3;
+        else
+            rc = ptb_table_get(pt->table[g], x->r[g], 0, st->idx[i], &r);
         unsigned step = (r + 3 - v->h[g] % 3) % 3;     /* 0, +1, 2: -1 */
-        if (r > 2 || (step == 2 && !v->h[g])) {
-            x->rc = PTB_ECORRUPT;           /* no residue, or below 0 */
+        if (rc != PTB_OK || r > 2 || (step == 2 && !v->h[g])) {
+            x->rc = rc != PTB_OK ? rc : PTB_ECORRUPT;   /* or below 0 */
             return FOUND;
         }
         old[i] = v->h[g];
@@ -466,12 +481,15 @@ static int expand(ida *x, job *j, unsigned depth, unsigned h, uint64_t back,
 static void *search_front(void *arg)
 {
     job *j = arg;
+    const ptb_patterns *pt = j->root->pt;
+    ptb_reader *r[SL_MAX_PATTERNS] = { NULL };  /* its own: one a thread */
     ida *x = malloc(sizeof *x);
-    if (!x) {
-        __atomic_store_n(&j->rc, PTB_ENOMEM, __ATOMIC_RELAXED);
-        return NULL;
-    }
-    for (;;) {
+    int rc = x ? PTB_OK : PTB_ENOMEM;
+    for (unsigned g = 0; rc == PTB_OK && g < pt->t.ngroups; g++)
+        rc = ptb_reader_new(pt->table[g], &r[g]);
+    if (rc != PTB_OK)
+        __atomic_store_n(&j->rc, rc, __ATOMIC_RELAXED);
+    for (; rc == PTB_OK;) {
         unsigned i = __atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED);
         if (i >= j->n || i > __atomic_load_n(&j->found, __ATOMIC_RELAXED) ||
             __atomic_load_n(&j->rc, __ATOMIC_RELAXED) != PTB_OK)
@@ -480,6 +498,7 @@ static void *search_front(void *arg)
         unsigned h = j->h, got = FOUND;
         uint64_t back = 0;
         memcpy(x, j->root, sizeof *x);
+        memcpy(x->r, r, sizeof r);
         x->nodes = __atomic_load_n(&j->nodes, __ATOMIC_RELAXED);
         uint64_t before = x->nodes;
         for (unsigned d = 0; d < f->len && h != FOUND; d++) {
@@ -509,6 +528,8 @@ static void *search_front(void *arg)
         }
         pthread_mutex_unlock(&j->lock);
     }
+    for (unsigned g = 0; g < pt->t.ngroups; g++)
+        ptb_reader_free(r[g]);
     free(x);
     return NULL;
 }
