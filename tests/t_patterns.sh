@@ -130,3 +130,9 @@ check "a 4x4 tile puzzle without 'patterns': 6-6-3 groups by default (57,657,600
 bin/tbgen --puzzle eleven --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
 check "the 3x4 puzzle (a table fits): no default groups, --patterns refused" \
     sh -c 'test "$1" = 2 && grep -q "eleven has no .patterns. line" "$2"' _ "$?" "$TMP/e"
+
+# ---- fifteen-78: Korf and Felner's 7-8 groups, planned ----
+bin/tbgen --puzzle fifteen-78 --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
+check "fifteen-78's pattern tables: 518,918,400 and 4,151,347,200 states" \
+    sh -c 'grep -q "fifteen-78-pattern-1.mdb: 518,918,400 states" "$1" &&
+        grep -q "fifteen-78-pattern-2.mdb: 4,151,347,200 states" "$1"' _ "$TMP/o"
