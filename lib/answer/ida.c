@@ -11,18 +11,24 @@
  * and R. E. Korf, 1.6-bit pattern databases, AAAI 2010); a move of any
  * other tile changes no group's.  The start's distances are walked down
  * each table (ptb_distance()).  The bound, their sum, never exceeds the
- * moves left, so IDA* finds a shortest line first; it never undoes the
- * move it just made, and tries the empty cell's neighbours in reading
- * order, so the answer is the same every time.  The line is then replayed
- * through the puzzle's own moves, so that the answer is the same
- * ptb_solution, in the user's letters, as a table's.
+ * moves left, nor does the sum of the board's reflection about the main
+ * diagonal when the board and its goal are their own reflection (a view
+ * of its own, kept the same way; the bound is the larger); so IDA* finds
+ * a shortest line first.  It never undoes the move it just made, and
+ * tries the empty cell's neighbours in reading order, so the answer is
+ * the same every time, on one thread or several (which share out each
+ * bound's nodes at a small depth, the first in order with a line
+ * winning).  The line is then replayed through the puzzle's own moves,
+ * so that the answer is the same ptb_solution, in the user's letters, as
+ * a table's.  A small table is decoded when the tables open; a big one is
+ * read where it lies.
  *
  * May touch: its arguments, the heap, the tables (read only) and the
  * clock.  No I/O of its own.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <time.h>
 
 #include "answer.h"
