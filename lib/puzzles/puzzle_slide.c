@@ -658,3 +658,47 @@ int sl_puzzle(sl_desc *d, ptb_puzzle **out)
     *out = p;
     return PTB_OK;
 }
+
+/* ==== a family's access to its states (lib/answer/family.c) ============ */
+
+static const sl_ctx *plain_ctx(const ptb_space *s)
+{
+    const sl_ctx *x = s->p->open == slide_open ? s->ctx : NULL;
+    return x && !x->level && !x->fold ? x : NULL;
+}
+
+const sl_desc *sl_space_desc(const ptb_space *s)
+{
+    return plain_ctx(s) ? ((const sl_ctx *)s->ctx)->d : NULL;
+}
+
+unsigned sl_state_pieces(const ptb_space *s, uint64_t idx, uint8_t *kind,
+                         uint8_t *anchor)
+{
+    const sl_ctx *x = plain_ctx(s);
+    layout l;
+    sl_unrank(x, idx, &l, NULL);
+    for (unsigned i = 0; i < l.np; i++) {
+        anchor[i] = l.anchor[i];
+        kind[i] = (uint8_t)(l.at[l.anchor[i]] - 1);
+    }
+    return l.np;
+}
+
+uint64_t sl_state_index(const ptb_space *s, unsigned np, const uint8_t *kind,
+                        const uint8_t *anchor)
+{
+    const sl_ctx *x = plain_ctx(s);
+    layout l;
+    memset(&l, 0, sizeof l);
+    for (unsigned i = 0; i < np; i++) {
+        uint64_t cells = x->d->kind[kind[i]].shape << anchor[i];
+        if (!(x->d->kind[kind[i]].fit >> anchor[i] & 1) || (l.occ & cells))
+            return UINT64_MAX;
+        put_piece(x->d, &l, kind[i], anchor[i]);
+    }
+    for (unsigned c = 0; c < x->d->n; c++)
+        if (l.at[c])
+            l.anchor[l.np++] = (uint8_t)c;
+    return sl_rank(x, &l, NULL, 0, 0, NULL);
+}

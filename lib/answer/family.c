@@ -1,0 +1,873 @@
+/* lib/answer/family.c: every puzzle of a family (ptb_family_solve): the
+ * layouts a description covers with 'covers mixes' split into their
+ * components, each solvable one solved once, and the "interesting" ones
+ * kept, as Michael Fogleman's Rush Hour database keeps them (github
+ * fogleman/rush, cpp/src/cluster.cpp; "Rush Hour", 2018).  The
+ * definitions below follow his, so that the results compare with his
+ * program's one to one (tests/t_family.sh); nothing here knows Rush Hour:
+ * the family is its description (doc/guide.md, "Families").
+ *
+ * The family.  A description with 'covers mixes N' (every layout of its
+ * distinct pieces and any number of the others), every piece moving along
+ * its axis, plus lines 'family KEY VALUE' this file reads:
+ *   family walls W     at most W (0 or 1) more walls, each on any cell:
+ *                      the same description with a wall there is one more
+ *                      space (sl_walled());
+ *   family alone       no other piece moves along a distinct piece's
+ *                      line: its row when it moves across, else its
+ *                      column;
+ *   family open-lines  no row is filled by walls and pieces that move
+ *                      across, and no column by pieces that move down
+ *                      (Fogleman's enumerator leaves such boards out; it
+ *                      counts walls in a row, not in a column).
+ * Pieces never pass each other on their line, so those are properties of a
+ * component, tested on the goal its search would start from.
+ *
+ * The order.  Layouts compare as Fogleman's boards do: by the cells of the
+ * pieces that move across and the walls, as a binary number in which cell
+ * c weighs 2^c, then by the cells of the pieces that move down.
+ *
+ * The computation, per space.  Every component that holds a goal is
+ * searched once, from its first goal in rank order whose distance is not
+ * known yet (a component that fails the filters is left at once): its
+ * layouts found by a hash of their anchors and their moves made here
+ * (every piece slides along its axis), then a breadth-first search from
+ * its goals over those moves.  That gives the component's size, its
+ * histogram of distances and its farthest layout least in the order (his
+ * "unsolved" board); each layout's distance goes into the space's array,
+ * by its rank (sl_state_index()), which marks its goals searched.  Once
+ * every component of the space is, each one's minimality is decided:
+ * every piece but the distinct ones and every family wall matters, as the
+ * farthest layout without it (a layout of the family too: its distance
+ * is in the array, of this space or of the one without family walls) is
+ * nearer to a goal.  Fogleman tests only the pieces his solver's solution
+ * leaves in place; the layout without a piece that solution moves is
+ * nearer anyway (the solution less that piece's moves solves it), so the
+ * two decide alike.  His canonical board, the least of the component,
+ * serves only to letter the pieces, and any layout of the component
+ * letters them alike: pieces keep their order on their lines.
+ *
+ * A kept puzzle is printed as his program prints it: the moves (two
+ * digits at least), the farthest layout, a character a cell in reading
+ * order ('.' empty, 'x' a wall, the pieces lettered from 'A' in the order
+ * his enumerator adds them to the canonical board: the distinct pieces,
+ * then the rows, the first distinct piece's row first, each left to right
+ * with its walls and pieces that move across, then the columns left to
+ * right, each top to bottom with its pieces that move down), the
+ * component's size and its histogram.  Puzzles are ordered by moves,
+ * then by board.
+ *
+ * May touch: its arguments and the heap.  No I/O.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "puzzles/slide.h"
+
+#define FAR 0xFF                 /* a distance: not reached */
+#define MAX_FAMILY_WALLS 1
+
+typedef struct fam_level {
+    unsigned moves;
+    uint64_t states;
+    char board[SL_MAX_CELLS + 1];
+    uint64_t *hist;              /* moves + 1 counts */
+} fam_level;
+
+struct ptb_family {
+    size_t n, cap;
+    fam_level *level;
+};
+
+typedef struct fam_opts {
+    unsigned walls;
+    int alone, open_lines;
+} fam_opts;
+
+/* A space of the family: the description with its family walls. */
+typedef struct variant {
+    const sl_desc *d;
+    ptb_space *s;
+    uint64_t n, extra;           /* its states; its family walls */
+    uint8_t *dist;               /* of each state, once its component's
+                                    search is done; FAR before */
+    uint64_t *list, listed;      /* its goals */
+} variant;
+
+/* A layout's pieces and its place in the order. */
+typedef struct pieces {
+    unsigned np;
+    uint8_t kind[SL_MAX_PIECES], anchor[SL_MAX_PIECES];
+    uint64_t across, down;
+} pieces;
+
+/* A component kept until the space's every distance is known: then
+ * whether it is minimal. */
+typedef struct candidate {
+    unsigned moves;
+    uint64_t size, *hist;        /* (malloc'd) */
+    pieces far;
+} candidate;
+
+typedef struct run {
+    fam_opts o;
+    const variant *base;         /* the family without family walls */
+    ptb_family *out;
+    candidate *cand;             /* of the space searched */
+    size_t ncand, candcap;
+} run;
+
+/* ---- the family's lines --------------------------------------------- */
+
+static int family_key(fam_opts *o, const char *s, size_t len, unsigned line,
+                      char *err, size_t errcap)
+{
+    char key[32];
+    unsigned w;
+    char more;
+    if (len >= 64)
+        return ptb_errf(err, errcap, "line %u: family: a line too long",
+                        line);
+    char buf[64];
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    int got = sscanf(buf, " family %31s %u %c", key, &w, &more);
+    if (got == 2 && !strcmp(key, "walls") && w <= MAX_FAMILY_WALLS)
+        o->walls = w;
+    else if (got == 1 && !strcmp(key, "alone"))
+        o->alone = 1;
+    else if (got == 1 && !strcmp(key, "open-lines"))
+        o->open_lines = 1;
+    else
+        return ptb_errf(err, errcap, "line %u: family: expected 'walls 0', "
+                        "'walls 1', 'alone' or 'open-lines', got '%s'",
+                        line, buf);
+    return PTB_OK;
+}
+
+/* The description without its family lines (each made blank, so that line
+ * numbers hold), into *desc (malloc'd); the family's options into *o. */
+static int split_family(const char *text, fam_opts *o, char **desc,
+                        char *err, size_t errcap)
+{
+    size_t n = strlen(text);
+    char *out = malloc(n + 1);
+    unsigned line = 1;
+    if (!out)
+        return PTB_ENOMEM;
+    memcpy(out, text, n + 1);
+    memset(o, 0, sizeof *o);
+    for (char *s = out; *s; line++) {
+        char *end = strchr(s, '\n');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        size_t b = strspn(s, " \t");
+        if (len >= b + 7 && !memcmp(s + b, "family", 6) &&
+            (s[b + 6] == ' ' || s[b + 6] == '\t')) {
+            int rc = family_key(o, s, len, line, err, errcap);
+            if (rc != PTB_OK) {
+                free(out);
+                return rc;
+            }
+            memset(s, ' ', len);
+        }
+        s += len + (end != NULL);
+    }
+    *desc = out;
+    return PTB_OK;
+}
+
+/* Whether the family's description fits the computation. */
+static int check_desc(const sl_desc *d, char *err, size_t errcap)
+{
+    unsigned distinct = 0;
+    if (!d->mixes)
+        return ptb_errf(err, errcap, "a family's description covers mixes "
+                        "('covers mixes N'), not '%s'", d->reachable
+                        ? "covers reachable" : "covers layouts");
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        if (d->kind[k].axis == SL_FREE)
+            return ptb_errf(err, errcap, "piece '%c' moves both ways: in a "
+                            "family every piece moves along its axis "
+                            "('axis all')", d->kind[k].shown);
+        distinct += d->kind[k].label != 0;
+    }
+    if (!distinct)
+        return ptb_errf(err, errcap, "a family needs a distinct piece "
+                        "('distinct X'), the one its goals move");
+    return PTB_OK;
+}
+
+/* ---- a component's search ------------------------------------------ */
+
+/* A component's layouts, each the anchors of the seed's pieces in the
+ * seed's order (pieces never pass each other, and one kind's are told
+ * apart by their place), found again by their hash; each one's moves as
+ * edges between them (first[m] .. first[m + 1]); the distances of a
+ * breadth-first search from its goals. */
+typedef struct csearch {
+    const sl_desc *d;
+    unsigned np, metric;
+    uint8_t kind[SL_MAX_PIECES];
+    uint8_t *key, *dist;
+    uint32_t *first, *edge, *queue;
+    uint64_t *slot;              /* gen << 32 | 1 + a layout; another gen:
+                                    free */
+    uint64_t size, cap, keycap, nedge, edgecap, mask, gen;
+} csearch;
+
+static uint64_t key_hash(const uint8_t *a, unsigned np)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (unsigned i = 0; i < np; i++)
+        h = (h ^ a[i]) * 0x100000001b3u;
+    return h ^ h >> 29;
+}
+
+static void cs_free(csearch *cs)
+{
+    free(cs->key);
+    free(cs->dist);
+    free(cs->first);
+    free(cs->edge);
+    free(cs->slot);
+    free(cs->queue);
+}
+
+/* Room for the keys of cap layouts. */
+static int cs_keys(csearch *cs, uint64_t cap)
+{
+    if (cap * cs->np <= cs->keycap)
+        return PTB_OK;
+    uint8_t *key = realloc(cs->key, cap * cs->np);
+    if (!key)
+        return PTB_ENOMEM;
+    cs->key = key;
+    cs->keycap = cap * cs->np;
+    return PTB_OK;
+}
+
+/* Room for twice the layouts, and the hash made again. */
+static int cs_grow(csearch *cs)
+{
+    uint64_t cap = cs->cap ? 2 * cs->cap : 1024;
+    int rc = cs_keys(cs, cap);
+    uint8_t *dist = realloc(cs->dist, cap);
+    if (dist)
+        cs->dist = dist;
+    uint32_t *first = realloc(cs->first, (cap + 1) * sizeof *first);
+    if (first)
+        cs->first = first;
+    uint32_t *queue = realloc(cs->queue, cap * sizeof *queue);
+    if (queue)
+        cs->queue = queue;
+    free(cs->slot);
+    cs->slot = calloc(2 * cap, sizeof *cs->slot);
+    if (rc != PTB_OK || !dist || !first || !queue || !cs->slot ||
+        cap >> 31)
+        return PTB_ENOMEM;
+    cs->cap = cap;
+    cs->mask = 2 * cap - 1;
+    for (uint64_t m = 0; m < cs->size; m++) {
+        uint64_t h = key_hash(cs->key + m * cs->np, cs->np) & cs->mask;
+        while (cs->slot[h] >> 32 == cs->gen)
+            h = (h + 1) & cs->mask;
+        cs->slot[h] = cs->gen << 32 | (m + 1);
+    }
+    return PTB_OK;
+}
+
+/* The layout of anchors a, added when new; UINT32_MAX: out of memory. */
+static uint32_t cs_find(csearch *cs, const uint8_t *a)
+{
+    if (cs->size == cs->cap && cs_grow(cs) != PTB_OK)
+        return UINT32_MAX;
+    uint64_t h = key_hash(a, cs->np) & cs->mask;
+    for (; cs->slot[h] >> 32 == cs->gen; h = (h + 1) & cs->mask) {
+        uint32_t m = (uint32_t)cs->slot[h] - 1;
+        if (!memcmp(cs->key + (uint64_t)m * cs->np, a, cs->np))
+            return m;
+    }
+    memcpy(cs->key + cs->size * cs->np, a, cs->np);
+    cs->slot[h] = cs->gen << 32 | (cs->size + 1);
+    return (uint32_t)cs->size++;
+}
+
+static int cs_edge(csearch *cs, uint32_t to)
+{
+    if (cs->nedge == cs->edgecap) {
+        uint64_t cap = cs->edgecap ? 2 * cs->edgecap : 8192;
+        uint32_t *e = realloc(cs->edge, cap * sizeof *e);
+        if (!e || cap >> 32)
+            return PTB_ENOMEM;
+        cs->edge = e;
+        cs->edgecap = cap;
+    }
+    cs->edge[cs->nedge++] = to;
+    return PTB_OK;
+}
+
+/* The anchors a piece of kind k at anchor a may move to along its axis
+ * in the metric, the other pieces covering 'other'. */
+static unsigned dests(const csearch *cs, unsigned k, unsigned a,
+                      uint64_t other, uint8_t *out)
+{
+    const sl_desc *d = cs->d;
+    const sl_kind *kd = &d->kind[k];
+    int step = kd->axis == SL_ACROSS ? 1 : (int)d->w;
+    unsigned n = 0;
+    for (int dir = -1; dir <= 1; dir += 2)
+        for (int b = (int)a + dir * step;; b += dir * step) {
+            if (b < 0 || b >= (int)d->n || !(kd->fit >> b & 1) ||
+                (kd->shape << b & other) ||
+                (kd->axis == SL_ACROSS && (unsigned)b / d->w != a / d->w))
+                break;
+            out[n++] = (uint8_t)b;
+            if (cs->metric == SL_STEP)
+                break;
+        }
+    return n;
+}
+
+static uint64_t cells_of(const csearch *cs, const uint8_t *a)
+{
+    uint64_t occ = 0;
+    for (unsigned j = 0; j < cs->np; j++)
+        occ |= cs->d->kind[cs->kind[j]].shape << a[j];
+    return occ;
+}
+
+/* Layout m's moves, their layouts added. */
+static int cs_moves(csearch *cs, uint64_t m)
+{
+    uint8_t a[SL_MAX_PIECES], to[SL_MAX_CELLS];
+    memcpy(a, cs->key + m * cs->np, cs->np);
+    uint64_t occ = cells_of(cs, a);
+    for (unsigned j = 0; j < cs->np; j++) {
+        unsigned k = cs->kind[j], at = a[j];
+        uint64_t other = occ & ~(cs->d->kind[k].shape << at);
+        unsigned n = dests(cs, k, at, other, to);
+        for (unsigned i = 0; i < n; i++) {
+            a[j] = to[i];
+            uint32_t t = cs_find(cs, a);
+            if (t == UINT32_MAX || cs_edge(cs, t) != PTB_OK)
+                return PTB_ENOMEM;
+        }
+        a[j] = (uint8_t)at;
+    }
+    return PTB_OK;
+}
+
+static int cs_goal(const csearch *cs, const uint8_t *a)
+{
+    uint64_t occ = cells_of(cs, a);
+    for (unsigned g = 0; g < cs->d->ngoals; g++) {
+        const sl_goal *gl = &cs->d->goal[g];
+        unsigned met = 0;
+        for (unsigned i = 0; i < gl->n; i++)
+            for (unsigned j = 0; j < cs->np; j++)
+                met += a[j] == gl->anchor[i] && cs->kind[j] == gl->kind[i];
+        if (!(occ & gl->empty) && met == gl->n)
+            return 1;
+    }
+    return 0;
+}
+
+/* The distances from the goals, by a breadth-first search on the edges. */
+static int cs_distances(csearch *cs)
+{
+    uint64_t head = 0, tail = 0;
+    for (uint64_t m = 0; m < cs->size; m++) {
+        cs->dist[m] = cs_goal(cs, cs->key + m * cs->np) ? 0 : FAR;
+        if (!cs->dist[m])
+            cs->queue[tail++] = (uint32_t)m;
+    }
+    while (head < tail) {
+        uint32_t m = cs->queue[head++];
+        unsigned d = cs->dist[m] + 1u;
+        for (uint64_t e = cs->first[m]; e < cs->first[m + 1]; e++)
+            if (cs->dist[cs->edge[e]] == FAR) {
+                if (d >= FAR)
+                    return PTB_ERANGE;
+                cs->dist[cs->edge[e]] = (uint8_t)d;
+                cs->queue[tail++] = cs->edge[e];
+            }
+    }
+    return PTB_OK;
+}
+
+/* The component of the layout pc: every layout moves away, again and
+ * again, and their distances. */
+static int cs_run(csearch *cs, const pieces *pc)
+{
+    cs->np = pc->np;
+    memcpy(cs->kind, pc->kind, pc->np);
+    cs->size = cs->nedge = 0;
+    cs->gen++;                       /* (every slot free) */
+    int rc = cs->cap ? cs_keys(cs, cs->cap) : cs_grow(cs);
+    if (rc == PTB_OK && cs_find(cs, pc->anchor) == UINT32_MAX)
+        rc = PTB_ENOMEM;
+    for (uint64_t m = 0; rc == PTB_OK && m < cs->size; m++) {
+        cs->first[m] = (uint32_t)cs->nedge;
+        rc = cs_moves(cs, m);
+    }
+    if (rc == PTB_OK) {
+        cs->first[cs->size] = (uint32_t)cs->nedge;
+        rc = cs_distances(cs);
+    }
+    return rc;
+}
+
+/* ---- a component ---------------------------------------------------- */
+
+static void order_of(const sl_desc *d, pieces *pc)
+{
+    pc->across = pc->down = 0;
+    for (unsigned j = 0; j < pc->np; j++) {
+        const sl_kind *k = &d->kind[pc->kind[j]];
+        if (k->axis == SL_ACROSS)
+            pc->across |= k->shape << pc->anchor[j];
+        else
+            pc->down |= k->shape << pc->anchor[j];
+    }
+}
+
+static int before(const pieces *a, const pieces *b)
+{
+    return a->across != b->across ? a->across < b->across
+                                  : a->down < b->down;
+}
+
+/* What the search of a component finds. */
+typedef struct component {
+    uint64_t size, hist[FAR];
+    unsigned moves;
+    pieces far;
+} component;
+
+/* The component's figures from its search; its distances into the
+ * space's, each layout found by its rank. */
+static void sum_up(const csearch *cs, variant *v, component *c)
+{
+    pieces pc;
+    memset(c, 0, sizeof *c);
+    c->size = cs->size;
+    pc.np = cs->np;
+    memcpy(pc.kind, cs->kind, cs->np);
+    for (uint64_t m = 0; m < cs->size; m++) {
+        unsigned d = cs->dist[m];
+        memcpy(pc.anchor, cs->key + m * cs->np, cs->np);
+        uint64_t r = sl_state_index(v->s, pc.np, pc.kind, pc.anchor);
+        if (r < v->n)
+            v->dist[r] = (uint8_t)d;
+        if (d == FAR)
+            continue;
+        c->hist[d]++;
+        if (d < c->moves)
+            continue;
+        order_of(v->d, &pc);
+        if (d > c->moves || c->hist[d] == 1 || before(&pc, &c->far)) {
+            c->far = pc;
+            c->moves = d;
+        }
+    }
+}
+
+/* The family's filters, on a layout of the component (they hold for all
+ * or none). */
+static int passes(const run *r, const variant *v, const pieces *pc)
+{
+    const sl_desc *d = v->d;
+    uint64_t row = ((uint64_t)1 << d->w) - 1, col = 0;
+    for (unsigned y = 0; y < d->h; y++)
+        col |= (uint64_t)1 << y * d->w;
+    for (unsigned j = 0; r->o.alone && j < pc->np; j++) {
+        const sl_kind *k = &d->kind[pc->kind[j]];
+        uint64_t cells = k->shape << pc->anchor[j], line = 0;
+        if (!k->label)
+            continue;
+        for (unsigned c = 0; c < d->n; c++)
+            if (cells >> c & 1)
+                line |= k->axis == SL_ACROSS ? row << (c - c % d->w)
+                                             : col << c % d->w;
+        if (((k->axis == SL_ACROSS ? pc->across : pc->down) & line) != cells)
+            return 0;
+    }
+    for (unsigned y = 0; r->o.open_lines && y < d->h; y++)
+        if (((pc->across | d->walls) >> y * d->w & row) == row)
+            return 0;
+    for (unsigned x = 0; r->o.open_lines && x < d->w; x++)
+        if ((pc->down & col << x) == col << x)
+            return 0;
+    return 1;
+}
+
+/* Whether every piece but the distinct ones, and every family wall,
+ * matters: the farthest layout without it is nearer a goal. */
+static int minimal(const run *r, const variant *v, const candidate *c)
+{
+    const pieces *f = &c->far;
+    pieces less;
+    for (unsigned j = 0; j < f->np; j++) {
+        if (v->d->kind[f->kind[j]].label)
+            continue;
+        less.np = 0;
+        for (unsigned i = 0; i < f->np; i++)
+            if (i != j) {
+                less.kind[less.np] = f->kind[i];
+                less.anchor[less.np++] = f->anchor[i];
+            }
+        uint64_t s = sl_state_index(v->s, less.np, less.kind, less.anchor);
+        if (s == UINT64_MAX || v->dist[s] == c->moves)
+            return 0;
+    }
+    if (v->extra) {
+        uint64_t s = sl_state_index(r->base->s, f->np, f->kind, f->anchor);
+        if (s == UINT64_MAX || r->base->dist[s] == c->moves)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- a space's goals ------------------------------------------------ */
+
+typedef struct goal_arg {
+    variant *v;
+    size_t cap;
+    int rc;
+} goal_arg;
+
+static void add_goal(void *arg, uint64_t i)
+{
+    goal_arg *g = arg;
+    variant *v = g->v;
+    if (g->rc != PTB_OK)
+        return;
+    if (v->listed == g->cap) {
+        size_t c = g->cap ? 2 * g->cap : 4096;
+        uint64_t *l = realloc(v->list, c * sizeof *l);
+        if (!l) {
+            g->rc = PTB_ENOMEM;
+            return;
+        }
+        v->list = l;
+        g->cap = c;
+    }
+    v->list[v->listed++] = i;
+}
+
+/* ---- a kept puzzle -------------------------------------------------- */
+
+/* The place of piece j of pc on its line among the pieces of its axis
+ * (not distinct) that share the line, from the left or the top. */
+static unsigned on_line(const sl_desc *d, const pieces *pc, unsigned j)
+{
+    const sl_kind *k = &d->kind[pc->kind[j]];
+    unsigned a = pc->anchor[j], n = 0;
+    for (unsigned i = 0; i < pc->np; i++) {
+        const sl_kind *o = &d->kind[pc->kind[i]];
+        unsigned b = pc->anchor[i];
+        n += !o->label && o->axis == k->axis && b < a &&
+             (k->axis == SL_ACROSS ? b / d->w == a / d->w
+                                   : b % d->w == a % d->w);
+    }
+    return n;
+}
+
+/* The letter of each piece of the least layout (Fogleman's piece order,
+ * above), by line and place: across[row][place], down[column][place]. */
+typedef struct letters {
+    char across[SL_MAX_H][SL_MAX_W], down[SL_MAX_W][SL_MAX_H];
+    char distinct[SL_MAX_KINDS];
+} letters;
+
+static void letter_rows(const sl_desc *d, const pieces *pc, unsigned y,
+                        char *next, letters *lt)
+{
+    for (unsigned c = y * d->w; c < (y + 1) * d->w; c++) {
+        if (d->walls >> c & 1) {
+            (*next)++;
+            continue;
+        }
+        for (unsigned j = 0; j < pc->np; j++) {
+            const sl_kind *k = &d->kind[pc->kind[j]];
+            if (pc->anchor[j] == c && !k->label && k->axis == SL_ACROSS)
+                lt->across[y][on_line(d, pc, j)] = (*next)++;
+        }
+    }
+}
+
+static void letter(const sl_desc *d, const pieces *pc, letters *lt)
+{
+    char next = 'A';
+    unsigned first = d->h;
+    memset(lt, 0, sizeof *lt);
+    for (unsigned k = 0; k < d->nkinds; k++)
+        for (unsigned j = 0; d->kind[k].label && j < pc->np; j++)
+            if (pc->kind[j] == k) {
+                lt->distinct[k] = next++;
+                first = first < d->h ? first : pc->anchor[j] / d->w;
+            }
+    if (first < d->h)
+        letter_rows(d, pc, first, &next, lt);
+    for (unsigned y = 0; y < d->h; y++)
+        if (y != first)
+            letter_rows(d, pc, y, &next, lt);
+    for (unsigned c = 0; c < d->n; c++) {       /* (columns, then rows) */
+        unsigned a = c % d->h * d->w + c / d->h;
+        for (unsigned j = 0; j < pc->np; j++) {
+            const sl_kind *k = &d->kind[pc->kind[j]];
+            if (pc->anchor[j] == a && !k->label && k->axis == SL_DOWN)
+                lt->down[a % d->w][on_line(d, pc, j)] = next++;
+        }
+    }
+}
+
+/* A layout drawn with its letters (the same from any layout of its
+ * component: the pieces keep their order on their lines). */
+static void draw(const sl_desc *d, const pieces *f, char *board)
+{
+    letters lt;
+    letter(d, f, &lt);
+    for (unsigned i = 0; i < d->n; i++)
+        board[i] = d->walls >> i & 1 ? 'x' : '.';
+    board[d->n] = '\0';
+    for (unsigned j = 0; j < f->np; j++) {
+        const sl_kind *k = &d->kind[f->kind[j]];
+        unsigned a = f->anchor[j], at = on_line(d, f, j);
+        char ch = k->label ? lt.distinct[f->kind[j]]
+                  : k->axis == SL_ACROSS ? lt.across[a / d->w][at]
+                                         : lt.down[a % d->w][at];
+        for (unsigned o = 0; o < 64; o++)
+            if (k->shape >> o & 1)
+                board[a + o] = ch;
+    }
+}
+
+static int keep(ptb_family *fam, const sl_desc *d, candidate *c)
+{
+    if (fam->n == fam->cap) {
+        size_t cap = fam->cap ? 2 * fam->cap : 256;
+        fam_level *l = realloc(fam->level, cap * sizeof *l);
+        if (!l)
+            return PTB_ENOMEM;
+        fam->level = l;
+        fam->cap = cap;
+    }
+    fam_level *l = &fam->level[fam->n++];
+    l->hist = c->hist;
+    c->hist = NULL;
+    l->moves = c->moves;
+    l->states = c->size;
+    draw(d, &c->far, l->board);
+    return PTB_OK;
+}
+
+/* ---- a space of the family ------------------------------------------ */
+
+static int add_candidate(run *r, const component *c)
+{
+    if (r->ncand == r->candcap) {
+        size_t cap = r->candcap ? 2 * r->candcap : 1024;
+        candidate *n = realloc(r->cand, cap * sizeof *n);
+        if (!n)
+            return PTB_ENOMEM;
+        r->cand = n;
+        r->candcap = cap;
+    }
+    candidate *n = &r->cand[r->ncand];
+    if (!(n->hist = malloc((c->moves + 1) * sizeof *n->hist)))
+        return PTB_ENOMEM;
+    memcpy(n->hist, c->hist, (c->moves + 1) * sizeof *n->hist);
+    n->moves = c->moves;
+    n->size = c->size;
+    n->far = c->far;
+    r->ncand++;
+    return PTB_OK;
+}
+
+/* Every component of v that holds a goal, once each (from its first goal
+ * whose distance is not known yet), searched when it passes the filters;
+ * then the minimal ones kept. */
+static int components(run *r, variant *v)
+{
+    csearch cs = { .d = v->d, .metric = v->d->metric[0] };
+    component *c = malloc(sizeof *c);
+    pieces seed;
+    int rc = c ? PTB_OK : PTB_ENOMEM;
+    for (uint64_t q = 0; rc == PTB_OK && q < v->listed; q++) {
+        if (v->dist[v->list[q]] != FAR)
+            continue;
+        seed.np = sl_state_pieces(v->s, v->list[q], seed.kind, seed.anchor);
+        order_of(v->d, &seed);
+        if (!passes(r, v, &seed))
+            continue;
+        if ((rc = cs_run(&cs, &seed)) == PTB_OK) {
+            sum_up(&cs, v, c);
+            rc = add_candidate(r, c);
+        }
+    }
+    for (size_t i = 0; i < r->ncand; i++) {
+        if (rc == PTB_OK && minimal(r, v, &r->cand[i]))
+            rc = keep(r->out, v->d, &r->cand[i]);
+        free(r->cand[i].hist);
+    }
+    r->ncand = 0;
+    cs_free(&cs);
+    free(c);
+    return rc;
+}
+
+static void variant_close(variant *v)
+{
+    const ptb_puzzle *p = v->s ? v->s->p : NULL;
+    ptb_space_close(v->s);
+    ptb_puzzle_free((ptb_puzzle *)p);
+    free(v->dist);
+    free(v->list);
+    memset(v, 0, sizeof *v);
+}
+
+/* Opens the space of d with the family walls extra (d is then its
+ * puzzle's, or freed) and lists its goals. */
+static int variant_open(variant *v, sl_desc *d, uint64_t extra, char *err,
+                        size_t errcap)
+{
+    ptb_puzzle *p;
+    memset(v, 0, sizeof *v);
+    int rc = sl_puzzle(d, &p);
+    if (rc != PTB_OK) {
+        sl_free(d);
+        return rc;
+    }
+    if ((rc = ptb_space_new(p, NULL, &v->s)) != PTB_OK) {
+        ptb_puzzle_free(p);
+        if (rc == PTB_EINVAL)
+            ptb_errf(err, errcap, "the family's layouts are too many to "
+                     "rank");
+        return rc;
+    }
+    v->d = d;
+    v->extra = extra;
+    v->n = v->s->p->size(v->s->ctx, 0);
+    if (!sl_space_desc(v->s))
+        return ptb_errf(err, errcap, "a family's description may not be its "
+                        "own mirror image (give its goals a side)");
+    if (!(v->dist = malloc(v->n ? v->n : 1)))
+        return PTB_ENOMEM;
+    memset(v->dist, FAR, v->n);
+    goal_arg g = { v, 0, PTB_OK };
+    v->s->p->goals(v->s->ctx, 0, add_goal, &g);
+    return g.rc;
+}
+
+/* ---- the family ----------------------------------------------------- */
+
+static int level_cmp(const void *a, const void *b)
+{
+    const fam_level *x = a, *y = b;
+    if (x->moves != y->moves)
+        return x->moves < y->moves ? -1 : 1;
+    return strcmp(x->board, y->board);
+}
+
+/* The spaces with a family wall, one a cell, each searched and let go. */
+static int walled(run *r, const sl_desc *d, char *err, size_t errcap)
+{
+    int rc = PTB_OK;
+    for (unsigned c = 0; rc == PTB_OK && r->o.walls && c < d->n; c++) {
+        sl_desc *w;
+        variant v;
+        uint64_t extra = (uint64_t)1 << c;
+        if (d->walls & extra)
+            continue;
+        if ((rc = sl_walled(d, extra, &w)) != PTB_OK)
+            break;
+        if (!w->ngoals) {
+            sl_free(w);
+            continue;
+        }
+        rc = variant_open(&v, w, extra, err, errcap);
+        if (rc == PTB_OK)
+            rc = components(r, &v);
+        variant_close(&v);
+    }
+    return rc;
+}
+
+static int solve(const char *desc, const fam_opts *o, ptb_family *fam,
+                 char *err, size_t errcap)
+{
+    sl_desc *d;
+    variant base;
+    int rc = sl_read(desc, NULL, &d, err, errcap);
+    if (rc != PTB_OK)
+        return rc;
+    if ((rc = check_desc(d, err, errcap)) != PTB_OK) {
+        sl_free(d);
+        return rc;
+    }
+    run r = { .o = *o, .base = &base, .out = fam };
+    rc = variant_open(&base, d, 0, err, errcap);
+    if (rc == PTB_OK)
+        rc = components(&r, &base);
+    if (rc == PTB_OK)
+        rc = walled(&r, base.d, err, errcap);
+    variant_close(&base);
+    free(r.cand);
+    return rc;
+}
+
+int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
+                     char *err, size_t errcap)
+{
+    fam_opts o;
+    char *desc;
+    (void)threads;
+    *out = NULL;
+    ptb_family *fam = calloc(1, sizeof *fam);
+    if (!fam)
+        return PTB_ENOMEM;
+    int rc = split_family(text, &o, &desc, err, errcap);
+    if (rc == PTB_OK) {
+        rc = solve(desc, &o, fam, err, errcap);
+        free(desc);
+    }
+    if (rc != PTB_OK) {
+        ptb_family_free(fam);
+        return rc;
+    }
+    qsort(fam->level, fam->n, sizeof *fam->level, level_cmp);
+    *out = fam;
+    return PTB_OK;
+}
+
+size_t ptb_family_count(const ptb_family *f)
+{
+    return f ? f->n : 0;
+}
+
+int ptb_family_line(const ptb_family *f, size_t i, char *buf, size_t cap)
+{
+    size_t len = 0;
+    if (!f || i >= f->n)
+        return -1;
+    const fam_level *l = &f->level[i];
+    ptb_catf(buf, cap, &len, "%02u %s %llu ", l->moves, l->board,
+             (unsigned long long)l->states);
+    for (unsigned d = 0; d <= l->moves; d++)
+        ptb_catf(buf, cap, &len, d ? ",%llu" : "%llu",
+                 (unsigned long long)l->hist[d]);
+    return (int)len;
+}
+
+void ptb_family_free(ptb_family *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->n; i++)
+        free(f->level[i].hist);
+    free(f->level);
+    free(f);
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# tests/t_family.sh: every puzzle of a family (tbgen --family).  The shipped
+# Rush Hour families must give what Michael Fogleman's own program gives on
+# the same boards (its output, tests/fogleman/, as the independent
+# reference: the same boards, moves, component sizes and histograms, as
+# sets of lines); a bad family gets one line naming what and where, and
+# status 2.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+export LC_ALL=C
+need bin/tbgen puzzles/families/rush-4x4.txt tests/fogleman/rush-4x4.txt
+
+# same FAMILY: tbgen --family FAMILY's lines are Fogleman's, as sets
+same() {
+    bin/tbgen --family "puzzles/families/$1.txt" >"$TMP/$1" 2>"$TMP/e" &&
+        [ ! -s "$TMP/e" ] &&
+        cmp -s <(sort "$TMP/$1") <(sort "tests/fogleman/$1.txt") && return 0
+    echo "# $1: $(head -1 "$TMP/e"); lines: ours $(wc -l <"$TMP/$1"), his $(wc -l <"tests/fogleman/$1.txt")" >&2
+    diff <(sort "$TMP/$1") <(sort "tests/fogleman/$1.txt") | head -5 >&2
+    return 1
+}
+check "rush-4x4: Fogleman's 32 puzzles on 4x4, line for line" same rush-4x4
+check "rush-5x5: Fogleman's 1,730 puzzles on 5x5 (at most 20 moves), line for line" \
+    same rush-5x5
+check "rush-4x4: ordered by moves, then by board" \
+    cmp -s "$TMP/rush-4x4" <(sort -k1,1n -k2,2 "$TMP/rush-4x4")
+check "tbgen --family rush-4x4: a shipped family by its name" \
+    sh -c 'bin/tbgen --family rush-4x4 | cmp -s - "$1"' _ "$TMP/rush-4x4"
+
+# ---- bad families ----
+# bad FILE PATTERN: status 2, nothing on stdout, one stderr line matching
+bad() {
+    bin/tbgen --family "$1" >"$TMP/o" 2>"$TMP/e"; local r=$?
+    [ "$r" = 2 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ] &&
+        grep -qE -- "$2" "$TMP/e" && return 0
+    echo "# status $r: $(cat "$TMP/e")" >&2
+    return 1
+}
+F=puzzles/families/rush-4x4.txt
+sed 's/^family   alone$/family   walls 2/' "$F" >"$TMP/walls2.txt"
+check "family walls 2: refused, its line named" \
+    bad "$TMP/walls2.txt" "^tbgen: $TMP/walls2.txt: line 2[0-9]: family: expected 'walls 0', 'walls 1', 'alone' or 'open-lines', got 'family   walls 2'$"
+sed 's/^family   alone$/family   lonely/' "$F" >"$TMP/key.txt"
+check "an unknown family key: refused, its line named" \
+    bad "$TMP/key.txt" "line 2[0-9]: family: expected .*got 'family   lonely'"
+sed 's/^covers.*/covers   layouts/' "$F" >"$TMP/layouts.txt"
+check "a family that does not cover mixes: refused" \
+    bad "$TMP/layouts.txt" "a family's description covers mixes"
+sed 's/^axis.*/axis     A/' "$F" >"$TMP/axis.txt"
+check "a family whose pieces move both ways: refused" \
+    bad "$TMP/axis.txt" "moves both ways: in a family every piece moves along its axis"
+sed 's/^distinct.*//' "$F" >"$TMP/nodistinct.txt"
+check "a family with no distinct piece: refused, the key to add named" \
+    bad "$TMP/nodistinct.txt" "a family needs a distinct piece \('distinct X'\)"
+check "a family that is no file nor shipped name: a usage error" \
+    sh -c 'bin/tbgen --family no-such-family 2>"$1"; [ $? = 2 ] &&
+           grep -q "unknown family .no-such-family." "$1"' _ "$TMP/e"
+check "--family with --puzzle: a usage error" \
+    sh -c 'bin/tbgen --family rush-4x4 --puzzle four 2>/dev/null; [ $? = 2 ]'
