@@ -68,6 +68,8 @@
 
 #define FAR 0xFF                 /* a distance: not reached */
 #define MAX_FAMILY_WALLS 1
+#define KEY_WORDS 3              /* a layout's key (ckey): 64-bit words */
+#define KEY_PIECES (10 * KEY_WORDS)   /* the most pieces of a layout */
 
 typedef struct fam_level {
     unsigned moves;
@@ -115,8 +117,8 @@ typedef struct run {
     fam_opts o;
     const variant *base;         /* the family without family walls */
     ptb_family *out;
-    candidate *cand;             /* of the space searched */
-    size_t ncand, candcap;
+    unsigned threads;
+    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps() */
 } run;
 
 /* ---- the family's lines --------------------------------------------- */
@@ -196,34 +198,70 @@ static int check_desc(const sl_desc *d, char *err, size_t errcap)
     if (!distinct)
         return ptb_errf(err, errcap, "a family needs a distinct piece "
                         "('distinct X'), the one its goals move");
+    unsigned open = 0, least = SL_MAX_CELLS;
+    for (unsigned c = 0; c < d->n; c++)
+        open += !(d->walls >> c & 1);
+    for (unsigned k = 0; k < d->nkinds; k++)
+        least = d->kind[k].cells < least ? d->kind[k].cells : least;
+    if (open / least > KEY_PIECES)
+        return ptb_errf(err, errcap, "a family's layouts may hold %u "
+                        "pieces, more than %u", open / least, KEY_PIECES);
     return PTB_OK;
 }
 
 /* ---- a component's search ------------------------------------------ */
 
-/* A component's layouts, each the anchors of the seed's pieces in the
- * seed's order (pieces never pass each other, and one kind's are told
- * apart by their place), found again by their hash; each one's moves as
+/* A layout in a component: the anchors of the seed's pieces in the seed's
+ * order (pieces never pass each other, and one kind's are told apart by
+ * their place), six bits each, piece j at bit 6j of w[j / 10]. */
+typedef struct ckey {
+    uint64_t w[KEY_WORDS];
+} ckey;
+
+static unsigned key_get(const ckey *k, unsigned j)
+{
+    return (unsigned)(k->w[j / 10] >> 6 * (j % 10) & 63);
+}
+
+static void key_set(ckey *k, unsigned j, unsigned a)
+{
+    uint64_t *w = &k->w[j / 10];
+    *w = (*w & ~((uint64_t)63 << 6 * (j % 10))) | (uint64_t)a << 6 * (j % 10);
+}
+
+static int key_same(const ckey *a, const ckey *b)
+{
+    return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
+}
+
+static uint64_t key_hash(const ckey *k)
+{
+    uint64_t h = (k->w[0] ^ k->w[1] * 0x9e3779b97f4a7c15u ^
+                  k->w[2] * 0xc2b2ae3d27d4eb4fu) * 0xff51afd7ed558ccdu;
+    return h ^ h >> 32;
+}
+
+/* A slot of the hash: a layout's key and 1 + its number, in use when gen
+ * is the search's. */
+typedef struct cslot {
+    ckey key;
+    uint32_t id, gen;
+} cslot;
+
+/* A component's layouts, found again by their hash; each one's moves as
  * edges between them (first[m] .. first[m + 1]); the distances of a
  * breadth-first search from its goals. */
 typedef struct csearch {
     const sl_desc *d;
+    int8_t (*next)[SL_MAX_CELLS][2];   /* steps (make_steps()) */
     unsigned np, metric;
-    uint8_t kind[SL_MAX_PIECES];
-    uint8_t *key, *dist;
-    uint32_t *first, *edge, *queue;
-    uint64_t *slot;              /* gen << 32 | 1 + a layout; another gen:
-                                    free */
-    uint64_t size, cap, keycap, nedge, edgecap, mask, gen;
+    uint8_t kind[KEY_PIECES];
+    ckey *key;
+    uint8_t *dist;
+    uint32_t *first, *edge, *queue, gen;
+    cslot *slot;
+    uint64_t size, cap, nedge, edgecap, mask;
 } csearch;
-
-static uint64_t key_hash(const uint8_t *a, unsigned np)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (unsigned i = 0; i < np; i++)
-        h = (h ^ a[i]) * 0x100000001b3u;
-    return h ^ h >> 29;
-}
 
 static void cs_free(csearch *cs)
 {
@@ -235,24 +273,23 @@ static void cs_free(csearch *cs)
     free(cs->queue);
 }
 
-/* Room for the keys of cap layouts. */
-static int cs_keys(csearch *cs, uint64_t cap)
+static void cs_put(csearch *cs, const ckey *k, uint32_t m)
 {
-    if (cap * cs->np <= cs->keycap)
-        return PTB_OK;
-    uint8_t *key = realloc(cs->key, cap * cs->np);
-    if (!key)
-        return PTB_ENOMEM;
-    cs->key = key;
-    cs->keycap = cap * cs->np;
-    return PTB_OK;
+    uint64_t h = key_hash(k) & cs->mask;
+    while (cs->slot[h].gen == cs->gen)
+        h = (h + 1) & cs->mask;
+    cs->slot[h].key = *k;
+    cs->slot[h].id = m;
+    cs->slot[h].gen = cs->gen;
 }
 
 /* Room for twice the layouts, and the hash made again. */
 static int cs_grow(csearch *cs)
 {
     uint64_t cap = cs->cap ? 2 * cs->cap : 1024;
-    int rc = cs_keys(cs, cap);
+    ckey *key = realloc(cs->key, cap * sizeof *key);
+    if (key)
+        cs->key = key;
     uint8_t *dist = realloc(cs->dist, cap);
     if (dist)
         cs->dist = dist;
@@ -264,33 +301,34 @@ static int cs_grow(csearch *cs)
         cs->queue = queue;
     free(cs->slot);
     cs->slot = calloc(2 * cap, sizeof *cs->slot);
-    if (rc != PTB_OK || !dist || !first || !queue || !cs->slot ||
-        cap >> 31)
+    if (!key || !dist || !first || !queue || !cs->slot || cap >> 31)
         return PTB_ENOMEM;
     cs->cap = cap;
     cs->mask = 2 * cap - 1;
-    for (uint64_t m = 0; m < cs->size; m++) {
-        uint64_t h = key_hash(cs->key + m * cs->np, cs->np) & cs->mask;
-        while (cs->slot[h] >> 32 == cs->gen)
-            h = (h + 1) & cs->mask;
-        cs->slot[h] = cs->gen << 32 | (m + 1);
-    }
+    cs->gen = 1;
+    for (uint64_t m = 0; m < cs->size; m++)
+        cs_put(cs, &cs->key[m], (uint32_t)m);
     return PTB_OK;
 }
 
-/* The layout of anchors a, added when new; UINT32_MAX: out of memory. */
-static uint32_t cs_find(csearch *cs, const uint8_t *a)
+/* The layout of key k, added when new; UINT32_MAX: out of memory. */
+static uint32_t cs_find(csearch *cs, const ckey *k)
 {
-    if (cs->size == cs->cap && cs_grow(cs) != PTB_OK)
-        return UINT32_MAX;
-    uint64_t h = key_hash(a, cs->np) & cs->mask;
-    for (; cs->slot[h] >> 32 == cs->gen; h = (h + 1) & cs->mask) {
-        uint32_t m = (uint32_t)cs->slot[h] - 1;
-        if (!memcmp(cs->key + (uint64_t)m * cs->np, a, cs->np))
-            return m;
+    uint64_t h = key_hash(k) & cs->mask;
+    for (; cs->slot[h].gen == cs->gen; h = (h + 1) & cs->mask)
+        if (key_same(&cs->slot[h].key, k))
+            return cs->slot[h].id;
+    if (cs->size == cs->cap) {
+        if (cs_grow(cs) != PTB_OK)
+            return UINT32_MAX;
+        h = key_hash(k) & cs->mask;
+        while (cs->slot[h].gen == cs->gen)
+            h = (h + 1) & cs->mask;
     }
-    memcpy(cs->key + cs->size * cs->np, a, cs->np);
-    cs->slot[h] = cs->gen << 32 | (cs->size + 1);
+    cs->key[cs->size] = *k;
+    cs->slot[h].key = *k;
+    cs->slot[h].id = (uint32_t)cs->size;
+    cs->slot[h].gen = cs->gen;
     return (uint32_t)cs->size++;
 }
 
@@ -308,21 +346,33 @@ static int cs_edge(csearch *cs, uint32_t to)
     return PTB_OK;
 }
 
+/* Of each kind and anchor, the anchor a step back and a step on along its
+ * axis where it lies on the board, or -1. */
+static void make_steps(const sl_desc *d, int8_t (*next)[SL_MAX_CELLS][2])
+{
+    for (unsigned k = 0; k < d->nkinds; k++)
+        for (unsigned a = 0; a < d->n; a++)
+            for (unsigned i = 0; i < 2; i++) {
+                const sl_kind *kd = &d->kind[k];
+                int b = (int)a + (i ? 1 : -1) *
+                        (kd->axis == SL_ACROSS ? 1 : (int)d->w);
+                int ok = b >= 0 && b < (int)d->n && kd->fit >> a & 1 &&
+                         kd->fit >> b & 1 &&
+                         (kd->axis != SL_ACROSS || b / d->w == a / d->w);
+                next[k][a][i] = (int8_t)(ok ? b : -1);
+            }
+}
+
 /* The anchors a piece of kind k at anchor a may move to along its axis
  * in the metric, the other pieces covering 'other'. */
 static unsigned dests(const csearch *cs, unsigned k, unsigned a,
                       uint64_t other, uint8_t *out)
 {
-    const sl_desc *d = cs->d;
-    const sl_kind *kd = &d->kind[k];
-    int step = kd->axis == SL_ACROSS ? 1 : (int)d->w;
+    const uint64_t shape = cs->d->kind[k].shape;
     unsigned n = 0;
-    for (int dir = -1; dir <= 1; dir += 2)
-        for (int b = (int)a + dir * step;; b += dir * step) {
-            if (b < 0 || b >= (int)d->n || !(kd->fit >> b & 1) ||
-                (kd->shape << b & other) ||
-                (kd->axis == SL_ACROSS && (unsigned)b / d->w != a / d->w))
-                break;
+    for (unsigned i = 0; i < 2; i++)
+        for (int b = cs->next[k][a][i];
+             b >= 0 && !(shape << b & other); b = cs->next[k][b][i]) {
             out[n++] = (uint8_t)b;
             if (cs->metric == SL_STEP)
                 break;
@@ -338,29 +388,38 @@ static uint64_t cells_of(const csearch *cs, const uint8_t *a)
     return occ;
 }
 
+static void anchors_of(const csearch *cs, const ckey *k, uint8_t *a)
+{
+    for (unsigned j = 0; j < cs->np; j++)
+        a[j] = (uint8_t)key_get(k, j);
+}
+
 /* Layout m's moves, their layouts added. */
 static int cs_moves(csearch *cs, uint64_t m)
 {
-    uint8_t a[SL_MAX_PIECES], to[SL_MAX_CELLS];
-    memcpy(a, cs->key + m * cs->np, cs->np);
+    uint8_t a[KEY_PIECES], to[SL_MAX_CELLS];
+    ckey k = cs->key[m];
+    anchors_of(cs, &k, a);
     uint64_t occ = cells_of(cs, a);
     for (unsigned j = 0; j < cs->np; j++) {
-        unsigned k = cs->kind[j], at = a[j];
-        uint64_t other = occ & ~(cs->d->kind[k].shape << at);
-        unsigned n = dests(cs, k, at, other, to);
+        unsigned kd = cs->kind[j];
+        uint64_t other = occ & ~(cs->d->kind[kd].shape << a[j]);
+        unsigned n = dests(cs, kd, a[j], other, to);
         for (unsigned i = 0; i < n; i++) {
-            a[j] = to[i];
-            uint32_t t = cs_find(cs, a);
+            key_set(&k, j, to[i]);
+            uint32_t t = cs_find(cs, &k);
             if (t == UINT32_MAX || cs_edge(cs, t) != PTB_OK)
                 return PTB_ENOMEM;
         }
-        a[j] = (uint8_t)at;
+        key_set(&k, j, a[j]);
     }
     return PTB_OK;
 }
 
-static int cs_goal(const csearch *cs, const uint8_t *a)
+static int cs_goal(const csearch *cs, const ckey *k)
 {
+    uint8_t a[KEY_PIECES];
+    anchors_of(cs, k, a);
     uint64_t occ = cells_of(cs, a);
     for (unsigned g = 0; g < cs->d->ngoals; g++) {
         const sl_goal *gl = &cs->d->goal[g];
@@ -379,7 +438,7 @@ static int cs_distances(csearch *cs)
 {
     uint64_t head = 0, tail = 0;
     for (uint64_t m = 0; m < cs->size; m++) {
-        cs->dist[m] = cs_goal(cs, cs->key + m * cs->np) ? 0 : FAR;
+        cs->dist[m] = cs_goal(cs, &cs->key[m]) ? 0 : FAR;
         if (!cs->dist[m])
             cs->queue[tail++] = (uint32_t)m;
     }
@@ -397,16 +456,22 @@ static int cs_distances(csearch *cs)
     return PTB_OK;
 }
 
-/* The component of the layout pc: every layout moves away, again and
- * again, and their distances. */
+/* The component of the layout pc (at most KEY_PIECES pieces): every layout
+ * a move away, again and again, and their distances. */
 static int cs_run(csearch *cs, const pieces *pc)
 {
+    ckey k = { { 0, 0, 0 } };
     cs->np = pc->np;
     memcpy(cs->kind, pc->kind, pc->np);
+    for (unsigned j = 0; j < pc->np; j++)
+        key_set(&k, j, pc->anchor[j]);
     cs->size = cs->nedge = 0;
-    cs->gen++;                       /* (every slot free) */
-    int rc = cs->cap ? cs_keys(cs, cs->cap) : cs_grow(cs);
-    if (rc == PTB_OK && cs_find(cs, pc->anchor) == UINT32_MAX)
+    if (++cs->gen == 0) {            /* (every slot free again) */
+        memset(cs->slot, 0, (cs->mask + 1) * sizeof *cs->slot);
+        cs->gen = 1;
+    }
+    int rc = cs->cap ? PTB_OK : cs_grow(cs);
+    if (rc == PTB_OK && cs_find(cs, &k) == UINT32_MAX)
         rc = PTB_ENOMEM;
     for (uint64_t m = 0; rc == PTB_OK && m < cs->size; m++) {
         cs->first[m] = (uint32_t)cs->nedge;
@@ -446,9 +511,10 @@ typedef struct component {
     pieces far;
 } component;
 
-/* The component's figures from its search; its distances into the
- * space's, each layout found by its rank. */
-static void sum_up(const csearch *cs, variant *v, component *c)
+/* The component's figures from its search, and each layout's rank into
+ * rank[]. */
+static void sum_up(const csearch *cs, const variant *v, component *c,
+                   uint64_t *rank)
 {
     pieces pc;
     memset(c, 0, sizeof *c);
@@ -457,12 +523,8 @@ static void sum_up(const csearch *cs, variant *v, component *c)
     memcpy(pc.kind, cs->kind, cs->np);
     for (uint64_t m = 0; m < cs->size; m++) {
         unsigned d = cs->dist[m];
-        memcpy(pc.anchor, cs->key + m * cs->np, cs->np);
-        uint64_t r = sl_state_index(v->s, pc.np, pc.kind, pc.anchor);
-        if (r < v->n)
-            v->dist[r] = (uint8_t)d;
-        if (d == FAR)
-            continue;
+        anchors_of(cs, &cs->key[m], pc.anchor);
+        rank[m] = sl_state_index(v->s, pc.np, pc.kind, pc.anchor);
         c->hist[d]++;
         if (d < c->moves)
             continue;
@@ -472,6 +534,24 @@ static void sum_up(const csearch *cs, variant *v, component *c)
             c->moves = d;
         }
     }
+}
+
+/* The component's distances into the space's, by rank, when this search
+ * is the first to claim it (another thread's may have found it too): 1,
+ * or 0 when another did. */
+static int claim(const csearch *cs, variant *v, const uint64_t *rank)
+{
+    uint64_t least = 0;
+    for (uint64_t m = 1; m < cs->size; m++)
+        least = rank[m] < rank[least] ? m : least;
+    uint8_t far = FAR;
+    if (!__atomic_compare_exchange_n(&v->dist[rank[least]], &far,
+                                     cs->dist[least], 0, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED))
+        return 0;
+    for (uint64_t m = 0; m < cs->size; m++)
+        __atomic_store_n(&v->dist[rank[m]], cs->dist[m], __ATOMIC_RELAXED);
+    return 1;
 }
 
 /* The family's filters, on a layout of the component (they hold for all
@@ -666,56 +746,119 @@ static int keep(ptb_family *fam, const sl_desc *d, candidate *c)
 
 /* ---- a space of the family ------------------------------------------ */
 
-static int add_candidate(run *r, const component *c)
+/* One thread's share of a space's components: its search, and the
+ * components it claimed. */
+typedef struct worker {
+    csearch cs;
+    component c;
+    uint64_t *rank;              /* of each layout of the search */
+    uint64_t rankcap;
+    candidate *cand;
+    size_t ncand, candcap;
+    int rc;
+} worker;
+
+/* A space's components, shared by the threads: the goals, taken CHUNK at
+ * a time. */
+#define CHUNK 1024
+typedef struct sweep {
+    const run *r;
+    variant *v;
+    worker *w;
+    unsigned nw, taken;          /* workers; taken by a thread (atomic) */
+    uint64_t next;               /* the next goal to take (atomic) */
+} sweep;
+
+static int add_candidate(worker *w)
 {
-    if (r->ncand == r->candcap) {
-        size_t cap = r->candcap ? 2 * r->candcap : 1024;
-        candidate *n = realloc(r->cand, cap * sizeof *n);
+    const component *c = &w->c;
+    if (w->ncand == w->candcap) {
+        size_t cap = w->candcap ? 2 * w->candcap : 1024;
+        candidate *n = realloc(w->cand, cap * sizeof *n);
         if (!n)
             return PTB_ENOMEM;
-        r->cand = n;
-        r->candcap = cap;
+        w->cand = n;
+        w->candcap = cap;
     }
-    candidate *n = &r->cand[r->ncand];
+    candidate *n = &w->cand[w->ncand];
     if (!(n->hist = malloc((c->moves + 1) * sizeof *n->hist)))
         return PTB_ENOMEM;
     memcpy(n->hist, c->hist, (c->moves + 1) * sizeof *n->hist);
     n->moves = c->moves;
     n->size = c->size;
     n->far = c->far;
-    r->ncand++;
+    w->ncand++;
     return PTB_OK;
 }
 
-/* Every component of v that holds a goal, once each (from its first goal
- * whose distance is not known yet), searched when it passes the filters;
- * then the minimal ones kept. */
-static int components(run *r, variant *v)
+/* The component of goal g, unless its distance is known or it fails the
+ * filters: searched, and kept as a candidate when claimed. */
+static int from_goal(const run *r, variant *v, worker *w, uint64_t g)
 {
-    csearch cs = { .d = v->d, .metric = v->d->metric[0] };
-    component *c = malloc(sizeof *c);
     pieces seed;
-    int rc = c ? PTB_OK : PTB_ENOMEM;
-    for (uint64_t q = 0; rc == PTB_OK && q < v->listed; q++) {
-        if (v->dist[v->list[q]] != FAR)
-            continue;
-        seed.np = sl_state_pieces(v->s, v->list[q], seed.kind, seed.anchor);
-        order_of(v->d, &seed);
-        if (!passes(r, v, &seed))
-            continue;
-        if ((rc = cs_run(&cs, &seed)) == PTB_OK) {
-            sum_up(&cs, v, c);
-            rc = add_candidate(r, c);
+    if (__atomic_load_n(&v->dist[g], __ATOMIC_RELAXED) != FAR)
+        return PTB_OK;
+    seed.np = sl_state_pieces(v->s, g, seed.kind, seed.anchor);
+    order_of(v->d, &seed);
+    if (!passes(r, v, &seed))
+        return PTB_OK;
+    int rc = cs_run(&w->cs, &seed);
+    if (rc == PTB_OK && w->cs.size > w->rankcap) {
+        uint64_t *rank = realloc(w->rank, w->cs.cap * sizeof *rank);
+        if (!rank)
+            return PTB_ENOMEM;
+        w->rank = rank;
+        w->rankcap = w->cs.cap;
+    }
+    if (rc != PTB_OK)
+        return rc;
+    sum_up(&w->cs, v, &w->c, w->rank);
+    return claim(&w->cs, v, w->rank) ? add_candidate(w) : PTB_OK;
+}
+
+static void *sweep_thread(void *arg)
+{
+    sweep *sw = arg;
+    worker *w = &sw->w[__atomic_fetch_add(&sw->taken, 1, __ATOMIC_RELAXED)];
+    variant *v = sw->v;
+    for (;;) {
+        uint64_t q = __atomic_fetch_add(&sw->next, CHUNK, __ATOMIC_RELAXED);
+        for (uint64_t e = q + CHUNK; w->rc == PTB_OK && q < e &&
+                                      q < v->listed; q++)
+            w->rc = from_goal(sw->r, v, w, v->list[q]);
+        if (w->rc != PTB_OK || q >= v->listed)
+            break;
+    }
+    return NULL;
+}
+
+/* Every component of v that holds a goal, once each (from a goal whose
+ * distance is not known yet), searched when it passes the filters, on
+ * 'threads' threads; then the minimal ones kept. */
+static int components(run *r, variant *v, unsigned threads)
+{
+    sweep sw = { .r = r, .v = v, .nw = threads };
+    int rc = PTB_OK;
+    make_steps(v->d, r->next);
+    if (!(sw.w = calloc(threads, sizeof *sw.w)))
+        return PTB_ENOMEM;
+    for (unsigned i = 0; i < threads; i++)
+        sw.w[i].cs = (csearch){ .d = v->d, .metric = v->d->metric[0],
+                                .next = r->next };
+    ptb_run_threads(sweep_thread, &sw, threads);
+    for (unsigned i = 0; i < threads; i++) {
+        worker *w = &sw.w[i];
+        rc = rc != PTB_OK ? rc : w->rc;
+        for (size_t j = 0; j < w->ncand; j++) {
+            if (rc == PTB_OK && minimal(r, v, &w->cand[j]))
+                rc = keep(r->out, v->d, &w->cand[j]);
+            free(w->cand[j].hist);
         }
+        free(w->cand);
+        free(w->rank);
+        cs_free(&w->cs);
     }
-    for (size_t i = 0; i < r->ncand; i++) {
-        if (rc == PTB_OK && minimal(r, v, &r->cand[i]))
-            rc = keep(r->out, v->d, &r->cand[i]);
-        free(r->cand[i].hist);
-    }
-    r->ncand = 0;
-    cs_free(&cs);
-    free(c);
+    free(sw.w);
     return rc;
 }
 
@@ -790,14 +933,14 @@ static int walled(run *r, const sl_desc *d, char *err, size_t errcap)
         }
         rc = variant_open(&v, w, extra, err, errcap);
         if (rc == PTB_OK)
-            rc = components(r, &v);
+            rc = components(r, &v, r->threads);
         variant_close(&v);
     }
     return rc;
 }
 
-static int solve(const char *desc, const fam_opts *o, ptb_family *fam,
-                 char *err, size_t errcap)
+static int solve(const char *desc, const fam_opts *o, unsigned threads,
+                 ptb_family *fam, char *err, size_t errcap)
 {
     sl_desc *d;
     variant base;
@@ -808,14 +951,14 @@ static int solve(const char *desc, const fam_opts *o, ptb_family *fam,
         sl_free(d);
         return rc;
     }
-    run r = { .o = *o, .base = &base, .out = fam };
+    run r = { .o = *o, .base = &base, .out = fam,
+              .threads = threads < 1 ? 1 : threads > 256 ? 256 : threads };
     rc = variant_open(&base, d, 0, err, errcap);
     if (rc == PTB_OK)
-        rc = components(&r, &base);
+        rc = components(&r, &base, r.threads);
     if (rc == PTB_OK)
         rc = walled(&r, base.d, err, errcap);
     variant_close(&base);
-    free(r.cand);
     return rc;
 }
 
@@ -824,14 +967,13 @@ int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
 {
     fam_opts o;
     char *desc;
-    (void)threads;
     *out = NULL;
     ptb_family *fam = calloc(1, sizeof *fam);
     if (!fam)
         return PTB_ENOMEM;
     int rc = split_family(text, &o, &desc, err, errcap);
     if (rc == PTB_OK) {
-        rc = solve(desc, &o, fam, err, errcap);
+        rc = solve(desc, &o, threads, fam, err, errcap);
         free(desc);
     }
     if (rc != PTB_OK) {
