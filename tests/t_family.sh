@@ -9,9 +9,10 @@ cd "$(dirname "$0")/.." && . tests/lib.sh
 export LC_ALL=C
 need bin/tbgen puzzles/families/rush-4x4.txt tests/fogleman/rush-4x4.txt
 
-# same FAMILY: tbgen --family FAMILY's lines are Fogleman's, as sets
+# same FAMILY [FILE]: tbgen --family FILE's lines (by default the shipped
+# FAMILY's) are Fogleman's on FAMILY, as sets
 same() {
-    bin/tbgen --family "puzzles/families/$1.txt" >"$TMP/$1" 2>"$TMP/e" &&
+    bin/tbgen --family "${2:-puzzles/families/$1.txt}" >"$TMP/$1" 2>"$TMP/e" &&
         [ ! -s "$TMP/e" ] &&
         cmp -s <(sort "$TMP/$1") <(sort "tests/fogleman/$1.txt") && return 0
     echo "# $1: $(head -1 "$TMP/e"); lines: ours $(wc -l <"$TMP/$1"), his $(wc -l <"tests/fogleman/$1.txt")" >&2
@@ -21,6 +22,11 @@ same() {
 check "rush-4x4: Fogleman's 32 puzzles on 4x4, line for line" same rush-4x4
 check "rush-5x5: Fogleman's 1,730 puzzles on 5x5 (at most 20 moves), line for line" \
     same rush-5x5
+check "rush-5x5-walls: Fogleman's 6,041 puzzles on 5x5 with at most one wall (at most 21 moves), line for line" \
+    same rush-5x5-walls
+(cat puzzles/families/rush-4x4.txt; echo 'family walls 1') >"$TMP/r44w.txt"
+check "rush-4x4 with 'family walls 1': Fogleman's 32 puzzles again (on 4x4 no minimal puzzle needs a wall)" \
+    same rush-4x4-walls "$TMP/r44w.txt"
 check "rush-4x4: ordered by moves, then by board" \
     cmp -s "$TMP/rush-4x4" <(sort -k1,1n -k2,2 "$TMP/rush-4x4")
 check "tbgen --family rush-4x4: a shipped family by its name" \

@@ -28,24 +28,29 @@
  * c weighs 2^c, then by the cells of the pieces that move down.
  *
  * The computation, per space.  Every component that holds a goal is
- * searched once, from its first goal in rank order whose distance is not
- * known yet (a component that fails the filters is left at once): its
- * layouts found by a hash of their anchors and their moves made here
- * (every piece slides along its axis), then a breadth-first search from
- * its goals over those moves.  That gives the component's size, its
- * histogram of distances and its farthest layout least in the order (his
- * "unsolved" board); each layout's distance goes into the space's array,
- * by its rank (sl_state_index()), which marks its goals searched.  Once
- * every component of the space is, each one's minimality is decided:
- * every piece but the distinct ones and every family wall matters, as the
- * farthest layout without it (a layout of the family too: its distance
- * is in the array, of this space or of the one without family walls) is
- * nearer to a goal.  Fogleman tests only the pieces his solver's solution
- * leaves in place; the layout without a piece that solution moves is
- * nearer anyway (the solution less that piece's moves solves it), so the
- * two decide alike.  His canonical board, the least of the component,
- * serves only to letter the pieces, and any layout of the component
- * letters them alike: pieces keep their order on their lines.
+ * searched once, from a goal the space's goals list (in rank order) whose
+ * component was not searched yet; one that fails the filters is left at
+ * once.  A search finds the component's layouts by a hash of their
+ * anchors, makes their moves itself (every piece slides along its axis)
+ * and keeps them as edges, then a breadth-first search from its goals
+ * over those edges gives the component's size, its histogram of distances
+ * and its farthest layout least in the order (his "unsolved" board).  Its
+ * goals' ranks (sl_state_index()) mark them searched, in a bit array, and
+ * the least of them claims the component: threads share the goals, and
+ * when two search one component at once, one keeps it.  The component is
+ * then kept when minimal: every piece but the distinct ones, and its
+ * family wall, matters, as the farthest layout without it (D moves from a
+ * goal) has a goal nearer.  A piece that some optimal line from it moves
+ * matters (the line less that piece's moves is shorter): the optimal
+ * lines' moves, followed over the edges, give those; for each other
+ * piece, and the wall, a breadth-first search from the layout without it
+ * looks for a goal at most D - 1 moves away (on the board without the
+ * wall: the base space's).  Fogleman tests the pieces his solver's one
+ * solution leaves in place, each by solving the board without it: the
+ * same test, as a piece that solution moves matters anyway.  His
+ * canonical board, the least of the component, serves only to letter the
+ * pieces, and any layout of the component letters them alike: pieces keep
+ * their order on their lines.
  *
  * A kept puzzle is printed as his program prints it: the moves (two
  * digits at least), the farthest layout, a character a cell in reading
@@ -93,8 +98,8 @@ typedef struct variant {
     const sl_desc *d;
     ptb_space *s;
     uint64_t n, extra;           /* its states; its family walls */
-    uint8_t *dist;               /* of each state, once its component's
-                                    search is done; FAR before */
+    uint64_t *seen;              /* a bit a state: a goal whose component
+                                    was searched */
     uint64_t *list, listed;      /* its goals */
 } variant;
 
@@ -105,20 +110,14 @@ typedef struct pieces {
     uint64_t across, down;
 } pieces;
 
-/* A component kept until the space's every distance is known: then
- * whether it is minimal. */
-typedef struct candidate {
-    unsigned moves;
-    uint64_t size, *hist;        /* (malloc'd) */
-    pieces far;
-} candidate;
-
 typedef struct run {
     fam_opts o;
     const variant *base;         /* the family without family walls */
     ptb_family *out;
     unsigned threads;
-    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps() */
+    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps(): the
+                                                     space's, the base's */
+    int8_t base_next[SL_MAX_KINDS][SL_MAX_CELLS][2];
 } run;
 
 /* ---- the family's lines --------------------------------------------- */
@@ -257,7 +256,7 @@ typedef struct csearch {
     unsigned np, metric;
     uint8_t kind[KEY_PIECES];
     ckey *key;
-    uint8_t *dist;
+    uint8_t *dist, *mark;
     uint32_t *first, *edge, *queue, gen;
     cslot *slot;
     uint64_t size, cap, nedge, edgecap, mask;
@@ -267,6 +266,7 @@ static void cs_free(csearch *cs)
 {
     free(cs->key);
     free(cs->dist);
+    free(cs->mark);
     free(cs->first);
     free(cs->edge);
     free(cs->slot);
@@ -290,9 +290,11 @@ static int cs_grow(csearch *cs)
     ckey *key = realloc(cs->key, cap * sizeof *key);
     if (key)
         cs->key = key;
-    uint8_t *dist = realloc(cs->dist, cap);
+    uint8_t *dist = realloc(cs->dist, cap), *mark = realloc(cs->mark, cap);
     if (dist)
         cs->dist = dist;
+    if (mark)
+        cs->mark = mark;
     uint32_t *first = realloc(cs->first, (cap + 1) * sizeof *first);
     if (first)
         cs->first = first;
@@ -301,7 +303,8 @@ static int cs_grow(csearch *cs)
         cs->queue = queue;
     free(cs->slot);
     cs->slot = calloc(2 * cap, sizeof *cs->slot);
-    if (!key || !dist || !first || !queue || !cs->slot || cap >> 31)
+    if (!key || !dist || !mark || !first || !queue || !cs->slot ||
+        cap >> 31)
         return PTB_ENOMEM;
     cs->cap = cap;
     cs->mask = 2 * cap - 1;
@@ -394,8 +397,9 @@ static void anchors_of(const csearch *cs, const ckey *k, uint8_t *a)
         a[j] = (uint8_t)key_get(k, j);
 }
 
-/* Layout m's moves, their layouts added. */
-static int cs_moves(csearch *cs, uint64_t m)
+/* Layout m's moves, their layouts added: as its edges, or (edges 0) with
+ * the new ones one farther than m. */
+static int cs_moves(csearch *cs, uint64_t m, int edges)
 {
     uint8_t a[KEY_PIECES], to[SL_MAX_CELLS];
     ckey k = cs->key[m];
@@ -407,9 +411,12 @@ static int cs_moves(csearch *cs, uint64_t m)
         unsigned n = dests(cs, kd, a[j], other, to);
         for (unsigned i = 0; i < n; i++) {
             key_set(&k, j, to[i]);
+            uint64_t size = cs->size;
             uint32_t t = cs_find(cs, &k);
-            if (t == UINT32_MAX || cs_edge(cs, t) != PTB_OK)
+            if (t == UINT32_MAX || (edges && cs_edge(cs, t) != PTB_OK))
                 return PTB_ENOMEM;
+            if (!edges && cs->size > size)
+                cs->dist[t] = (uint8_t)(cs->dist[m] + 1);
         }
         key_set(&k, j, a[j]);
     }
@@ -458,7 +465,8 @@ static int cs_distances(csearch *cs)
 
 /* The component of the layout pc (at most KEY_PIECES pieces): every layout
  * a move away, again and again, and their distances. */
-static int cs_run(csearch *cs, const pieces *pc)
+/* A new search whose only layout is pc's. */
+static int cs_start(csearch *cs, const pieces *pc)
 {
     ckey k = { { 0, 0, 0 } };
     cs->np = pc->np;
@@ -473,9 +481,31 @@ static int cs_run(csearch *cs, const pieces *pc)
     int rc = cs->cap ? PTB_OK : cs_grow(cs);
     if (rc == PTB_OK && cs_find(cs, &k) == UINT32_MAX)
         rc = PTB_ENOMEM;
+    if (rc == PTB_OK)
+        cs->dist[0] = 0;
+    return rc;
+}
+
+/* Whether a goal lies at most 'limit' moves from the layout pc, into
+ * *near: a breadth-first search from it, cut at that depth. */
+static int cs_near(csearch *cs, const pieces *pc, unsigned limit, int *near)
+{
+    int rc = cs_start(cs, pc);
+    *near = 0;
+    for (uint64_t m = 0; rc == PTB_OK && m < cs->size && !*near; m++)
+        if (cs_goal(cs, &cs->key[m]))
+            *near = 1;
+        else if (cs->dist[m] < limit)
+            rc = cs_moves(cs, m, 0);
+    return rc;
+}
+
+static int cs_run(csearch *cs, const pieces *pc)
+{
+    int rc = cs_start(cs, pc);
     for (uint64_t m = 0; rc == PTB_OK && m < cs->size; m++) {
         cs->first[m] = (uint32_t)cs->nedge;
-        rc = cs_moves(cs, m);
+        rc = cs_moves(cs, m, 1);
     }
     if (rc == PTB_OK) {
         cs->first[cs->size] = (uint32_t)cs->nedge;
@@ -508,49 +538,54 @@ static int before(const pieces *a, const pieces *b)
 typedef struct component {
     uint64_t size, hist[FAR];
     unsigned moves;
+    uint32_t at;                 /* the farthest layout's number */
     pieces far;
 } component;
 
-/* The component's figures from its search, and each layout's rank into
- * rank[]. */
+/* The component's figures from its search, and the ranks of its goals
+ * into rank[] (their number into *ng). */
 static void sum_up(const csearch *cs, const variant *v, component *c,
-                   uint64_t *rank)
+                   uint64_t *rank, uint64_t *ng)
 {
     pieces pc;
     memset(c, 0, sizeof *c);
     c->size = cs->size;
     pc.np = cs->np;
     memcpy(pc.kind, cs->kind, cs->np);
+    *ng = 0;
     for (uint64_t m = 0; m < cs->size; m++) {
         unsigned d = cs->dist[m];
-        anchors_of(cs, &cs->key[m], pc.anchor);
-        rank[m] = sl_state_index(v->s, pc.np, pc.kind, pc.anchor);
         c->hist[d]++;
+        if (d == 0 || d >= c->moves)
+            anchors_of(cs, &cs->key[m], pc.anchor);
+        if (d == 0)
+            rank[(*ng)++] = sl_state_index(v->s, pc.np, pc.kind, pc.anchor);
         if (d < c->moves)
             continue;
         order_of(v->d, &pc);
         if (d > c->moves || c->hist[d] == 1 || before(&pc, &c->far)) {
             c->far = pc;
             c->moves = d;
+            c->at = (uint32_t)m;
         }
     }
 }
 
-/* The component's distances into the space's, by rank, when this search
- * is the first to claim it (another thread's may have found it too): 1,
- * or 0 when another did. */
-static int claim(const csearch *cs, variant *v, const uint64_t *rank)
+/* The component's goals marked searched, when this search is the first
+ * to claim it (another thread's may have found it too): 1, or 0 when
+ * another did. */
+static int claim(variant *v, const uint64_t *rank, uint64_t ng)
 {
     uint64_t least = 0;
-    for (uint64_t m = 1; m < cs->size; m++)
-        least = rank[m] < rank[least] ? m : least;
-    uint8_t far = FAR;
-    if (!__atomic_compare_exchange_n(&v->dist[rank[least]], &far,
-                                     cs->dist[least], 0, __ATOMIC_RELAXED,
-                                     __ATOMIC_RELAXED))
+    for (uint64_t i = 1; i < ng; i++)
+        least = rank[i] < rank[least] ? i : least;
+    uint64_t bit = (uint64_t)1 << rank[least] % 64;
+    if (__atomic_fetch_or(&v->seen[rank[least] / 64], bit,
+                          __ATOMIC_RELAXED) & bit)
         return 0;
-    for (uint64_t m = 0; m < cs->size; m++)
-        __atomic_store_n(&v->dist[rank[m]], cs->dist[m], __ATOMIC_RELAXED);
+    for (uint64_t i = 0; i < ng; i++)
+        __atomic_fetch_or(&v->seen[rank[i] / 64],
+                          (uint64_t)1 << rank[i] % 64, __ATOMIC_RELAXED);
     return 1;
 }
 
@@ -580,33 +615,6 @@ static int passes(const run *r, const variant *v, const pieces *pc)
     for (unsigned x = 0; r->o.open_lines && x < d->w; x++)
         if ((pc->down & col << x) == col << x)
             return 0;
-    return 1;
-}
-
-/* Whether every piece but the distinct ones, and every family wall,
- * matters: the farthest layout without it is nearer a goal. */
-static int minimal(const run *r, const variant *v, const candidate *c)
-{
-    const pieces *f = &c->far;
-    pieces less;
-    for (unsigned j = 0; j < f->np; j++) {
-        if (v->d->kind[f->kind[j]].label)
-            continue;
-        less.np = 0;
-        for (unsigned i = 0; i < f->np; i++)
-            if (i != j) {
-                less.kind[less.np] = f->kind[i];
-                less.anchor[less.np++] = f->anchor[i];
-            }
-        uint64_t s = sl_state_index(v->s, less.np, less.kind, less.anchor);
-        if (s == UINT64_MAX || v->dist[s] == c->moves)
-            return 0;
-    }
-    if (v->extra) {
-        uint64_t s = sl_state_index(r->base->s, f->np, f->kind, f->anchor);
-        if (s == UINT64_MAX || r->base->dist[s] == c->moves)
-            return 0;
-    }
     return 1;
 }
 
@@ -725,7 +733,7 @@ static void draw(const sl_desc *d, const pieces *f, char *board)
     }
 }
 
-static int keep(ptb_family *fam, const sl_desc *d, candidate *c)
+static int keep(ptb_family *fam, const sl_desc *d, const component *c)
 {
     if (fam->n == fam->cap) {
         size_t cap = fam->cap ? 2 * fam->cap : 256;
@@ -735,26 +743,28 @@ static int keep(ptb_family *fam, const sl_desc *d, candidate *c)
         fam->level = l;
         fam->cap = cap;
     }
-    fam_level *l = &fam->level[fam->n++];
-    l->hist = c->hist;
-    c->hist = NULL;
+    fam_level *l = &fam->level[fam->n];
+    if (!(l->hist = malloc((c->moves + 1) * sizeof *l->hist)))
+        return PTB_ENOMEM;
+    memcpy(l->hist, c->hist, (c->moves + 1) * sizeof *l->hist);
     l->moves = c->moves;
     l->states = c->size;
     draw(d, &c->far, l->board);
+    fam->n++;
     return PTB_OK;
 }
 
 /* ---- a space of the family ------------------------------------------ */
 
-/* One thread's share of a space's components: its search, and the
- * components it claimed. */
+/* One thread's share of a space's components: its searches (of a
+ * component; near a layout, on the space's board and on the base's), and
+ * the puzzles it kept. */
 typedef struct worker {
-    csearch cs;
+    csearch cs, near, base;
     component c;
-    uint64_t *rank;              /* of each layout of the search */
+    uint64_t *rank;              /* of the component's goals */
     uint64_t rankcap;
-    candidate *cand;
-    size_t ncand, candcap;
+    ptb_family kept;
     int rc;
 } worker;
 
@@ -765,38 +775,81 @@ typedef struct sweep {
     const run *r;
     variant *v;
     worker *w;
-    unsigned nw, taken;          /* workers; taken by a thread (atomic) */
+    unsigned taken;              /* workers taken by a thread (atomic) */
     uint64_t next;               /* the next goal to take (atomic) */
 } sweep;
 
-static int add_candidate(worker *w)
+/* The pieces that some optimal line from layout m of the search moves, a
+ * bit each: the moves one nearer, from m and from every layout they lead
+ * to (a search over them, marked in mark[]). */
+static uint64_t moved(csearch *cs, uint32_t m)
 {
-    const component *c = &w->c;
-    if (w->ncand == w->candcap) {
-        size_t cap = w->candcap ? 2 * w->candcap : 1024;
-        candidate *n = realloc(w->cand, cap * sizeof *n);
-        if (!n)
-            return PTB_ENOMEM;
-        w->cand = n;
-        w->candcap = cap;
+    uint64_t bits = 0, all = cs->np < 64 ? ((uint64_t)1 << cs->np) - 1
+                                         : UINT64_MAX;
+    uint64_t head = 0, tail = 0;
+    memset(cs->mark, 0, cs->size);
+    cs->queue[tail++] = m;
+    cs->mark[m] = 1;
+    while (head < tail && bits != all) {
+        m = cs->queue[head++];
+        for (uint64_t e = cs->first[m]; e < cs->first[m + 1]; e++) {
+            uint32_t t = cs->edge[e];
+            if (cs->dist[t] + 1u != cs->dist[m])
+                continue;
+            for (unsigned j = 0; j < cs->np; j++)
+                if (key_get(&cs->key[m], j) != key_get(&cs->key[t], j))
+                    bits |= (uint64_t)1 << j;
+            if (!cs->mark[t]) {
+                cs->mark[t] = 1;
+                cs->queue[tail++] = t;
+            }
+        }
     }
-    candidate *n = &w->cand[w->ncand];
-    if (!(n->hist = malloc((c->moves + 1) * sizeof *n->hist)))
-        return PTB_ENOMEM;
-    memcpy(n->hist, c->hist, (c->moves + 1) * sizeof *n->hist);
-    n->moves = c->moves;
-    n->size = c->size;
-    n->far = c->far;
-    w->ncand++;
-    return PTB_OK;
+    return bits;
 }
 
-/* The component of goal g, unless its distance is known or it fails the
- * filters: searched, and kept as a candidate when claimed. */
+/* Whether the component w searched is minimal, into *ok: every piece but
+ * the distinct ones, and its family wall, matters (the farthest layout
+ * without it has a goal nearer).  A piece that an optimal line moves
+ * matters (the line less its moves is shorter); the others are tried. */
+static int minimal(worker *w, const variant *v, int *ok)
+{
+    const component *c = &w->c;
+    const pieces *f = &c->far;
+    uint64_t mv = moved(&w->cs, c->at);
+    pieces less;
+    int near = 1, rc = PTB_OK;
+    for (unsigned j = 0; rc == PTB_OK && near && j < f->np; j++) {
+        if (v->d->kind[f->kind[j]].label || (mv >> j & 1))
+            continue;
+        less.np = 0;
+        for (unsigned i = 0; i < f->np; i++)
+            if (i != j) {
+                less.kind[less.np] = f->kind[i];
+                less.anchor[less.np++] = f->anchor[i];
+            }
+        near = 0;
+        if (c->moves > 0)
+            rc = cs_near(&w->near, &less, c->moves - 1, &near);
+    }
+    if (rc == PTB_OK && near && v->extra) {
+        near = 0;
+        if (c->moves > 0)
+            rc = cs_near(&w->base, f, c->moves - 1, &near);
+    }
+    *ok = near;
+    return rc;
+}
+
+/* The component of goal g, unless it was searched or it fails the
+ * filters: searched, and kept when this search claims it and it is
+ * minimal. */
 static int from_goal(const run *r, variant *v, worker *w, uint64_t g)
 {
     pieces seed;
-    if (__atomic_load_n(&v->dist[g], __ATOMIC_RELAXED) != FAR)
+    uint64_t ng;
+    int ok;
+    if (__atomic_load_n(&v->seen[g / 64], __ATOMIC_RELAXED) >> g % 64 & 1)
         return PTB_OK;
     seed.np = sl_state_pieces(v->s, g, seed.kind, seed.anchor);
     order_of(v->d, &seed);
@@ -812,8 +865,11 @@ static int from_goal(const run *r, variant *v, worker *w, uint64_t g)
     }
     if (rc != PTB_OK)
         return rc;
-    sum_up(&w->cs, v, &w->c, w->rank);
-    return claim(&w->cs, v, w->rank) ? add_candidate(w) : PTB_OK;
+    sum_up(&w->cs, v, &w->c, w->rank, &ng);
+    if (!claim(v, w->rank, ng))
+        return PTB_OK;
+    rc = minimal(w, v, &ok);
+    return rc == PTB_OK && ok ? keep(&w->kept, v->d, &w->c) : rc;
 }
 
 static void *sweep_thread(void *arg)
@@ -832,31 +888,56 @@ static void *sweep_thread(void *arg)
     return NULL;
 }
 
-/* Every component of v that holds a goal, once each (from a goal whose
- * distance is not known yet), searched when it passes the filters, on
- * 'threads' threads; then the minimal ones kept. */
-static int components(run *r, variant *v, unsigned threads)
+/* The puzzles a worker kept, moved to fam. */
+static int gather(ptb_family *fam, ptb_family *kept)
 {
-    sweep sw = { .r = r, .v = v, .nw = threads };
+    if (fam->n + kept->n > fam->cap) {
+        size_t cap = fam->n + kept->n;
+        fam_level *l = realloc(fam->level, cap * sizeof *l);
+        if (!l)
+            return PTB_ENOMEM;
+        fam->level = l;
+        fam->cap = cap;
+    }
+    if (kept->n)
+        memcpy(fam->level + fam->n, kept->level,
+               kept->n * sizeof *kept->level);
+    fam->n += kept->n;
+    kept->n = 0;
+    return PTB_OK;
+}
+
+/* Every component of v that holds a goal, once each (from a goal whose
+ * component was not searched yet), searched when it passes the filters,
+ * and kept when minimal, on r's threads. */
+static int components(run *r, variant *v)
+{
+    sweep sw = { .r = r, .v = v };
     int rc = PTB_OK;
     make_steps(v->d, r->next);
-    if (!(sw.w = calloc(threads, sizeof *sw.w)))
+    if (!(sw.w = calloc(r->threads, sizeof *sw.w)))
         return PTB_ENOMEM;
-    for (unsigned i = 0; i < threads; i++)
-        sw.w[i].cs = (csearch){ .d = v->d, .metric = v->d->metric[0],
-                                .next = r->next };
-    ptb_run_threads(sweep_thread, &sw, threads);
-    for (unsigned i = 0; i < threads; i++) {
+    for (unsigned i = 0; i < r->threads; i++) {
+        csearch cs = { .d = v->d, .metric = v->d->metric[0],
+                       .next = r->next };
+        sw.w[i].cs = sw.w[i].near = cs;
+        cs.d = r->base->d;
+        cs.next = r->base_next;
+        sw.w[i].base = cs;
+    }
+    ptb_run_threads(sweep_thread, &sw, r->threads);
+    for (unsigned i = 0; i < r->threads; i++) {
         worker *w = &sw.w[i];
         rc = rc != PTB_OK ? rc : w->rc;
-        for (size_t j = 0; j < w->ncand; j++) {
-            if (rc == PTB_OK && minimal(r, v, &w->cand[j]))
-                rc = keep(r->out, v->d, &w->cand[j]);
-            free(w->cand[j].hist);
-        }
-        free(w->cand);
+        if (rc == PTB_OK)
+            rc = gather(r->out, &w->kept);
+        for (size_t j = 0; j < w->kept.n; j++)
+            free(w->kept.level[j].hist);
+        free(w->kept.level);
         free(w->rank);
         cs_free(&w->cs);
+        cs_free(&w->near);
+        cs_free(&w->base);
     }
     free(sw.w);
     return rc;
@@ -867,7 +948,7 @@ static void variant_close(variant *v)
     const ptb_puzzle *p = v->s ? v->s->p : NULL;
     ptb_space_close(v->s);
     ptb_puzzle_free((ptb_puzzle *)p);
-    free(v->dist);
+    free(v->seen);
     free(v->list);
     memset(v, 0, sizeof *v);
 }
@@ -897,9 +978,8 @@ static int variant_open(variant *v, sl_desc *d, uint64_t extra, char *err,
     if (!sl_space_desc(v->s))
         return ptb_errf(err, errcap, "a family's description may not be its "
                         "own mirror image (give its goals a side)");
-    if (!(v->dist = malloc(v->n ? v->n : 1)))
+    if (!(v->seen = calloc(v->n / 64 + 1, sizeof *v->seen)))
         return PTB_ENOMEM;
-    memset(v->dist, FAR, v->n);
     goal_arg g = { v, 0, PTB_OK };
     v->s->p->goals(v->s->ctx, 0, add_goal, &g);
     return g.rc;
@@ -933,7 +1013,7 @@ static int walled(run *r, const sl_desc *d, char *err, size_t errcap)
         }
         rc = variant_open(&v, w, extra, err, errcap);
         if (rc == PTB_OK)
-            rc = components(r, &v, r->threads);
+            rc = components(r, &v);
         variant_close(&v);
     }
     return rc;
@@ -954,8 +1034,10 @@ static int solve(const char *desc, const fam_opts *o, unsigned threads,
     run r = { .o = *o, .base = &base, .out = fam,
               .threads = threads < 1 ? 1 : threads > 256 ? 256 : threads };
     rc = variant_open(&base, d, 0, err, errcap);
-    if (rc == PTB_OK)
-        rc = components(&r, &base, r.threads);
+    if (rc == PTB_OK) {
+        make_steps(base.d, r.base_next);
+        rc = components(&r, &base);
+    }
     if (rc == PTB_OK)
         rc = walled(&r, base.d, err, errcap);
     variant_close(&base);
