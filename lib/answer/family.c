@@ -73,8 +73,7 @@
 
 #define FAR 0xFF                 /* a distance: not reached */
 #define MAX_FAMILY_WALLS 1
-#define KEY_WORDS 3              /* a layout's key (ckey): 64-bit words */
-#define KEY_PIECES (10 * KEY_WORDS)   /* the most pieces of a layout */
+#define KEY_PIECES 21            /* the most pieces of a layout (ckey) */
 
 typedef struct fam_level {
     unsigned moves;
@@ -210,34 +209,33 @@ static int check_desc(const sl_desc *d, char *err, size_t errcap)
 
 /* ---- a component's search ------------------------------------------ */
 
-/* A layout in a component: the anchors of the seed's pieces in the seed's
- * order (pieces never pass each other, and one kind's are told apart by
- * their place), six bits each, piece j at bit 6j of w[j / 10]. */
+/* A layout in a component: where each of the seed's pieces stands on its
+ * line, in the seed's order (pieces never leave their line nor pass each
+ * other, and one kind's are told apart by their place), three bits each
+ * (a line has at most 8 cells), piece j at bit 3j. */
 typedef struct ckey {
-    uint64_t w[KEY_WORDS];
+    uint64_t w;
 } ckey;
 
 static unsigned key_get(const ckey *k, unsigned j)
 {
-    return (unsigned)(k->w[j / 10] >> 6 * (j % 10) & 63);
+    return (unsigned)(k->w >> 3 * j & 7);
 }
 
-static void key_set(ckey *k, unsigned j, unsigned a)
+static void key_set(ckey *k, unsigned j, unsigned pos)
 {
-    uint64_t *w = &k->w[j / 10];
-    *w = (*w & ~((uint64_t)63 << 6 * (j % 10))) | (uint64_t)a << 6 * (j % 10);
+    k->w = (k->w & ~((uint64_t)7 << 3 * j)) | (uint64_t)pos << 3 * j;
 }
 
 static int key_same(const ckey *a, const ckey *b)
 {
-    return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
+    return a->w == b->w;
 }
 
 static uint64_t key_hash(const ckey *k)
 {
-    uint64_t h = (k->w[0] ^ k->w[1] * 0x9e3779b97f4a7c15u ^
-                  k->w[2] * 0xc2b2ae3d27d4eb4fu) * 0xff51afd7ed558ccdu;
-    return h ^ h >> 32;
+    uint64_t h = k->w * 0x9e3779b97f4a7c15u;
+    return h ^ h >> 29;
 }
 
 /* A slot of the hash: a layout's key and 1 + its number, in use when gen
@@ -255,6 +253,12 @@ typedef struct csearch {
     int8_t (*next)[SL_MAX_CELLS][2];   /* steps (make_steps()) */
     unsigned np, metric;
     uint8_t kind[KEY_PIECES];
+    uint8_t line[KEY_PIECES], step[KEY_PIECES];   /* of each piece, the
+                                                     anchor at place 0 of
+                                                     its line and from one
+                                                     place to the next */
+    uint8_t place[2][SL_MAX_CELLS];  /* of each cell, its column, its row */
+    int8_t distinct[SL_MAX_KINDS];   /* of a distinct kind, its piece; -1 */
     ckey *key;
     uint8_t *dist, *mark;
     uint32_t *first, *edge, *queue, gen;
@@ -394,7 +398,13 @@ static uint64_t cells_of(const csearch *cs, const uint8_t *a)
 static void anchors_of(const csearch *cs, const ckey *k, uint8_t *a)
 {
     for (unsigned j = 0; j < cs->np; j++)
-        a[j] = (uint8_t)key_get(k, j);
+        a[j] = (uint8_t)(cs->line[j] + key_get(k, j) * cs->step[j]);
+}
+
+/* The place on piece j's line of anchor a. */
+static unsigned place_of(const csearch *cs, unsigned j, unsigned a)
+{
+    return cs->place[cs->step[j] != 1][a];
 }
 
 /* Layout m's moves, their layouts added: as its edges, or (edges 0) with
@@ -410,7 +420,7 @@ static int cs_moves(csearch *cs, uint64_t m, int edges)
         uint64_t other = occ & ~(cs->d->kind[kd].shape << a[j]);
         unsigned n = dests(cs, kd, a[j], other, to);
         for (unsigned i = 0; i < n; i++) {
-            key_set(&k, j, to[i]);
+            key_set(&k, j, place_of(cs, j, to[i]));
             uint64_t size = cs->size;
             uint32_t t = cs_find(cs, &k);
             if (t == UINT32_MAX || (edges && cs_edge(cs, t) != PTB_OK))
@@ -418,18 +428,37 @@ static int cs_moves(csearch *cs, uint64_t m, int edges)
             if (!edges && cs->size > size)
                 cs->dist[t] = (uint8_t)(cs->dist[m] + 1);
         }
-        key_set(&k, j, a[j]);
+        key_set(&k, j, place_of(cs, j, a[j]));
     }
     return PTB_OK;
+}
+
+/* Whether a distinct piece that goal gl places stands elsewhere. */
+static int goal_misses(const csearch *cs, const sl_goal *gl, const ckey *k)
+{
+    for (unsigned i = 0; i < gl->n; i++) {
+        int j = cs->distinct[gl->kind[i]];
+        if (j >= 0 && cs->line[j] + key_get(k, (unsigned)j) * cs->step[j] !=
+                          gl->anchor[i])
+            return 1;
+    }
+    return 0;
 }
 
 static int cs_goal(const csearch *cs, const ckey *k)
 {
     uint8_t a[KEY_PIECES];
-    anchors_of(cs, k, a);
-    uint64_t occ = cells_of(cs, a);
+    int decoded = 0;
+    uint64_t occ = 0;
     for (unsigned g = 0; g < cs->d->ngoals; g++) {
         const sl_goal *gl = &cs->d->goal[g];
+        if (goal_misses(cs, gl, k))
+            continue;
+        if (!decoded) {
+            anchors_of(cs, k, a);
+            occ = cells_of(cs, a);
+            decoded = 1;
+        }
         unsigned met = 0;
         for (unsigned i = 0; i < gl->n; i++)
             for (unsigned j = 0; j < cs->np; j++)
@@ -468,11 +497,24 @@ static int cs_distances(csearch *cs)
 /* A new search whose only layout is pc's. */
 static int cs_start(csearch *cs, const pieces *pc)
 {
-    ckey k = { { 0, 0, 0 } };
+    ckey k = { 0 };
+    const sl_desc *d = cs->d;
     cs->np = pc->np;
     memcpy(cs->kind, pc->kind, pc->np);
-    for (unsigned j = 0; j < pc->np; j++)
-        key_set(&k, j, pc->anchor[j]);
+    for (unsigned c = 0; c < d->n; c++) {
+        cs->place[0][c] = (uint8_t)(c % d->w);
+        cs->place[1][c] = (uint8_t)(c / d->w);
+    }
+    memset(cs->distinct, -1, sizeof cs->distinct);
+    for (unsigned j = 0; j < pc->np; j++) {
+        unsigned a = pc->anchor[j];
+        int across = d->kind[pc->kind[j]].axis == SL_ACROSS;
+        if (d->kind[pc->kind[j]].label)
+            cs->distinct[pc->kind[j]] = (int8_t)j;
+        cs->step[j] = (uint8_t)(across ? 1 : d->w);
+        cs->line[j] = (uint8_t)(across ? a - a % d->w : a % d->w);
+        key_set(&k, j, place_of(cs, j, a));
+    }
     cs->size = cs->nedge = 0;
     if (++cs->gen == 0) {            /* (every slot free again) */
         memset(cs->slot, 0, (cs->mask + 1) * sizeof *cs->slot);
