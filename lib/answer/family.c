@@ -263,7 +263,8 @@ typedef struct csearch {
     uint8_t *dist, *mark;
     uint32_t *first, *edge, *queue, gen;
     cslot *slot;
-    uint64_t size, cap, nedge, edgecap, mask;
+    uint64_t size, cap, nedge, mask;
+    size_t edgecap;
 } csearch;
 
 static void cs_free(csearch *cs)
@@ -341,14 +342,11 @@ static uint32_t cs_find(csearch *cs, const ckey *k)
 
 static int cs_edge(csearch *cs, uint32_t to)
 {
-    if (cs->nedge == cs->edgecap) {
-        uint64_t cap = cs->edgecap ? 2 * cs->edgecap : 8192;
-        uint32_t *e = realloc(cs->edge, cap * sizeof *e);
-        if (!e || cap >> 32)
-            return PTB_ENOMEM;
-        cs->edge = e;
-        cs->edgecap = cap;
-    }
+    void *e = cs->edge;
+    if (cs->nedge >> 32 ||
+        ptb_room(&e, &cs->edgecap, cs->nedge, sizeof *cs->edge, 8192))
+        return PTB_ENOMEM;
+    cs->edge = e;
     cs->edge[cs->nedge++] = to;
     return PTB_OK;
 }
@@ -672,18 +670,11 @@ static void add_goal(void *arg, uint64_t i)
 {
     goal_arg *g = arg;
     variant *v = g->v;
-    if (g->rc != PTB_OK)
+    void *l = v->list;
+    if (g->rc != PTB_OK ||
+        (g->rc = ptb_room(&l, &g->cap, v->listed, sizeof i, 4096)))
         return;
-    if (v->listed == g->cap) {
-        size_t c = g->cap ? 2 * g->cap : 4096;
-        uint64_t *l = realloc(v->list, c * sizeof *l);
-        if (!l) {
-            g->rc = PTB_ENOMEM;
-            return;
-        }
-        v->list = l;
-        g->cap = c;
-    }
+    v->list = l;
     v->list[v->listed++] = i;
 }
 
@@ -775,16 +766,20 @@ static void draw(const sl_desc *d, const pieces *f, char *board)
     }
 }
 
+/* Room for n puzzles in fam. */
+static int fam_room(ptb_family *fam, size_t n)
+{
+    void *l = fam->level;
+    int rc = n ? ptb_room(&l, &fam->cap, n - 1, sizeof *fam->level, 256)
+               : PTB_OK;
+    fam->level = l;
+    return rc;
+}
+
 static int keep(ptb_family *fam, const sl_desc *d, const component *c)
 {
-    if (fam->n == fam->cap) {
-        size_t cap = fam->cap ? 2 * fam->cap : 256;
-        fam_level *l = realloc(fam->level, cap * sizeof *l);
-        if (!l)
-            return PTB_ENOMEM;
-        fam->level = l;
-        fam->cap = cap;
-    }
+    if (fam_room(fam, fam->n + 1) != PTB_OK)
+        return PTB_ENOMEM;
     fam_level *l = &fam->level[fam->n];
     if (!(l->hist = malloc((c->moves + 1) * sizeof *l->hist)))
         return PTB_ENOMEM;
@@ -933,14 +928,8 @@ static void *sweep_thread(void *arg)
 /* The puzzles a worker kept, moved to fam. */
 static int gather(ptb_family *fam, ptb_family *kept)
 {
-    if (fam->n + kept->n > fam->cap) {
-        size_t cap = fam->n + kept->n;
-        fam_level *l = realloc(fam->level, cap * sizeof *l);
-        if (!l)
-            return PTB_ENOMEM;
-        fam->level = l;
-        fam->cap = cap;
-    }
+    if (fam_room(fam, fam->n + kept->n) != PTB_OK)
+        return PTB_ENOMEM;
     if (kept->n)
         memcpy(fam->level + fam->n, kept->level,
                kept->n * sizeof *kept->level);
