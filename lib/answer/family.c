@@ -28,16 +28,19 @@
  * c weighs 2^c, then by the cells of the pieces that move down.
  *
  * The computation, per space.  Every component that holds a goal is
- * searched once, from a goal the space's goals list (in rank order) whose
- * component was not searched yet; one that fails the filters is left at
- * once.  A search finds the component's layouts by a hash of their
+ * searched once, from a goal of the space's list (the goals that pass the
+ * filters, in rank order, from the engine's walk of them:
+ * sl_state_goals()) whose component was not searched yet.  A search finds the component's layouts by a hash of their
  * anchors, makes their moves itself (every piece slides along its axis)
  * and keeps them as edges, then a breadth-first search from its goals
  * over those edges gives the component's size, its histogram of distances
  * and its farthest layout least in the order (his "unsolved" board).  Its
  * goals' ranks (sl_state_index()) mark them searched, in a bit array, and
  * the least of them claims the component: threads share the goals, and
- * when two search one component at once, one keeps it.  The component is
+ * when two search one component at once, one keeps it.  The spaces with a
+ * family wall need nothing of each other (the base space's board serves
+ * their minimality, not its results), so threads share them instead, one
+ * space a thread at a time.  The component is
  * then kept when minimal: every piece but the distinct ones, and its
  * family wall, matters, as the farthest layout without it (D moves from a
  * goal) has a goal nearer.  A piece that some optimal line from it moves
@@ -100,6 +103,7 @@ typedef struct variant {
     uint64_t *seen;              /* a bit a state: a goal whose component
                                     was searched */
     uint64_t *list, listed;      /* its goals */
+    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps() */
 } variant;
 
 /* A layout's pieces and its place in the order. */
@@ -114,9 +118,7 @@ typedef struct run {
     const variant *base;         /* the family without family walls */
     ptb_family *out;
     unsigned threads;
-    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps(): the
-                                                     space's, the base's */
-    int8_t base_next[SL_MAX_KINDS][SL_MAX_CELLS][2];
+    int8_t (*base_next)[SL_MAX_CELLS][2];   /* the base's steps */
 } run;
 
 /* ---- the family's lines --------------------------------------------- */
@@ -642,10 +644,10 @@ static int passes(const run *r, const variant *v, const pieces *pc)
         uint64_t cells = k->shape << pc->anchor[j], line = 0;
         if (!k->label)
             continue;
-        for (unsigned c = 0; c < d->n; c++)
-            if (cells >> c & 1)
-                line |= k->axis == SL_ACROSS ? row << (c - c % d->w)
-                                             : col << c % d->w;
+        for (unsigned y = 0; k->axis == SL_ACROSS && y < d->h; y++)
+            line |= cells & row << y * d->w ? row << y * d->w : 0;
+        for (unsigned x = 0; k->axis != SL_ACROSS && x < d->w; x++)
+            line |= cells & col << x ? col << x : 0;
         if (((k->axis == SL_ACROSS ? pc->across : pc->down) & line) != cells)
             return 0;
     }
@@ -661,17 +663,27 @@ static int passes(const run *r, const variant *v, const pieces *pc)
 /* ---- a space's goals ------------------------------------------------ */
 
 typedef struct goal_arg {
+    const run *r;
     variant *v;
     size_t cap;
     int rc;
 } goal_arg;
 
-static void add_goal(void *arg, uint64_t i)
+/* Goal i, whose layout has the kind + 1 of each anchor in at[], listed
+ * when it passes the family's filters. */
+static void add_goal(void *arg, uint64_t i, const uint8_t *at)
 {
     goal_arg *g = arg;
     variant *v = g->v;
+    pieces pc = { .np = 0 };
+    for (unsigned c = 0; c < v->d->n; c++)
+        if (at[c] && pc.np < SL_MAX_PIECES) {
+            pc.kind[pc.np] = (uint8_t)(at[c] - 1);
+            pc.anchor[pc.np++] = (uint8_t)c;
+        }
+    order_of(v->d, &pc);
     void *l = v->list;
-    if (g->rc != PTB_OK ||
+    if (g->rc != PTB_OK || !passes(g->r, v, &pc) ||
         (g->rc = ptb_room(&l, &g->cap, v->listed, sizeof i, 4096)))
         return;
     v->list = l;
@@ -881,7 +893,7 @@ static int minimal(worker *w, const variant *v, int *ok)
 /* The component of goal g, unless it was searched or it fails the
  * filters: searched, and kept when this search claims it and it is
  * minimal. */
-static int from_goal(const run *r, variant *v, worker *w, uint64_t g)
+static int from_goal(variant *v, worker *w, uint64_t g)
 {
     pieces seed;
     uint64_t ng;
@@ -890,8 +902,6 @@ static int from_goal(const run *r, variant *v, worker *w, uint64_t g)
         return PTB_OK;
     seed.np = sl_state_pieces(v->s, g, seed.kind, seed.anchor);
     order_of(v->d, &seed);
-    if (!passes(r, v, &seed))
-        return PTB_OK;
     int rc = cs_run(&w->cs, &seed);
     if (rc == PTB_OK && w->cs.size > w->rankcap) {
         uint64_t *rank = realloc(w->rank, w->cs.cap * sizeof *rank);
@@ -918,7 +928,7 @@ static void *sweep_thread(void *arg)
         uint64_t q = __atomic_fetch_add(&sw->next, CHUNK, __ATOMIC_RELAXED);
         for (uint64_t e = q + CHUNK; w->rc == PTB_OK && q < e &&
                                       q < v->listed; q++)
-            w->rc = from_goal(sw->r, v, w, v->list[q]);
+            w->rc = from_goal(v, w, v->list[q]);
         if (w->rc != PTB_OK || q >= v->listed)
             break;
     }
@@ -940,28 +950,29 @@ static int gather(ptb_family *fam, ptb_family *kept)
 
 /* Every component of v that holds a goal, once each (from a goal whose
  * component was not searched yet), searched when it passes the filters,
- * and kept when minimal, on r's threads. */
-static int components(run *r, variant *v)
+ * and kept when minimal, into out, on 'threads' threads. */
+static int components(const run *r, variant *v, unsigned threads,
+                      ptb_family *out)
 {
     sweep sw = { .r = r, .v = v };
     int rc = PTB_OK;
-    make_steps(v->d, r->next);
-    if (!(sw.w = calloc(r->threads, sizeof *sw.w)))
+    make_steps(v->d, v->next);
+    if (!(sw.w = calloc(threads, sizeof *sw.w)))
         return PTB_ENOMEM;
-    for (unsigned i = 0; i < r->threads; i++) {
+    for (unsigned i = 0; i < threads; i++) {
         csearch cs = { .d = v->d, .metric = v->d->metric[0],
-                       .next = r->next };
+                       .next = v->next };
         sw.w[i].cs = sw.w[i].near = cs;
         cs.d = r->base->d;
         cs.next = r->base_next;
         sw.w[i].base = cs;
     }
-    ptb_run_threads(sweep_thread, &sw, r->threads);
-    for (unsigned i = 0; i < r->threads; i++) {
+    ptb_run_threads(sweep_thread, &sw, threads);
+    for (unsigned i = 0; i < threads; i++) {
         worker *w = &sw.w[i];
         rc = rc != PTB_OK ? rc : w->rc;
         if (rc == PTB_OK)
-            rc = gather(r->out, &w->kept);
+            rc = gather(out, &w->kept);
         for (size_t j = 0; j < w->kept.n; j++)
             free(w->kept.level[j].hist);
         free(w->kept.level);
@@ -985,9 +996,9 @@ static void variant_close(variant *v)
 }
 
 /* Opens the space of d with the family walls extra (d is then its
- * puzzle's, or freed) and lists its goals. */
-static int variant_open(variant *v, sl_desc *d, uint64_t extra, char *err,
-                        size_t errcap)
+ * puzzle's, or freed) and lists its goals that pass r's filters. */
+static int variant_open(const run *r, variant *v, sl_desc *d, uint64_t extra,
+                        char *err, size_t errcap)
 {
     ptb_puzzle *p;
     memset(v, 0, sizeof *v);
@@ -1011,8 +1022,8 @@ static int variant_open(variant *v, sl_desc *d, uint64_t extra, char *err,
                         "own mirror image (give its goals a side)");
     if (!(v->seen = calloc(v->n / 64 + 1, sizeof *v->seen)))
         return PTB_ENOMEM;
-    goal_arg g = { v, 0, PTB_OK };
-    v->s->p->goals(v->s->ctx, 0, add_goal, &g);
+    goal_arg g = { r, v, 0, PTB_OK };
+    sl_state_goals(v->s, add_goal, &g);
     return g.rc;
 }
 
@@ -1026,28 +1037,75 @@ static int level_cmp(const void *a, const void *b)
     return strcmp(x->board, y->board);
 }
 
-/* The spaces with a family wall, one a cell, each searched and let go. */
-static int walled(run *r, const sl_desc *d, char *err, size_t errcap)
+/* The spaces with a family wall, one a cell, shared by the threads: each
+ * opened, searched on one thread and let go. */
+typedef struct walls_job {
+    const run *r;
+    const sl_desc *d;
+    ptb_family *out;             /* a thread's */
+    unsigned next, taken;        /* the next cell, the threads (atomic) */
+    int rc;                      /* the first error (atomic) */
+    char err[256];               /* its message, when it has one */
+} walls_job;
+
+static int one_wall(walls_job *j, unsigned c, ptb_family *out, char *err,
+                    size_t errcap)
 {
-    int rc = PTB_OK;
-    for (unsigned c = 0; rc == PTB_OK && r->o.walls && c < d->n; c++) {
-        sl_desc *w;
-        variant v;
-        uint64_t extra = (uint64_t)1 << c;
-        if (d->walls & extra)
-            continue;
-        if ((rc = sl_walled(d, extra, &w)) != PTB_OK)
-            break;
-        if (!w->ngoals) {
-            sl_free(w);
-            continue;
-        }
-        rc = variant_open(&v, w, extra, err, errcap);
-        if (rc == PTB_OK)
-            rc = components(r, &v);
-        variant_close(&v);
+    sl_desc *w;
+    variant v;
+    uint64_t extra = (uint64_t)1 << c;
+    if (j->d->walls & extra)
+        return PTB_OK;
+    int rc = sl_walled(j->d, extra, &w);
+    if (rc != PTB_OK || !w->ngoals) {
+        sl_free(w);
+        return rc;
     }
+    rc = variant_open(j->r, &v, w, extra, err, errcap);
+    if (rc == PTB_OK)
+        rc = components(j->r, &v, 1, out);
+    variant_close(&v);
     return rc;
+}
+
+static void *walls_thread(void *arg)
+{
+    walls_job *j = arg;
+    ptb_family *out = &j->out[__atomic_fetch_add(&j->taken, 1,
+                                                  __ATOMIC_RELAXED)];
+    char err[256] = "";
+    for (;;) {
+        unsigned c = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (c >= j->d->n || __atomic_load_n(&j->rc, __ATOMIC_RELAXED))
+            break;
+        int rc = one_wall(j, c, out, err, sizeof err), ok = PTB_OK;
+        if (rc != PTB_OK && __atomic_compare_exchange_n(
+                &j->rc, &ok, rc, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            memcpy(j->err, err, sizeof err);
+    }
+    return NULL;
+}
+
+static int walled(const run *r, const sl_desc *d, char *err, size_t errcap)
+{
+    walls_job j = { .r = r, .d = d };
+    int rc = PTB_OK;
+    if (!r->o.walls)
+        return PTB_OK;
+    if (!(j.out = calloc(r->threads, sizeof *j.out)))
+        return PTB_ENOMEM;
+    ptb_run_threads(walls_thread, &j, r->threads);
+    for (unsigned i = 0; i < r->threads; i++) {
+        if (j.rc == PTB_OK && (rc = gather(r->out, &j.out[i])) != PTB_OK)
+            j.rc = rc;
+        for (size_t k = 0; k < j.out[i].n; k++)
+            free(j.out[i].level[k].hist);
+        free(j.out[i].level);
+    }
+    free(j.out);
+    if (j.rc != PTB_OK && j.err[0])
+        snprintf(err, errcap, "%s", j.err);
+    return j.rc;
 }
 
 static int solve(const char *desc, const fam_opts *o, unsigned threads,
@@ -1064,10 +1122,10 @@ static int solve(const char *desc, const fam_opts *o, unsigned threads,
     }
     run r = { .o = *o, .base = &base, .out = fam,
               .threads = threads < 1 ? 1 : threads > 256 ? 256 : threads };
-    rc = variant_open(&base, d, 0, err, errcap);
+    rc = variant_open(&r, &base, d, 0, err, errcap);
     if (rc == PTB_OK) {
-        make_steps(base.d, r.base_next);
-        rc = components(&r, &base);
+        r.base_next = base.next;
+        rc = components(&r, &base, r.threads, fam);
     }
     if (rc == PTB_OK)
         rc = walled(&r, base.d, err, errcap);

@@ -257,6 +257,19 @@ static int slide_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
            sl_is_goal_layout(x->d, l);
 }
 
+/* The goals of the programme's graph, each given to gw's emit. */
+static void goal_walks(const sl_ctx *x, goal_walk *gw)
+{
+    for (gw->g = 0; gw->g < x->d->ngoals; gw->g++) {
+        const sl_goal *gl = &x->d->goal[gw->g];
+        memset(gw->want, 0, sizeof gw->want);
+        for (unsigned i = 0; i < gl->n; i++)
+            gw->want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
+        memset(&gw->l, 0, sizeof gw->l);
+        sl_goal_layouts(gw, 0, x->root, 0, x->fold, x->root, 0);
+    }
+}
+
 static void slide_goals(const void *ctx, uint32_t sub,
                         void (*emit)(void *arg, uint64_t idx), void *arg)
 {
@@ -270,14 +283,7 @@ static void slide_goals(const void *ctx, uint32_t sub,
         return;
     }
     goal_walk gw = { .x = x, .emit = emit, .arg = arg };
-    for (gw.g = 0; gw.g < x->d->ngoals; gw.g++) {
-        const sl_goal *gl = &x->d->goal[gw.g];
-        memset(gw.want, 0, sizeof gw.want);
-        for (unsigned i = 0; i < gl->n; i++)
-            gw.want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
-        memset(&gw.l, 0, sizeof gw.l);
-        sl_goal_layouts(&gw, 0, x->root, 0, x->fold, x->root, 0);
-    }
+    goal_walks(x, &gw);
 }
 
 /* ==== the native view =================================================== */
@@ -685,20 +691,27 @@ unsigned sl_state_pieces(const ptb_space *s, uint64_t idx, uint8_t *kind,
     return l.np;
 }
 
+void sl_state_goals(const ptb_space *s,
+                    void (*emit)(void *arg, uint64_t idx, const uint8_t *at),
+                    void *arg)
+{
+    goal_walk gw = { .x = plain_ctx(s), .emit_at = emit, .arg = arg };
+    goal_walks(gw.x, &gw);
+}
+
 uint64_t sl_state_index(const ptb_space *s, unsigned np, const uint8_t *kind,
                         const uint8_t *anchor)
 {
     const sl_ctx *x = plain_ctx(s);
     layout l;
-    memset(&l, 0, sizeof l);
+    uint64_t occ = 0;
+    memset(l.at, 0, x->d->n);
     for (unsigned i = 0; i < np; i++) {
         uint64_t cells = x->d->kind[kind[i]].shape << anchor[i];
-        if (!(x->d->kind[kind[i]].fit >> anchor[i] & 1) || (l.occ & cells))
+        if (!(x->d->kind[kind[i]].fit >> anchor[i] & 1) || (occ & cells))
             return UINT64_MAX;
-        put_piece(x->d, &l, kind[i], anchor[i]);
+        occ |= cells;
+        l.at[anchor[i]] = (uint8_t)(kind[i] + 1);
     }
-    for (unsigned c = 0; c < x->d->n; c++)
-        if (l.at[c])
-            l.anchor[l.np++] = (uint8_t)c;
-    return sl_rank(x, &l, NULL, 0, 0, NULL);
+    return sl_rank(x, &l, NULL, 0, 0, NULL);   /* (which reads at[] only) */
 }

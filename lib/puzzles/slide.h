@@ -120,12 +120,17 @@ int sl_puzzle(sl_desc *d, ptb_puzzle **out);
  * reading order, and returns their number; sl_state_index() is the state
  * of the layout of np such pieces (any order), or UINT64_MAX when it is
  * none of the space's (a piece off the board or on a wall, two that
- * overlap, too few empty cells). */
+ * overlap, too few empty cells); sl_state_goals() calls emit(arg, idx,
+ * at) for every goal, at[c] the kind + 1 of the piece anchored at cell c
+ * (0: none), as the puzzle's goals() does for each idx. */
 const sl_desc *sl_space_desc(const ptb_space *s);
 unsigned sl_state_pieces(const ptb_space *s, uint64_t idx, uint8_t *kind,
                          uint8_t *anchor);
 uint64_t sl_state_index(const ptb_space *s, unsigned np, const uint8_t *kind,
                         const uint8_t *anchor);
+void sl_state_goals(const ptb_space *s,
+                    void (*emit)(void *arg, uint64_t idx, const uint8_t *at),
+                    void *arg);
 
 /* A copy of d (covers mixes) whose board has walls on the cells of extra
  * too, which must be off d's walls: a family's walls (lib/answer/family.c).
