@@ -172,11 +172,11 @@ int ptb_room(void **a, size_t *cap, size_t n, size_t each, size_t first)
 {
     if (n < *cap)
         return PTB_OK;
+    if (n >= SIZE_MAX / 2 / each)
+        return PTB_ENOMEM;
     size_t c = *cap ? *cap : first;
     while (c <= n)
         c *= 2;
-    if (c > SIZE_MAX / each)
-        return PTB_ENOMEM;
     void *b = realloc(*a, c * each);
     if (!b)
         return PTB_ENOMEM;
