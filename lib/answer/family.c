@@ -30,7 +30,10 @@
  * The computation, per space.  Every component that holds a goal is
  * searched once, from a goal of the space's list (the goals that pass the
  * filters, in rank order, from the engine's walk of them:
- * sl_state_goals()) whose component was not searched yet.  A search finds the component's layouts by a hash of their
+ * sl_state_goals()) whose component was not searched yet.  In a space
+ * with a family wall, a goal none of whose pieces moves along a line of
+ * the wall is left out too: its component is one of the base space's,
+ * the wall changing none of its moves, so not minimal (meets()).  A search finds the component's layouts by a hash of their
  * anchors, makes their moves itself (every piece slides along its axis)
  * and keeps them as edges, then a breadth-first search from its goals
  * over those edges gives the component's size, its histogram of distances
@@ -669,8 +672,26 @@ typedef struct goal_arg {
     int rc;
 } goal_arg;
 
+/* Whether a piece of pc may ever cover a cell of 'wall' (a family wall)
+ * on the board without it: one that moves across on a row of the wall, or
+ * down in a column of it.  When none may, the wall changes no move of the
+ * component, which is then one of the base space (the same moves,
+ * distances and farthest layout), and so not minimal. */
+static int meets(const sl_desc *d, const pieces *pc, uint64_t wall)
+{
+    uint64_t row = ((uint64_t)1 << d->w) - 1, col = 0, lines = 0;
+    for (unsigned y = 0; y < d->h; y++)
+        col |= (uint64_t)1 << y * d->w;
+    for (unsigned y = 0; y < d->h; y++)
+        lines |= pc->across & row << y * d->w ? row << y * d->w : 0;
+    for (unsigned x = 0; x < d->w; x++)
+        lines |= pc->down & col << x ? col << x : 0;
+    return (lines & wall) != 0;
+}
+
 /* Goal i, whose layout has the kind + 1 of each anchor in at[], listed
- * when it passes the family's filters. */
+ * when it passes the family's filters (and, in a space with a family
+ * wall, some piece may meet the wall: meets()). */
 static void add_goal(void *arg, uint64_t i, const uint8_t *at)
 {
     goal_arg *g = arg;
@@ -684,6 +705,7 @@ static void add_goal(void *arg, uint64_t i, const uint8_t *at)
     order_of(v->d, &pc);
     void *l = v->list;
     if (g->rc != PTB_OK || !passes(g->r, v, &pc) ||
+        (v->extra && !meets(v->d, &pc, v->extra)) ||
         (g->rc = ptb_room(&l, &g->cap, v->listed, sizeof i, 4096)))
         return;
     v->list = l;
