@@ -53,6 +53,12 @@ check "family walls 2: refused, its line named" \
 sed 's/^family   alone$/family   lonely/' "$F" >"$TMP/key.txt"
 check "an unknown family key: refused, its line named" \
     bad "$TMP/key.txt" "line 2[0-9]: family: expected .*got 'family   lonely'"
+sed 's/^family   alone$/family   alone at once/' "$F" >"$TMP/trail.txt"
+check "a family key with more after it: refused, its line named" \
+    bad "$TMP/trail.txt" "line 2[0-9]: family: expected .*got 'family   alone at once'"
+sed 's/^family   alone$/family walls -1/' "$F" >"$TMP/minus.txt"
+check "family walls -1: refused" \
+    bad "$TMP/minus.txt" "line 2[0-9]: family: expected .*got 'family walls -1'"
 sed 's/^covers.*/covers   layouts/' "$F" >"$TMP/layouts.txt"
 check "a family that does not cover mixes: refused" \
     bad "$TMP/layouts.txt" "a family's description covers mixes"

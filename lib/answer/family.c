@@ -129,26 +129,29 @@ typedef struct run {
 static int family_key(fam_opts *o, const char *s, size_t len, unsigned line,
                       char *err, size_t errcap)
 {
-    char key[32];
+    char key[32], buf[64], more;
     unsigned w;
-    char more;
-    if (len >= 64)
+    int at = 0;
+    if (len >= sizeof buf)
         return ptb_errf(err, errcap, "line %u: family: a line too long",
                         line);
-    char buf[64];
     memcpy(buf, s, len);
     buf[len] = '\0';
-    int got = sscanf(buf, " family %31s %u %c", key, &w, &more);
-    if (got == 2 && !strcmp(key, "walls") && w <= MAX_FAMILY_WALLS)
+    if (sscanf(buf, " family %31s%n", key, &at) != 1)
+        at = 0;
+    const char *rest = buf + at;
+    int alone = at && rest[strspn(rest, " \t\r")] == '\0';
+    if (at && !strcmp(key, "walls") && sscanf(rest, "%u %c", &w, &more) == 1
+        && rest[strspn(rest, " \t")] != '-' && w <= MAX_FAMILY_WALLS)
         o->walls = w;
-    else if (got == 1 && !strcmp(key, "alone"))
+    else if (alone && !strcmp(key, "alone"))
         o->alone = 1;
-    else if (got == 1 && !strcmp(key, "open-lines"))
+    else if (alone && !strcmp(key, "open-lines"))
         o->open_lines = 1;
     else
         return ptb_errf(err, errcap, "line %u: family: expected 'walls 0', "
                         "'walls 1', 'alone' or 'open-lines', got '%s'",
-                        line, buf);
+                        line, buf + strspn(buf, " \t"));
     return PTB_OK;
 }
 
