@@ -641,7 +641,7 @@ int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *info,
  * Fogleman's definitions, so that the results are his program's.  threads:
  * 0 or 1 for now.  PTB_OK; PTB_EPARSE with one line in err ("line 3:
  * family: ..."); PTB_EINVAL with one line in err when the family's
- * layouts are too many to rank; PTB_ERANGE when a distance passes 254;
+ * layouts are too many to rank, or more than 2^32 (a 6x6 board's are); PTB_ERANGE when a distance passes 254;
  * PTB_ENOMEM.  Free it with ptb_family_free(). */
 typedef struct ptb_family ptb_family;
 int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,

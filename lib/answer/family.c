@@ -79,6 +79,8 @@
 
 #define FAR 0xFF                 /* a distance: not reached */
 #define MAX_FAMILY_WALLS 1
+#define MAX_FAMILY_LAYOUTS ((uint64_t)1 << 32)   /* a space's states: its
+                                                    goals' list and bits */
 #define KEY_PIECES 21            /* the most pieces of a layout (ckey) */
 
 typedef struct fam_level {
@@ -1045,6 +1047,12 @@ static int variant_open(const run *r, variant *v, sl_desc *d, uint64_t extra,
     if (!sl_space_desc(v->s))
         return ptb_errf(err, errcap, "a family's description may not be its "
                         "own mirror image (give its goals a side)");
+    if (v->n > MAX_FAMILY_LAYOUTS) {
+        ptb_errf(err, errcap, "the family has %llu layouts, more than %llu "
+                 "(2^32) that a family may have", (unsigned long long)v->n,
+                 (unsigned long long)MAX_FAMILY_LAYOUTS);
+        return PTB_EINVAL;
+    }
     if (!(v->seen = calloc(v->n / 64 + 1, sizeof *v->seen)))
         return PTB_ENOMEM;
     goal_arg g = { r, v, 0, PTB_OK };
