@@ -986,6 +986,7 @@ void sl_free(sl_desc *d)
     free(d);
 }
 
+/* d with more walls, for a family (slide.h). */
 int sl_walled(const sl_desc *d, uint64_t extra, sl_desc **out)
 {
     *out = NULL;

@@ -115,7 +115,7 @@ int sl_puzzle(sl_desc *d, ptb_puzzle **out);
  * (lib/answer/family.c): sl_space_desc() is its description when its
  * states are layouts ranked by the programme ('covers layouts' or
  * 'mixes'), one state a layout (not folded); NULL otherwise, and then the
- * other two may not be called.  sl_state_pieces() writes the kind and the
+ * others may not be called.  sl_state_pieces() writes the kind and the
  * anchor of each piece of state idx (at most SL_MAX_PIECES), anchors in
  * reading order, and returns their number; sl_state_index() is the state
  * of the layout of np such pieces (any order), or UINT64_MAX when it is
