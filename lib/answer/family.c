@@ -43,7 +43,13 @@
  * when two search one component at once, one keeps it.  The spaces with a
  * family wall need nothing of each other (the base space's board serves
  * their minimality, not its results), so threads share them instead, one
- * space a thread at a time.  The component is
+ * space a thread at a time.  When the family is its own image upside down
+ * (flips()), the space with the wall in a row below the middle is not
+ * searched: the one with the wall at the image cell gives its puzzles,
+ * each component turned (its farthest layout least in the order once
+ * turned, tested for minimality and drawn turned: the minimality of a
+ * component is decided on that one layout, so a component and its image
+ * need not both be kept).  The component is
  * then kept when minimal: every piece but the distinct ones, and its
  * family wall, matters, as the farthest layout without it (D moves from a
  * goal) has a goal nearer.  A piece that some optimal line from it moves
@@ -108,6 +114,8 @@ typedef struct variant {
     uint64_t *seen;              /* a bit a state: a goal whose component
                                     was searched */
     uint64_t *list, listed;      /* its goals */
+    int mirrored;                /* its puzzles stand for their mirror
+                                    images too (flip()) */
     int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps() */
 } variant;
 
@@ -742,11 +750,11 @@ typedef struct letters {
     char distinct[SL_MAX_KINDS];
 } letters;
 
-static void letter_rows(const sl_desc *d, const pieces *pc, unsigned y,
-                        char *next, letters *lt)
+static void letter_rows(const sl_desc *d, uint64_t walls, const pieces *pc,
+                        unsigned y, char *next, letters *lt)
 {
     for (unsigned c = y * d->w; c < (y + 1) * d->w; c++) {
-        if (d->walls >> c & 1) {
+        if (walls >> c & 1) {
             (*next)++;
             continue;
         }
@@ -758,7 +766,8 @@ static void letter_rows(const sl_desc *d, const pieces *pc, unsigned y,
     }
 }
 
-static void letter(const sl_desc *d, const pieces *pc, letters *lt)
+static void letter(const sl_desc *d, uint64_t walls, const pieces *pc,
+                   letters *lt)
 {
     char next = 'A';
     unsigned first = d->h;
@@ -770,10 +779,10 @@ static void letter(const sl_desc *d, const pieces *pc, letters *lt)
                 first = first < d->h ? first : pc->anchor[j] / d->w;
             }
     if (first < d->h)
-        letter_rows(d, pc, first, &next, lt);
+        letter_rows(d, walls, pc, first, &next, lt);
     for (unsigned y = 0; y < d->h; y++)
         if (y != first)
-            letter_rows(d, pc, y, &next, lt);
+            letter_rows(d, walls, pc, y, &next, lt);
     for (unsigned c = 0; c < d->n; c++) {       /* (columns, then rows) */
         unsigned a = c % d->h * d->w + c / d->h;
         for (unsigned j = 0; j < pc->np; j++) {
@@ -786,12 +795,13 @@ static void letter(const sl_desc *d, const pieces *pc, letters *lt)
 
 /* A layout drawn with its letters (the same from any layout of its
  * component: the pieces keep their order on their lines). */
-static void draw(const sl_desc *d, const pieces *f, char *board)
+static void draw(const sl_desc *d, uint64_t walls, const pieces *f,
+                 char *board)
 {
     letters lt;
-    letter(d, f, &lt);
+    letter(d, walls, f, &lt);
     for (unsigned i = 0; i < d->n; i++)
-        board[i] = d->walls >> i & 1 ? 'x' : '.';
+        board[i] = walls >> i & 1 ? 'x' : '.';
     board[d->n] = '\0';
     for (unsigned j = 0; j < f->np; j++) {
         const sl_kind *k = &d->kind[f->kind[j]];
@@ -815,7 +825,8 @@ static int fam_room(ptb_family *fam, size_t n)
     return rc;
 }
 
-static int keep(ptb_family *fam, const sl_desc *d, const component *c)
+static int keep(ptb_family *fam, const sl_desc *d, uint64_t walls,
+                const component *c)
 {
     if (fam_room(fam, fam->n + 1) != PTB_OK)
         return PTB_ENOMEM;
@@ -825,9 +836,64 @@ static int keep(ptb_family *fam, const sl_desc *d, const component *c)
     memcpy(l->hist, c->hist, (c->moves + 1) * sizeof *l->hist);
     l->moves = c->moves;
     l->states = c->size;
-    draw(d, &c->far, l->board);
+    draw(d, walls, &c->far, l->board);
     fam->n++;
     return PTB_OK;
+}
+
+/* ---- the board turned upside down ------------------------------------ */
+
+/* Cells upside down: (r, c) to (h - 1 - r, c). */
+static uint64_t flip_cells(const sl_desc *d, uint64_t cells)
+{
+    uint64_t f = 0;
+    for (unsigned c = 0; c < d->n; c++)
+        if (cells >> c & 1)
+            f |= (uint64_t)1 << ((d->h - 1 - c / d->w) * d->w + c % d->w);
+    return f;
+}
+
+/* The anchor of a piece of kind k at a upside down, when it is a piece of
+ * the same kind that lies on the board; -1 otherwise. */
+static int flip_anchor(const sl_desc *d, unsigned k, unsigned a)
+{
+    uint64_t f = flip_cells(d, d->kind[k].shape << a);
+    unsigned b = ptb_low_bit(f);
+    return f && d->kind[k].shape << b == f && d->kind[k].fit >> b & 1
+           ? (int)b : -1;
+}
+
+/* Whether the family is its own image upside down: the walls, each kind
+ * at each anchor, and the set of goals.  Then the space with a family
+ * wall at a cell and the one with it at the cell's image hold the mirror
+ * images of each other's puzzles. */
+static int flips(const sl_desc *d)
+{
+    if (flip_cells(d, d->walls) != d->walls)
+        return 0;
+    for (unsigned k = 0; k < d->nkinds; k++)
+        for (unsigned a = 0; a < d->n; a++)
+            if (d->kind[k].fit >> a & 1 && flip_anchor(d, k, a) < 0)
+                return 0;
+    for (unsigned g = 0; g < d->ngoals; g++) {
+        const sl_goal *gl = &d->goal[g];
+        sl_goal f = { .empty = flip_cells(d, gl->empty), .n = gl->n };
+        for (unsigned i = 0; i < gl->n; i++) {
+            int b = flip_anchor(d, gl->kind[i], gl->anchor[i]);
+            f.kind[i] = gl->kind[i];
+            f.anchor[i] = (uint8_t)(b < 0 ? 0 : b);
+            if (b < 0)
+                return 0;
+        }
+        int found = 0;
+        for (unsigned h = 0; h < d->ngoals && !found; h++)
+            found = d->goal[h].empty == f.empty && d->goal[h].n == f.n &&
+                    !memcmp(d->goal[h].kind, f.kind, f.n) &&
+                    !memcmp(d->goal[h].anchor, f.anchor, f.n);
+        if (!found)
+            return 0;
+    }
+    return 1;
 }
 
 /* ---- a space of the family ------------------------------------------ */
@@ -917,10 +983,49 @@ static int minimal(worker *w, const variant *v, int *ok)
     return rc;
 }
 
+/* The mirror image (upside down) of the component w searched in space v,
+ * kept when minimal: the farthest layout least in the order once turned
+ * is tested as minimal() tests any (the test is the same upside down),
+ * and drawn turned (its pieces' anchors on base's board, without the
+ * family wall; the walls turned). */
+static int keep_flipped(worker *w, const variant *v, const sl_desc *base)
+{
+    const csearch *cs = &w->cs;
+    component *c = &w->c;
+    pieces pc, turned, least;
+    uint32_t at = 0;
+    int first = 1, ok;
+    pc.np = turned.np = cs->np;
+    memcpy(pc.kind, cs->kind, cs->np);
+    memcpy(turned.kind, cs->kind, cs->np);
+    for (uint64_t m = 0; m < cs->size; m++) {
+        if (cs->dist[m] != c->moves)
+            continue;
+        anchors_of(cs, &cs->key[m], pc.anchor);
+        for (unsigned j = 0; j < pc.np; j++)
+            turned.anchor[j] = (uint8_t)flip_anchor(base, pc.kind[j],
+                                                    pc.anchor[j]);
+        order_of(v->d, &turned);
+        if (first || before(&turned, &least)) {
+            least = turned;
+            c->far = pc;
+            at = (uint32_t)m;
+        }
+        first = 0;
+    }
+    order_of(v->d, &c->far);
+    c->at = at;
+    int rc = minimal(w, v, &ok);
+    if (rc != PTB_OK || !ok)
+        return rc;
+    c->far = least;
+    return keep(&w->kept, v->d, flip_cells(v->d, v->d->walls), c);
+}
+
 /* The component of goal g, unless it was searched or it fails the
  * filters: searched, and kept when this search claims it and it is
  * minimal. */
-static int from_goal(variant *v, worker *w, uint64_t g)
+static int from_goal(const run *r, variant *v, worker *w, uint64_t g)
 {
     pieces seed;
     uint64_t ng;
@@ -943,7 +1048,9 @@ static int from_goal(variant *v, worker *w, uint64_t g)
     if (!claim(v, w->rank, ng))
         return PTB_OK;
     rc = minimal(w, v, &ok);
-    return rc == PTB_OK && ok ? keep(&w->kept, v->d, &w->c) : rc;
+    if (rc == PTB_OK && ok)
+        rc = keep(&w->kept, v->d, v->d->walls, &w->c);
+    return rc == PTB_OK && v->mirrored ? keep_flipped(w, v, r->base->d) : rc;
 }
 
 static void *sweep_thread(void *arg)
@@ -955,7 +1062,7 @@ static void *sweep_thread(void *arg)
         uint64_t q = __atomic_fetch_add(&sw->next, CHUNK, __ATOMIC_RELAXED);
         for (uint64_t e = q + CHUNK; w->rc == PTB_OK && q < e &&
                                       q < v->listed; q++)
-            w->rc = from_goal(v, w, v->list[q]);
+            w->rc = from_goal(sw->r, v, w, v->list[q]);
         if (w->rc != PTB_OK || q >= v->listed)
             break;
     }
@@ -1075,6 +1182,8 @@ static int level_cmp(const void *a, const void *b)
 typedef struct walls_job {
     const run *r;
     const sl_desc *d;
+    int flip;                    /* the family is its own image upside
+                                    down: flips() */
     ptb_family *out;             /* a thread's */
     unsigned next, taken;        /* the next cell, the threads (atomic) */
     int rc;                      /* the first error (atomic) */
@@ -1087,14 +1196,16 @@ static int one_wall(walls_job *j, unsigned c, ptb_family *out, char *err,
     sl_desc *w;
     variant v;
     uint64_t extra = (uint64_t)1 << c;
-    if (j->d->walls & extra)
-        return PTB_OK;
+    unsigned y = c / j->d->w, image = j->d->h - 1 - y;
+    if (j->d->walls & extra || (j->flip && y > image))
+        return PTB_OK;           /* (the image of row 'image''s puzzles) */
     int rc = sl_walled(j->d, extra, &w);
     if (rc != PTB_OK || !w->ngoals) {
         sl_free(w);
         return rc;
     }
     rc = variant_open(j->r, &v, w, extra, err, errcap);
+    v.mirrored = j->flip && y < image;
     if (rc == PTB_OK)
         rc = components(j->r, &v, 1, out);
     variant_close(&v);
@@ -1121,7 +1232,7 @@ static void *walls_thread(void *arg)
 
 static int walled(const run *r, const sl_desc *d, char *err, size_t errcap)
 {
-    walls_job j = { .r = r, .d = d };
+    walls_job j = { .r = r, .d = d, .flip = flips(d) };
     int rc = PTB_OK;
     if (!r->o.walls)
         return PTB_OK;
