@@ -49,7 +49,10 @@
  * each component turned (its farthest layout least in the order once
  * turned, tested for minimality and drawn turned: the minimality of a
  * component is decided on that one layout, so a component and its image
- * need not both be kept).  The component is
+ * need not both be kept).  In a space that is its own image (the base
+ * space, a wall in the middle row), a component and its image are found
+ * by one search when they are two, claimed together (the least rank of
+ * either's goals) and kept each on its own farthest layout.  The component is
  * then kept when minimal: every piece but the distinct ones, and its
  * family wall, matters, as the farthest layout without it (D moves from a
  * goal) has a goal nearer.  A piece that some optimal line from it moves
@@ -114,8 +117,11 @@ typedef struct variant {
     uint64_t *seen;              /* a bit a state: a goal whose component
                                     was searched */
     uint64_t *list, listed;      /* its goals */
-    int mirrored;                /* its puzzles stand for their mirror
-                                    images too (flip()) */
+    int mirrored;                /* its puzzles stand for their images
+                                    upside down too, in the space with
+                                    the image wall (flips()) */
+    int flip;                    /* it is its own image upside down: a
+                                    component's image is one of its own */
     int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps() */
 } variant;
 
@@ -1025,32 +1031,67 @@ static int keep_flipped(worker *w, const variant *v, const sl_desc *base)
 /* The component of goal g, unless it was searched or it fails the
  * filters: searched, and kept when this search claims it and it is
  * minimal. */
+/* In a space that is its own image upside down, the ranks of the images
+ * of the component's ng goals after theirs in rank[]: their number, or 0
+ * when the component is its own image (then those are its own goals). */
+static uint64_t image_goals(const csearch *cs, const variant *v,
+                            uint64_t *rank, uint64_t ng)
+{
+    pieces pc;
+    uint64_t n = 0;
+    pc.np = cs->np;
+    memcpy(pc.kind, cs->kind, cs->np);
+    for (uint64_t m = 0; m < cs->size; m++) {
+        if (cs->dist[m] != 0)
+            continue;
+        anchors_of(cs, &cs->key[m], pc.anchor);
+        for (unsigned j = 0; j < pc.np; j++)
+            pc.anchor[j] = (uint8_t)flip_anchor(v->d, pc.kind[j],
+                                                pc.anchor[j]);
+        rank[ng + n] = sl_state_index(v->s, pc.np, pc.kind, pc.anchor);
+        for (uint64_t i = 0; n == 0 && i < ng; i++)
+            if (rank[i] == rank[ng])
+                return 0;
+        n++;
+    }
+    return n;
+}
+
+/* The component of goal g, unless it was searched or it fails the
+ * filters: searched, and kept when this search claims it and it is
+ * minimal; its image upside down with it (keep_flipped()) when that is a
+ * component of its own, of this space (claimed with it) or of the space
+ * with the image wall. */
 static int from_goal(const run *r, variant *v, worker *w, uint64_t g)
 {
     pieces seed;
-    uint64_t ng;
+    uint64_t ng, images = 0;
     int ok;
     if (__atomic_load_n(&v->seen[g / 64], __ATOMIC_RELAXED) >> g % 64 & 1)
         return PTB_OK;
     seed.np = sl_state_pieces(v->s, g, seed.kind, seed.anchor);
     order_of(v->d, &seed);
     int rc = cs_run(&w->cs, &seed);
-    if (rc == PTB_OK && w->cs.size > w->rankcap) {
-        uint64_t *rank = realloc(w->rank, w->cs.cap * sizeof *rank);
+    if (rc == PTB_OK && 2 * w->cs.size > w->rankcap) {
+        uint64_t *rank = realloc(w->rank, 2 * w->cs.cap * sizeof *rank);
         if (!rank)
             return PTB_ENOMEM;
         w->rank = rank;
-        w->rankcap = w->cs.cap;
+        w->rankcap = 2 * w->cs.cap;
     }
     if (rc != PTB_OK)
         return rc;
     sum_up(&w->cs, v, &w->c, w->rank, &ng);
-    if (!claim(v, w->rank, ng))
+    if (v->flip)
+        images = image_goals(&w->cs, v, w->rank, ng);
+    if (!claim(v, w->rank, ng + images))
         return PTB_OK;
     rc = minimal(w, v, &ok);
     if (rc == PTB_OK && ok)
         rc = keep(&w->kept, v->d, v->d->walls, &w->c);
-    return rc == PTB_OK && v->mirrored ? keep_flipped(w, v, r->base->d) : rc;
+    if (rc == PTB_OK && (v->mirrored || images))
+        rc = keep_flipped(w, v, v->mirrored ? r->base->d : v->d);
+    return rc;
 }
 
 static void *sweep_thread(void *arg)
@@ -1206,6 +1247,7 @@ static int one_wall(walls_job *j, unsigned c, ptb_family *out, char *err,
     }
     rc = variant_open(j->r, &v, w, extra, err, errcap);
     v.mirrored = j->flip && y < image;
+    v.flip = j->flip && y == image;
     if (rc == PTB_OK)
         rc = components(j->r, &v, 1, out);
     variant_close(&v);
@@ -1269,6 +1311,7 @@ static int solve(const char *desc, const fam_opts *o, unsigned threads,
     rc = variant_open(&r, &base, d, 0, err, errcap);
     if (rc == PTB_OK) {
         r.base_next = base.next;
+        base.flip = flips(base.d);
         rc = components(&r, &base, r.threads, fam);
     }
     if (rc == PTB_OK)
