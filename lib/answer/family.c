@@ -138,6 +138,9 @@ typedef struct run {
     ptb_family *out;
     unsigned threads;
     int8_t (*base_next)[SL_MAX_CELLS][2];   /* the base's steps */
+    int8_t flipped[SL_MAX_KINDS][SL_MAX_CELLS];   /* of each kind and
+                                                     anchor, flip_anchor()
+                                                     on the base's board */
 } run;
 
 /* ---- the family's lines --------------------------------------------- */
@@ -992,9 +995,10 @@ static int minimal(worker *w, const variant *v, int *ok)
 /* The mirror image (upside down) of the component w searched in space v,
  * kept when minimal: the farthest layout least in the order once turned
  * is tested as minimal() tests any (the test is the same upside down),
- * and drawn turned (its pieces' anchors on base's board, without the
- * family wall; the walls turned). */
-static int keep_flipped(worker *w, const variant *v, const sl_desc *base)
+ * and drawn turned (its pieces' anchors turned by 'flipped', the run's
+ * table on the board without family walls; the walls turned). */
+static int keep_flipped(worker *w, const variant *v,
+                        const int8_t (*flipped)[SL_MAX_CELLS])
 {
     const csearch *cs = &w->cs;
     component *c = &w->c;
@@ -1009,8 +1013,7 @@ static int keep_flipped(worker *w, const variant *v, const sl_desc *base)
             continue;
         anchors_of(cs, &cs->key[m], pc.anchor);
         for (unsigned j = 0; j < pc.np; j++)
-            turned.anchor[j] = (uint8_t)flip_anchor(base, pc.kind[j],
-                                                    pc.anchor[j]);
+            turned.anchor[j] = (uint8_t)flipped[pc.kind[j]][pc.anchor[j]];
         order_of(v->d, &turned);
         if (first || before(&turned, &least)) {
             least = turned;
@@ -1034,7 +1037,14 @@ static int keep_flipped(worker *w, const variant *v, const sl_desc *base)
 /* In a space that is its own image upside down, the ranks of the images
  * of the component's ng goals after theirs in rank[]: their number, or 0
  * when the component is its own image (then those are its own goals). */
+/* r's table of anchors upside down, as a constant. */
+static const int8_t (*cflip(const run *r))[SL_MAX_CELLS]
+{
+    return (const int8_t (*)[SL_MAX_CELLS])r->flipped;
+}
+
 static uint64_t image_goals(const csearch *cs, const variant *v,
+                            const int8_t (*flipped)[SL_MAX_CELLS],
                             uint64_t *rank, uint64_t ng)
 {
     pieces pc;
@@ -1046,8 +1056,7 @@ static uint64_t image_goals(const csearch *cs, const variant *v,
             continue;
         anchors_of(cs, &cs->key[m], pc.anchor);
         for (unsigned j = 0; j < pc.np; j++)
-            pc.anchor[j] = (uint8_t)flip_anchor(v->d, pc.kind[j],
-                                                pc.anchor[j]);
+            pc.anchor[j] = (uint8_t)flipped[pc.kind[j]][pc.anchor[j]];
         rank[ng + n] = sl_state_index(v->s, pc.np, pc.kind, pc.anchor);
         for (uint64_t i = 0; n == 0 && i < ng; i++)
             if (rank[i] == rank[ng])
@@ -1083,14 +1092,14 @@ static int from_goal(const run *r, variant *v, worker *w, uint64_t g)
         return rc;
     sum_up(&w->cs, v, &w->c, w->rank, &ng);
     if (v->flip)
-        images = image_goals(&w->cs, v, w->rank, ng);
+        images = image_goals(&w->cs, v, cflip(r), w->rank, ng);
     if (!claim(v, w->rank, ng + images))
         return PTB_OK;
     rc = minimal(w, v, &ok);
     if (rc == PTB_OK && ok)
         rc = keep(&w->kept, v->d, v->d->walls, &w->c);
     if (rc == PTB_OK && (v->mirrored || images))
-        rc = keep_flipped(w, v, v->mirrored ? r->base->d : v->d);
+        rc = keep_flipped(w, v, cflip(r));
     return rc;
 }
 
@@ -1312,6 +1321,9 @@ static int solve(const char *desc, const fam_opts *o, unsigned threads,
     if (rc == PTB_OK) {
         r.base_next = base.next;
         base.flip = flips(base.d);
+        for (unsigned k = 0; k < base.d->nkinds; k++)
+            for (unsigned a = 0; a < base.d->n; a++)
+                r.flipped[k][a] = (int8_t)flip_anchor(base.d, k, a);
         rc = components(&r, &base, r.threads, fam);
     }
     if (rc == PTB_OK)
