@@ -30,42 +30,45 @@
  * The computation, per space.  Every component that holds a goal is
  * searched once, from a goal of the space's list (the goals that pass the
  * filters, in rank order, from the engine's walk of them:
- * sl_state_goals()) whose component was not searched yet.  In a space
- * with a family wall, a goal none of whose pieces moves along a line of
- * the wall is left out too: its component is one of the base space's,
- * the wall changing none of its moves, so not minimal (meets()).  A search finds the component's layouts by a hash of their
- * anchors, makes their moves itself (every piece slides along its axis)
- * and keeps them as edges, then a breadth-first search from its goals
- * over those edges gives the component's size, its histogram of distances
- * and its farthest layout least in the order (his "unsolved" board).  Its
- * goals' ranks (sl_state_index()) mark them searched, in a bit array, and
- * the least of them claims the component: threads share the goals, and
- * when two search one component at once, one keeps it.  The spaces with a
- * family wall need nothing of each other (the base space's board serves
- * their minimality, not its results), so threads share them instead, one
- * space a thread at a time.  When the family is its own image upside down
- * (flips()), the space with the wall in a row below the middle is not
- * searched: the one with the wall at the image cell gives its puzzles,
- * each component turned (its farthest layout least in the order once
- * turned, tested for minimality and drawn turned: the minimality of a
- * component is decided on that one layout, so a component and its image
- * need not both be kept).  In a space that is its own image (the base
- * space, a wall in the middle row), a component and its image are found
- * by one search when they are two, claimed together (the least rank of
- * either's goals) and kept each on its own farthest layout.  The component is
- * then kept when minimal: every piece but the distinct ones, and its
- * family wall, matters, as the farthest layout without it (D moves from a
- * goal) has a goal nearer.  A piece that some optimal line from it moves
- * matters (the line less that piece's moves is shorter): the optimal
- * lines' moves, followed over the edges, give those; for each other
- * piece, and the wall, a breadth-first search from the layout without it
- * looks for a goal at most D - 1 moves away (on the board without the
- * wall: the base space's).  Fogleman tests the pieces his solver's one
- * solution leaves in place, each by solving the board without it: the
- * same test, as a piece that solution moves matters anyway.  His
- * canonical board, the least of the component, serves only to letter the
- * pieces, and any layout of the component letters them alike: pieces keep
- * their order on their lines.
+ * sl_state_goals()) whose component was not searched yet.  A search finds
+ * the component's layouts by a hash of their anchors, makes their moves
+ * itself (every piece slides along its axis) and keeps them as edges;
+ * then a breadth-first search from its goals over those edges gives the
+ * component's size, its histogram of distances and its farthest layout
+ * least in the order (his "unsolved" board).  Its goals' ranks
+ * (sl_state_index()) mark them searched, in a bit array, and the least of
+ * them claims the component: threads share the goals, and when two search
+ * one component at once, one keeps it.  In a space with a family wall, a
+ * goal none of whose pieces moves along a line of the wall is left out:
+ * its component is one of the base space's, the wall changing none of its
+ * moves, so not minimal (meets()).
+ *
+ * Minimal.  Every piece but the distinct ones, and the family wall,
+ * matters: the farthest layout without it (D moves from a goal) has a goal
+ * nearer.  A piece that some optimal line from it moves matters (the line
+ * less that piece's moves is shorter): the optimal lines' moves, followed
+ * over the edges, give those (moved()); for each other piece, and the
+ * wall, a breadth-first search from the layout without it looks for a goal
+ * at most D - 1 moves away (without the wall: on the base space's board).
+ * Fogleman tests the pieces his solver's one solution leaves in place,
+ * each by solving the board without it: the same test, as a piece that
+ * solution moves matters anyway.  His canonical board, the least of the
+ * component, serves only to letter the pieces, and any layout of the
+ * component letters them alike: pieces keep their order on their lines.
+ *
+ * Upside down.  When the family is its own image upside down (flips()),
+ * the space with the wall in a row below the middle is not searched: the
+ * one with the wall at the image cell gives its puzzles, each component
+ * turned (keep_flipped(): its farthest layout least in the order once
+ * turned, tested for minimality and drawn turned; minimality is decided on
+ * that one layout, so a component and its image need not both be kept).
+ * In a space that is its own image (the base space, or a wall in the
+ * middle row), a component and its image, when they are two, are found by
+ * one search and claimed together (the least rank of either's goals).
+ *
+ * Threads.  The spaces with a family wall need nothing of each other (the
+ * base space's board serves their minimality, not its results): threads
+ * share them, a space a thread; the base space's goals are shared instead.
  *
  * A kept puzzle is printed as his program prints it: the moves (two
  * digits at least), the farthest layout, a character a cell in reading
