@@ -366,10 +366,11 @@ install: all build/install/tblookup build/install/tbgen \
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
-	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(PUZZLESDIR)
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(PUZZLESDIR)/families
 	$(INSTALL) -m 755 build/install/tbgen build/install/tblookup \
 	    $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 puzzles/*.txt $(DESTDIR)$(PUZZLESDIR)/
+	$(INSTALL) -m 644 puzzles/families/*.txt $(DESTDIR)$(PUZZLESDIR)/families/
 	$(INSTALL) -m 644 build/libpuzzletb.a $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 755 build/libpuzzletb.so $(DESTDIR)$(LIBDIR)/$(SHLIB)
 	ln -sf $(SHLIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -404,9 +405,10 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man1/tblookup.1 \
 	    $(DESTDIR)$(MANDIR)/man3/puzzletb.3 $(DESTDIR)$(TABLESDIR)/*.mdb \
 	    $(DESTDIR)$(MANDIR)/man5/puzzletb-description.5 \
-	    $(DESTDIR)$(PUZZLESDIR)/*.txt \
+	    $(DESTDIR)$(PUZZLESDIR)/*.txt $(DESTDIR)$(PUZZLESDIR)/families/*.txt \
 	    $(DESTDIR)$(BASHCOMPDIR)/tblookup $(DESTDIR)$(BASHCOMPDIR)/tbgen
-	rmdir $(DESTDIR)$(TABLESDIR) $(DESTDIR)$(PUZZLESDIR) \
+	rmdir $(DESTDIR)$(TABLESDIR) $(DESTDIR)$(PUZZLESDIR)/families \
+	    $(DESTDIR)$(PUZZLESDIR) \
 	    $(dir $(DESTDIR)$(TABLESDIR)) 2>/dev/null || true
 
 # ==== fuzzing and ThreadSanitizer (tests/fuzz/README) ====

@@ -78,13 +78,14 @@ _tbgen()
             COMPREPLY=($(compgen -W "$(_puzzletb_words "$prog" $puzzles \
                 --list metrics)" -- "$cur")); return ;;
         -o|--out) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --family) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -j|--threads|-l|--level) return ;;
         -e|--encoding)
             COMPREPLY=($(compgen -W "packed1 packed3 packed4 sparse zstd" \
                 -- "$cur")); return ;;
     esac
     COMPREPLY=($(compgen -W "--puzzle --metric --out --threads --level
-        --encoding --quiet --help --version" -- "$cur"))
+        --encoding --quiet --family --help --version" -- "$cur"))
 }
 
 complete -F _tblookup tblookup

@@ -41,7 +41,7 @@ enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_WRITE = 4 };
 #define PROG "tbgen"
 #endif
 /* long options without a short form */
-enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES, OPT_PATTERNS };
+enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES, OPT_PATTERNS, OPT_FAMILY };
 
 static int usage_error(const char *fmt, ...)
 {
@@ -72,6 +72,7 @@ static int help(void)
         "usage: " PROG " [--puzzle NAME|FILE]... [--metric M]... [--out DIR]\n"
         "             [--threads N] [--level N] [--encoding E] [--quiet]\n"
         "             [--patterns] [--plan [--processes N]]\n"
+        "       " PROG " --family NAME|FILE [--threads N]\n"
         "Builds the distance tables of the named puzzles (all built-in ones\n"
         "by default), every metric of each unless --metric names some, into\n"
         "DIR (default: tables).\n\n"
@@ -99,11 +100,14 @@ static int help(void)
         "                     this machine is refused)\n"
         "      --processes N  with --plan: the figures of a build split\n"
         "                     between N processes (tbgen-mpi: doc/guide.md)\n"
+        "      --family F     print every puzzle of the family F (a file or\n"
+        "                     a shipped NAME, %s/families/NAME.txt), a line\n"
+        "                     each in Fogleman's form; build nothing\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
         "exit status: 0 built, 1 a table could not be made, 2 usage or a "
         "bad\ndescription, 4 output error\n\npuzzles and their metrics "
-        "(the first is the default):\n", PTB_PUZZLES_DIR);
+        "(the first is the default):\n", PTB_PUZZLES_DIR, PTB_PUZZLES_DIR);
     for (unsigned i = 0; i < ptb_puzzle_count(); i++) {
         const ptb_puzzle *p = ptb_puzzle_at(i);
         printf("  %-8s %s\n           metrics:", ptb_puzzle_name(p),
@@ -442,6 +446,7 @@ typedef struct options {
     unsigned nmetrics;
     const char *out;
     const char *list;          /* --list puzzles|metrics, for completion */
+    const char *family;        /* --family FILE: its puzzles, no table */
     int quiet;
     int plan;                  /* --plan: the figures, no build */
     int patterns;              /* --patterns: the pattern tables */
@@ -548,6 +553,7 @@ static int parse_option(options *o, int c, char **argv)
         o->processes.ranks = (unsigned)v;
         return 0;
     case OPT_LIST: o->list = optarg; return 0;
+    case OPT_FAMILY: o->family = optarg; return 0;
     case 'h': return help() ? EXIT_WRITE : -1;
     case 'V':
         printf(PROG " %s\n", ptb_version());
@@ -594,6 +600,7 @@ static int parse_args(int argc, char **argv, options *o)
         { "patterns", no_argument,      NULL, OPT_PATTERNS },
         { "processes", required_argument, NULL, OPT_PROCESSES },
         { "list",    required_argument, NULL, OPT_LIST },
+        { "family",  required_argument, NULL, OPT_FAMILY },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 }
@@ -619,6 +626,9 @@ static int parse_args(int argc, char **argv, options *o)
         o->build.cluster = &o->processes;
     if (o->list)
         return 0;
+    if (o->family && (o->npuzzles || o->nmetrics || o->plan))
+        return usage_error("--family FILE goes alone (with --threads): a "
+                           "family is no table");
     if (optind < argc)
         return usage_error("unexpected argument '%s' (puzzles are named "
                            "with --puzzle)", argv[optind]);
@@ -655,6 +665,62 @@ static int list(const options *o)
                 printf("%s\n", ptb_puzzle_metric(p, m));
         }
     }
+    return flush_stdout();
+}
+
+/* --family's value: a file, or a shipped family NAME
+ * (PUZZLES_DIR/families/NAME.txt), read whole into buf.  Returns 0 or
+ * EXIT_USAGE after a message. */
+static int read_family(const char *arg, char *buf, size_t cap)
+{
+    char path[4096];
+    const char *dir = getenv("PUZZLETB_PUZZLES");
+    struct stat st;
+    if (strchr(arg, '/') || stat(arg, &st) == 0)
+        snprintf(path, sizeof path, "%s", arg);
+    else if (dir && snprintf(path, sizeof path, "%s/families/%s.txt", dir,
+                             arg) > 0 && stat(path, &st) == 0)
+        ;
+    else if (snprintf(path, sizeof path, "%s/families/%s.txt",
+                      PTB_PUZZLES_DIR, arg) <= 0 || stat(path, &st) != 0)
+        return usage_error("unknown family '%s' (no file or shipped family "
+                           "of that name)", arg);
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, cap, f) : 0;
+    int bad = !f || ferror(f);
+    if (f)
+        fclose(f);
+    if (bad || n == cap || memchr(buf, '\0', n)) {
+        fprintf(stderr, PROG ": %s: %s\n", path, bad ? strerror(errno)
+                : n == cap ? "longer than 64 kB: not a family"
+                           : "a NUL byte: not a family");
+        return EXIT_USAGE;
+    }
+    buf[n] = '\0';
+    return 0;
+}
+
+/* --family FILE: every puzzle of the family, a line each (Fogleman's
+ * form); 2 for a bad family, 1 when it cannot be solved. */
+static int family(const options *o)
+{
+    static char text[65537];
+    char err[256] = "", line[1024];
+    ptb_family *fam;
+    int rc = read_family(o->family, text, sizeof text);
+    if (rc)
+        return rc;
+    rc = ptb_family_solve(text, o->build.threads, &fam, err, sizeof err);
+    if (rc != PTB_OK) {
+        fprintf(stderr, PROG ": %s: %s\n", o->family,
+                err[0] ? err : ptb_strerror(rc));
+        return rc == PTB_EPARSE ? EXIT_USAGE : EXIT_FAILED;
+    }
+    for (size_t i = 0; i < ptb_family_count(fam); i++) {
+        ptb_family_line(fam, i, line, sizeof line);
+        puts(line);
+    }
+    ptb_family_free(fam);
     return flush_stdout();
 }
 
@@ -748,7 +814,8 @@ int main(int argc, char **argv)
 #endif
     int status = parse_args(argc, argv, &o);
     if (!status)
-        status = o.list ? list(&o) : build_all(&o);
+        status = o.list ? list(&o) : o.family ? family(&o)
+                                                : build_all(&o);
     for (unsigned i = 0; i < o.npuzzles; i++)
         ptb_puzzle_free(o.puzzles[i]);
 #ifdef PTB_MPI

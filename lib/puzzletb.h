@@ -689,6 +689,32 @@ int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
                        unsigned n, const ptb_search_opts *opts,
                        ptb_solution *out, ptb_search_stats *stats);
 
+/* ---- families --------------------------------------------------------- */
+
+/* Every puzzle of a family (doc/guide.md, "Families"): a description that
+ * covers mixes, every piece moving along its axis, and its 'family' lines.
+ * Its layouts are split into components; each solvable one is solved once
+ * and kept when it passes the family's filters and is minimal (every piece
+ * but the distinct ones, and every family wall, matters), by Michael
+ * Fogleman's definitions, so that the results are his program's.  threads:
+ * 0 or 1 for now.  PTB_OK; PTB_EPARSE with one line in err ("line 3:
+ * family: ..."); PTB_EINVAL with one line in err when the family's
+ * layouts are too many to rank, or more than 2^32 (a 6x6 board's are); PTB_ERANGE when a distance passes 254;
+ * PTB_ENOMEM.  Free it with ptb_family_free(). */
+typedef struct ptb_family ptb_family;
+int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
+                     char *err, size_t errcap);
+/* The puzzles kept, ordered by moves, then by board. */
+size_t ptb_family_count(const ptb_family *f);
+/* Puzzle i (< ptb_family_count()) in Fogleman's one-line form, "MOVES
+ * BOARD STATES HIST": its moves (two digits at least), its hardest
+ * layout a character a cell ('.' empty, 'x' a wall, the pieces lettered
+ * from 'A' in his order), its component's size and the component's states
+ * at each distance from 0, joined by ','.  snprintf conventions; -1 when
+ * there is no puzzle i. */
+int ptb_family_line(const ptb_family *f, size_t i, char *buf, size_t cap);
+void ptb_family_free(ptb_family *f);      /* NULL is fine */
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,7 +12,7 @@
 
 #include "format/format.h"
 #include "puzzles/text.h"
-#include "core/puzzle.h"
+#include "core/core.h"
 #include "puzzletb.h"
 #include "check.h"
 
@@ -163,8 +163,34 @@ static void the_metric_list_is_what_snprintf_makes(void)
           "(%u differ)", puzzles, bad);
 }
 
+/* ptb_room(): item n fits once it returns PTB_OK, the items kept, the
+ * capacity doubled from 'first'; a size past SIZE_MAX refused. */
+static void room_grows_by_doubling(void)
+{
+    void *a = NULL;
+    size_t cap = 0, bad = 0, caps[4];
+    for (size_t n = 0; n < 100; n++) {
+        bad += ptb_room(&a, &cap, n, sizeof(uint32_t), 8) != PTB_OK ||
+               cap <= n;
+        ((uint32_t *)a)[n] = (uint32_t)n * 7;
+        if (n == 0 || n == 8 || n == 16 || n == 99)
+            caps[n == 0 ? 0 : n == 8 ? 1 : n == 16 ? 2 : 3] = cap;
+    }
+    for (size_t n = 0; n < 100; n++)
+        bad += ((uint32_t *)a)[n] != (uint32_t)n * 7;
+    size_t before = cap;
+    int big = ptb_room(&a, &cap, SIZE_MAX / 2, 8, 8) |
+              ptb_room(&a, &cap, SIZE_MAX - 1, 1, 8);
+    check(bad == 0 && caps[0] == 8 && caps[1] == 16 && caps[2] == 32 &&
+          caps[3] == 128 && big == PTB_ENOMEM && cap == before,
+          "ptb_room: items kept, capacities 8, 16, 32 ... 128, a size past "
+          "SIZE_MAX refused with nothing changed");
+    free(a);
+}
+
 int main(void)
 {
+    room_grows_by_doubling();
     the_metric_list_is_what_snprintf_makes();
     sha256_gives_the_fips_vectors();
     plain_conversions_write_what_snprintf_writes();

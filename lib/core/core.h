@@ -79,6 +79,10 @@ static inline void ptb_put_le(unsigned char *p, uint64_t v, unsigned n)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* Room for item n (and those before it) in the array *a of *cap items of
+ * 'each' bytes: when it has none, the array grown by doubling, from
+ * 'first' items (util.c).  PTB_OK; PTB_ENOMEM, *a and *cap as they were. */
+int ptb_room(void **a, size_t *cap, size_t n, size_t each, size_t first);
 /* qsort's order of uint64_t values, ascending (util.c). */
 int ptb_u64_cmp(const void *a, const void *b);
 /* The last i < n with a[i] <= v, a ascending and a[0] <= v (util.c). */

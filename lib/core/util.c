@@ -169,6 +169,23 @@ void ptb_catf(char *buf, size_t cap, size_t *len, const char *fmt, ...)
         *len += (size_t)n;
 }
 
+int ptb_room(void **a, size_t *cap, size_t n, size_t each, size_t first)
+{
+    if (n < *cap)
+        return PTB_OK;
+    if (n >= SIZE_MAX / 2 / each)
+        return PTB_ENOMEM;
+    size_t c = *cap ? *cap : first;
+    while (c <= n)
+        c *= 2;
+    void *b = realloc(*a, c * each);
+    if (!b)
+        return PTB_ENOMEM;
+    *a = b;
+    *cap = c;
+    return PTB_OK;
+}
+
 int ptb_u64_cmp(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

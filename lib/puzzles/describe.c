@@ -1143,3 +1143,50 @@ void sl_free(sl_desc *d)
     free(d->text);
     free(d);
 }
+
+/* d with more walls, for a family (slide.h). */
+int sl_walled(const sl_desc *d, uint64_t extra, sl_desc **out)
+{
+    *out = NULL;
+    if (!d->mixes || (d->walls & extra))
+        return PTB_EINVAL;
+    sl_desc *w = malloc(sizeof *w);
+    if (!w)
+        return PTB_ENOMEM;
+    *w = *d;
+    size_t ns = strlen(d->summary) + 1, nt = strlen(d->text) + 1;
+    if ((w->summary = malloc(ns)))
+        memcpy(w->summary, d->summary, ns);
+    if ((w->text = malloc(nt)))
+        memcpy(w->text, d->text, nt);
+    if (!w->summary || !w->text) {
+        sl_free(w);
+        return PTB_ENOMEM;
+    }
+    w->walls |= extra;
+    for (unsigned k = 0; k < w->nkinds; k++)
+        for (unsigned a = 0; a < w->n; a++)
+            if (w->kind[k].shape << a & extra)
+                w->kind[k].fit &= ~((uint64_t)1 << a);
+    w->ngoals = 0;
+    for (unsigned g = 0; g < d->ngoals; g++) {
+        const sl_goal *gl = &d->goal[g];
+        uint64_t need = gl->empty;
+        for (unsigned i = 0; i < gl->n; i++)
+            need |= d->kind[gl->kind[i]].shape << gl->anchor[i];
+        if (!(need & extra))
+            w->goal[w->ngoals++] = *gl;
+    }
+    for (unsigned c = 0; c < w->n; c++)       /* (a piece's cells: its char) */
+        if (extra >> c & 1 && w->start[c] != '.' && w->start[c] != '#') {
+            char x = w->start[c];
+            for (unsigned e = 0; e < w->n; e++)
+                if (w->start[e] == x)
+                    w->start[e] = '.';
+        }
+    for (unsigned c = 0; c < w->n; c++)
+        if (extra >> c & 1)
+            w->start[c] = '#';
+    *out = w;
+    return PTB_OK;
+}

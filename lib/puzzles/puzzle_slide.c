@@ -257,6 +257,19 @@ static int slide_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
            sl_is_goal_layout(x->d, l);
 }
 
+/* The goals of the programme's graph, each given to gw's emit. */
+static void goal_walks(const sl_ctx *x, goal_walk *gw)
+{
+    for (gw->g = 0; gw->g < x->d->ngoals; gw->g++) {
+        const sl_goal *gl = &x->d->goal[gw->g];
+        memset(gw->want, 0, sizeof gw->want);
+        for (unsigned i = 0; i < gl->n; i++)
+            gw->want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
+        memset(&gw->l, 0, sizeof gw->l);
+        sl_goal_layouts(gw, 0, x->root, 0, x->fold, x->root, 0);
+    }
+}
+
 static void slide_goals(const void *ctx, uint32_t sub,
                         void (*emit)(void *arg, uint64_t idx), void *arg)
 {
@@ -270,14 +283,7 @@ static void slide_goals(const void *ctx, uint32_t sub,
         return;
     }
     goal_walk gw = { .x = x, .emit = emit, .arg = arg };
-    for (gw.g = 0; gw.g < x->d->ngoals; gw.g++) {
-        const sl_goal *gl = &x->d->goal[gw.g];
-        memset(gw.want, 0, sizeof gw.want);
-        for (unsigned i = 0; i < gl->n; i++)
-            gw.want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
-        memset(&gw.l, 0, sizeof gw.l);
-        sl_goal_layouts(&gw, 0, x->root, 0, x->fold, x->root, 0);
-    }
+    goal_walks(x, &gw);
 }
 
 /* ==== the native view =================================================== */
@@ -702,4 +708,55 @@ int sl_puzzle(sl_desc *d, ptb_puzzle **out)
         p->parity = slide_parity;
     *out = p;
     return PTB_OK;
+}
+
+/* ==== a family's access to its states (lib/answer/family.c) ============ */
+
+static const sl_ctx *plain_ctx(const ptb_space *s)
+{
+    const sl_ctx *x = s->p->open == slide_open ? s->ctx : NULL;
+    return x && !x->level && !x->fold ? x : NULL;
+}
+
+const sl_desc *sl_space_desc(const ptb_space *s)
+{
+    return plain_ctx(s) ? ((const sl_ctx *)s->ctx)->d : NULL;
+}
+
+unsigned sl_state_pieces(const ptb_space *s, uint64_t idx, uint8_t *kind,
+                         uint8_t *anchor)
+{
+    const sl_ctx *x = plain_ctx(s);
+    layout l;
+    sl_unrank(x, idx, &l, NULL);
+    for (unsigned i = 0; i < l.np; i++) {
+        anchor[i] = l.anchor[i];
+        kind[i] = (uint8_t)(l.at[l.anchor[i]] - 1);
+    }
+    return l.np;
+}
+
+void sl_state_goals(const ptb_space *s,
+                    void (*emit)(void *arg, uint64_t idx, const uint8_t *at),
+                    void *arg)
+{
+    goal_walk gw = { .x = plain_ctx(s), .emit_at = emit, .arg = arg };
+    goal_walks(gw.x, &gw);
+}
+
+uint64_t sl_state_index(const ptb_space *s, unsigned np, const uint8_t *kind,
+                        const uint8_t *anchor)
+{
+    const sl_ctx *x = plain_ctx(s);
+    layout l;
+    uint64_t occ = 0;
+    memset(l.at, 0, x->d->n);
+    for (unsigned i = 0; i < np; i++) {
+        uint64_t cells = x->d->kind[kind[i]].shape << anchor[i];
+        if (!(x->d->kind[kind[i]].fit >> anchor[i] & 1) || (occ & cells))
+            return UINT64_MAX;
+        occ |= cells;
+        l.at[anchor[i]] = (uint8_t)(kind[i] + 1);
+    }
+    return sl_rank(x, &l, NULL, 0, 0, NULL);   /* (which reads at[] only) */
 }
