@@ -55,7 +55,6 @@ typedef struct reader {
     /* for messages about the letters of 'distinct' and 'axis' */
     unsigned distinct_line, axis_line, covers_line, metrics_line;
     unsigned patterns_line, pattern_line, numbers_line;
-    int numbers_all;             /* (never: 'numbers all' is refused) */
 } reader;
 
 static const char *const keys[] = { "name", "summary", "source", "metrics",
@@ -364,6 +363,19 @@ static int read_patterns(reader *r, const char *v, unsigned vl,
     return PTB_OK;
 }
 
+/* A "numbers" value: the letters numbers 1, 2, ... stand for. */
+static int read_numbers(reader *r, const char *v, unsigned vl, unsigned line,
+                        unsigned col)
+{
+    int all = 0;
+    r->numbers_line = line;
+    if (read_letters(r, v, vl, line, col, r->d->numbers, &all) != PTB_OK)
+        return PTB_EPARSE;
+    return all ? ptb_errf(r->err, r->errcap, "line %u: numbers takes "
+                          "letters, in the order 1, 2, ... stand for", line)
+               : PTB_OK;
+}
+
 /* A "pattern" value: the group N whose pattern space this is. */
 static int read_pattern(reader *r, const char *v, unsigned vl,
                         unsigned line, unsigned col)
@@ -454,14 +466,7 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
         r->covers_line = line;
         return read_covers(r, v, vl, line, col);
     case K_NUMBERS:
-        r->numbers_line = line;
-        if (read_letters(r, v, vl, line, col, d->numbers, &r->numbers_all)
-            != PTB_OK)
-            return PTB_EPARSE;
-        return r->numbers_all ? ptb_errf(r->err, r->errcap, "line %u: "
-                                         "numbers takes letters, in the "
-                                         "order 1, 2, ... stand for", line)
-                              : PTB_OK;
+        return read_numbers(r, v, vl, line, col);
     case K_PATTERNS:
         return read_patterns(r, v, vl, line, col);
     case K_PATTERN:
