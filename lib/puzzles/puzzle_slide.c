@@ -230,6 +230,8 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
         rc = sl_row_hash(x);
     if (rc == PTB_OK && !x->saved)      /* the ranking a table stores */
         rc = sl_save_graph(x);
+    if (rc == PTB_OK)
+        sl_make_classes(x);
     if (rc != PTB_OK) {
         slide_close(x);
         return rc;

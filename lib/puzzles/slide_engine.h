@@ -146,6 +146,19 @@ typedef struct sl_place {
     uint64_t pad;                /* (64 bytes: a cache line) */
 } sl_place;
 
+/* The search's moves by classes (sl_make_classes(), class_moves()): the
+ * pieces of one kind stepping one way, from an anchor in ok when the
+ * cells the step newly covers are free: the cells c + off of each free
+ * cell c, for off = rs[i] - ls[i] (i < noff); the anchor moves by
+ * delta. */
+#define CLASS_OFFS 4
+typedef struct sl_class {
+    uint64_t ok;
+    uint8_t rs[CLASS_OFFS], ls[CLASS_OFFS];
+    uint8_t noff, kind;
+    int8_t delta;
+} sl_class;
+
 typedef struct sl_ctx {
     uint64_t space;              /* its number (state_moves()) */
     const sl_desc *d;
@@ -233,6 +246,11 @@ typedef struct sl_ctx {
      * (rfirst: 4 bytes a unit of the graph, whose units take 16) */
     struct row_entry *rrow;
     uint32_t *rfirst;
+    /* the search's moves by classes (sl_make_classes()), ncls of them
+     * (0: the moves of each piece in turn) */
+    sl_class cls[4 * SL_MAX_KINDS];
+    unsigned ncls;
+    uint64_t open_cells;         /* the cells off the walls */
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors. */
@@ -381,6 +399,7 @@ void sl_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre);
 uint64_t sl_reach_set(const sl_ctx *x, unsigned k, uint64_t occ,
                       unsigned a);
 int sl_grow(search *sr);
+void sl_make_classes(sl_ctx *x);
 int sl_make_component(sl_ctx *x, const layout *start,
                       const unsigned char *saved, size_t saved_len);
 int sl_is_goal_layout(const sl_desc *d, const layout *l);
