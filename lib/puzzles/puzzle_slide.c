@@ -101,6 +101,10 @@ static void slide_close(void *ctx)
         free(x->rslot);
         free(x->rrow);
         free(x->rfirst);
+        free(x->rt_id);
+        free(x->rt_node);
+        free(x->rt_ent);
+        free(x->rt_mult);
         free(x->place);
     }
     free(x);
@@ -228,6 +232,8 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
         rc = sl_make_fold(x);
     if (rc == PTB_OK && x->fold && !x->lazy)   /* (made here) */
         rc = sl_row_hash(x);
+    if (rc == PTB_OK && hashed(x) && x->npar == 1)
+        rc = sl_row_table(x);
     if (rc == PTB_OK && !x->saved)      /* the ranking a table stores */
         rc = sl_save_graph(x);
     if (rc == PTB_OK)

@@ -159,6 +159,24 @@ typedef struct sl_class {
     int8_t delta;
 } sl_class;
 
+/* The rows of a folded graph's row-start nodes (each numbered) in a
+ * table indexed by the row's code (sl_row_table(), table_rank()): node i
+ * has rt_node[i]; its row of code q (row_code()) is rt_ent[base + q],
+ * with the plain completions before it and the number of its node at the
+ * next row.  A code counts the kinds (and empty) at the cells of the row
+ * that nothing above covers, in base kinds + 1: the multipliers of the
+ * row's cells, mult[cover] (0 at a covered cell). */
+#define MAX_ROW_TABLE (1u << 18)   /* entries: 2 MB */
+typedef struct rt_node {
+    uint32_t base;
+    uint32_t cover;              /* the row's covered cells and walls */
+} rt_node;
+
+typedef struct rt_entry {
+    uint32_t off;
+    uint32_t next;
+} rt_entry;
+
 typedef struct sl_ctx {
     uint64_t space;              /* its number (state_moves()) */
     const sl_desc *d;
@@ -251,6 +269,15 @@ typedef struct sl_ctx {
     sl_class cls[4 * SL_MAX_KINDS];
     unsigned ncls;
     uint64_t open_cells;         /* the cells off the walls */
+    uint8_t below[SL_MAX_KINDS];   /* of each kind, its cells' rows below
+                                      its anchor's, times w */
+    /* the row table (sl_row_table()), or rt_ent NULL: of each unit of
+     * the graph, its row-start node's number (rt_id), the nodes, the
+     * rows, the multipliers of the codes */
+    uint32_t *rt_id;
+    rt_node *rt_node;
+    rt_entry *rt_ent;
+    uint16_t *rt_mult;           /* 2^w cover masks of w each */
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors. */
@@ -386,6 +413,7 @@ int sl_row_checked(const sl_ctx *x, uint32_t f, uint32_t v, unsigned c);
 const fold_path *sl_fold_find(const sl_ctx *x, uint32_t v, unsigned c,
                               uint64_t key, int by_off);
 int sl_row_hash(sl_ctx *x);
+int sl_row_table(sl_ctx *x);
 uint32_t sl_mirrored(const sl_ctx *x, const layout *l);
 uint32_t sl_native(const sl_ctx *x, const ptb_position *p,
                    uint32_t code);
@@ -580,6 +608,17 @@ static inline const row_slot *row_lookup(const sl_ctx *x, uint32_t v,
         if (!s->node)
             return NULL;
     }
+}
+/* The code of the row at cell c of at[] in the row table, its node's
+ * covered cells being cover (rt_node). */
+static inline uint32_t row_code(const sl_ctx *x, const uint8_t *at,
+                                unsigned c, uint32_t cover)
+{
+    const uint16_t *m = x->rt_mult + cover * x->d->w;
+    uint32_t q = 0;
+    for (unsigned i = 0; i < x->d->w; i++)
+        q += at[c + i] * (uint32_t)m[i];
+    return q;
 }
 /* Whether the row hash is in use (sl_row_hash()). */
 static inline int hashed(const sl_ctx *x)

@@ -880,6 +880,12 @@ void sl_make_classes(sl_ctx *x)
     x->open_cells = ~d->walls & (d->n < 64 ? ((uint64_t)1 << d->n) - 1
                                            : ~(uint64_t)0);
     x->ncls = 0;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        unsigned a = d->kind[k].fit ? ptb_low_bit(d->kind[k].fit) : 0;
+        uint64_t last = d->kind[k].shape << a;
+        x->below[k] = (uint8_t)(((63u - (unsigned)__builtin_clzll(last)) / d->w -
+                                 a / d->w) * d->w);
+    }
     for (unsigned k = 0; !x->level && k < d->nkinds; k++)
         for (unsigned dir = 0; dir < 4; dir++) {
             sl_class *cl = &x->cls[x->ncls];
@@ -920,6 +926,29 @@ static inline uint64_t steps_from(const sl_class *cl, uint64_t ok,
     return ok;
 }
 
+/* The rank of layout at, a successor of the layout of path pre (whose
+ * rows from c on are not their own mirror images' concern: pre->same[c]
+ * is 0) that agrees with it outside the rows of cells c .. end - 1 (row
+ * starts): those rows' plain completions read from the row table, the
+ * others' from pre.  The node where a row starts depends only on the
+ * anchors above it and the cells they cover, so from row 'end' on the
+ * two paths are one. */
+static ALWAYS_INLINE uint64_t table_rank(const sl_ctx *x, const uint8_t *at,
+                                         const prefix *pre, unsigned c,
+                                         unsigned end)
+{
+    uint64_t r = pre->r[c] + pre->r[x->d->n] - pre->r[end];
+    uint32_t id = x->rt_id[pre->node[c]];
+    for (; c < end; c += x->d->w) {
+        const rt_node *nd = &x->rt_node[id];
+        const rt_entry *e = &x->rt_ent[nd->base +
+                                       row_code(x, at, c, nd->cover)];
+        r += e->off;
+        id = e->next;
+    }
+    return r;
+}
+
 /* Ranks into idx[*n] the layout t, whose piece of kind k has moved from
  * anchor a (t.at[a] cleared) to b, as add_move() does, from the path of
  * its parent (mp, as rank_()'s); t.at[] is left as it was.  Returns whether
@@ -929,9 +958,15 @@ static ALWAYS_INLINE int rank_move(const sl_ctx *x, layout *t,
                                    unsigned b, uint64_t *idx, unsigned *n)
 {
     uint32_t turn;
+    unsigned c = x->row[a < b ? a : b];
+    uint64_t r;
     t->at[b] = (uint8_t)(k + 1);
-    uint64_t r = rank_(x, t, mp->pre, a < b ? a : b, (a > b ? a : b) + 1,
-                       &turn, NULL, mp);
+    if (x->rt_ent && !mp->pre->same[c])
+        r = table_rank(x, t->at, mp->pre, c,
+                       x->row[a > b ? a : b] + x->below[k] + x->d->w);
+    else
+        r = rank_(x, t, mp->pre, a < b ? a : b, (a > b ? a : b) + 1, &turn,
+                  NULL, mp);
     t->at[b] = 0;
     if (r == UINT64_MAX)         /* (as add_move()'s) */
         return 0;
@@ -951,7 +986,10 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
     uint64_t km[SL_MAX_KINDS] = { 0 }, free = x->open_cells & ~l->occ;
     uint64_t moving = 0;
     unsigned n = 0;
-    mirror_path mp = { .l = l, .pre = pre };
+    mirror_path mp;                     /* (its arrays: once made) */
+    mp.l = l;
+    mp.pre = pre;
+    mp.made = 0;
     layout t;                           /* (its at[] alone: what ranks) */
     memcpy(t.at, l->at, sizeof t.at);
     for (unsigned i = 0; i < l->np; i++) {
