@@ -280,12 +280,14 @@ typedef struct sl_ctx {
     uint16_t *rt_mult;           /* 2^w cover masks of w each */
 } sl_ctx;
 
-/* A layout: the kind at each anchor, the covered cells, the anchors. */
+/* A layout: the kind at each anchor, the covered cells, the anchors, and
+ * each kind's anchors (put_piece() and take_piece() keep them). */
 typedef struct layout {
     uint8_t at[SL_MAX_CELLS];    /* kind + 1 at an anchor, else 0 */
     uint64_t occ;
     unsigned np;
     uint8_t anchor[SL_MAX_PIECES];
+    uint64_t kinds[SL_MAX_KINDS];
 } layout;
 
 /* ==== the dynamic programme ============================================= */
@@ -528,6 +530,7 @@ static inline void put_piece(const sl_desc *d, layout *l, unsigned k,
 {
     l->at[a] = (uint8_t)(k + 1);
     l->occ |= d->kind[k].shape << a;
+    l->kinds[k] |= (uint64_t)1 << a;
 }
 /* Undoes put_piece(). */
 static inline void take_piece(const sl_desc *d, layout *l, unsigned k,
@@ -535,6 +538,7 @@ static inline void take_piece(const sl_desc *d, layout *l, unsigned k,
 {
     l->at[a] = 0;
     l->occ &= ~(d->kind[k].shape << a);
+    l->kinds[k] &= ~((uint64_t)1 << a);
 }
 /* A row's anchors, the bytes of at[] from its first cell c (a byte a
  * cell, in memory order; the bytes past the row zero), and the same as a
@@ -711,17 +715,15 @@ static ALWAYS_INLINE void successors(const sl_ctx *x, const layout *l,
             m = reach(x, k, l->occ & ~cells, a, to, from);
         if (!m)
             continue;
-        t.at[a] = 0;
+        take_piece(d, &t, k, a);
         for (unsigned j = 0; j < m; j++) {
-            t.occ = l->occ & ~cells;
             put_piece(d, &t, k, to[j]);
             t.anchor[i] = to[j];          /* anchors stay as a set */
             if (fn(arg, &t, a | (uint32_t)to[j] << 8))
                 return;
-            t.at[to[j]] = 0;
+            take_piece(d, &t, k, to[j]);
         }
-        t.at[a] = (uint8_t)(k + 1);
-        t.occ = l->occ;
+        put_piece(d, &t, k, a);
         t.anchor[i] = (uint8_t)a;
     }
 }

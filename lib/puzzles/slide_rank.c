@@ -983,8 +983,7 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
                                           unsigned metric)
 {
     const sl_desc *d = x->d;
-    uint64_t km[SL_MAX_KINDS] = { 0 }, free = x->open_cells & ~l->occ;
-    uint64_t moving = 0;
+    uint64_t free = x->open_cells & ~l->occ, moving = 0;
     unsigned n = 0;
     mirror_path mp;                     /* (its arrays: once made) */
     mp.l = l;
@@ -992,12 +991,8 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
     mp.made = 0;
     layout t;                           /* (its at[] alone: what ranks) */
     memcpy(t.at, l->at, sizeof t.at);
-    for (unsigned i = 0; i < l->np; i++) {
-        unsigned a = l->anchor[i];
-        km[l->at[a] - 1u] |= (uint64_t)1 << a;
-    }
     for (const sl_class *cl = x->cls; cl < x->cls + x->ncls; cl++) {
-        uint64_t m = km[cl->kind] & cl->ok;
+        uint64_t m = l->kinds[cl->kind] & cl->ok;
         if (m && (m = steps_from(cl, m, free)) && metric == SL_MOVE)
             moving |= m;
         for (; metric != SL_MOVE && m; m &= m - 1) {
