@@ -283,7 +283,7 @@ static void slide_goals(const void *ctx, uint32_t sub,
         memset(gw.want, 0, sizeof gw.want);
         for (unsigned i = 0; i < gl->n; i++)
             gw.want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
-        memset(&gw.l, 0, sizeof gw.l);
+        clear_layout(x->d, &gw.l);
         sl_goal_layouts(&gw, 0, x->root, 0, x->fold, x->root, 0);
     }
 }

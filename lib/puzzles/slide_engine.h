@@ -7,6 +7,7 @@
 #ifndef PTB_SLIDE_ENGINE_H
 #define PTB_SLIDE_ENGINE_H
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -525,11 +526,23 @@ static inline int node_checked(const sl_ctx *x, uint32_t v, unsigned c)
 {
     return (v < x->nunits && held(x->ok, v)) || sl_node_check(x, v, c);
 }
-static inline void put_piece(const sl_desc *d, layout *l, unsigned k,
-                             unsigned a)
+/* l emptied: its fields up to kinds[], and the description's kinds'. */
+static inline void clear_layout(const sl_desc *d, layout *l)
+{
+    memset(l, 0, offsetof(layout, kinds) + d->nkinds * sizeof *l->kinds);
+}
+/* A piece of kind k put at anchor a of l, its kinds[] left as they are
+ * (a successor's: successors()); put_piece() keeps them. */
+static inline void place_piece(const sl_desc *d, layout *l, unsigned k,
+                               unsigned a)
 {
     l->at[a] = (uint8_t)(k + 1);
     l->occ |= d->kind[k].shape << a;
+}
+static inline void put_piece(const sl_desc *d, layout *l, unsigned k,
+                             unsigned a)
+{
+    place_piece(d, l, k, a);
     l->kinds[k] |= (uint64_t)1 << a;
 }
 /* Undoes put_piece(). */
@@ -687,7 +700,8 @@ static ALWAYS_INLINE unsigned reach(const sl_ctx *x, unsigned k, uint64_t occ,
     return n;
 }
 /* Every move of layout l, in a fixed order: fn(arg, successor, code) with
- * code = from | to << 8 (the moving piece's anchor before and after);
+ * code = from | to << 8 (the moving piece's anchor before and after; the
+ * successor's kinds[] are l's, not kept);
  * stops early when fn returns non-zero.  With any_order, in the move
  * metric, a piece's places come in the order of their cells. */
 /* (Inlined into each caller, with its fn: the BFS's add_move() and its
@@ -700,7 +714,9 @@ static ALWAYS_INLINE void successors(const sl_ctx *x, const layout *l,
 {
     const sl_desc *d = x->d;
     uint8_t to[SL_MAX_CELLS], from[SL_MAX_CELLS];
-    layout t = *l;                      /* each successor in turn */
+    layout t;                           /* each successor in turn (its
+                                           kinds[] not copied) */
+    memcpy(&t, l, offsetof(layout, kinds));
     for (unsigned i = 0; i < l->np; i++) {
         unsigned a = l->anchor[i], k = l->at[a] - 1u;
         uint64_t cells = d->kind[k].shape << a;
@@ -715,15 +731,17 @@ static ALWAYS_INLINE void successors(const sl_ctx *x, const layout *l,
             m = reach(x, k, l->occ & ~cells, a, to, from);
         if (!m)
             continue;
-        take_piece(d, &t, k, a);
+        t.at[a] = 0;
         for (unsigned j = 0; j < m; j++) {
-            put_piece(d, &t, k, to[j]);
+            t.occ = l->occ & ~cells;
+            place_piece(d, &t, k, to[j]);
             t.anchor[i] = to[j];          /* anchors stay as a set */
             if (fn(arg, &t, a | (uint32_t)to[j] << 8))
                 return;
-            take_piece(d, &t, k, to[j]);
+            t.at[to[j]] = 0;
         }
-        put_piece(d, &t, k, a);
+        t.at[a] = (uint8_t)(k + 1);
+        t.occ = l->occ;
         t.anchor[i] = (uint8_t)a;
     }
 }

@@ -180,7 +180,7 @@ static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
     if (from)
         keep_before(x->d, l, from);
     else
-        memset(l, 0, sizeof *l);
+        clear_layout(x->d, l);
     unwalk(x, r - (from ? pre->r[from] : 0), &v, from, x->d->n, l, pre,
            from ? pre->r[from] : 0);
 }
@@ -345,7 +345,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         r -= pre->r[from];
         keep_before(d, l, from);
     } else {
-        memset(l, 0, sizeof *l);
+        clear_layout(x->d, l);
     }
     for (unsigned c = from; c < d->n; c += d->w) {
         set_path(pre, c, v, r0 - r, same);
@@ -547,7 +547,7 @@ int sl_slots_of(const sl_desc *d, const layout *l, uint8_t *a)
 void sl_layout_of_slots(const sl_desc *d, const uint8_t *a, layout *l)
 {
     unsigned j = 0;
-    memset(l, 0, sizeof *l);
+    clear_layout(d, l);
     for (unsigned k = 0; k < d->nkinds; k++)
         for (unsigned i = 0; i < d->kind[k].count; i++)
             put_piece(d, l, k, a[j++]);
@@ -785,12 +785,16 @@ static void keep_last(const sl_ctx *x, const layout *l, uint64_t idx,
                       const prefix *path, unsigned moved, int turned)
 {
     if (turned) {                       /* row by row, mirrored */
-        memset(&last.l, 0, sizeof last.l);
+        clear_layout(x->d, &last.l);
         for (unsigned c = 0; c < x->d->n; c += x->d->w)
             put_row(x->d, &last.l, c, mirror_row(x, row_bytes(x, l->at, c),
                                                  c));
     } else {
-        last.l = *l;
+        last.l = *l;                    /* (its kinds[] made again) */
+        memset(last.l.kinds, 0, sizeof last.l.kinds);
+        for (unsigned i = 0; i < l->np; i++)
+            last.l.kinds[l->at[l->anchor[i]] - 1u] |=
+                (uint64_t)1 << l->anchor[i];
         uint8_t *an = last.l.anchor;
         unsigned i = 0;
         while (an[i] != moved)
@@ -871,8 +875,8 @@ const layout *sl_last_layout(const sl_ctx *x, uint64_t idx)
 
 /* Lists the classes of the search's moves (sl_class): each kind's steps
  * each way.  None (the moves piece by piece: successors()) for a
- * component's trie, or when a step newly covers more than CLASS_OFFS
- * cells. */
+ * component's trie, when a step newly covers more than CLASS_OFFS cells,
+ * or when there are more than two classes a piece (the tile puzzles). */
 void sl_make_classes(sl_ctx *x)
 {
     const sl_desc *d = x->d;
@@ -913,6 +917,8 @@ void sl_make_classes(sl_ctx *x)
             cl->noff = (uint8_t)i;
             x->ncls += i > 0;           /* (a step covers a new cell) */
         }
+    if (x->ncls > 2 * d->npieces)       /* (a class costs a third of a */
+        x->ncls = 0;                    /* piece: eight's 32 cost more) */
 }
 
 /* The anchors of ok from which a piece of class cl steps, the free cells
