@@ -378,6 +378,24 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
     set_path(pre, d->n, v, r0 - r, same);
 }
 
+/* The row of slot s taken on a folded path with rank *r so far, while
+ * the rows above are their own mirror images (*same) by its fold path
+ * (the row not after its mirror image), else by its plain completions;
+ * returns its node at the next row. */
+static ALWAYS_INLINE uint32_t take_row(const sl_ctx *x,
+                                       const row_slot *s, uint64_t *r,
+                                       int *same)
+{
+    if (*same) {
+        const fold_path *p = &x->fpath[s->path - 1];
+        *r += p->before;
+        *same = (int)p->same;
+    } else {
+        *r += s->off;
+    }
+    return s->end;
+}
+
 /* The search's parent layout (class_moves()) as its mirror image ranks,
  * made when a successor first needs it (turned_rank()): from the row
  * 'from' of its first row that is not its own mirror image, the node of
@@ -437,14 +455,7 @@ static NEVER_INLINE uint64_t turned_rank(const sl_ctx *x, const uint8_t *at,
                                                                    c), c));
         if (!s || (same && !s->path))
             return UINT64_MAX;
-        if (same) {
-            const fold_path *p = &x->fpath[s->path - 1];
-            r += p->before;
-            same = p->same;
-        } else {
-            r += s->off;
-        }
-        v = s->end;
+        v = take_row(x, s, &r, &same);
     }
     return r;
 }
@@ -490,14 +501,7 @@ static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
             if (!(s = row_lookup(x, v, row_bytes(x, at, c))) || !s->path)
                 return UINT64_MAX;
         }
-        if (same) {
-            const fold_path *p = &x->fpath[s->path - 1];
-            r += p->before;
-            same = p->same;
-        } else {
-            r += s->off;
-        }
-        v = s->end;
+        v = take_row(x, s, &r, &same);
     }
     if (same)
         *turn = CODE_OWN;
