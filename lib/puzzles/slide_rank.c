@@ -880,7 +880,8 @@ const layout *sl_last_layout(const sl_ctx *x, uint64_t idx)
 /* Lists the classes of the search's moves (sl_class): each kind's steps
  * each way.  None (the moves piece by piece: successors()) for a
  * component's trie, when a step newly covers more than CLASS_OFFS cells,
- * or when there are more than two classes a piece (the tile puzzles). */
+ * or with more than three classes a piece (the tile puzzles, a kind a
+ * tile: their few movable pieces are found faster one by one). */
 void sl_make_classes(sl_ctx *x)
 {
     const sl_desc *d = x->d;
@@ -921,8 +922,8 @@ void sl_make_classes(sl_ctx *x)
             cl->noff = (uint8_t)i;
             x->ncls += i > 0;           /* (a step covers a new cell) */
         }
-    if (x->ncls > 2 * d->npieces)       /* (a class costs a third of a */
-        x->ncls = 0;                    /* piece: eight's 32 cost more) */
+    if (x->ncls > 3 * d->npieces)       /* (eight's 32 classes for 8 */
+        x->ncls = 0;                    /* tiles cost 4 % more) */
 }
 
 /* The anchors of ok from which a piece of class cl steps, the free cells
