@@ -101,6 +101,10 @@ static void slide_close(void *ctx)
         free(x->rslot);
         free(x->rrow);
         free(x->rfirst);
+        free(x->rt_id);
+        free(x->rt_node);
+        free(x->rt_ent);
+        free(x->rt_mult);
         free(x->place);
     }
     free(x);
@@ -228,8 +232,12 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
         rc = sl_make_fold(x);
     if (rc == PTB_OK && x->fold && !x->lazy)   /* (made here) */
         rc = sl_row_hash(x);
+    if (rc == PTB_OK && hashed(x) && x->npar == 1)
+        rc = sl_row_table(x);
     if (rc == PTB_OK && !x->saved)      /* the ranking a table stores */
         rc = sl_save_graph(x);
+    if (rc == PTB_OK)
+        sl_make_classes(x);
     if (rc != PTB_OK) {
         slide_close(x);
         return rc;
@@ -265,7 +273,7 @@ static void goal_walks(const sl_ctx *x, goal_walk *gw)
         memset(gw->want, 0, sizeof gw->want);
         for (unsigned i = 0; i < gl->n; i++)
             gw->want[gl->anchor[i]] = (uint8_t)(gl->kind[i] + 1);
-        memset(&gw->l, 0, sizeof gw->l);
+        clear_layout(x->d, &gw->l);
         sl_goal_layouts(gw, 0, x->root, 0, x->fold, x->root, 0);
     }
 }

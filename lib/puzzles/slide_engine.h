@@ -7,6 +7,7 @@
 #ifndef PTB_SLIDE_ENGINE_H
 #define PTB_SLIDE_ENGINE_H
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +150,37 @@ typedef struct sl_place {
     uint64_t pad;                /* (64 bytes: a cache line) */
 } sl_place;
 
+/* The search's moves by classes (sl_make_classes(), class_moves()): the
+ * pieces of one kind stepping one way, from an anchor in ok when the
+ * cells the step newly covers are free: the cells c + off of each free
+ * cell c, for off = rs[i] - ls[i] (i < noff); the anchor moves by
+ * delta. */
+#define CLASS_OFFS 4
+typedef struct sl_class {
+    uint64_t ok;
+    uint8_t rs[CLASS_OFFS], ls[CLASS_OFFS];
+    uint8_t noff, kind;
+    int8_t delta;
+} sl_class;
+
+/* The rows of a folded graph's row-start nodes (each numbered) in a
+ * table indexed by the row's code (sl_row_table(), table_rank()): node i
+ * has rt_node[i]; its row of code q (row_code()) is rt_ent[base + q],
+ * with the plain completions before it and the number of its node at the
+ * next row.  A code counts the kinds (and empty) at the cells of the row
+ * that nothing above covers, in base kinds + 1: the multipliers of the
+ * row's cells, mult[cover] (0 at a covered cell). */
+#define MAX_ROW_TABLE (1u << 18)   /* entries: 2 MB */
+typedef struct rt_node {
+    uint32_t base;
+    uint32_t cover;              /* the row's covered cells and walls */
+} rt_node;
+
+typedef struct rt_entry {
+    uint32_t off;
+    uint32_t next;
+} rt_entry;
+
 typedef struct sl_ctx {
     uint64_t space;              /* its number (state_moves()) */
     const sl_desc *d;
@@ -236,14 +268,30 @@ typedef struct sl_ctx {
      * (rfirst: 4 bytes a unit of the graph, whose units take 16) */
     struct row_entry *rrow;
     uint32_t *rfirst;
+    /* the search's moves by classes (sl_make_classes()), ncls of them
+     * (0: the moves of each piece in turn) */
+    sl_class cls[4 * SL_MAX_KINDS];
+    unsigned ncls;
+    uint64_t open_cells;         /* the cells off the walls */
+    uint8_t below[SL_MAX_KINDS];   /* of each kind, its cells' rows below
+                                      its anchor's, times w */
+    /* the row table (sl_row_table()), or rt_ent NULL: of each unit of
+     * the graph, its row-start node's number (rt_id), the nodes, the
+     * rows, the multipliers of the codes */
+    uint32_t *rt_id;
+    rt_node *rt_node;
+    rt_entry *rt_ent;
+    uint16_t *rt_mult;           /* 2^w cover masks of w each */
 } sl_ctx;
 
-/* A layout: the kind at each anchor, the covered cells, the anchors. */
+/* A layout: the kind at each anchor, the covered cells, the anchors, and
+ * each kind's anchors (put_piece() and take_piece() keep them). */
 typedef struct layout {
     uint8_t at[SL_MAX_CELLS];    /* kind + 1 at an anchor, else 0 */
     uint64_t occ;
     unsigned np;
     uint8_t anchor[SL_MAX_PIECES];
+    uint64_t kinds[SL_MAX_KINDS];
 } layout;
 
 /* ==== the dynamic programme ============================================= */
@@ -373,6 +421,7 @@ int sl_row_checked(const sl_ctx *x, uint32_t f, uint32_t v, unsigned c);
 const fold_path *sl_fold_find(const sl_ctx *x, uint32_t v, unsigned c,
                               uint64_t key, int by_off);
 int sl_row_hash(sl_ctx *x);
+int sl_row_table(sl_ctx *x);
 uint32_t sl_mirrored(const sl_ctx *x, const layout *l);
 uint32_t sl_native(const sl_ctx *x, const ptb_position *p,
                    uint32_t code);
@@ -386,6 +435,7 @@ void sl_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre);
 uint64_t sl_reach_set(const sl_ctx *x, unsigned k, uint64_t occ,
                       unsigned a);
 int sl_grow(search *sr);
+void sl_make_classes(sl_ctx *x);
 int sl_make_component(sl_ctx *x, const layout *start,
                       const unsigned char *saved, size_t saved_len);
 int sl_is_goal_layout(const sl_desc *d, const layout *l);
@@ -481,11 +531,24 @@ static inline int node_checked(const sl_ctx *x, uint32_t v, unsigned c)
 {
     return (v < x->nunits && held(x->ok, v)) || sl_node_check(x, v, c);
 }
-static inline void put_piece(const sl_desc *d, layout *l, unsigned k,
-                             unsigned a)
+/* l emptied: its fields up to kinds[], and the description's kinds'. */
+static inline void clear_layout(const sl_desc *d, layout *l)
+{
+    memset(l, 0, offsetof(layout, kinds) + d->nkinds * sizeof *l->kinds);
+}
+/* A piece of kind k put at anchor a of l, its kinds[] left as they are
+ * (a successor's: successors()); put_piece() keeps them. */
+static inline void place_piece(const sl_desc *d, layout *l, unsigned k,
+                               unsigned a)
 {
     l->at[a] = (uint8_t)(k + 1);
     l->occ |= d->kind[k].shape << a;
+}
+static inline void put_piece(const sl_desc *d, layout *l, unsigned k,
+                             unsigned a)
+{
+    place_piece(d, l, k, a);
+    l->kinds[k] |= (uint64_t)1 << a;
 }
 /* Undoes put_piece(). */
 static inline void take_piece(const sl_desc *d, layout *l, unsigned k,
@@ -493,6 +556,7 @@ static inline void take_piece(const sl_desc *d, layout *l, unsigned k,
 {
     l->at[a] = 0;
     l->occ &= ~(d->kind[k].shape << a);
+    l->kinds[k] &= ~((uint64_t)1 << a);
 }
 /* A row's anchors, the bytes of at[] from its first cell c (a byte a
  * cell, in memory order; the bytes past the row zero), and the same as a
@@ -567,6 +631,17 @@ static inline const row_slot *row_lookup(const sl_ctx *x, uint32_t v,
             return NULL;
     }
 }
+/* The code of the row at cell c of at[] in the row table, its node's
+ * covered cells being cover (rt_node). */
+static inline uint32_t row_code(const sl_ctx *x, const uint8_t *at,
+                                unsigned c, uint32_t cover)
+{
+    const uint16_t *m = x->rt_mult + cover * x->d->w;
+    uint32_t q = 0;
+    for (unsigned i = 0; i < x->d->w; i++)
+        q += at[c + i] * (uint32_t)m[i];
+    return q;
+}
 /* Whether the row hash is in use (sl_row_hash()). */
 static inline int hashed(const sl_ctx *x)
 {
@@ -630,7 +705,8 @@ static ALWAYS_INLINE unsigned reach(const sl_ctx *x, unsigned k, uint64_t occ,
     return n;
 }
 /* Every move of layout l, in a fixed order: fn(arg, successor, code) with
- * code = from | to << 8 (the moving piece's anchor before and after);
+ * code = from | to << 8 (the moving piece's anchor before and after; the
+ * successor's kinds[] are l's, not kept);
  * stops early when fn returns non-zero.  With any_order, in the move
  * metric, a piece's places come in the order of their cells. */
 /* (Inlined into each caller, with its fn: the BFS's add_move() and its
@@ -643,7 +719,9 @@ static ALWAYS_INLINE void successors(const sl_ctx *x, const layout *l,
 {
     const sl_desc *d = x->d;
     uint8_t to[SL_MAX_CELLS], from[SL_MAX_CELLS];
-    layout t = *l;                      /* each successor in turn */
+    layout t;                           /* each successor in turn (its
+                                           kinds[] not copied) */
+    memcpy(&t, l, offsetof(layout, kinds));
     for (unsigned i = 0; i < l->np; i++) {
         unsigned a = l->anchor[i], k = l->at[a] - 1u;
         uint64_t cells = d->kind[k].shape << a;
@@ -661,7 +739,7 @@ static ALWAYS_INLINE void successors(const sl_ctx *x, const layout *l,
         t.at[a] = 0;
         for (unsigned j = 0; j < m; j++) {
             t.occ = l->occ & ~cells;
-            put_piece(d, &t, k, to[j]);
+            place_piece(d, &t, k, to[j]);
             t.anchor[i] = to[j];          /* anchors stay as a set */
             if (fn(arg, &t, a | (uint32_t)to[j] << 8))
                 return;

@@ -406,6 +406,73 @@ int sl_row_hash(sl_ctx *x)
     return rc;
 }
 
+/* Numbers the row-start nodes of a hashed graph (sl_row_hash()) into
+ * rt_id and rt_node, each with its covered cells and the place of its
+ * rows in the table; returns the table's entries, or 0 when past
+ * MAX_ROW_TABLE or a node's completions need more than 32 bits. */
+static size_t number_rows(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    size_t entries = 0;
+    uint32_t n = 1;                     /* (0: the end, node 0) */
+    x->rt_node[0] = (rt_node){ 0, 0 };
+    for (unsigned c = 0; c < d->n; c += d->w) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v)) {
+            uint32_t cover = (uint32_t)((WIN(x->graph[v + 1].state[0]) |
+                                         d->walls >> c) &
+                                        ((1u << d->w) - 1));
+            size_t rows = 1;
+            for (unsigned i = 0; i < d->w; i++)
+                rows *= cover >> i & 1 ? 1 : d->nkinds + 1;
+            if (x->graph[v].node.total > UINT32_MAX ||
+                entries + rows > MAX_ROW_TABLE)
+                return 0;
+            x->rt_id[v] = n;
+            x->rt_node[n++] = (rt_node){ (uint32_t)entries, cover };
+            entries += rows;
+        }
+    }
+    return entries;
+}
+
+/* The row table of a hashed graph (rt_node), from its rows listed by
+ * sl_row_hash(), and each cover's multipliers; none (ranks by the row
+ * hash) when number_rows() finds it too large. */
+int sl_row_table(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    size_t entries;
+    x->rt_id = calloc(x->nunits, sizeof *x->rt_id);
+    x->rt_node = malloc((x->nunits + 1) * sizeof *x->rt_node);
+    x->rt_mult = malloc(((size_t)1 << d->w) * d->w * sizeof *x->rt_mult);
+    if (!x->rt_id || !x->rt_node || !x->rt_mult)
+        return PTB_ENOMEM;
+    if (!(entries = number_rows(x)))
+        return PTB_OK;
+    if (!(x->rt_ent = calloc(entries, sizeof *x->rt_ent)))
+        return PTB_ENOMEM;
+    for (uint32_t cover = 0; cover < 1u << d->w; cover++)
+        for (unsigned i = 0, m = 1; i < d->w; i++) {
+            x->rt_mult[cover * d->w + i] = (uint16_t)(cover >> i & 1 ? 0 : m);
+            m *= cover >> i & 1 ? 1 : d->nkinds + 1;
+        }
+    for (unsigned c = 0; c < d->n; c += d->w) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v)) {
+            const rt_node *nd = &x->rt_node[x->rt_id[v]];
+            const row_entry *e = &x->rrow[x->rfirst[v]];
+            for (uint32_t j = 0; j < (e->n & ~ONE_EACH); j++) {
+                uint8_t at[SL_MAX_CELLS + 8] = { 0 };
+                memcpy(at + c, &e[j].row, sizeof e[j].row);
+                x->rt_ent[nd->base + row_code(x, at, c, nd->cover)] =
+                    (rt_entry){ (uint32_t)e[j].off, x->rt_id[e[j].end] };
+            }
+        }
+    }
+    return PTB_OK;
+}
+
 /* A move of the state (code: from anchor | to anchor << 8) as a move of
  * the drawing p: the same, or its mirror image when p is MIRRORED (the
  * piece's anchor in the drawing, and the move's rows down and columns

@@ -280,7 +280,7 @@ void sl_layout_of(const sl_desc *d, const unsigned char *cell, layout *l)
     uint64_t cells[SL_MAX_CELLS];
     unsigned n = 0;
     enum { EMPTY_CHAR = 0xFF };
-    memset(l, 0, sizeof *l);
+    clear_layout(d, l);
     for (unsigned c = 0; c < d->n; c++) {   /* (anchors in reading order) */
         unsigned char ch = cell[c];
         if ((d->walls >> c & 1) || piece[ch] == EMPTY_CHAR)

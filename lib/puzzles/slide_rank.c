@@ -180,7 +180,7 @@ static void dp_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
     if (from)
         keep_before(x->d, l, from);
     else
-        memset(l, 0, sizeof *l);
+        clear_layout(x->d, l);
     unwalk(x, r - (from ? pre->r[from] : 0), &v, from, x->d->n, l, pre,
            from ? pre->r[from] : 0);
 }
@@ -345,7 +345,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         r -= pre->r[from];
         keep_before(d, l, from);
     } else {
-        memset(l, 0, sizeof *l);
+        clear_layout(x->d, l);
     }
     for (unsigned c = from; c < d->n; c += d->w) {
         set_path(pre, c, v, r0 - r, same);
@@ -378,16 +378,100 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
     set_path(pre, d->n, v, r0 - r, same);
 }
 
+/* The row of slot s taken on a folded path with rank *r so far, while
+ * the rows above are their own mirror images (*same) by its fold path
+ * (the row not after its mirror image), else by its plain completions;
+ * returns its node at the next row. */
+static ALWAYS_INLINE uint32_t take_row(const sl_ctx *x,
+                                       const row_slot *s, uint64_t *r,
+                                       int *same)
+{
+    if (*same) {
+        const fold_path *p = &x->fpath[s->path - 1];
+        *r += p->before;
+        *same = (int)p->same;
+    } else {
+        *r += s->off;
+    }
+    return s->end;
+}
+
+/* The search's parent layout (class_moves()) as its mirror image ranks,
+ * made when a successor first needs it (turned_rank()): from the row
+ * 'from' of its first row that is not its own mirror image, the node of
+ * each row and the plain completions before it from there. */
+typedef struct mirror_path {
+    const layout *l;
+    const prefix *pre;
+    int made;
+    unsigned from;
+    uint32_t node[SL_MAX_CELLS + 1];
+    uint64_t r[SL_MAX_CELLS + 1];
+} mirror_path;
+
+static void make_mirror_path(const sl_ctx *x, mirror_path *mp)
+{
+    const sl_desc *d = x->d;
+    unsigned c = 0;
+    while (c < d->n && mp->pre->same[c + d->w])
+        c += d->w;                      /* (its rows above c + w: their own) */
+    uint32_t v = mp->pre->node[c];
+    uint64_t r = 0;
+    mp->made = 1;
+    mp->from = c;
+    for (; c < d->n; c += d->w) {
+        mp->node[c] = v;
+        mp->r[c] = r;
+        const row_slot *s = row_lookup(x, v, mirror_row(x, row_bytes(
+                                           x, mp->l->at, c), c));
+        if (!s) {
+            mp->from = d->n;            /* (none: the walks go on) */
+            return;
+        }
+        r += s->off;
+        v = s->end;
+    }
+    mp->node[c] = v;
+    mp->r[c] = r;
+}
+
+/* The rank of the mirror image of layout at, a successor of mp's layout
+ * that agrees with it from cell 'join' on, whose rows above c are their
+ * own mirror images and whose row c comes after its mirror image; from
+ * node v with rank r so far.  Its walk stops where it meets the path of
+ * the parent's mirror image (mp; made here when needed). */
+static NEVER_INLINE uint64_t turned_rank(const sl_ctx *x, const uint8_t *at,
+                                         unsigned c, uint32_t v, uint64_t r,
+                                         unsigned join, mirror_path *mp)
+{
+    const sl_desc *d = x->d;
+    int same = 1;
+    if (!mp->made)
+        make_mirror_path(x, mp);
+    for (; c < d->n; c += d->w) {
+        if (!same && c >= join && c >= mp->from && v == mp->node[c])
+            return r + mp->r[d->n] - mp->r[c];
+        const row_slot *s = row_lookup(x, v, mirror_row(x, row_bytes(x, at,
+                                                                   c), c));
+        if (!s || (same && !s->path))
+            return UINT64_MAX;
+        v = take_row(x, s, &r, &same);
+    }
+    return r;
+}
+
 /* fold_rank() by the row hash, of layout l itself: canonical() is folded
  * in.  Of l's rows that are not their own mirror images, the first has a
  * fold path when l is canonical and none when its mirror image is, whose
  * rows are then ranked from there.  *turn as sl_rank()'s; with out (may be
- * NULL), the state's path from row c on, as rank_path()'s. */
+ * NULL), the state's path from row c on, as rank_path()'s; with mp (may
+ * be NULL; not with out), the mirror image ranked by turned_rank() (and
+ * *turn not set). */
 static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
                                        unsigned c, uint32_t v, uint64_t r,
                                        int same, const prefix *pre,
                                        unsigned join, uint32_t *turn,
-                                       prefix *out)
+                                       prefix *out, mirror_path *mp)
 {
     const sl_desc *d = x->d;
     uint8_t buf[SL_MAX_CELLS];
@@ -404,7 +488,9 @@ static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
         const row_slot *s = row_lookup(x, v, row);
         if (!s)
             return UINT64_MAX;
-        if (same && !s->path) {         /* after its mirror image */
+        if (same && !s->path && mp)     /* after its mirror image */
+            return turned_rank(x, l->at, c, v, r, join, mp);
+        if (same && !s->path) {
             for (unsigned b = c; b < d->n; b += d->w) {
                 uint64_t m = mirror_row(x, row_bytes(x, l->at, b), b);
                 memcpy(buf + b, &m, sizeof m);   /* (then the next row's) */
@@ -415,14 +501,7 @@ static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
             if (!(s = row_lookup(x, v, row_bytes(x, at, c))) || !s->path)
                 return UINT64_MAX;
         }
-        if (same) {
-            const fold_path *p = &x->fpath[s->path - 1];
-            r += p->before;
-            same = p->same;
-        } else {
-            r += s->off;
-        }
-        v = s->end;
+        v = take_row(x, s, &r, &same);
     }
     if (same)
         *turn = CODE_OWN;
@@ -472,7 +551,7 @@ int sl_slots_of(const sl_desc *d, const layout *l, uint8_t *a)
 void sl_layout_of_slots(const sl_desc *d, const uint8_t *a, layout *l)
 {
     unsigned j = 0;
-    memset(l, 0, sizeof *l);
+    clear_layout(d, l);
     for (unsigned k = 0; k < d->nkinds; k++)
         for (unsigned i = 0; i < d->kind[k].count; i++)
             put_piece(d, l, k, a[j++]);
@@ -550,11 +629,12 @@ static void copy_path(const sl_ctx *x, prefix *to, const prefix *from,
     }
 }
 
-/* sl_rank() and rank_path(): with out (may be NULL), l's path. */
+/* sl_rank() and rank_path(): with out (may be NULL), l's path; mp as
+ * row_rank()'s. */
 static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
                                     const prefix *pre, unsigned from,
                                     unsigned join, uint32_t *turn,
-                                    prefix *out)
+                                    prefix *out, mirror_path *mp)
 {
     uint8_t buf[SL_MAX_CELLS];
     uint32_t ignored;
@@ -567,7 +647,7 @@ static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
         if (hashed(x))
             return row_rank(x, l, c0, pre ? pre->node[c0] : x->root,
                             pre ? pre->r[c0] : 0, same, pre, join, turn,
-                            out);
+                            out, mp);
         const uint8_t *at = same ? canonical(x, l, buf, c0, &own) : l->at;
         *turn = own ? CODE_OWN : at != l->at ? CODE_TURNS : 0;
         return fold_rank(x, at, c0, pre ? pre->node[c0] : x->root,
@@ -585,7 +665,7 @@ static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
 uint64_t sl_rank(const sl_ctx *x, const layout *l, const prefix *pre,
                  unsigned from, unsigned join, uint32_t *turn)
 {
-    return rank_(x, l, pre, from, join, turn, NULL);
+    return rank_(x, l, pre, from, join, turn, NULL, NULL);
 }
 
 /* Whether rank_path() can give a layout's path: not through a trie. */
@@ -601,7 +681,7 @@ static uint64_t rank_path(const sl_ctx *x, const layout *l, const prefix *pre,
                           unsigned from, unsigned join, uint32_t *turn,
                           prefix *out)
 {
-    return rank_(x, l, pre, from, join, turn, out);
+    return rank_(x, l, pre, from, join, turn, out, NULL);
 }
 
 /* The layout of an index; with pre (may be NULL), a ranked layout's
@@ -709,12 +789,16 @@ static void keep_last(const sl_ctx *x, const layout *l, uint64_t idx,
                       const prefix *path, unsigned moved, int turned)
 {
     if (turned) {                       /* row by row, mirrored */
-        memset(&last.l, 0, sizeof last.l);
+        clear_layout(x->d, &last.l);
         for (unsigned c = 0; c < x->d->n; c += x->d->w)
             put_row(x->d, &last.l, c, mirror_row(x, row_bytes(x, l->at, c),
                                                  c));
     } else {
-        last.l = *l;
+        last.l = *l;                    /* (its kinds[] made again) */
+        memset(last.l.kinds, 0, sizeof last.l.kinds);
+        for (unsigned i = 0; i < l->np; i++)
+            last.l.kinds[l->at[l->anchor[i]] - 1u] |=
+                (uint64_t)1 << l->anchor[i];
         uint8_t *an = last.l.anchor;
         unsigned i = 0;
         while (an[i] != moved)
@@ -758,7 +842,7 @@ static ALWAYS_INLINE int add_move(void *arg, const layout *next,
         return pick_move(ml, next, a, b);
     uint32_t turn;
     uint64_t r = rank_(ml->x, next, ml->pre, a < b ? a : b,
-                       (a > b ? a : b) + 1, &turn, NULL);
+                       (a > b ? a : b) + 1, &turn, NULL, NULL);
     if (r == UINT64_MAX)     /* not in the space: only under a ranking a */
         return 0;            /* table forged (its check is --verify's) */
     if (ml->out) {
@@ -791,6 +875,176 @@ const layout *sl_last_layout(const sl_ctx *x, uint64_t idx)
     return &last.l;
 }
 
+/* ==== the search's moves by classes ===================================== */
+
+/* Lists the classes of the search's moves (sl_class): each kind's steps
+ * each way.  None (the moves piece by piece: successors()) for a
+ * component's trie, when a step newly covers more than CLASS_OFFS cells,
+ * or with more than three classes a piece (the tile puzzles, a kind a
+ * tile: their few movable pieces are found faster one by one). */
+void sl_make_classes(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    const int delta[4] = { -(int)d->w, (int)d->w, -1, 1 };   /* UDLR */
+    x->open_cells = ~d->walls & (d->n < 64 ? ((uint64_t)1 << d->n) - 1
+                                           : ~(uint64_t)0);
+    x->ncls = 0;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        unsigned a = d->kind[k].fit ? ptb_low_bit(d->kind[k].fit) : 0;
+        uint64_t last = d->kind[k].shape << a;
+        x->below[k] = (uint8_t)(((63u - (unsigned)__builtin_clzll(last)) / d->w -
+                                 a / d->w) * d->w);
+    }
+    for (unsigned k = 0; !x->level && k < d->nkinds; k++)
+        for (unsigned dir = 0; dir < 4; dir++) {
+            sl_class *cl = &x->cls[x->ncls];
+            *cl = (sl_class){ .kind = (uint8_t)k,
+                              .delta = (int8_t)delta[dir] };
+            int a0 = -1;
+            unsigned i = 0;
+            for (uint64_t f = d->kind[k].fit; f; f &= f - 1)
+                if (place_of(x, k, ptb_low_bit(f))->step[dir] >= 0) {
+                    a0 = (int)ptb_low_bit(f);
+                    cl->ok |= (uint64_t)1 << a0;
+                }
+            if (a0 < 0)
+                continue;
+            for (uint64_t m = place_of(x, k, (unsigned)a0)->need[dir]; m;
+                 m &= m - 1, i++) {
+                int off = (int)ptb_low_bit(m) - a0;
+                if (i == CLASS_OFFS) {
+                    x->ncls = 0;
+                    return;
+                }
+                cl->rs[i] = (uint8_t)(off > 0 ? off : 0);
+                cl->ls[i] = (uint8_t)(off < 0 ? -off : 0);
+            }
+            cl->noff = (uint8_t)i;
+            x->ncls += i > 0;           /* (a step covers a new cell) */
+        }
+    if (x->ncls > 3 * d->npieces)       /* (eight's 32 classes for 8 */
+        x->ncls = 0;                    /* tiles cost 4 % more) */
+}
+
+/* The anchors of ok from which a piece of class cl steps, the free cells
+ * being free (the first cell it needs first: most often not free). */
+static inline uint64_t steps_from(const sl_class *cl, uint64_t ok,
+                                  uint64_t free)
+{
+    ok &= free >> cl->rs[0] << cl->ls[0];
+    for (unsigned i = 1; ok && i < cl->noff; i++)
+        ok &= free >> cl->rs[i] << cl->ls[i];
+    return ok;
+}
+
+/* The rank of layout at, a successor of the layout of path pre (whose
+ * rows from c on are not their own mirror images' concern: pre->same[c]
+ * is 0) that agrees with it outside the rows of cells c .. end - 1 (row
+ * starts): those rows' plain completions read from the row table, the
+ * others' from pre.  The node where a row starts depends only on the
+ * anchors above it and the cells they cover, so from row 'end' on the
+ * two paths are one. */
+static ALWAYS_INLINE uint64_t table_rank(const sl_ctx *x, const uint8_t *at,
+                                         const prefix *pre, unsigned c,
+                                         unsigned end)
+{
+    uint64_t r = pre->r[c] + pre->r[x->d->n] - pre->r[end];
+    uint32_t id = x->rt_id[pre->node[c]];
+    for (; c < end; c += x->d->w) {
+        const rt_node *nd = &x->rt_node[id];
+        const rt_entry *e = &x->rt_ent[nd->base +
+                                       row_code(x, at, c, nd->cover)];
+        r += e->off;
+        id = e->next;
+    }
+    return r;
+}
+
+/* Ranks into idx[*n] the layout t, whose piece of kind k has moved from
+ * anchor a (t.at[a] cleared) to b, as add_move() does, from the path of
+ * its parent (mp, as rank_()'s); t.at[] is left as it was.  Returns whether
+ * the moves are at their most. */
+static ALWAYS_INLINE int rank_move(const sl_ctx *x, layout *t,
+                                   mirror_path *mp, unsigned k, unsigned a,
+                                   unsigned b, uint64_t *idx, unsigned *n)
+{
+    uint32_t turn;
+    unsigned c = x->row[a < b ? a : b];
+    uint64_t r;
+    t->at[b] = (uint8_t)(k + 1);
+    if (x->rt_ent && !mp->pre->same[c])
+        r = table_rank(x, t->at, mp->pre, c,
+                       x->row[a > b ? a : b] + x->below[k] + x->d->w);
+    else
+        r = rank_(x, t, mp->pre, a < b ? a : b, (a > b ? a : b) + 1, &turn,
+                  NULL, mp);
+    t->at[b] = 0;
+    if (r == UINT64_MAX)         /* (as add_move()'s) */
+        return 0;
+    idx[(*n)++] = r;
+    return *n >= x->max_moves;
+}
+
+/* The search's moves of layout l (path pre) ranked into idx[], by
+ * classes: their anchors found at once from the free cells, their ranks
+ * as add_move()'s (in another order, which the search allows); returns
+ * their number.  metric: x->metric, a constant where inlined. */
+static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
+                                          const prefix *pre, uint64_t *idx,
+                                          unsigned metric)
+{
+    const sl_desc *d = x->d;
+    uint64_t free = x->open_cells & ~l->occ, moving = 0;
+    unsigned n = 0;
+    mirror_path mp;                     /* (its arrays: once made) */
+    mp.l = l;
+    mp.pre = pre;
+    mp.made = 0;
+    layout t;                           /* (its at[] alone: what ranks) */
+    memcpy(t.at, l->at, sizeof t.at);
+    for (const sl_class *cl = x->cls; cl < x->cls + x->ncls; cl++) {
+        uint64_t m = l->kinds[cl->kind] & cl->ok;
+        if (m && (m = steps_from(cl, m, free)) && metric == SL_MOVE)
+            moving |= m;
+        for (; metric != SL_MOVE && m; m &= m - 1) {
+            unsigned a = ptb_low_bit(m), k = cl->kind, b = a;
+            uint64_t own = free | d->kind[k].shape << a;
+            t.at[a] = 0;
+            do {                        /* (the line metric: on) */
+                b = (unsigned)((int)b + cl->delta);
+                if (rank_move(x, &t, &mp, k, a, b, idx, &n))
+                    return n;
+            } while (metric == SL_LINE && (cl->ok >> b & 1) &&
+                     steps_from(cl, (uint64_t)1 << b, own));
+            t.at[a] = (uint8_t)(k + 1);
+        }
+    }
+    for (; moving; moving &= moving - 1) {
+        unsigned a = ptb_low_bit(moving), k = l->at[a] - 1u;
+        t.at[a] = 0;
+        for (uint64_t m = sl_reach_set(x, k, l->occ & ~(d->kind[k].shape << a),
+                                       a); m; m &= m - 1)
+            if (rank_move(x, &t, &mp, k, a, ptb_low_bit(m), idx, &n))
+                return n;
+        t.at[a] = (uint8_t)(k + 1);
+    }
+    return n;
+}
+
+/* class_moves() with its metric a constant. */
+static unsigned search_moves(const sl_ctx *x, const layout *l,
+                             const prefix *pre, uint64_t *idx)
+{
+    switch (x->metric) {
+    case SL_STEP:
+        return class_moves(x, l, pre, idx, SL_STEP);
+    case SL_LINE:
+        return class_moves(x, l, pre, idx, SL_LINE);
+    default:
+        return class_moves(x, l, pre, idx, SL_MOVE);
+    }
+}
+
 /* moves(), unmoves() and first_move(): the same moves of state idx into
  * ml (none when idx is no state). */
 static void state_moves(uint32_t sub, uint64_t idx, move_list *ml)
@@ -805,7 +1059,10 @@ static void state_moves(uint32_t sub, uint64_t idx, move_list *ml)
                            __ATOMIC_RELAXED) == HASH_AFTER)
         hash_late(x);
     ml->pre = &last.pre;
-    successors(x, l, ml->idx != NULL, add_move, ml);
+    if (ml->idx && x->ncls)
+        ml->n = search_moves(x, l, ml->pre, ml->idx);
+    else
+        successors(x, l, ml->idx != NULL, add_move, ml);
 }
 
 unsigned slide_moves(const void *ctx, uint32_t sub, uint64_t idx,
