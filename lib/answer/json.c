@@ -123,6 +123,19 @@ int ptb_format_json(const ptb_space *s, const ptb_solution *sol, char *buf,
     return (int)len;
 }
 
+int ptb_format_search_json(const ptb_space *s, const ptb_solution *sol,
+                           const ptb_search_stats *st, char *buf, size_t cap)
+{
+    size_t len = 0;
+    if (cap)
+        buf[0] = '\0';
+    cat_head(s, &sol->start, sol->distance, sol, buf, cap, &len);
+    ptb_catf(buf, cap, &len, ",\"search\":{\"optimal\":true,\"nodes\":%"
+             PRIu64 ",\"iterations\":%u,\"bound\":%u,\"seconds\":%.6f}}",
+             st->nodes, st->iterations, st->bound, st->seconds);
+    return (int)len;
+}
+
 int ptb_format_analysis_json(const ptb_space *s, const ptb_analysis *a,
                              const ptb_solution *line, char *buf, size_t cap)
 {
