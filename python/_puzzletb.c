@@ -62,8 +62,9 @@
 #define TEXT_CAP 4096        /* formatted text that fits on the stack */
 
 typedef struct modstate {
-    PyObject *Error, *ParseError, *TableError, *Unsolvable;
-    PyTypeObject *Space, *Table, *Answer, *Position, *Move, *Successor;
+    PyObject *Error, *ParseError, *TableError, *Unsolvable, *SearchLimit;
+    PyTypeObject *Space, *Table, *Patterns, *Answer, *Position, *Move,
+                 *Successor;
 } modstate;
 
 static struct PyModuleDef module_def;
@@ -420,6 +421,13 @@ static PyObject *Space_get_file(SpaceObject *self, void *unused)
     return PyUnicode_FromString(file);
 }
 
+static PyObject *Space_get_patterns(SpaceObject *self, void *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLong(
+        ptb_puzzle_patterns(ptb_space_puzzle(self->s)));
+}
+
 static PyMethodDef Space_methods[] = {
     { "parse", (PyCFunction)Space_parse, METH_VARARGS, Space_parse_doc },
     { NULL, NULL, 0, NULL }
@@ -430,6 +438,9 @@ static PyGetSetDef Space_getset[] = {
     { "metric", (getter)Space_get_metric, NULL, "the metric's name", NULL },
     { "file", (getter)Space_get_file, NULL,
       "the table's file name ('klotski-step.mdb')", NULL },
+    { "patterns", (getter)Space_get_patterns, NULL,
+      "how many pattern groups its description names (0: none); such a "
+      "puzzle without a full table is answered by a search", NULL },
     { NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -464,10 +475,14 @@ typedef struct {
     SpaceObject *space;
     ptb_solution *sol;            /* one of the two */
     ptb_analysis *an;
+    int searched;                 /* sol found by a search: its figures */
+    ptb_search_stats stats;
 } AnswerObject;
 
+/* stats: the figures of the search that found sol, or NULL. */
 static PyObject *answer_new(modstate *st, SpaceObject *space,
-                            const ptb_solution *sol, const ptb_analysis *an)
+                            const ptb_solution *sol, const ptb_analysis *an,
+                            const ptb_search_stats *stats)
 {
     AnswerObject *a = PyObject_New(AnswerObject, st->Answer);
     if (!a)
@@ -475,6 +490,9 @@ static PyObject *answer_new(modstate *st, SpaceObject *space,
     a->space = (SpaceObject *)Py_NewRef(space);
     a->sol = NULL;
     a->an = NULL;
+    a->searched = stats != NULL;
+    if (stats)
+        a->stats = *stats;
     if (sol && (a->sol = malloc(sizeof *sol)))
         *a->sol = *sol;
     /* an analysis's moves past n are never read */
@@ -502,15 +520,20 @@ static void Answer_dealloc(AnswerObject *self)
 PyDoc_STRVAR(Answer_json_doc,
 "json() -> str\n\n"
 "The library's JSON answer (schema PTB_JSON_SCHEMA, see doc/guide.md):\n"
-"ptb_format_json() for a solution, ptb_format_analysis_json() for an\n"
-"analysis; each move with its structured form, \"detail\".");
+"ptb_format_json() for a solution (ptb_format_search_json(), with the\n"
+"\"search\" member, for one found by a search), ptb_format_analysis_json()\n"
+"for an analysis; each move with its structured form, \"detail\".");
 
 static PyObject *Answer_json(AnswerObject *self, PyObject *unused)
 {
     const ptb_space *s = self->space->s;
     PyObject *r;
     (void)unused;
-    if (self->sol) {
+    if (self->sol && self->searched) {
+#define CALL(b, c) ptb_format_search_json(s, self->sol, &self->stats, b, c)
+        FORMAT_STR(r, CALL);
+#undef CALL
+    } else if (self->sol) {
 #define CALL(b, c) ptb_format_json(s, self->sol, b, c)
         FORMAT_STR(r, CALL);
 #undef CALL
@@ -576,14 +599,20 @@ typedef struct slot {
     struct slot *next;
 } slot;
 
+/* The idle slots of a Table or Patterns object. */
+typedef struct pool {
+    pthread_mutex_t lock;         /* guards idle and nidle */
+    slot *idle;
+    unsigned nidle;
+    const ptb_table *t;           /* a slot's reader reads it; NULL: none */
+} pool;
+
 typedef struct {
     PyObject_HEAD
     SpaceObject *space;
     ptb_table *t;
     PyObject *path;               /* str: DIR/FILE */
-    pthread_mutex_t lock;         /* guards idle and nidle */
-    slot *idle;
-    unsigned nidle;
+    pool pool;
 } TableObject;
 
 static void slot_free(slot *sl)
@@ -597,16 +626,34 @@ static void slot_free(slot *sl)
     free(sl);
 }
 
-/* Pops an idle slot or makes one; NULL when out of memory.  No GIL. */
-static slot *slot_get(TableObject *self)
+static void pool_init(pool *pl, const ptb_table *t)
 {
-    pthread_mutex_lock(&self->lock);
-    slot *sl = self->idle;
-    if (sl) {
-        self->idle = sl->next;
-        self->nidle--;
+    pthread_mutex_init(&pl->lock, NULL);
+    pl->idle = NULL;
+    pl->nidle = 0;
+    pl->t = t;
+}
+
+static void pool_free(pool *pl)
+{
+    while (pl->idle) {
+        slot *next = pl->idle->next;
+        slot_free(pl->idle);
+        pl->idle = next;
     }
-    pthread_mutex_unlock(&self->lock);
+    pthread_mutex_destroy(&pl->lock);
+}
+
+/* Pops an idle slot or makes one; NULL when out of memory.  No GIL. */
+static slot *slot_get(pool *pl)
+{
+    pthread_mutex_lock(&pl->lock);
+    slot *sl = pl->idle;
+    if (sl) {
+        pl->idle = sl->next;
+        pl->nidle--;
+    }
+    pthread_mutex_unlock(&pl->lock);
     if (sl)
         return sl;
     sl = calloc(1, sizeof *sl);
@@ -614,7 +661,8 @@ static slot *slot_get(TableObject *self)
         return NULL;
     sl->sol = malloc(sizeof *sl->sol);
     sl->an = malloc(sizeof *sl->an);
-    if (!sl->sol || !sl->an || ptb_reader_new(self->t, &sl->r) != PTB_OK) {
+    if (!sl->sol || !sl->an ||
+        (pl->t && ptb_reader_new(pl->t, &sl->r) != PTB_OK)) {
         slot_free(sl);
         return NULL;
     }
@@ -622,18 +670,34 @@ static slot *slot_get(TableObject *self)
 }
 
 /* Returns a slot to the pool, or frees it when the pool is full. */
-static void slot_put(TableObject *self, slot *sl)
+static void slot_put(pool *pl, slot *sl)
 {
-    pthread_mutex_lock(&self->lock);
-    int keep = self->nidle < POOL_MAX;
+    pthread_mutex_lock(&pl->lock);
+    int keep = pl->nidle < POOL_MAX;
     if (keep) {
-        sl->next = self->idle;
-        self->idle = sl;
-        self->nidle++;
+        sl->next = pl->idle;
+        pl->idle = sl;
+        pl->nidle++;
     }
-    pthread_mutex_unlock(&self->lock);
+    pthread_mutex_unlock(&pl->lock);
     if (!keep)
         slot_free(sl);
+}
+
+/* Raises TableError(msg) with its attributes path and code (rc); msg
+ * NULL (its making failed) leaves that exception.  Returns NULL. */
+static PyObject *raise_table_error(modstate *st, PyObject *path,
+                                   PyObject *msg, int rc)
+{
+    PyObject *e = msg ? PyObject_CallOneArg(st->TableError, msg) : NULL;
+    if (e && PyObject_SetAttrString(e, "path", path) == 0) {
+        PyObject *code = PyLong_FromLong(rc);
+        if (code && PyObject_SetAttrString(e, "code", code) == 0)
+            PyErr_SetObject(st->TableError, e);
+        Py_XDECREF(code);
+    }
+    Py_XDECREF(e);
+    return NULL;
 }
 
 /* A failed read: TableError with tblookup's words, naming the file, and
@@ -656,14 +720,7 @@ static PyObject *table_error(modstate *st, const ptb_space *s,
                                ptb_puzzle_name(ptb_space_puzzle(s)),
                                ptb_space_metric(s), dir)
         : PyUnicode_FromFormat("%U: %s", path, ptb_strerror(rc));
-    PyObject *e = msg ? PyObject_CallOneArg(st->TableError, msg) : NULL;
-    if (e && PyObject_SetAttrString(e, "path", path) == 0) {
-        PyObject *code = PyLong_FromLong(rc);
-        if (code && PyObject_SetAttrString(e, "code", code) == 0)
-            PyErr_SetObject(st->TableError, e);
-        Py_XDECREF(code);
-    }
-    Py_XDECREF(e);
+    raise_table_error(st, path, msg, rc);
     Py_XDECREF(msg);
     Py_DECREF(path);
     return NULL;
@@ -682,12 +739,13 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!self)
         return NULL;
     self->space = (SpaceObject *)Py_NewRef(space);
-    pthread_mutex_init(&self->lock, NULL);
+    pool_init(&self->pool, NULL);
     const ptb_space *s = self->space->s;
     int rc;
     NOGIL_BEGIN
     rc = ptb_table_open(s, dir, &self->t);
     NOGIL_END
+    self->pool.t = self->t;
     if (rc != PTB_OK) {
         Py_DECREF(self);
         return rc == PTB_ENOMEM ? PyErr_NoMemory()
@@ -704,13 +762,8 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 static void Table_dealloc(TableObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    while (self->idle) {
-        slot *next = self->idle->next;
-        slot_free(self->idle);
-        self->idle = next;
-    }
+    pool_free(&self->pool);
     ptb_table_close(self->t);
-    pthread_mutex_destroy(&self->lock);
     Py_XDECREF(self->path);
     Py_XDECREF(self->space);
     type->tp_free(self);
@@ -799,38 +852,53 @@ static int solution_texts(const ptb_space *s, slot *sl)
     return bad ? PTB_ENOMEM : PTB_OK;
 }
 
-/* Parses a query, walks the table and formats the answer's texts, in one
- * stretch without the GIL; on success *out holds a slot with the solution
- * (rc PTB_OK or PTB_NOTFOUND) and its texts, to be given back by the
- * caller.  Returns 0, or -1 with an exception. */
-static int solve_query(modstate *st, TableObject *self, PyObject *args,
-                       slot **out, int *rc_out)
+/* What answers a query: a table walked, or a search guided by pattern
+ * tables; and how a failure of either becomes an exception. */
+typedef struct solver solver;
+struct solver {
+    SpaceObject *space;
+    pool *pool;
+    const ptb_table *t;              /* a table; NULL: pt */
+    const ptb_patterns *pt;
+    ptb_search_opts opts;            /* pt's search: threads and limits */
+    ptb_search_stats stats;          /* ... and what it did */
+    PyObject *owner;                 /* the Table or Patterns object */
+    PyObject *(*fail)(modstate *, const solver *, int rc);  /* NULL back */
+};
+
+/* Parses a query, walks the table (or searches) and formats the answer's
+ * texts, in one stretch without the GIL; on success *out holds a slot
+ * with the solution (rc PTB_OK or PTB_NOTFOUND) and its texts, to be given
+ * back by the caller.  Returns 0, or -1 with an exception. */
+static int solve_query(modstate *st, solver *sv, PyObject *text,
+                       PyObject *opts, slot **out, int *rc_out)
 {
-    PyObject *text, *opts;
     query q;
     int prc, rc = PTB_ENOMEM;
     slot *sl = NULL;
-    if (!PyArg_ParseTuple(args, "OO", &text, &opts) ||
-        query_args(st, text, opts, &q) != 0)
+    const ptb_space *s = sv->space->s;
+    if (query_args(st, text, opts, &q) != 0)
         return -1;
     NOGIL_BEGIN
-    prc = query_parse(self->space->s, &q);
-    if (prc == PTB_OK && (sl = slot_get(self)))
-        rc = ptb_solve(self->t, sl->r, q.starts, q.n, sl->sol);
+    prc = query_parse(s, &q);
+    if (prc == PTB_OK && (sl = slot_get(sv->pool)))
+        rc = sv->t ? ptb_solve(sv->t, sl->r, q.starts, q.n, sl->sol)
+             : ptb_patterns_solve(sv->pt, q.starts, q.n, &sv->opts, sl->sol,
+                                  &sv->stats);
     if (rc == PTB_NOTFOUND)
         sl->sol->distance = 0;          /* the start's texts only */
     if ((rc == PTB_OK || rc == PTB_NOTFOUND) &&
-        solution_texts(self->space->s, sl) != PTB_OK)
+        solution_texts(s, sl) != PTB_OK)
         rc = PTB_ENOMEM;
     if (sl && rc == PTB_NOTFOUND)
         sl->sol->distance = PTB_UNSOLVABLE;
     NOGIL_END
-    if (prc != PTB_OK)
-        return query_error(st, self, &q, prc), -1;
-    if (rc != PTB_OK && rc != PTB_NOTFOUND) {
+    if (prc != PTB_OK && prc != PTB_ECORRUPT)
+        return parse_error(st, &q, prc);
+    if (prc != PTB_OK || (rc != PTB_OK && rc != PTB_NOTFOUND)) {
         if (sl)
-            slot_put(self, sl);
-        read_error(st, self, rc);
+            slot_put(sv->pool, sl);
+        sv->fail(st, sv, prc != PTB_OK ? prc : rc);
         return -1;
     }
     *out = sl;
@@ -857,7 +925,7 @@ static PyObject *Table_distance(TableObject *self, PyObject *args)
         return NULL;
     NOGIL_BEGIN
     prc = query_parse(self->space->s, &q);
-    if (prc == PTB_OK && (sl = slot_get(self)))
+    if (prc == PTB_OK && (sl = slot_get(&self->pool)))
         for (unsigned i = 0; i < q.n; i++) {
             rc = ptb_distance(self->t, sl->r, &q.starts[i], &d);
             if (rc == PTB_NOTFOUND)
@@ -869,7 +937,7 @@ static PyObject *Table_distance(TableObject *self, PyObject *args)
         }
     NOGIL_END
     if (sl)
-        slot_put(self, sl);
+        slot_put(&self->pool, sl);
     if (prc != PTB_OK)
         return query_error(st, self, &q, prc);
     if (rc != PTB_OK)
@@ -947,22 +1015,60 @@ PyDoc_STRVAR(Table_solve_doc,
 "candidate; the first when none reaches the goal); moves: a list of Move;\n"
 "answer: an Answer for the native text and the JSON, made on demand.");
 
-static PyObject *Table_solve(TableObject *self, PyObject *args)
+/* The search's figures, as the JSON's "search" member has them. */
+static PyObject *search_obj(const ptb_search_stats *x)
 {
-    modstate *st = state_of_type(Py_TYPE(self));
+    return Py_BuildValue("{sOsKsIsIsd}", "optimal", Py_True, "nodes",
+                         (unsigned long long)x->nodes, "iterations",
+                         x->iterations, "bound", x->bound, "seconds",
+                         x->seconds);
+}
+
+/* A query's answer as solve() gives it: (distance, start, moves, answer),
+ * and the search's figures last when it was searched. */
+static PyObject *solve_answer(solver *sv, PyObject *args)
+{
+    modstate *st = state_of_type(Py_TYPE(sv->owner));
+    PyObject *text, *opts;
     slot *sl;
     int rc;
-    if (!st || solve_query(st, self, args, &sl, &rc) != 0)
+    if (!st || !PyArg_ParseTuple(args, "OO", &text, &opts) ||
+        solve_query(st, sv, text, opts, &sl, &rc) != 0)
         return NULL;
     const ptb_solution *sol = sl->sol;
     int ok = rc == PTB_OK;
-    PyObject *r = Py_BuildValue("(NNNN)",
+    const ptb_search_stats *stats = sv->pt ? &sv->stats : NULL;
+    PyObject *v[5] = {
         distance_obj(ok ? sol->distance : PTB_UNSOLVABLE),
         slot_position(st, sl, &sol->start, 0, NULL),
         ok ? moves_list(st, sl) : PyList_New(0),
-        answer_new(st, self->space, sol, NULL));
-    slot_put(self, sl);
+        answer_new(st, sv->space, sol, NULL, stats),
+        stats ? search_obj(stats) : NULL };
+    slot_put(sv->pool, sl);
+    Py_ssize_t n = stats ? 5 : 4, bad = 0;
+    PyObject *r = PyTuple_New(n);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        bad |= !v[i];
+        if (r && v[i])
+            PyTuple_SET_ITEM(r, i, v[i]);
+        else
+            Py_XDECREF(v[i]);
+    }
+    if (bad)
+        Py_CLEAR(r);
     return r;
+}
+
+static PyObject *table_fail(modstate *st, const solver *sv, int rc)
+{
+    return read_error(st, (TableObject *)sv->owner, rc);
+}
+
+static PyObject *Table_solve(TableObject *self, PyObject *args)
+{
+    solver sv = { self->space, &self->pool, self->t, NULL, { 0, 0, 0 },
+                  { 0, 0, 0, 0 }, (PyObject *)self, table_fail };
+    return solve_answer(&sv, args);
 }
 
 static PyObject *successor_obj(modstate *st, const ptb_space *s,
@@ -1008,14 +1114,14 @@ static PyObject *Table_analyse(TableObject *self, PyObject *args)
         return NULL;
     NOGIL_BEGIN
     prc = query_parse(s, &q);
-    if (prc == PTB_OK && (sl = slot_get(self)))
+    if (prc == PTB_OK && (sl = slot_get(&self->pool)))
         rc = ptb_analyse(self->t, sl->r, q.starts, q.n, sl->an);
     NOGIL_END
     if (prc != PTB_OK)
         return query_error(st, self, &q, prc);
     if (rc != PTB_OK) {
         if (sl)
-            slot_put(self, sl);
+            slot_put(&self->pool, sl);
         return read_error(st, self, rc);
     }
     const ptb_analysis *an = sl->an;
@@ -1032,9 +1138,9 @@ static PyObject *Table_analyse(TableObject *self, PyObject *args)
                                        position_obj(st, s, &an->position,
                                                     NULL),
                                        list, answer_new(st, self->space,
-                                                        NULL, an))
+                                                        NULL, an, NULL))
                        : NULL;
-    slot_put(self, sl);
+    slot_put(&self->pool, sl);
     return r;
 }
 
@@ -1109,6 +1215,203 @@ static PyType_Slot Table_slots[] = {
 static PyType_Spec Table_spec = {
     "puzzletb._puzzletb.Table", sizeof(TableObject), 0,
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Table_slots
+};
+
+/* ==== Patterns: a puzzle past a full table, answered by search ====== */
+
+typedef struct {
+    PyObject_HEAD
+    SpaceObject *space;
+    ptb_patterns *pt;
+    PyObject *dir;                /* str: the tables directory */
+    PyObject *path;               /* str: DIR/NAME-pattern-*.mdb */
+    pool pool;                    /* slots without readers */
+} PatternsObject;
+
+/* The pattern tables could not be opened: TableError with tblookup's
+ * words, naming the full table that is missing and how to build them. */
+static PyObject *patterns_missing(modstate *st, const ptb_space *s,
+                                  const char *dir, int rc)
+{
+    char file[256];
+    const char *name = ptb_puzzle_name(ptb_space_puzzle(s));
+    ptb_space_file(s, file, sizeof file);
+    PyObject *path = PyUnicode_FromFormat("%s/%s", dir, file);
+    PyObject *msg = path ? PyUnicode_FromFormat(
+        "%U: %s, and its pattern tables: %s; build them with 'tbgen "
+        "--puzzle %s --patterns --out %s'", path,
+        ptb_strerror(PTB_ENOTABLE), ptb_strerror(rc), name, dir) : NULL;
+    if (path)
+        raise_table_error(st, path, msg, rc);
+    Py_XDECREF(msg);
+    Py_XDECREF(path);
+    return NULL;
+}
+
+static PyObject *Patterns_new(PyTypeObject *type, PyObject *args,
+                              PyObject *kw)
+{
+    static char *kwlist[] = { "space", "directory", NULL };
+    PyObject *space;
+    const char *dir;
+    modstate *st = state_of_type(type);
+    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "O!s:Patterns", kwlist,
+                                            st->Space, &space, &dir))
+        return NULL;
+    PatternsObject *self = (PatternsObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->space = (SpaceObject *)Py_NewRef(space);
+    pool_init(&self->pool, NULL);
+    const ptb_space *s = self->space->s;
+    int rc;
+    NOGIL_BEGIN
+    rc = ptb_patterns_open(s, dir, &self->pt);
+    NOGIL_END
+    if (rc != PTB_OK) {
+        Py_DECREF(self);
+        return rc == PTB_ENOMEM ? PyErr_NoMemory()
+                                : patterns_missing(st, s, dir, rc);
+    }
+    self->dir = PyUnicode_FromString(dir);
+    self->path = PyUnicode_FromFormat("%s/%s-pattern-*.mdb", dir,
+                                      ptb_puzzle_name(ptb_space_puzzle(s)));
+    if (!self->dir || !self->path) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static void Patterns_dealloc(PatternsObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    pool_free(&self->pool);
+    ptb_patterns_close(self->pt);
+    Py_XDECREF(self->dir);
+    Py_XDECREF(self->path);
+    Py_XDECREF(self->space);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+/* A search that reached its limit: SearchLimit with its figures. */
+static PyObject *search_limit(modstate *st, const solver *sv)
+{
+    const ptb_search_stats *x = &sv->stats;
+    const char *name = ptb_puzzle_name(ptb_space_puzzle(sv->space->s));
+    int timed = sv->opts.seconds > 0 &&
+                (!sv->opts.nodes || x->nodes < sv->opts.nodes);
+    char what[64];
+    if (timed)
+        snprintf(what, sizeof what, "ran out of time (%g s)",
+                 sv->opts.seconds);
+    else
+        snprintf(what, sizeof what, "reached its node limit (%llu)",
+                 (unsigned long long)sv->opts.nodes);
+    PyObject *msg = PyUnicode_FromFormat(
+        "%s: the search %s after %llu nodes and %u bounds from %u: no "
+        "answer proven", name, what, (unsigned long long)x->nodes,
+        x->iterations, x->bound);
+    PyObject *e = msg ? PyObject_CallOneArg(st->SearchLimit, msg) : NULL;
+    PyObject *fig = e ? search_obj(x) : NULL;
+    if (fig && PyDict_DelItemString(fig, "optimal") == 0 &&
+        PyObject_SetAttrString(e, "search", fig) == 0)
+        PyErr_SetObject(st->SearchLimit, e);
+    Py_XDECREF(fig);
+    Py_XDECREF(e);
+    Py_XDECREF(msg);
+    return NULL;
+}
+
+static PyObject *patterns_fail(modstate *st, const solver *sv, int rc)
+{
+    PatternsObject *self = (PatternsObject *)sv->owner;
+    if (rc == PTB_ENOMEM)
+        return PyErr_NoMemory();
+    if (rc == PTB_ELIMIT)
+        return search_limit(st, sv);
+    PyObject *msg = PyUnicode_FromFormat(
+        "%U: %s; rebuild them with 'tbgen --puzzle %s --patterns --out %U'",
+        self->path, ptb_strerror(rc),
+        ptb_puzzle_name(ptb_space_puzzle(sv->space->s)), self->dir);
+    raise_table_error(st, self->path, msg, rc);
+    Py_XDECREF(msg);
+    return NULL;
+}
+
+PyDoc_STRVAR(Patterns_solve_doc,
+"solve(text, options, threads=1, seconds=0.0, nodes=0)\n"
+"    -> (distance, start, moves, answer, search)\n\n"
+"As Table.solve(), by ptb_patterns_solve(): an IDA* search on threads,\n"
+"stopped after seconds of wall time or nodes expanded (0: no limit) with\n"
+"SearchLimit.  search: its figures, the JSON's \"search\" member (optimal,\n"
+"nodes, iterations, bound, seconds); the answer's JSON has it too.");
+
+static PyObject *Patterns_solve(PatternsObject *self, PyObject *args,
+                                PyObject *kw)
+{
+    static char *kwlist[] = { "text", "options", "threads", "seconds",
+                              "nodes", NULL };
+    PyObject *text, *opts;
+    unsigned threads = 1;
+    double seconds = 0;
+    unsigned long long nodes = 0;
+    solver sv = { self->space, &self->pool, NULL, self->pt, { 0, 0, 0 },
+                  { 0, 0, 0, 0 }, (PyObject *)self, patterns_fail };
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|IdK:solve", kwlist, &text,
+                                     &opts, &threads, &seconds, &nodes))
+        return NULL;
+    if (threads < 1 || threads > 256 || !(seconds >= 0)) {
+        PyErr_Format(PyExc_ValueError, threads < 1 || threads > 256
+                     ? "threads: takes 1..256, got %u"
+                     : "seconds: takes a number >= 0", threads);
+        return NULL;
+    }
+    sv.opts = (ptb_search_opts){ threads, nodes, seconds };
+    PyObject *pair = PyTuple_Pack(2, text, opts);
+    PyObject *r = pair ? solve_answer(&sv, pair) : NULL;
+    Py_XDECREF(pair);
+    return r;
+}
+
+static PyMethodDef Patterns_methods[] = {
+    { "solve", (PyCFunction)(void (*)(void))Patterns_solve,
+      METH_VARARGS | METH_KEYWORDS, Patterns_solve_doc },
+    { NULL, NULL, 0, NULL }
+};
+
+static PyMemberDef Patterns_members[] = {
+    { "path", T_OBJECT, offsetof(PatternsObject, path), READONLY,
+      "the pattern tables, DIR/NAME-pattern-*.mdb" },
+    { "directory", T_OBJECT, offsetof(PatternsObject, dir), READONLY,
+      "the directory they were opened from" },
+    { "space", T_OBJECT, offsetof(PatternsObject, space), READONLY,
+      "the Space they answer for" },
+    { NULL, 0, 0, 0, NULL }
+};
+
+/* CPython's slot tables keep functions in void * (as dlsym() returns
+ * them); ISO C does not promise the conversion, POSIX and CPython do. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+static PyType_Slot Patterns_slots[] = {
+    { Py_tp_doc, "Patterns(space, directory): the pattern tables of a Space "
+                 "whose puzzle has no full table (Space.patterns > 0), "
+                 "opened from a directory, to answer by search; raises "
+                 "TableError naming the missing table and how to build "
+                 "them.  Safe to share between threads." },
+    { Py_tp_new, Patterns_new },
+    { Py_tp_dealloc, Patterns_dealloc },
+    { Py_tp_methods, Patterns_methods },
+    { Py_tp_members, Patterns_members },
+    { 0, NULL }
+};
+#pragma GCC diagnostic pop
+
+static PyType_Spec Patterns_spec = {
+    "puzzletb._puzzletb.Patterns", sizeof(PatternsObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Patterns_slots
 };
 
 /* ==== module ========================================================== */
@@ -1189,12 +1492,20 @@ static int add_exceptions(PyObject *m, modstate *st)
         "the position (the get_* calls return None instead).", b, NULL)
         : NULL;
     Py_XDECREF(b);
-    if (!st->ParseError || !st->TableError || !st->Unsolvable)
+    b = PyTuple_Pack(2, st->Error, PyExc_TimeoutError);
+    st->SearchLimit = b ? PyErr_NewExceptionWithDoc("puzzletb.SearchLimit",
+        "A search from pattern tables reached its limit (Tablebase."
+        "seconds) before it proved an answer.  Attribute search: its "
+        "figures (nodes, iterations, bound, seconds).", b, NULL) : NULL;
+    Py_XDECREF(b);
+    if (!st->ParseError || !st->TableError || !st->Unsolvable ||
+        !st->SearchLimit)
         return -1;
     return PyModule_AddObjectRef(m, "Error", st->Error) ||
            PyModule_AddObjectRef(m, "ParseError", st->ParseError) ||
            PyModule_AddObjectRef(m, "TableError", st->TableError) ||
-           PyModule_AddObjectRef(m, "Unsolvable", st->Unsolvable) ? -1 : 0;
+           PyModule_AddObjectRef(m, "Unsolvable", st->Unsolvable) ||
+           PyModule_AddObjectRef(m, "SearchLimit", st->SearchLimit) ? -1 : 0;
 }
 
 static int add_types(PyObject *m, modstate *st)
@@ -1203,15 +1514,20 @@ static int add_types(PyObject *m, modstate *st)
                                                          NULL);
     st->Table = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Table_spec,
                                                          NULL);
+    st->Patterns = (PyTypeObject *)PyType_FromModuleAndSpec(m,
+                                                            &Patterns_spec,
+                                                            NULL);
     st->Answer = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Answer_spec,
                                                           NULL);
     st->Position = PyStructSequence_NewType(&position_desc);
     st->Move = PyStructSequence_NewType(&move_desc);
     st->Successor = PyStructSequence_NewType(&successor_desc);
-    if (!st->Space || !st->Table || !st->Answer || !st->Position ||
+    if (!st->Space || !st->Table || !st->Patterns || !st->Answer ||
+        !st->Position ||
         !st->Move || !st->Successor)
         return -1;
     return PyModule_AddType(m, st->Space) || PyModule_AddType(m, st->Table) ||
+           PyModule_AddType(m, st->Patterns) ||
            PyModule_AddObjectRef(m, "Position", (PyObject *)st->Position) ||
            PyModule_AddObjectRef(m, "Move", (PyObject *)st->Move) ||
            PyModule_AddObjectRef(m, "Successor", (PyObject *)st->Successor)
@@ -1225,7 +1541,8 @@ static int module_exec(PyObject *m)
         return -1;
     return PyModule_AddStringConstant(m, "TABLES_DIR", PTB_TABLES_DIR) ||
            PyModule_AddIntConstant(m, "FORMAT_VERSION", PTB_FORMAT_VERSION) ||
-           PyModule_AddIntConstant(m, "MAX_DISTANCE", PTB_MAX_DISTANCE)
+           PyModule_AddIntConstant(m, "MAX_DISTANCE", PTB_MAX_DISTANCE) ||
+           PyModule_AddIntConstant(m, "_ENOTABLE", PTB_ENOTABLE)
            ? -1 : 0;
 }
 
@@ -1236,8 +1553,10 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->ParseError);
     Py_VISIT(st->TableError);
     Py_VISIT(st->Unsolvable);
+    Py_VISIT(st->SearchLimit);
     Py_VISIT(st->Space);
     Py_VISIT(st->Table);
+    Py_VISIT(st->Patterns);
     Py_VISIT(st->Answer);
     Py_VISIT(st->Position);
     Py_VISIT(st->Move);
@@ -1252,8 +1571,10 @@ static int module_clear(PyObject *m)
     Py_CLEAR(st->ParseError);
     Py_CLEAR(st->TableError);
     Py_CLEAR(st->Unsolvable);
+    Py_CLEAR(st->SearchLimit);
     Py_CLEAR(st->Space);
     Py_CLEAR(st->Table);
+    Py_CLEAR(st->Patterns);
     Py_CLEAR(st->Answer);
     Py_CLEAR(st->Position);
     Py_CLEAR(st->Move);

@@ -31,6 +31,14 @@ get_distance() returns None.  Errors: ParseError (a ValueError) with the
 library's one-line message for bad input; TableError, naming the file, for
 a missing, old-format or damaged table.
 
+A puzzle too big for a full table (the 15-puzzle, `fifteen`) is answered
+from its pattern tables (`tbgen --puzzle fifteen --patterns`) by a search,
+proven optimal: solve() and distance() work as for any puzzle, the
+Solution's search (and its JSON's "search" member) gives the search's
+figures, Tablebase.threads and Tablebase.seconds its threads and time
+limit (SearchLimit when it runs out); analyse() and info() need a full
+table and raise TableError saying so.
+
 A Tablebase may be shared by any number of threads: the tables are read
 and walked without the GIL, each call on a reader of its own.
 """
@@ -41,14 +49,16 @@ import threading as _threading
 from typing import NamedTuple as _NamedTuple, Optional as _Optional
 
 from ._puzzletb import (Error, ParseError, TableError, Unsolvable,
-                        Position, Move, Successor, TABLES_DIR,
+                        SearchLimit, Position, Move, Successor, TABLES_DIR,
                         FORMAT_VERSION)
 from ._puzzletb import (Space as _Space, Table as _Table,
-                        puzzles as _puzzles, version as _version)
+                        Patterns as _Patterns, puzzles as _puzzles,
+                        version as _version, _ENOTABLE)
 
 __all__ = ["open", "puzzles", "default_tables", "Tablebase", "Solution",
            "Analysis", "Puzzle", "Option", "Position", "Move", "Successor",
-           "Error", "ParseError", "TableError", "Unsolvable", "TABLES_DIR",
+           "Error", "ParseError", "TableError", "Unsolvable", "SearchLimit",
+           "TABLES_DIR",
            "FORMAT_VERSION", "__version__"]
 
 __version__ = _version()
@@ -110,11 +120,13 @@ def default_tables():
     return "tables"
 
 
-def open(tables=None):
+def open(tables=None, threads=None, seconds=None):
     """Opens the tables in a directory (default: default_tables()) and
     returns a Tablebase, a context manager.  No file is read yet: each
-    table opens on first use."""
-    return Tablebase(tables)
+    table opens on first use.  threads and seconds: a search's threads
+    (None: the processors) and time limit (None: none), for puzzles
+    answered by search from pattern tables."""
+    return Tablebase(tables, threads, seconds)
 
 
 class Solution:
@@ -133,17 +145,24 @@ class Solution:
               (text and json are made when first asked for)
     details   each move's structured form, from the JSON: a list of dicts
               ("piece", "from", "to", "direction", ... as the puzzle has)
+    search    None for an answer read from a full table; for one found by
+              a search from pattern tables, its figures, a dict as the
+              JSON's "search" member: optimal (True: the search proves the
+              line shortest), nodes expanded, iterations (bounds tried),
+              bound (the start's), seconds
     puzzle, metric   what was asked
     """
     __slots__ = ("puzzle", "metric", "distance", "start", "moves",
-                 "_answer", "_json", "_text")
+                 "search", "_answer", "_json", "_text")
 
-    def __init__(self, puzzle, metric, distance, start, moves, answer):
+    def __init__(self, puzzle, metric, distance, start, moves, answer,
+                 search=None):
         self.puzzle = puzzle
         self.metric = metric
         self.distance = distance
         self.start = start
         self.moves = moves
+        self.search = search
         self._answer = answer
         self._json = self._text = None
 
@@ -158,7 +177,8 @@ class Solution:
     @property
     def json(self):
         """The library's JSON answer (ptb_format_json(): schema 1, with
-        each move's structured "detail"), as text."""
+        each move's structured "detail"; a searched answer ends with the
+        "search" member, as tblookup --format json prints it), as text."""
         if self._json is None:
             self._json = self._answer.json()
         return self._json
@@ -267,6 +287,41 @@ def _check_input(space, text, opts):
     raise error from None
 
 
+class _Searched:
+    """A puzzle with no full table, answered by search from its pattern
+    tables: what a Tablebase keeps in place of its table."""
+
+    def __init__(self, patterns, tablebase):
+        self._patterns = patterns
+        self._tb = tablebase
+        self.space = patterns.space
+        self.path = patterns.path
+
+    def solve(self, text, opts):
+        threads = self._tb.threads or min(_os.cpu_count() or 1, 256)
+        return self._patterns.solve(text, opts, threads,
+                                    self._tb.seconds or 0.0)
+
+    def distance(self, text, opts):
+        return self.solve(text, opts)[0]
+
+    def _needs_table(self, what):
+        s = self.space
+        path = "%s/%s" % (self._patterns.directory, s.file)
+        e = TableError("%s: table not found; %s needs a full table, and %s "
+                       "is answered by a search from its pattern tables (%s):"
+                       " solve() and distance() only"
+                       % (path, what, s.puzzle, self.path))
+        e.path, e.code = path, _ENOTABLE
+        return e
+
+    def analyse(self, text, opts):
+        raise self._needs_table("analyse()")
+
+    def info(self):
+        raise self._needs_table("info()")
+
+
 class Tablebase:
     """The tables of one directory, opened lazily, one per (puzzle,
     metric).  Use as a context manager, or call close().  Safe to share
@@ -274,9 +329,15 @@ class Tablebase:
     **options): metric None is the puzzle's default, options are the
     puzzle's query options (first='B', n=12)."""
 
-    def __init__(self, tables=None):
+    def __init__(self, tables=None, threads=None, seconds=None):
         self.directory = tables if tables is not None else default_tables()
         """the tables directory"""
+        self.threads = threads
+        """a search's threads, 1..256 (None: the processors): for a
+        puzzle answered by search from pattern tables"""
+        self.seconds = seconds
+        """a search's time limit in seconds (None: none); past it, solve()
+        and distance() raise SearchLimit"""
         self._tables = {}
         self._lock = _threading.Lock()
         self._closed = False
@@ -312,12 +373,22 @@ class Tablebase:
             if t is None:
                 s = _space(puzzle, metric, self.directory)
                 try:
-                    t = _Table(s, self.directory)
+                    t = self._open(s)
                 except TableError:
                     _check_input(s, text, opts)   # bad input first
                     raise
                 self._tables[(puzzle, metric)] = t
         return t
+
+    def _open(self, space):
+        """The table of space; for a puzzle with pattern groups and no full
+        table, its pattern tables (tblookup does the same)."""
+        try:
+            return _Table(space, self.directory)
+        except TableError as e:
+            if not space.patterns or e.code != _ENOTABLE:
+                raise
+        return _Searched(_Patterns(space, self.directory), self)
 
     def tables(self):
         """The tables opened so far: {(puzzle, metric): path}."""

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# tests/t_searched.sh: a puzzle past a full table (fifteen, the 15-puzzle)
+# answered by search from its pattern tables through the Python module
+# (python/tests/test_patterns.py) and tbserve (tests/t_serve.py --patterns),
+# as tblookup answers it.  Builds the pattern tables once (about 15 s).
+cd "$(dirname "$0")/.." && . tests/lib.sh
+PY=/usr/bin/python3
+need bin/tbgen "$LOOKUP" build/python/puzzletb
+bin/tbgen -q --puzzle fifteen --patterns --out "$TMP/t15" 2>"$TMP/e"
+check "fifteen: tbgen --patterns builds its three pattern tables" \
+    test "$(ls "$TMP/t15" | grep -c '^fifteen-pattern-[123]\.mdb$')" = 3
+# python_tests PKGDIR LABEL [ENV...]: python/tests/test_patterns.py on the
+# package in PKGDIR
+python_tests() {
+    local dir=$1 label=$2 r; shift 2
+    env "$@" PYTHONPATH="$PWD/$dir" TBLOOKUP="$LOOKUP" \
+        PUZZLETB_PATTERNS="$TMP/t15" "$PY" python/tests/tap.py test_patterns \
+        >"$TMP/py" 2>&1; r=$?
+    renumber "$label" "$TMP/py"
+    check "${label}python/tests/tap.py test_patterns exits 0" test $r = 0
+}
+python_tests build/python "Python: "
+# the module and library built with AddressSanitizer and UBSan (preloaded)
+if [ -d build/san/python/puzzletb ]; then
+    python_tests build/san/python "Python, ASan/UBSan: " \
+        LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc \
+        -print-file-name=libubsan.so)" ASAN_OPTIONS=detect_leaks=0
+fi
+echo "1..$n"
