@@ -5,7 +5,7 @@
 # as tblookup answers it.  Builds the pattern tables once (about 15 s).
 cd "$(dirname "$0")/.." && . tests/lib.sh
 PY=/usr/bin/python3
-need bin/tbgen "$LOOKUP" build/python/puzzletb
+need bin/tbgen "$LOOKUP" build/python/puzzletb bin/tbserve build/san/tbserve
 bin/tbgen -q --puzzle fifteen --patterns --out "$TMP/t15" 2>"$TMP/e"
 check "fifteen: tbgen --patterns builds its three pattern tables" \
     test "$(ls "$TMP/t15" | grep -c '^fifteen-pattern-[123]\.mdb$')" = 3
@@ -26,4 +26,11 @@ if [ -d build/san/python/puzzletb ]; then
         LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc \
         -print-file-name=libubsan.so)" ASAN_OPTIONS=detect_leaks=0
 fi
+# tbserve, and again under ASan and UBSan (its exit status checked)
+for serve in bin/tbserve build/san/tbserve; do
+    TBSERVE=$serve LOOKUP=$LOOKUP "$PY" tests/t_serve.py --patterns "$TMP/t15" \
+        >"$TMP/serve" 2>&1; r=$?
+    renumber "$serve: " "$TMP/serve"
+    check "$serve: tests/t_serve.py --patterns exits 0" test $r = 0
+done
 echo "1..$n"
