@@ -713,6 +713,20 @@ static int play_moves(ctx *c, serve_slot *sl, ptb_table *t, ptb_reader *r,
     }
 }
 
+/* Sends the library's JSON answer of len bytes in the workspace's out
+ * buffer (a 500 when it did not fit), ended by a newline. */
+static void reply_json(ctx *c, const serve_slot *sl, int len)
+{
+    jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
+    if (len <= 0 || (size_t)len >= sizeof c->w->out - 2) {
+        failf(c, 500, "the answer is longer than %u bytes", SERVE_OUT_CAP);
+        return;
+    }
+    b.len = (size_t)len;
+    put(&b, "\n");
+    reply_ok(c, sl, &b);
+}
+
 /* GET /api/v1/PUZZLE?position=... of a puzzle answered by search: what
  * tblookup --format json prints, never cached (its "seconds" differ). */
 static void api_searched(ctx *c, serve_slot *sl, const ptb_position *start,
@@ -722,7 +736,6 @@ static void api_searched(ctx *c, serve_slot *sl, const ptb_position *start,
     ptb_search_stats st;
     const serve_arg *moves = arg_find(c->rq, "moves");
     ptb_search_opts opts = { 1, 0, c->srv->search_seconds };
-    jbuf b = { w->out, 0, sizeof w->out, 0 };
     if (moves && *moves->value) {
         failf(c, 400, "moves: %s is answered by a search, without a full "
               "table to play moves on: ask for the position reached",
@@ -741,15 +754,8 @@ static void api_searched(ctx *c, serve_slot *sl, const ptb_position *start,
         table_failed(c, sl, rc);
         return;
     }
-    int len = ptb_format_search_json(sl->space, &w->sol, &st, w->out,
-                                     sizeof w->out - 1);
-    if (len <= 0 || (size_t)len >= sizeof w->out - 2) {
-        failf(c, 500, "the answer is longer than %u bytes", SERVE_OUT_CAP);
-        return;
-    }
-    b.len = (size_t)len;
-    put(&b, "\n");
-    reply_ok(c, NULL, &b);
+    reply_json(c, NULL, ptb_format_search_json(sl->space, &w->sol, &st,
+                                                w->out, sizeof w->out - 1));
 }
 
 /* GET /api/v1/PUZZLE?position=... */
@@ -760,7 +766,6 @@ static void api_position(ctx *c, serve_slot *sl)
     unsigned n;
     ptb_table *t;
     ptb_reader **r = &w->reader[sl - c->srv->slot];
-    jbuf b = { w->out, 0, sizeof w->out, 0 };
     if (check_args(c, sl->puzzle, ARGS_POSITION) ||
         parse_query(c, sl, start, &n, 0))
         return;
@@ -784,17 +789,9 @@ static void api_position(ctx *c, serve_slot *sl)
         table_failed(c, sl, rc);
         return;
     }
-    int len = ptb_format_analysis_json(sl->space, &w->an,
-                                       w->an.category == PTB_CAT_UNSOLVABLE
-                                       ? NULL : &w->sol, w->out,
-                                       sizeof w->out - 1);
-    if (len <= 0 || (size_t)len >= sizeof w->out - 2) {
-        failf(c, 500, "the answer is longer than %u bytes", SERVE_OUT_CAP);
-        return;
-    }
-    b.len = (size_t)len;
-    put(&b, "\n");
-    reply_ok(c, sl, &b);
+    reply_json(c, sl, ptb_format_analysis_json(sl->space, &w->an,
+                      w->an.category == PTB_CAT_UNSOLVABLE ? NULL : &w->sol,
+                      w->out, sizeof w->out - 1));
 }
 
 /* GET /api/v1/PUZZLE/random?distance=D: the object tblookup --random-at D
