@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/t_searched.sh: a puzzle past a full table (fifteen, the 15-puzzle)
 # answered by search from its pattern tables through the Python module
-# (python/tests/test_patterns.py) and tbserve (tests/t_serve.py --patterns),
-# as tblookup answers it.  Builds the pattern tables once (about 15 s).
+# (python/tests/test_patterns.py), tbserve (tests/t_serve.py --patterns) and
+# the page (tests/t_web.py --patterns), as tblookup answers it.  Builds the pattern tables once (about 15 s).
 cd "$(dirname "$0")/.." && . tests/lib.sh
 PY=/usr/bin/python3
 need bin/tbgen "$LOOKUP" build/python/puzzletb bin/tbserve build/san/tbserve
@@ -33,4 +33,8 @@ for serve in bin/tbserve build/san/tbserve; do
     renumber "$serve: " "$TMP/serve"
     check "$serve: tests/t_serve.py --patterns exits 0" test $r = 0
 done
+# the page in a browser (tests/t_web.py --patterns)
+"$PY" tests/t_web.py --patterns "$TMP/t15" >"$TMP/web" 2>&1; r=$?
+renumber "page: " "$TMP/web"
+check "page: tests/t_web.py --patterns exits 0" test $r = 0
 echo "1..$n"
