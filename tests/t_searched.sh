@@ -2,10 +2,13 @@
 # tests/t_searched.sh: a puzzle past a full table (fifteen, the 15-puzzle)
 # answered by search from its pattern tables through the Python module
 # (python/tests/test_patterns.py), tbserve (tests/t_serve.py --patterns) and
-# the page (tests/t_web.py --patterns), as tblookup answers it.  Builds the pattern tables once (about 15 s).
+# the page (tests/t_web.py --patterns), as tblookup answers it, each also
+# under ASan and UBSan but the page.  Builds the pattern tables once (about
+# 15 s).
 cd "$(dirname "$0")/.." && . tests/lib.sh
 PY=/usr/bin/python3
-need bin/tbgen "$LOOKUP" build/python/puzzletb bin/tbserve build/san/tbserve
+need bin/tbgen "$LOOKUP" build/python/puzzletb build/san/python/puzzletb \
+    bin/tbserve build/san/tbserve
 bin/tbgen -q --puzzle fifteen --patterns --out "$TMP/t15" 2>"$TMP/e"
 check "fifteen: tbgen --patterns builds its three pattern tables" \
     test "$(ls "$TMP/t15" | grep -c '^fifteen-pattern-[123]\.mdb$')" = 3
@@ -21,11 +24,9 @@ python_tests() {
 }
 python_tests build/python "Python: "
 # the module and library built with AddressSanitizer and UBSan (preloaded)
-if [ -d build/san/python/puzzletb ]; then
-    python_tests build/san/python "Python, ASan/UBSan: " \
-        LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc \
-        -print-file-name=libubsan.so)" ASAN_OPTIONS=detect_leaks=0
-fi
+python_tests build/san/python "Python, ASan/UBSan: " \
+    LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc \
+    -print-file-name=libubsan.so)" ASAN_OPTIONS=detect_leaks=0
 # tbserve, and again under ASan and UBSan (its exit status checked)
 for serve in bin/tbserve build/san/tbserve; do
     TBSERVE=$serve LOOKUP=$LOOKUP "$PY" tests/t_serve.py --patterns "$TMP/t15" \
