@@ -11,7 +11,9 @@
  * Objects:
  *   Space     a puzzle with one metric (ptb_space): parses queries
  *   Table     a table opened for reading (ptb_table), bound to a Space; solves
- *             (ptb_solve) and analyses (ptb_analyse)
+ *             (ptb_solve) and analyses (ptb_analyse); for a puzzle past a
+ *             full table, its pattern tables (ptb_patterns), which solve
+ *             by search (ptb_patterns_solve)
  *   Answer    a copy of one solution or analysis, for its JSON on demand
  *   Position, Move, Successor   named tuples (struct sequences) of answers
  *
@@ -63,8 +65,7 @@
 
 typedef struct modstate {
     PyObject *Error, *ParseError, *TableError, *Unsolvable, *SearchLimit;
-    PyTypeObject *Space, *Table, *Patterns, *Answer, *Position, *Move,
-                 *Successor;
+    PyTypeObject *Space, *Table, *Answer, *Position, *Move, *Successor;
 } modstate;
 
 static struct PyModuleDef module_def;
@@ -599,7 +600,7 @@ typedef struct slot {
     struct slot *next;
 } slot;
 
-/* The idle slots of a Table or Patterns object. */
+/* The idle slots of a Table. */
 typedef struct pool {
     pthread_mutex_t lock;         /* guards idle and nidle */
     slot *idle;
@@ -607,11 +608,15 @@ typedef struct pool {
     const ptb_table *t;           /* a slot's reader reads it; NULL: none */
 } pool;
 
+/* A Table answers from its table; a puzzle past a full table (pattern
+ * groups, no table of its own) from its pattern tables, by search. */
 typedef struct {
     PyObject_HEAD
     SpaceObject *space;
-    ptb_table *t;
-    PyObject *path;               /* str: DIR/FILE */
+    ptb_table *t;                 /* one of the two */
+    ptb_patterns *pt;
+    PyObject *path;               /* str: DIR/FILE, or DIR/NAME-pattern-*.mdb */
+    PyObject *dir;                /* str: DIR */
     pool pool;
 } TableObject;
 
@@ -726,6 +731,26 @@ static PyObject *table_error(modstate *st, const ptb_space *s,
     return NULL;
 }
 
+/* The pattern tables could not be opened: TableError with tblookup's
+ * words, naming the full table that is missing and how to build them. */
+static PyObject *patterns_missing(modstate *st, const ptb_space *s,
+                                  const char *dir, int rc)
+{
+    char file[256];
+    const char *name = ptb_puzzle_name(ptb_space_puzzle(s));
+    ptb_space_file(s, file, sizeof file);
+    PyObject *path = PyUnicode_FromFormat("%s/%s", dir, file);
+    PyObject *msg = path ? PyUnicode_FromFormat(
+        "%U: %s, and its pattern tables: %s; build them with 'tbgen "
+        "--puzzle %s --patterns --out %s'", path,
+        ptb_strerror(PTB_ENOTABLE), ptb_strerror(rc), name, dir) : NULL;
+    if (path)
+        raise_table_error(st, path, msg, rc);
+    Py_XDECREF(msg);
+    Py_XDECREF(path);
+    return NULL;
+}
+
 static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = { "space", "directory", NULL };
@@ -741,18 +766,25 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     self->space = (SpaceObject *)Py_NewRef(space);
     pool_init(&self->pool, NULL);
     const ptb_space *s = self->space->s;
-    int rc;
+    int rc, prc = PTB_OK;
+    unsigned groups = ptb_puzzle_patterns(ptb_space_puzzle(s));
     NOGIL_BEGIN
     rc = ptb_table_open(s, dir, &self->t);
+    if (rc == PTB_ENOTABLE && groups)     /* as tblookup: the search */
+        prc = ptb_patterns_open(s, dir, &self->pt);
     NOGIL_END
     self->pool.t = self->t;
-    if (rc != PTB_OK) {
+    if (rc != PTB_OK && (rc != PTB_ENOTABLE || !groups || prc != PTB_OK)) {
         Py_DECREF(self);
-        return rc == PTB_ENOMEM ? PyErr_NoMemory()
-                                : table_error(st, s, dir, rc);
+        return rc == PTB_ENOMEM || prc == PTB_ENOMEM ? PyErr_NoMemory()
+             : rc == PTB_ENOTABLE && groups ? patterns_missing(st, s, dir, prc)
+             : table_error(st, s, dir, rc);
     }
-    self->path = PyUnicode_FromString(ptb_table_path(self->t));
-    if (!self->path) {
+    self->dir = PyUnicode_FromString(dir);
+    self->path = self->t ? PyUnicode_FromString(ptb_table_path(self->t))
+                 : PyUnicode_FromFormat("%s/%s-pattern-*.mdb", dir,
+                                        ptb_puzzle_name(ptb_space_puzzle(s)));
+    if (!self->path || !self->dir) {
         Py_DECREF(self);
         return NULL;
     }
@@ -764,22 +796,52 @@ static void Table_dealloc(TableObject *self)
     PyTypeObject *type = Py_TYPE(self);
     pool_free(&self->pool);
     ptb_table_close(self->t);
+    ptb_patterns_close(self->pt);
     Py_XDECREF(self->path);
+    Py_XDECREF(self->dir);
     Py_XDECREF(self->space);
     type->tp_free(self);
     Py_DECREF(type);
 }
 
-/* The directory the table was opened from (its path less the file). */
+/* A failed read of the table, or of the pattern tables: TableError
+ * naming them and how to build them again. */
 static PyObject *read_error(modstate *st, TableObject *self, int rc)
 {
+    const char *dir = PyUnicode_AsUTF8(self->dir);
     if (rc == PTB_ENOMEM)
         return PyErr_NoMemory();
-    const char *path = ptb_table_path(self->t), *slash = strrchr(path, '/');
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
-             slash ? path : ".");
-    return table_error(st, self->space->s, dir, rc);
+    if (!dir || !self->pt)
+        return dir ? table_error(st, self->space->s, dir, rc) : NULL;
+    PyObject *msg = PyUnicode_FromFormat(
+        "%U: %s; rebuild them with 'tbgen --puzzle %s --patterns --out %s'",
+        self->path, ptb_strerror(rc),
+        ptb_puzzle_name(ptb_space_puzzle(self->space->s)), dir);
+    raise_table_error(st, self->path, msg, rc);
+    Py_XDECREF(msg);
+    return NULL;
+}
+
+/* What needs a full table (analyse(), info()), asked of a Table that
+ * answers by search: TableError naming the table missing, and why. */
+static PyObject *needs_table(TableObject *self, const char *what)
+{
+    modstate *st = state_of_type(Py_TYPE(self));
+    const ptb_space *s = self->space->s;
+    char file[256];
+    ptb_space_file(s, file, sizeof file);
+    PyObject *path = st ? PyUnicode_FromFormat("%U/%s", self->dir, file)
+                        : NULL;
+    PyObject *msg = path ? PyUnicode_FromFormat(
+        "%U: %s; %s needs a full table, and %s is answered by a search from "
+        "its pattern tables (%U): solve() and distance() only", path,
+        ptb_strerror(PTB_ENOTABLE), what,
+        ptb_puzzle_name(ptb_space_puzzle(s)), self->path) : NULL;
+    if (path)
+        raise_table_error(st, path, msg, PTB_ENOTABLE);
+    Py_XDECREF(msg);
+    Py_XDECREF(path);
+    return NULL;
 }
 
 /* A failed parse on a table: read_error() when the space found its stored
@@ -862,7 +924,7 @@ struct solver {
     const ptb_patterns *pt;
     ptb_search_opts opts;            /* pt's search: threads and limits */
     ptb_search_stats stats;          /* ... and what it did */
-    PyObject *owner;                 /* the Table or Patterns object */
+    PyObject *owner;                 /* the Table */
     PyObject *(*fail)(modstate *, const solver *, int rc);  /* NULL back */
 };
 
@@ -906,21 +968,23 @@ static int solve_query(modstate *st, solver *sv, PyObject *text,
     return 0;
 }
 
-PyDoc_STRVAR(Table_distance_doc,
-"distance(text, options) -> int or None\n\n"
-"The least number of moves from the query's position (the nearest of its\n"
-"candidates) to the goal, by ptb_distance(); None when the goal cannot be\n"
-"reached.");
-
-static PyObject *Table_distance(TableObject *self, PyObject *args)
+/* distance() of a full table. */
+static PyObject *table_distance(TableObject *self, PyObject *args,
+                                PyObject *kw)
 {
+    static char *kwlist[] = { "text", "options", "threads", "seconds",
+                              "nodes", NULL };
     modstate *st = state_of_type(Py_TYPE(self));
     PyObject *text, *opts;
     query q;
-    unsigned best = PTB_UNSOLVABLE, d;
+    unsigned best = PTB_UNSOLVABLE, d, threads;
+    double seconds;
+    unsigned long long nodes;
     int prc, rc = PTB_ENOMEM;
     slot *sl = NULL;
-    if (!st || !PyArg_ParseTuple(args, "OO:distance", &text, &opts) ||
+    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "OO|IdK:distance",
+                                            kwlist, &text, &opts, &threads,
+                                            &seconds, &nodes) ||
         query_args(st, text, opts, &q) != 0)
         return NULL;
     NOGIL_BEGIN
@@ -1009,12 +1073,6 @@ static PyObject *moves_list(modstate *st, const slot *sl)
     return list;
 }
 
-PyDoc_STRVAR(Table_solve_doc,
-"solve(text, options) -> (distance, start, moves, answer)\n\n"
-"distance: int or None; start: the Position walked from (the nearest\n"
-"candidate; the first when none reaches the goal); moves: a list of Move;\n"
-"answer: an Answer for the native text and the JSON, made on demand.");
-
 /* The search's figures, as the JSON's "search" member has them. */
 static PyObject *search_obj(const ptb_search_stats *x)
 {
@@ -1059,16 +1117,96 @@ static PyObject *solve_answer(solver *sv, PyObject *args)
     return r;
 }
 
+/* A search that reached its limit: SearchLimit with its figures. */
+static PyObject *search_limit(modstate *st, const solver *sv)
+{
+    const ptb_search_stats *x = &sv->stats;
+    const char *name = ptb_puzzle_name(ptb_space_puzzle(sv->space->s));
+    int timed = sv->opts.seconds > 0 &&
+                (!sv->opts.nodes || x->nodes < sv->opts.nodes);
+    char what[64];
+    if (timed)
+        snprintf(what, sizeof what, "ran out of time (%g s)",
+                 sv->opts.seconds);
+    else
+        snprintf(what, sizeof what, "reached its node limit (%llu)",
+                 (unsigned long long)sv->opts.nodes);
+    PyObject *msg = PyUnicode_FromFormat(
+        "%s: the search %s after %llu nodes and %u bounds from %u: no "
+        "answer proven", name, what, (unsigned long long)x->nodes,
+        x->iterations, x->bound);
+    PyObject *e = msg ? PyObject_CallOneArg(st->SearchLimit, msg) : NULL;
+    PyObject *fig = e ? search_obj(x) : NULL;
+    if (fig && PyDict_DelItemString(fig, "optimal") == 0 &&
+        PyObject_SetAttrString(e, "search", fig) == 0)
+        PyErr_SetObject(st->SearchLimit, e);
+    Py_XDECREF(fig);
+    Py_XDECREF(e);
+    Py_XDECREF(msg);
+    return NULL;
+}
+
 static PyObject *table_fail(modstate *st, const solver *sv, int rc)
 {
+    if (rc == PTB_ELIMIT)
+        return search_limit(st, sv);
     return read_error(st, (TableObject *)sv->owner, rc);
 }
 
-static PyObject *Table_solve(TableObject *self, PyObject *args)
+PyDoc_STRVAR(Table_solve_doc,
+"solve(text, options, threads=1, seconds=0.0, nodes=0)\n"
+"    -> (distance, start, moves, answer[, search])\n\n"
+"distance: int or None; start: the Position walked from (the nearest\n"
+"candidate; the first when none reaches the goal); moves: a list of Move;\n"
+"answer: an Answer for the native text and the JSON, made on demand.\n"
+"A Table of pattern tables answers by ptb_patterns_solve(), an IDA*\n"
+"search on threads, stopped after seconds of wall time or nodes expanded\n"
+"(0: no limit) with SearchLimit; search is then its figures, the JSON's\n"
+"\"search\" member (optimal, nodes, iterations, bound, seconds).  A full\n"
+"table ignores threads, seconds and nodes.");
+
+static PyObject *Table_solve(TableObject *self, PyObject *args, PyObject *kw)
 {
-    solver sv = { self->space, &self->pool, self->t, NULL, { 0, 0, 0 },
+    static char *kwlist[] = { "text", "options", "threads", "seconds",
+                              "nodes", NULL };
+    PyObject *text, *opts;
+    unsigned threads = 1;
+    double seconds = 0;
+    unsigned long long nodes = 0;
+    solver sv = { self->space, &self->pool, self->t, self->pt, { 0, 0, 0 },
                   { 0, 0, 0, 0 }, (PyObject *)self, table_fail };
-    return solve_answer(&sv, args);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|IdK:solve", kwlist, &text,
+                                     &opts, &threads, &seconds, &nodes))
+        return NULL;
+    if (threads < 1 || threads > 256 || !(seconds >= 0)) {
+        PyErr_Format(PyExc_ValueError, threads < 1 || threads > 256
+                     ? "threads: takes 1..256, got %u"
+                     : "seconds: takes a number >= 0", threads);
+        return NULL;
+    }
+    sv.opts = (ptb_search_opts){ threads, nodes, seconds };
+    PyObject *pair = PyTuple_Pack(2, text, opts);
+    PyObject *r = pair ? solve_answer(&sv, pair) : NULL;
+    Py_XDECREF(pair);
+    return r;
+}
+
+PyDoc_STRVAR(Table_distance_doc,
+"distance(text, options, threads=1, seconds=0.0, nodes=0) -> int or None\n"
+"\n"
+"The least number of moves from the query's position (the nearest of its\n"
+"candidates) to the goal, by ptb_distance(); None when the goal cannot be\n"
+"reached.  A Table of pattern tables searches, as solve().");
+
+static PyObject *Table_distance(TableObject *self, PyObject *args,
+                                PyObject *kw)
+{
+    if (!self->pt)
+        return table_distance(self, args, kw);
+    PyObject *r = Table_solve(self, args, kw);
+    PyObject *d = r ? Py_NewRef(PyTuple_GET_ITEM(r, 0)) : NULL;
+    Py_XDECREF(r);
+    return d;
 }
 
 static PyObject *successor_obj(modstate *st, const ptb_space *s,
@@ -1109,6 +1247,8 @@ static PyObject *Table_analyse(TableObject *self, PyObject *args)
     query q;
     int prc, rc = PTB_ENOMEM;
     slot *sl = NULL;
+    if (st && self->pt)
+        return needs_table(self, "analyse()");
     if (!st || !PyArg_ParseTuple(args, "OO:analyse", &text, &opts) ||
         query_args(st, text, opts, &q) != 0)
         return NULL;
@@ -1154,6 +1294,8 @@ static PyObject *Table_info(TableObject *self, PyObject *unused)
 {
     ptb_table_info in;
     (void)unused;
+    if (self->pt)
+        return needs_table(self, "info()");
     int rc = ptb_table_get_info(self->t, &in);
     if (rc != PTB_OK)
         return read_error(state_of_type(Py_TYPE(self)), self, rc);
@@ -1178,9 +1320,10 @@ static PyObject *Table_info(TableObject *self, PyObject *unused)
 }
 
 static PyMethodDef Table_methods[] = {
-    { "distance", (PyCFunction)Table_distance, METH_VARARGS,
-      Table_distance_doc },
-    { "solve", (PyCFunction)Table_solve, METH_VARARGS, Table_solve_doc },
+    { "distance", (PyCFunction)(void (*)(void))Table_distance,
+      METH_VARARGS | METH_KEYWORDS, Table_distance_doc },
+    { "solve", (PyCFunction)(void (*)(void))Table_solve,
+      METH_VARARGS | METH_KEYWORDS, Table_solve_doc },
     { "analyse", (PyCFunction)Table_analyse, METH_VARARGS,
       Table_analyse_doc },
     { "info", (PyCFunction)Table_info, METH_NOARGS, Table_info_doc },
@@ -1189,7 +1332,10 @@ static PyMethodDef Table_methods[] = {
 
 static PyMemberDef Table_members[] = {
     { "path", T_OBJECT, offsetof(TableObject, path), READONLY,
-      "the file the table was opened from" },
+      "the file the table was opened from (pattern tables: "
+      "DIR/NAME-pattern-*.mdb)" },
+    { "directory", T_OBJECT, offsetof(TableObject, dir), READONLY,
+      "the directory it was opened from" },
     { "space", T_OBJECT, offsetof(TableObject, space), READONLY,
       "the Space the table answers for" },
     { NULL, 0, 0, 0, NULL }
@@ -1202,8 +1348,11 @@ static PyMemberDef Table_members[] = {
 static PyType_Slot Table_slots[] = {
     { Py_tp_doc, "Table(space, directory): the table of a Space opened from "
                  "a directory; raises TableError naming the file when it is "
-                 "missing, of another format version or damaged.  Safe to "
-                 "share between threads." },
+                 "missing, of another format version or damaged.  A puzzle "
+                 "with pattern groups (Space.patterns) and no table of its "
+                 "own opens its pattern tables instead and answers by "
+                 "search (solve(), distance()).  Safe to share between "
+                 "threads." },
     { Py_tp_new, Table_new },
     { Py_tp_dealloc, Table_dealloc },
     { Py_tp_methods, Table_methods },
@@ -1215,203 +1364,6 @@ static PyType_Slot Table_slots[] = {
 static PyType_Spec Table_spec = {
     "puzzletb._puzzletb.Table", sizeof(TableObject), 0,
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Table_slots
-};
-
-/* ==== Patterns: a puzzle past a full table, answered by search ====== */
-
-typedef struct {
-    PyObject_HEAD
-    SpaceObject *space;
-    ptb_patterns *pt;
-    PyObject *dir;                /* str: the tables directory */
-    PyObject *path;               /* str: DIR/NAME-pattern-*.mdb */
-    pool pool;                    /* slots without readers */
-} PatternsObject;
-
-/* The pattern tables could not be opened: TableError with tblookup's
- * words, naming the full table that is missing and how to build them. */
-static PyObject *patterns_missing(modstate *st, const ptb_space *s,
-                                  const char *dir, int rc)
-{
-    char file[256];
-    const char *name = ptb_puzzle_name(ptb_space_puzzle(s));
-    ptb_space_file(s, file, sizeof file);
-    PyObject *path = PyUnicode_FromFormat("%s/%s", dir, file);
-    PyObject *msg = path ? PyUnicode_FromFormat(
-        "%U: %s, and its pattern tables: %s; build them with 'tbgen "
-        "--puzzle %s --patterns --out %s'", path,
-        ptb_strerror(PTB_ENOTABLE), ptb_strerror(rc), name, dir) : NULL;
-    if (path)
-        raise_table_error(st, path, msg, rc);
-    Py_XDECREF(msg);
-    Py_XDECREF(path);
-    return NULL;
-}
-
-static PyObject *Patterns_new(PyTypeObject *type, PyObject *args,
-                              PyObject *kw)
-{
-    static char *kwlist[] = { "space", "directory", NULL };
-    PyObject *space;
-    const char *dir;
-    modstate *st = state_of_type(type);
-    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "O!s:Patterns", kwlist,
-                                            st->Space, &space, &dir))
-        return NULL;
-    PatternsObject *self = (PatternsObject *)type->tp_alloc(type, 0);
-    if (!self)
-        return NULL;
-    self->space = (SpaceObject *)Py_NewRef(space);
-    pool_init(&self->pool, NULL);
-    const ptb_space *s = self->space->s;
-    int rc;
-    NOGIL_BEGIN
-    rc = ptb_patterns_open(s, dir, &self->pt);
-    NOGIL_END
-    if (rc != PTB_OK) {
-        Py_DECREF(self);
-        return rc == PTB_ENOMEM ? PyErr_NoMemory()
-                                : patterns_missing(st, s, dir, rc);
-    }
-    self->dir = PyUnicode_FromString(dir);
-    self->path = PyUnicode_FromFormat("%s/%s-pattern-*.mdb", dir,
-                                      ptb_puzzle_name(ptb_space_puzzle(s)));
-    if (!self->dir || !self->path) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    return (PyObject *)self;
-}
-
-static void Patterns_dealloc(PatternsObject *self)
-{
-    PyTypeObject *type = Py_TYPE(self);
-    pool_free(&self->pool);
-    ptb_patterns_close(self->pt);
-    Py_XDECREF(self->dir);
-    Py_XDECREF(self->path);
-    Py_XDECREF(self->space);
-    type->tp_free(self);
-    Py_DECREF(type);
-}
-
-/* A search that reached its limit: SearchLimit with its figures. */
-static PyObject *search_limit(modstate *st, const solver *sv)
-{
-    const ptb_search_stats *x = &sv->stats;
-    const char *name = ptb_puzzle_name(ptb_space_puzzle(sv->space->s));
-    int timed = sv->opts.seconds > 0 &&
-                (!sv->opts.nodes || x->nodes < sv->opts.nodes);
-    char what[64];
-    if (timed)
-        snprintf(what, sizeof what, "ran out of time (%g s)",
-                 sv->opts.seconds);
-    else
-        snprintf(what, sizeof what, "reached its node limit (%llu)",
-                 (unsigned long long)sv->opts.nodes);
-    PyObject *msg = PyUnicode_FromFormat(
-        "%s: the search %s after %llu nodes and %u bounds from %u: no "
-        "answer proven", name, what, (unsigned long long)x->nodes,
-        x->iterations, x->bound);
-    PyObject *e = msg ? PyObject_CallOneArg(st->SearchLimit, msg) : NULL;
-    PyObject *fig = e ? search_obj(x) : NULL;
-    if (fig && PyDict_DelItemString(fig, "optimal") == 0 &&
-        PyObject_SetAttrString(e, "search", fig) == 0)
-        PyErr_SetObject(st->SearchLimit, e);
-    Py_XDECREF(fig);
-    Py_XDECREF(e);
-    Py_XDECREF(msg);
-    return NULL;
-}
-
-static PyObject *patterns_fail(modstate *st, const solver *sv, int rc)
-{
-    PatternsObject *self = (PatternsObject *)sv->owner;
-    if (rc == PTB_ENOMEM)
-        return PyErr_NoMemory();
-    if (rc == PTB_ELIMIT)
-        return search_limit(st, sv);
-    PyObject *msg = PyUnicode_FromFormat(
-        "%U: %s; rebuild them with 'tbgen --puzzle %s --patterns --out %U'",
-        self->path, ptb_strerror(rc),
-        ptb_puzzle_name(ptb_space_puzzle(sv->space->s)), self->dir);
-    raise_table_error(st, self->path, msg, rc);
-    Py_XDECREF(msg);
-    return NULL;
-}
-
-PyDoc_STRVAR(Patterns_solve_doc,
-"solve(text, options, threads=1, seconds=0.0, nodes=0)\n"
-"    -> (distance, start, moves, answer, search)\n\n"
-"As Table.solve(), by ptb_patterns_solve(): an IDA* search on threads,\n"
-"stopped after seconds of wall time or nodes expanded (0: no limit) with\n"
-"SearchLimit.  search: its figures, the JSON's \"search\" member (optimal,\n"
-"nodes, iterations, bound, seconds); the answer's JSON has it too.");
-
-static PyObject *Patterns_solve(PatternsObject *self, PyObject *args,
-                                PyObject *kw)
-{
-    static char *kwlist[] = { "text", "options", "threads", "seconds",
-                              "nodes", NULL };
-    PyObject *text, *opts;
-    unsigned threads = 1;
-    double seconds = 0;
-    unsigned long long nodes = 0;
-    solver sv = { self->space, &self->pool, NULL, self->pt, { 0, 0, 0 },
-                  { 0, 0, 0, 0 }, (PyObject *)self, patterns_fail };
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|IdK:solve", kwlist, &text,
-                                     &opts, &threads, &seconds, &nodes))
-        return NULL;
-    if (threads < 1 || threads > 256 || !(seconds >= 0)) {
-        PyErr_Format(PyExc_ValueError, threads < 1 || threads > 256
-                     ? "threads: takes 1..256, got %u"
-                     : "seconds: takes a number >= 0", threads);
-        return NULL;
-    }
-    sv.opts = (ptb_search_opts){ threads, nodes, seconds };
-    PyObject *pair = PyTuple_Pack(2, text, opts);
-    PyObject *r = pair ? solve_answer(&sv, pair) : NULL;
-    Py_XDECREF(pair);
-    return r;
-}
-
-static PyMethodDef Patterns_methods[] = {
-    { "solve", (PyCFunction)(void (*)(void))Patterns_solve,
-      METH_VARARGS | METH_KEYWORDS, Patterns_solve_doc },
-    { NULL, NULL, 0, NULL }
-};
-
-static PyMemberDef Patterns_members[] = {
-    { "path", T_OBJECT, offsetof(PatternsObject, path), READONLY,
-      "the pattern tables, DIR/NAME-pattern-*.mdb" },
-    { "directory", T_OBJECT, offsetof(PatternsObject, dir), READONLY,
-      "the directory they were opened from" },
-    { "space", T_OBJECT, offsetof(PatternsObject, space), READONLY,
-      "the Space they answer for" },
-    { NULL, 0, 0, 0, NULL }
-};
-
-/* CPython's slot tables keep functions in void * (as dlsym() returns
- * them); ISO C does not promise the conversion, POSIX and CPython do. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic"
-static PyType_Slot Patterns_slots[] = {
-    { Py_tp_doc, "Patterns(space, directory): the pattern tables of a Space "
-                 "whose puzzle has no full table (Space.patterns > 0), "
-                 "opened from a directory, to answer by search; raises "
-                 "TableError naming the missing table and how to build "
-                 "them.  Safe to share between threads." },
-    { Py_tp_new, Patterns_new },
-    { Py_tp_dealloc, Patterns_dealloc },
-    { Py_tp_methods, Patterns_methods },
-    { Py_tp_members, Patterns_members },
-    { 0, NULL }
-};
-#pragma GCC diagnostic pop
-
-static PyType_Spec Patterns_spec = {
-    "puzzletb._puzzletb.Patterns", sizeof(PatternsObject), 0,
-    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Patterns_slots
 };
 
 /* ==== module ========================================================== */
@@ -1514,20 +1466,15 @@ static int add_types(PyObject *m, modstate *st)
                                                          NULL);
     st->Table = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Table_spec,
                                                          NULL);
-    st->Patterns = (PyTypeObject *)PyType_FromModuleAndSpec(m,
-                                                            &Patterns_spec,
-                                                            NULL);
     st->Answer = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Answer_spec,
                                                           NULL);
     st->Position = PyStructSequence_NewType(&position_desc);
     st->Move = PyStructSequence_NewType(&move_desc);
     st->Successor = PyStructSequence_NewType(&successor_desc);
-    if (!st->Space || !st->Table || !st->Patterns || !st->Answer ||
-        !st->Position ||
+    if (!st->Space || !st->Table || !st->Answer || !st->Position ||
         !st->Move || !st->Successor)
         return -1;
     return PyModule_AddType(m, st->Space) || PyModule_AddType(m, st->Table) ||
-           PyModule_AddType(m, st->Patterns) ||
            PyModule_AddObjectRef(m, "Position", (PyObject *)st->Position) ||
            PyModule_AddObjectRef(m, "Move", (PyObject *)st->Move) ||
            PyModule_AddObjectRef(m, "Successor", (PyObject *)st->Successor)
@@ -1541,8 +1488,7 @@ static int module_exec(PyObject *m)
         return -1;
     return PyModule_AddStringConstant(m, "TABLES_DIR", PTB_TABLES_DIR) ||
            PyModule_AddIntConstant(m, "FORMAT_VERSION", PTB_FORMAT_VERSION) ||
-           PyModule_AddIntConstant(m, "MAX_DISTANCE", PTB_MAX_DISTANCE) ||
-           PyModule_AddIntConstant(m, "_ENOTABLE", PTB_ENOTABLE)
+           PyModule_AddIntConstant(m, "MAX_DISTANCE", PTB_MAX_DISTANCE)
            ? -1 : 0;
 }
 
@@ -1556,7 +1502,6 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->SearchLimit);
     Py_VISIT(st->Space);
     Py_VISIT(st->Table);
-    Py_VISIT(st->Patterns);
     Py_VISIT(st->Answer);
     Py_VISIT(st->Position);
     Py_VISIT(st->Move);
@@ -1574,7 +1519,6 @@ static int module_clear(PyObject *m)
     Py_CLEAR(st->SearchLimit);
     Py_CLEAR(st->Space);
     Py_CLEAR(st->Table);
-    Py_CLEAR(st->Patterns);
     Py_CLEAR(st->Answer);
     Py_CLEAR(st->Position);
     Py_CLEAR(st->Move);

@@ -52,8 +52,7 @@ from ._puzzletb import (Error, ParseError, TableError, Unsolvable,
                         SearchLimit, Position, Move, Successor, TABLES_DIR,
                         FORMAT_VERSION)
 from ._puzzletb import (Space as _Space, Table as _Table,
-                        Patterns as _Patterns, puzzles as _puzzles,
-                        version as _version, _ENOTABLE)
+                        puzzles as _puzzles, version as _version)
 
 __all__ = ["open", "puzzles", "default_tables", "Tablebase", "Solution",
            "Analysis", "Puzzle", "Option", "Position", "Move", "Successor",
@@ -287,41 +286,6 @@ def _check_input(space, text, opts):
     raise error from None
 
 
-class _Searched:
-    """A puzzle with no full table, answered by search from its pattern
-    tables: what a Tablebase keeps in place of its table."""
-
-    def __init__(self, patterns, tablebase):
-        self._patterns = patterns
-        self._tb = tablebase
-        self.space = patterns.space
-        self.path = patterns.path
-
-    def solve(self, text, opts):
-        threads = self._tb.threads or min(_os.cpu_count() or 1, 256)
-        return self._patterns.solve(text, opts, threads,
-                                    self._tb.seconds or 0.0)
-
-    def distance(self, text, opts):
-        return self.solve(text, opts)[0]
-
-    def _needs_table(self, what):
-        s = self.space
-        path = "%s/%s" % (self._patterns.directory, s.file)
-        e = TableError("%s: table not found; %s needs a full table, and %s "
-                       "is answered by a search from its pattern tables (%s):"
-                       " solve() and distance() only"
-                       % (path, what, s.puzzle, self.path))
-        e.path, e.code = path, _ENOTABLE
-        return e
-
-    def analyse(self, text, opts):
-        raise self._needs_table("analyse()")
-
-    def info(self):
-        raise self._needs_table("info()")
-
-
 class Tablebase:
     """The tables of one directory, opened lazily, one per (puzzle,
     metric).  Use as a context manager, or call close().  Safe to share
@@ -373,22 +337,17 @@ class Tablebase:
             if t is None:
                 s = _space(puzzle, metric, self.directory)
                 try:
-                    t = self._open(s)
+                    t = _Table(s, self.directory)
                 except TableError:
                     _check_input(s, text, opts)   # bad input first
                     raise
                 self._tables[(puzzle, metric)] = t
         return t
 
-    def _open(self, space):
-        """The table of space; for a puzzle with pattern groups and no full
-        table, its pattern tables (tblookup does the same)."""
-        try:
-            return _Table(space, self.directory)
-        except TableError as e:
-            if not space.patterns or e.code != _ENOTABLE:
-                raise
-        return _Searched(_Patterns(space, self.directory), self)
+    def _search(self):
+        """A search's threads and time limit, as the library takes them."""
+        return (self.threads or min(_os.cpu_count() or 1, 256),
+                self.seconds or 0.0)
 
     def tables(self):
         """The tables opened so far: {(puzzle, metric): path}."""
@@ -415,7 +374,8 @@ class Tablebase:
         None when the goal cannot be reached from it.  Raises ParseError
         for bad input, TableError for a missing or damaged table."""
         text, opts = _text(position), _options(options)
-        return self._table(puzzle, metric, text, opts).distance(text, opts)
+        return self._table(puzzle, metric, text, opts).distance(
+            text, opts, *self._search())
 
     distance = get_distance
 
@@ -434,7 +394,8 @@ class Tablebase:
         for bad input, TableError for a missing or damaged table."""
         text, opts = _text(position), _options(options)
         t = self._table(puzzle, metric, text, opts)
-        return Solution(puzzle, t.space.metric, *t.solve(text, opts))
+        return Solution(puzzle, t.space.metric,
+                        *t.solve(text, opts, *self._search()))
 
     def probe_solve(self, puzzle, position=None, metric=None, **options):
         """As solve(), but raises Unsolvable when the goal cannot be
