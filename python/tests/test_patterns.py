@@ -15,6 +15,7 @@ import random
 import shutil
 import subprocess
 import tempfile
+import threading
 import unittest
 
 import puzzletb
@@ -161,6 +162,31 @@ class Searched(unittest.TestCase):
             self.tb.threads = None
         self.assertEqual([m.text for m in two.moves],
                          [m["move"] for m in want["moves"]])
+
+    def test_python_threads(self):
+        """fifteen: four Python threads sharing the Tablebase get the
+        published lengths and the lines one thread gets"""
+        cases = korf(45)
+        alone = {b: [m.text for m in self.tb.solve("fifteen", b).moves]
+                 for _, _, b in cases}
+        got, errors = {}, []
+
+        def work(k):
+            try:
+                for _, length, b in cases[k::4] + cases:
+                    s = self.tb.solve("fifteen", b)
+                    got[(k, b)] = (s.distance == length and
+                                   [m.text for m in s.moves] == alone[b])
+            except Exception as e:          # reported below
+                errors.append(e)
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertTrue(got and all(got.values()),
+                        [k for k, v in got.items() if not v][:3])
 
     def test_numbers(self):
         """fifteen: a position as 16 numbers, 0 the blank, and as a list
