@@ -1152,6 +1152,7 @@ def check_log_and_stop(t, srv):
 # ---- a puzzle answered by search from pattern tables (--patterns DIR) ----
 
 KORF1 = "D68CFE.AB7459132"     # Korf's instance 1 (1985): 57 moves
+KORF17 = "46ED78B93AF5C.21"    # his instance 17: 66 moves, his longest
 GOAL15 = "123456789ABCDEF."
 
 
@@ -1254,9 +1255,9 @@ def check_searched(t, patterns):
         check_searched_errors(t, srv)
         t.check("SIGTERM: status 0", srv.stop() == 0)
     with Server("--search-seconds", "0.001", tables=patterns) as srv:
-        st, hd, a = srv.get(api_path("fifteen", KORF1))
-        t.check("--search-seconds 0.001: Korf's instance 1 is a 503 saying "
-                "the search ran out of time",
+        st, hd, a = srv.get(api_path("fifteen", KORF17))
+        t.check("--search-seconds 0.001: Korf's instance 17 (66 moves) is a "
+                "503 saying the search ran out of time",
                 st == 503 and a["status"] == 503 and
                 a["error"].startswith("fifteen: the search ran out of time "
                                       "(0.001 s, tbserve --search-seconds)"))
