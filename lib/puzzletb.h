@@ -689,6 +689,13 @@ int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
                        unsigned n, const ptb_search_opts *opts,
                        ptb_solution *out, ptb_search_stats *stats);
 
+/* ptb_format_json() of a line ptb_patterns_solve() found, with the
+ * search's figures in a last member, "search": {"optimal":true,"nodes",
+ * "iterations","bound","seconds"} (what tblookup --format json prints for
+ * such a puzzle).  snprintf conventions. */
+int ptb_format_search_json(const ptb_space *s, const ptb_solution *sol,
+                           const ptb_search_stats *st, char *buf, size_t cap);
+
 /* ---- families --------------------------------------------------------- */
 
 /* Every puzzle of a family (doc/guide.md, "Families"): a description that

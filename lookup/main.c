@@ -350,17 +350,13 @@ static void print_answer(const session *ss)
     case OUT_MOVES:
         print_moves(ss);
         break;
-    case OUT_JSON: {
-        int len = ptb_format_json(ss->s, sol, ss->buf, OUT_CAP);
-        if (ss->pt && len > 0 && len < (int)OUT_CAP)   /* the search's */
-            printf("%.*s,\"search\":{\"optimal\":true,\"nodes\":%" PRIu64
-                   ",\"iterations\":%u,\"bound\":%u,\"seconds\":%.6f}}\n",
-                   len - 1, ss->buf, ss->st.nodes, ss->st.iterations,
-                   ss->st.bound, ss->st.seconds);
+    case OUT_JSON:
+        if (ss->pt)                            /* with the search's figures */
+            ptb_format_search_json(ss->s, sol, &ss->st, ss->buf, OUT_CAP);
         else
-            printf("%s\n", ss->buf);
+            ptb_format_json(ss->s, sol, ss->buf, OUT_CAP);
+        printf("%s\n", ss->buf);
         break;
-    }
     default:
         ptb_format_native(ss->s, sol, ss->buf, OUT_CAP);
         fputs(ss->buf, stdout);

@@ -11,7 +11,9 @@
  * Objects:
  *   Space     a puzzle with one metric (ptb_space): parses queries
  *   Table     a table opened for reading (ptb_table), bound to a Space; solves
- *             (ptb_solve) and analyses (ptb_analyse)
+ *             (ptb_solve) and analyses (ptb_analyse); for a puzzle past a
+ *             full table, its pattern tables (ptb_patterns), which solve
+ *             by search (ptb_patterns_solve)
  *   Answer    a copy of one solution or analysis, for its JSON on demand
  *   Position, Move, Successor   named tuples (struct sequences) of answers
  *
@@ -62,7 +64,7 @@
 #define TEXT_CAP 4096        /* formatted text that fits on the stack */
 
 typedef struct modstate {
-    PyObject *Error, *ParseError, *TableError, *Unsolvable;
+    PyObject *Error, *ParseError, *TableError, *Unsolvable, *SearchLimit;
     PyTypeObject *Space, *Table, *Answer, *Position, *Move, *Successor;
 } modstate;
 
@@ -420,6 +422,13 @@ static PyObject *Space_get_file(SpaceObject *self, void *unused)
     return PyUnicode_FromString(file);
 }
 
+static PyObject *Space_get_patterns(SpaceObject *self, void *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLong(
+        ptb_puzzle_patterns(ptb_space_puzzle(self->s)));
+}
+
 static PyMethodDef Space_methods[] = {
     { "parse", (PyCFunction)Space_parse, METH_VARARGS, Space_parse_doc },
     { NULL, NULL, 0, NULL }
@@ -430,6 +439,9 @@ static PyGetSetDef Space_getset[] = {
     { "metric", (getter)Space_get_metric, NULL, "the metric's name", NULL },
     { "file", (getter)Space_get_file, NULL,
       "the table's file name ('klotski-step.mdb')", NULL },
+    { "patterns", (getter)Space_get_patterns, NULL,
+      "how many pattern groups its description names (0: none); such a "
+      "puzzle without a full table is answered by a search", NULL },
     { NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -464,10 +476,14 @@ typedef struct {
     SpaceObject *space;
     ptb_solution *sol;            /* one of the two */
     ptb_analysis *an;
+    int searched;                 /* sol found by a search: its figures */
+    ptb_search_stats stats;
 } AnswerObject;
 
+/* stats: the figures of the search that found sol, or NULL. */
 static PyObject *answer_new(modstate *st, SpaceObject *space,
-                            const ptb_solution *sol, const ptb_analysis *an)
+                            const ptb_solution *sol, const ptb_analysis *an,
+                            const ptb_search_stats *stats)
 {
     AnswerObject *a = PyObject_New(AnswerObject, st->Answer);
     if (!a)
@@ -475,6 +491,9 @@ static PyObject *answer_new(modstate *st, SpaceObject *space,
     a->space = (SpaceObject *)Py_NewRef(space);
     a->sol = NULL;
     a->an = NULL;
+    a->searched = stats != NULL;
+    if (stats)
+        a->stats = *stats;
     if (sol && (a->sol = malloc(sizeof *sol)))
         *a->sol = *sol;
     /* an analysis's moves past n are never read */
@@ -502,15 +521,20 @@ static void Answer_dealloc(AnswerObject *self)
 PyDoc_STRVAR(Answer_json_doc,
 "json() -> str\n\n"
 "The library's JSON answer (schema PTB_JSON_SCHEMA, see doc/guide.md):\n"
-"ptb_format_json() for a solution, ptb_format_analysis_json() for an\n"
-"analysis; each move with its structured form, \"detail\".");
+"ptb_format_json() for a solution (ptb_format_search_json(), with the\n"
+"\"search\" member, for one found by a search), ptb_format_analysis_json()\n"
+"for an analysis; each move with its structured form, \"detail\".");
 
 static PyObject *Answer_json(AnswerObject *self, PyObject *unused)
 {
     const ptb_space *s = self->space->s;
     PyObject *r;
     (void)unused;
-    if (self->sol) {
+    if (self->sol && self->searched) {
+#define CALL(b, c) ptb_format_search_json(s, self->sol, &self->stats, b, c)
+        FORMAT_STR(r, CALL);
+#undef CALL
+    } else if (self->sol) {
 #define CALL(b, c) ptb_format_json(s, self->sol, b, c)
         FORMAT_STR(r, CALL);
 #undef CALL
@@ -576,14 +600,24 @@ typedef struct slot {
     struct slot *next;
 } slot;
 
-typedef struct {
-    PyObject_HEAD
-    SpaceObject *space;
-    ptb_table *t;
-    PyObject *path;               /* str: DIR/FILE */
+/* The idle slots of a Table. */
+typedef struct pool {
     pthread_mutex_t lock;         /* guards idle and nidle */
     slot *idle;
     unsigned nidle;
+    const ptb_table *t;           /* a slot's reader reads it; NULL: none */
+} pool;
+
+/* A Table answers from its table; a puzzle past a full table (pattern
+ * groups, no table of its own) from its pattern tables, by search. */
+typedef struct {
+    PyObject_HEAD
+    SpaceObject *space;
+    ptb_table *t;                 /* one of the two */
+    ptb_patterns *pt;
+    PyObject *path;               /* str: DIR/FILE, or DIR/NAME-pattern-*.mdb */
+    PyObject *dir;                /* str: DIR */
+    pool pool;
 } TableObject;
 
 static void slot_free(slot *sl)
@@ -597,16 +631,34 @@ static void slot_free(slot *sl)
     free(sl);
 }
 
-/* Pops an idle slot or makes one; NULL when out of memory.  No GIL. */
-static slot *slot_get(TableObject *self)
+static void pool_init(pool *pl, const ptb_table *t)
 {
-    pthread_mutex_lock(&self->lock);
-    slot *sl = self->idle;
-    if (sl) {
-        self->idle = sl->next;
-        self->nidle--;
+    pthread_mutex_init(&pl->lock, NULL);
+    pl->idle = NULL;
+    pl->nidle = 0;
+    pl->t = t;
+}
+
+static void pool_free(pool *pl)
+{
+    while (pl->idle) {
+        slot *next = pl->idle->next;
+        slot_free(pl->idle);
+        pl->idle = next;
     }
-    pthread_mutex_unlock(&self->lock);
+    pthread_mutex_destroy(&pl->lock);
+}
+
+/* Pops an idle slot or makes one; NULL when out of memory.  No GIL. */
+static slot *slot_get(pool *pl)
+{
+    pthread_mutex_lock(&pl->lock);
+    slot *sl = pl->idle;
+    if (sl) {
+        pl->idle = sl->next;
+        pl->nidle--;
+    }
+    pthread_mutex_unlock(&pl->lock);
     if (sl)
         return sl;
     sl = calloc(1, sizeof *sl);
@@ -614,7 +666,8 @@ static slot *slot_get(TableObject *self)
         return NULL;
     sl->sol = malloc(sizeof *sl->sol);
     sl->an = malloc(sizeof *sl->an);
-    if (!sl->sol || !sl->an || ptb_reader_new(self->t, &sl->r) != PTB_OK) {
+    if (!sl->sol || !sl->an ||
+        (pl->t && ptb_reader_new(pl->t, &sl->r) != PTB_OK)) {
         slot_free(sl);
         return NULL;
     }
@@ -622,18 +675,34 @@ static slot *slot_get(TableObject *self)
 }
 
 /* Returns a slot to the pool, or frees it when the pool is full. */
-static void slot_put(TableObject *self, slot *sl)
+static void slot_put(pool *pl, slot *sl)
 {
-    pthread_mutex_lock(&self->lock);
-    int keep = self->nidle < POOL_MAX;
+    pthread_mutex_lock(&pl->lock);
+    int keep = pl->nidle < POOL_MAX;
     if (keep) {
-        sl->next = self->idle;
-        self->idle = sl;
-        self->nidle++;
+        sl->next = pl->idle;
+        pl->idle = sl;
+        pl->nidle++;
     }
-    pthread_mutex_unlock(&self->lock);
+    pthread_mutex_unlock(&pl->lock);
     if (!keep)
         slot_free(sl);
+}
+
+/* Raises TableError(msg) with its attributes path and code (rc); msg
+ * NULL (its making failed) leaves that exception.  Returns NULL. */
+static PyObject *raise_table_error(modstate *st, PyObject *path,
+                                   PyObject *msg, int rc)
+{
+    PyObject *e = msg ? PyObject_CallOneArg(st->TableError, msg) : NULL;
+    if (e && PyObject_SetAttrString(e, "path", path) == 0) {
+        PyObject *code = PyLong_FromLong(rc);
+        if (code && PyObject_SetAttrString(e, "code", code) == 0)
+            PyErr_SetObject(st->TableError, e);
+        Py_XDECREF(code);
+    }
+    Py_XDECREF(e);
+    return NULL;
 }
 
 /* A failed read: TableError with tblookup's words, naming the file, and
@@ -656,16 +725,29 @@ static PyObject *table_error(modstate *st, const ptb_space *s,
                                ptb_puzzle_name(ptb_space_puzzle(s)),
                                ptb_space_metric(s), dir)
         : PyUnicode_FromFormat("%U: %s", path, ptb_strerror(rc));
-    PyObject *e = msg ? PyObject_CallOneArg(st->TableError, msg) : NULL;
-    if (e && PyObject_SetAttrString(e, "path", path) == 0) {
-        PyObject *code = PyLong_FromLong(rc);
-        if (code && PyObject_SetAttrString(e, "code", code) == 0)
-            PyErr_SetObject(st->TableError, e);
-        Py_XDECREF(code);
-    }
-    Py_XDECREF(e);
+    raise_table_error(st, path, msg, rc);
     Py_XDECREF(msg);
     Py_DECREF(path);
+    return NULL;
+}
+
+/* The pattern tables could not be opened: TableError with tblookup's
+ * words, naming the full table that is missing and how to build them. */
+static PyObject *patterns_missing(modstate *st, const ptb_space *s,
+                                  const char *dir, int rc)
+{
+    char file[256];
+    const char *name = ptb_puzzle_name(ptb_space_puzzle(s));
+    ptb_space_file(s, file, sizeof file);
+    PyObject *path = PyUnicode_FromFormat("%s/%s", dir, file);
+    PyObject *msg = path ? PyUnicode_FromFormat(
+        "%U: %s, and its pattern tables: %s; build them with 'tbgen "
+        "--puzzle %s --patterns --out %s'", path,
+        ptb_strerror(PTB_ENOTABLE), ptb_strerror(rc), name, dir) : NULL;
+    if (path)
+        raise_table_error(st, path, msg, rc);
+    Py_XDECREF(msg);
+    Py_XDECREF(path);
     return NULL;
 }
 
@@ -682,19 +764,27 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!self)
         return NULL;
     self->space = (SpaceObject *)Py_NewRef(space);
-    pthread_mutex_init(&self->lock, NULL);
+    pool_init(&self->pool, NULL);
     const ptb_space *s = self->space->s;
-    int rc;
+    int rc, prc = PTB_OK;
+    unsigned groups = ptb_puzzle_patterns(ptb_space_puzzle(s));
     NOGIL_BEGIN
     rc = ptb_table_open(s, dir, &self->t);
+    if (rc == PTB_ENOTABLE && groups)     /* as tblookup: the search */
+        prc = ptb_patterns_open(s, dir, &self->pt);
     NOGIL_END
-    if (rc != PTB_OK) {
+    self->pool.t = self->t;
+    if (rc != PTB_OK && (rc != PTB_ENOTABLE || !groups || prc != PTB_OK)) {
         Py_DECREF(self);
-        return rc == PTB_ENOMEM ? PyErr_NoMemory()
-                                : table_error(st, s, dir, rc);
+        return rc == PTB_ENOMEM || prc == PTB_ENOMEM ? PyErr_NoMemory()
+             : rc == PTB_ENOTABLE && groups ? patterns_missing(st, s, dir, prc)
+             : table_error(st, s, dir, rc);
     }
-    self->path = PyUnicode_FromString(ptb_table_path(self->t));
-    if (!self->path) {
+    self->dir = PyUnicode_FromString(dir);
+    self->path = self->t ? PyUnicode_FromString(ptb_table_path(self->t))
+                 : PyUnicode_FromFormat("%s/%s-pattern-*.mdb", dir,
+                                        ptb_puzzle_name(ptb_space_puzzle(s)));
+    if (!self->path || !self->dir) {
         Py_DECREF(self);
         return NULL;
     }
@@ -704,29 +794,54 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 static void Table_dealloc(TableObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    while (self->idle) {
-        slot *next = self->idle->next;
-        slot_free(self->idle);
-        self->idle = next;
-    }
+    pool_free(&self->pool);
     ptb_table_close(self->t);
-    pthread_mutex_destroy(&self->lock);
+    ptb_patterns_close(self->pt);
     Py_XDECREF(self->path);
+    Py_XDECREF(self->dir);
     Py_XDECREF(self->space);
     type->tp_free(self);
     Py_DECREF(type);
 }
 
-/* The directory the table was opened from (its path less the file). */
+/* A failed read of the table, or of the pattern tables: TableError
+ * naming them and how to build them again. */
 static PyObject *read_error(modstate *st, TableObject *self, int rc)
 {
+    const char *dir = PyUnicode_AsUTF8(self->dir);
     if (rc == PTB_ENOMEM)
         return PyErr_NoMemory();
-    const char *path = ptb_table_path(self->t), *slash = strrchr(path, '/');
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
-             slash ? path : ".");
-    return table_error(st, self->space->s, dir, rc);
+    if (!dir || !self->pt)
+        return dir ? table_error(st, self->space->s, dir, rc) : NULL;
+    PyObject *msg = PyUnicode_FromFormat(
+        "%U: %s; rebuild them with 'tbgen --puzzle %s --patterns --out %s'",
+        self->path, ptb_strerror(rc),
+        ptb_puzzle_name(ptb_space_puzzle(self->space->s)), dir);
+    raise_table_error(st, self->path, msg, rc);
+    Py_XDECREF(msg);
+    return NULL;
+}
+
+/* What needs a full table (analyse(), info()), asked of a Table that
+ * answers by search: TableError naming the table missing, and why. */
+static PyObject *needs_table(TableObject *self, const char *what)
+{
+    modstate *st = state_of_type(Py_TYPE(self));
+    const ptb_space *s = self->space->s;
+    char file[256];
+    ptb_space_file(s, file, sizeof file);
+    PyObject *path = st ? PyUnicode_FromFormat("%U/%s", self->dir, file)
+                        : NULL;
+    PyObject *msg = path ? PyUnicode_FromFormat(
+        "%U: %s; %s needs a full table, and %s is answered by a search from "
+        "its pattern tables (%U): solve() and distance() only", path,
+        ptb_strerror(PTB_ENOTABLE), what,
+        ptb_puzzle_name(ptb_space_puzzle(s)), self->path) : NULL;
+    if (path)
+        raise_table_error(st, path, msg, PTB_ENOTABLE);
+    Py_XDECREF(msg);
+    Py_XDECREF(path);
+    return NULL;
 }
 
 /* A failed parse on a table: read_error() when the space found its stored
@@ -799,38 +914,53 @@ static int solution_texts(const ptb_space *s, slot *sl)
     return bad ? PTB_ENOMEM : PTB_OK;
 }
 
-/* Parses a query, walks the table and formats the answer's texts, in one
- * stretch without the GIL; on success *out holds a slot with the solution
- * (rc PTB_OK or PTB_NOTFOUND) and its texts, to be given back by the
- * caller.  Returns 0, or -1 with an exception. */
-static int solve_query(modstate *st, TableObject *self, PyObject *args,
-                       slot **out, int *rc_out)
+/* What answers a query: a table walked, or a search guided by pattern
+ * tables; and how a failure of either becomes an exception. */
+typedef struct solver solver;
+struct solver {
+    SpaceObject *space;
+    pool *pool;
+    const ptb_table *t;              /* a table; NULL: pt */
+    const ptb_patterns *pt;
+    ptb_search_opts opts;            /* pt's search: threads and limits */
+    ptb_search_stats stats;          /* ... and what it did */
+    PyObject *owner;                 /* the Table */
+    PyObject *(*fail)(modstate *, const solver *, int rc);  /* NULL back */
+};
+
+/* Parses a query, walks the table (or searches) and formats the answer's
+ * texts, in one stretch without the GIL; on success *out holds a slot
+ * with the solution (rc PTB_OK or PTB_NOTFOUND) and its texts, to be given
+ * back by the caller.  Returns 0, or -1 with an exception. */
+static int solve_query(modstate *st, solver *sv, PyObject *text,
+                       PyObject *opts, slot **out, int *rc_out)
 {
-    PyObject *text, *opts;
     query q;
     int prc, rc = PTB_ENOMEM;
     slot *sl = NULL;
-    if (!PyArg_ParseTuple(args, "OO", &text, &opts) ||
-        query_args(st, text, opts, &q) != 0)
+    const ptb_space *s = sv->space->s;
+    if (query_args(st, text, opts, &q) != 0)
         return -1;
     NOGIL_BEGIN
-    prc = query_parse(self->space->s, &q);
-    if (prc == PTB_OK && (sl = slot_get(self)))
-        rc = ptb_solve(self->t, sl->r, q.starts, q.n, sl->sol);
+    prc = query_parse(s, &q);
+    if (prc == PTB_OK && (sl = slot_get(sv->pool)))
+        rc = sv->t ? ptb_solve(sv->t, sl->r, q.starts, q.n, sl->sol)
+             : ptb_patterns_solve(sv->pt, q.starts, q.n, &sv->opts, sl->sol,
+                                  &sv->stats);
     if (rc == PTB_NOTFOUND)
         sl->sol->distance = 0;          /* the start's texts only */
     if ((rc == PTB_OK || rc == PTB_NOTFOUND) &&
-        solution_texts(self->space->s, sl) != PTB_OK)
+        solution_texts(s, sl) != PTB_OK)
         rc = PTB_ENOMEM;
     if (sl && rc == PTB_NOTFOUND)
         sl->sol->distance = PTB_UNSOLVABLE;
     NOGIL_END
-    if (prc != PTB_OK)
-        return query_error(st, self, &q, prc), -1;
-    if (rc != PTB_OK && rc != PTB_NOTFOUND) {
+    if (prc != PTB_OK && prc != PTB_ECORRUPT)
+        return parse_error(st, &q, prc);
+    if (prc != PTB_OK || (rc != PTB_OK && rc != PTB_NOTFOUND)) {
         if (sl)
-            slot_put(self, sl);
-        read_error(st, self, rc);
+            slot_put(sv->pool, sl);
+        sv->fail(st, sv, prc != PTB_OK ? prc : rc);
         return -1;
     }
     *out = sl;
@@ -838,26 +968,28 @@ static int solve_query(modstate *st, TableObject *self, PyObject *args,
     return 0;
 }
 
-PyDoc_STRVAR(Table_distance_doc,
-"distance(text, options) -> int or None\n\n"
-"The least number of moves from the query's position (the nearest of its\n"
-"candidates) to the goal, by ptb_distance(); None when the goal cannot be\n"
-"reached.");
-
-static PyObject *Table_distance(TableObject *self, PyObject *args)
+/* distance() of a full table. */
+static PyObject *table_distance(TableObject *self, PyObject *args,
+                                PyObject *kw)
 {
+    static char *kwlist[] = { "text", "options", "threads", "seconds",
+                              "nodes", NULL };
     modstate *st = state_of_type(Py_TYPE(self));
     PyObject *text, *opts;
     query q;
-    unsigned best = PTB_UNSOLVABLE, d;
+    unsigned best = PTB_UNSOLVABLE, d, threads;
+    double seconds;
+    unsigned long long nodes;
     int prc, rc = PTB_ENOMEM;
     slot *sl = NULL;
-    if (!st || !PyArg_ParseTuple(args, "OO:distance", &text, &opts) ||
+    if (!st || !PyArg_ParseTupleAndKeywords(args, kw, "OO|IdK:distance",
+                                            kwlist, &text, &opts, &threads,
+                                            &seconds, &nodes) ||
         query_args(st, text, opts, &q) != 0)
         return NULL;
     NOGIL_BEGIN
     prc = query_parse(self->space->s, &q);
-    if (prc == PTB_OK && (sl = slot_get(self)))
+    if (prc == PTB_OK && (sl = slot_get(&self->pool)))
         for (unsigned i = 0; i < q.n; i++) {
             rc = ptb_distance(self->t, sl->r, &q.starts[i], &d);
             if (rc == PTB_NOTFOUND)
@@ -869,7 +1001,7 @@ static PyObject *Table_distance(TableObject *self, PyObject *args)
         }
     NOGIL_END
     if (sl)
-        slot_put(self, sl);
+        slot_put(&self->pool, sl);
     if (prc != PTB_OK)
         return query_error(st, self, &q, prc);
     if (rc != PTB_OK)
@@ -941,28 +1073,140 @@ static PyObject *moves_list(modstate *st, const slot *sl)
     return list;
 }
 
-PyDoc_STRVAR(Table_solve_doc,
-"solve(text, options) -> (distance, start, moves, answer)\n\n"
-"distance: int or None; start: the Position walked from (the nearest\n"
-"candidate; the first when none reaches the goal); moves: a list of Move;\n"
-"answer: an Answer for the native text and the JSON, made on demand.");
-
-static PyObject *Table_solve(TableObject *self, PyObject *args)
+/* The search's figures, as the JSON's "search" member has them. */
+static PyObject *search_obj(const ptb_search_stats *x)
 {
-    modstate *st = state_of_type(Py_TYPE(self));
+    return Py_BuildValue("{sOsKsIsIsd}", "optimal", Py_True, "nodes",
+                         (unsigned long long)x->nodes, "iterations",
+                         x->iterations, "bound", x->bound, "seconds",
+                         x->seconds);
+}
+
+/* A query's answer as solve() gives it: (distance, start, moves, answer),
+ * and the search's figures last when it was searched. */
+static PyObject *solve_answer(solver *sv, PyObject *args)
+{
+    modstate *st = state_of_type(Py_TYPE(sv->owner));
+    PyObject *text, *opts;
     slot *sl;
     int rc;
-    if (!st || solve_query(st, self, args, &sl, &rc) != 0)
+    if (!st || !PyArg_ParseTuple(args, "OO", &text, &opts) ||
+        solve_query(st, sv, text, opts, &sl, &rc) != 0)
         return NULL;
     const ptb_solution *sol = sl->sol;
     int ok = rc == PTB_OK;
-    PyObject *r = Py_BuildValue("(NNNN)",
+    const ptb_search_stats *stats = sv->pt ? &sv->stats : NULL;
+    PyObject *v[5] = {
         distance_obj(ok ? sol->distance : PTB_UNSOLVABLE),
         slot_position(st, sl, &sol->start, 0, NULL),
         ok ? moves_list(st, sl) : PyList_New(0),
-        answer_new(st, self->space, sol, NULL));
-    slot_put(self, sl);
+        answer_new(st, sv->space, sol, NULL, stats),
+        stats ? search_obj(stats) : NULL };
+    slot_put(sv->pool, sl);
+    Py_ssize_t n = stats ? 5 : 4, bad = 0;
+    PyObject *r = PyTuple_New(n);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        bad |= !v[i];
+        if (r && v[i])
+            PyTuple_SET_ITEM(r, i, v[i]);
+        else
+            Py_XDECREF(v[i]);
+    }
+    if (bad)
+        Py_CLEAR(r);
     return r;
+}
+
+/* A search that reached its limit: SearchLimit with its figures. */
+static PyObject *search_limit(modstate *st, const solver *sv)
+{
+    const ptb_search_stats *x = &sv->stats;
+    const char *name = ptb_puzzle_name(ptb_space_puzzle(sv->space->s));
+    int timed = sv->opts.seconds > 0 &&
+                (!sv->opts.nodes || x->nodes < sv->opts.nodes);
+    char what[64];
+    if (timed)
+        snprintf(what, sizeof what, "ran out of time (%g s)",
+                 sv->opts.seconds);
+    else
+        snprintf(what, sizeof what, "reached its node limit (%llu)",
+                 (unsigned long long)sv->opts.nodes);
+    PyObject *msg = PyUnicode_FromFormat(
+        "%s: the search %s after %llu nodes and %u bounds from %u: no "
+        "answer proven", name, what, (unsigned long long)x->nodes,
+        x->iterations, x->bound);
+    PyObject *e = msg ? PyObject_CallOneArg(st->SearchLimit, msg) : NULL;
+    PyObject *fig = e ? search_obj(x) : NULL;
+    if (fig && PyDict_DelItemString(fig, "optimal") == 0 &&
+        PyObject_SetAttrString(e, "search", fig) == 0)
+        PyErr_SetObject(st->SearchLimit, e);
+    Py_XDECREF(fig);
+    Py_XDECREF(e);
+    Py_XDECREF(msg);
+    return NULL;
+}
+
+static PyObject *table_fail(modstate *st, const solver *sv, int rc)
+{
+    if (rc == PTB_ELIMIT)
+        return search_limit(st, sv);
+    return read_error(st, (TableObject *)sv->owner, rc);
+}
+
+PyDoc_STRVAR(Table_solve_doc,
+"solve(text, options, threads=1, seconds=0.0, nodes=0)\n"
+"    -> (distance, start, moves, answer[, search])\n\n"
+"distance: int or None; start: the Position walked from (the nearest\n"
+"candidate; the first when none reaches the goal); moves: a list of Move;\n"
+"answer: an Answer for the native text and the JSON, made on demand.\n"
+"A Table of pattern tables answers by ptb_patterns_solve(), an IDA*\n"
+"search on threads, stopped after seconds of wall time or nodes expanded\n"
+"(0: no limit) with SearchLimit; search is then its figures, the JSON's\n"
+"\"search\" member (optimal, nodes, iterations, bound, seconds).  A full\n"
+"table ignores threads, seconds and nodes.");
+
+static PyObject *Table_solve(TableObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "text", "options", "threads", "seconds",
+                              "nodes", NULL };
+    PyObject *text, *opts;
+    unsigned threads = 1;
+    double seconds = 0;
+    unsigned long long nodes = 0;
+    solver sv = { self->space, &self->pool, self->t, self->pt, { 0, 0, 0 },
+                  { 0, 0, 0, 0 }, (PyObject *)self, table_fail };
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|IdK:solve", kwlist, &text,
+                                     &opts, &threads, &seconds, &nodes))
+        return NULL;
+    if (threads < 1 || threads > 256 || !(seconds >= 0)) {
+        PyErr_Format(PyExc_ValueError, threads < 1 || threads > 256
+                     ? "threads: takes 1..256, got %u"
+                     : "seconds: takes a number >= 0", threads);
+        return NULL;
+    }
+    sv.opts = (ptb_search_opts){ threads, nodes, seconds };
+    PyObject *pair = PyTuple_Pack(2, text, opts);
+    PyObject *r = pair ? solve_answer(&sv, pair) : NULL;
+    Py_XDECREF(pair);
+    return r;
+}
+
+PyDoc_STRVAR(Table_distance_doc,
+"distance(text, options, threads=1, seconds=0.0, nodes=0) -> int or None\n"
+"\n"
+"The least number of moves from the query's position (the nearest of its\n"
+"candidates) to the goal, by ptb_distance(); None when the goal cannot be\n"
+"reached.  A Table of pattern tables searches, as solve().");
+
+static PyObject *Table_distance(TableObject *self, PyObject *args,
+                                PyObject *kw)
+{
+    if (!self->pt)
+        return table_distance(self, args, kw);
+    PyObject *r = Table_solve(self, args, kw);
+    PyObject *d = r ? Py_NewRef(PyTuple_GET_ITEM(r, 0)) : NULL;
+    Py_XDECREF(r);
+    return d;
 }
 
 static PyObject *successor_obj(modstate *st, const ptb_space *s,
@@ -1003,19 +1247,21 @@ static PyObject *Table_analyse(TableObject *self, PyObject *args)
     query q;
     int prc, rc = PTB_ENOMEM;
     slot *sl = NULL;
+    if (st && self->pt)
+        return needs_table(self, "analyse()");
     if (!st || !PyArg_ParseTuple(args, "OO:analyse", &text, &opts) ||
         query_args(st, text, opts, &q) != 0)
         return NULL;
     NOGIL_BEGIN
     prc = query_parse(s, &q);
-    if (prc == PTB_OK && (sl = slot_get(self)))
+    if (prc == PTB_OK && (sl = slot_get(&self->pool)))
         rc = ptb_analyse(self->t, sl->r, q.starts, q.n, sl->an);
     NOGIL_END
     if (prc != PTB_OK)
         return query_error(st, self, &q, prc);
     if (rc != PTB_OK) {
         if (sl)
-            slot_put(self, sl);
+            slot_put(&self->pool, sl);
         return read_error(st, self, rc);
     }
     const ptb_analysis *an = sl->an;
@@ -1032,9 +1278,9 @@ static PyObject *Table_analyse(TableObject *self, PyObject *args)
                                        position_obj(st, s, &an->position,
                                                     NULL),
                                        list, answer_new(st, self->space,
-                                                        NULL, an))
+                                                        NULL, an, NULL))
                        : NULL;
-    slot_put(self, sl);
+    slot_put(&self->pool, sl);
     return r;
 }
 
@@ -1048,6 +1294,8 @@ static PyObject *Table_info(TableObject *self, PyObject *unused)
 {
     ptb_table_info in;
     (void)unused;
+    if (self->pt)
+        return needs_table(self, "info()");
     int rc = ptb_table_get_info(self->t, &in);
     if (rc != PTB_OK)
         return read_error(state_of_type(Py_TYPE(self)), self, rc);
@@ -1072,9 +1320,10 @@ static PyObject *Table_info(TableObject *self, PyObject *unused)
 }
 
 static PyMethodDef Table_methods[] = {
-    { "distance", (PyCFunction)Table_distance, METH_VARARGS,
-      Table_distance_doc },
-    { "solve", (PyCFunction)Table_solve, METH_VARARGS, Table_solve_doc },
+    { "distance", (PyCFunction)(void (*)(void))Table_distance,
+      METH_VARARGS | METH_KEYWORDS, Table_distance_doc },
+    { "solve", (PyCFunction)(void (*)(void))Table_solve,
+      METH_VARARGS | METH_KEYWORDS, Table_solve_doc },
     { "analyse", (PyCFunction)Table_analyse, METH_VARARGS,
       Table_analyse_doc },
     { "info", (PyCFunction)Table_info, METH_NOARGS, Table_info_doc },
@@ -1083,7 +1332,10 @@ static PyMethodDef Table_methods[] = {
 
 static PyMemberDef Table_members[] = {
     { "path", T_OBJECT, offsetof(TableObject, path), READONLY,
-      "the file the table was opened from" },
+      "the file the table was opened from (pattern tables: "
+      "DIR/NAME-pattern-*.mdb)" },
+    { "directory", T_OBJECT, offsetof(TableObject, dir), READONLY,
+      "the directory it was opened from" },
     { "space", T_OBJECT, offsetof(TableObject, space), READONLY,
       "the Space the table answers for" },
     { NULL, 0, 0, 0, NULL }
@@ -1096,8 +1348,11 @@ static PyMemberDef Table_members[] = {
 static PyType_Slot Table_slots[] = {
     { Py_tp_doc, "Table(space, directory): the table of a Space opened from "
                  "a directory; raises TableError naming the file when it is "
-                 "missing, of another format version or damaged.  Safe to "
-                 "share between threads." },
+                 "missing, of another format version or damaged.  A puzzle "
+                 "with pattern groups (Space.patterns) and no table of its "
+                 "own opens its pattern tables instead and answers by "
+                 "search (solve(), distance()).  Safe to share between "
+                 "threads." },
     { Py_tp_new, Table_new },
     { Py_tp_dealloc, Table_dealloc },
     { Py_tp_methods, Table_methods },
@@ -1189,12 +1444,20 @@ static int add_exceptions(PyObject *m, modstate *st)
         "the position (the get_* calls return None instead).", b, NULL)
         : NULL;
     Py_XDECREF(b);
-    if (!st->ParseError || !st->TableError || !st->Unsolvable)
+    b = PyTuple_Pack(2, st->Error, PyExc_TimeoutError);
+    st->SearchLimit = b ? PyErr_NewExceptionWithDoc("puzzletb.SearchLimit",
+        "A search from pattern tables reached its limit (Tablebase."
+        "seconds) before it proved an answer.  Attribute search: its "
+        "figures (nodes, iterations, bound, seconds).", b, NULL) : NULL;
+    Py_XDECREF(b);
+    if (!st->ParseError || !st->TableError || !st->Unsolvable ||
+        !st->SearchLimit)
         return -1;
     return PyModule_AddObjectRef(m, "Error", st->Error) ||
            PyModule_AddObjectRef(m, "ParseError", st->ParseError) ||
            PyModule_AddObjectRef(m, "TableError", st->TableError) ||
-           PyModule_AddObjectRef(m, "Unsolvable", st->Unsolvable) ? -1 : 0;
+           PyModule_AddObjectRef(m, "Unsolvable", st->Unsolvable) ||
+           PyModule_AddObjectRef(m, "SearchLimit", st->SearchLimit) ? -1 : 0;
 }
 
 static int add_types(PyObject *m, modstate *st)
@@ -1236,6 +1499,7 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->ParseError);
     Py_VISIT(st->TableError);
     Py_VISIT(st->Unsolvable);
+    Py_VISIT(st->SearchLimit);
     Py_VISIT(st->Space);
     Py_VISIT(st->Table);
     Py_VISIT(st->Answer);
@@ -1252,6 +1516,7 @@ static int module_clear(PyObject *m)
     Py_CLEAR(st->ParseError);
     Py_CLEAR(st->TableError);
     Py_CLEAR(st->Unsolvable);
+    Py_CLEAR(st->SearchLimit);
     Py_CLEAR(st->Space);
     Py_CLEAR(st->Table);
     Py_CLEAR(st->Answer);

@@ -12,6 +12,13 @@
  *       tblookup --random-at D --format json prints); a position or an
  *       option that stands for one restricts the draw to its subtable
  *
+ * A puzzle past a full table (pattern groups, its pattern tables and no
+ * full table: fifteen) is answered by a search guided by its pattern
+ * tables, on one thread, for at most search_seconds: GET /api/v1/PUZZLE
+ * gives what tblookup --format json prints (the line and its "search"
+ * member, no "analysis"), or a 503 when the search runs out of time;
+ * moves=, /stats and /random need a full table and are refused (400, 404).
+ *
  * Query options are the puzzle's own (ptb_puzzle_option()), handed to
  * ptb_parse() as NAME=VALUE, so a new puzzle or option needs nothing here.
  * moves=M1,M2,.. plays moves (in the puzzle's notation, as the answers print
@@ -19,8 +26,9 @@
  * walks without knowing any puzzle's notation.
  *
  * Errors are answers: 400 with the parser's one line, 404 for an unknown
- * puzzle, metric or path, 503 naming a missing or corrupt table, 500 when
- * an answer does not fit or memory runs out.  Read-only over the tables.
+ * puzzle, metric or path, 503 naming a missing or corrupt table or a
+ * search out of time, 500 when an answer does not fit or memory runs out.
+ * Read-only over the tables.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -160,23 +168,34 @@ static serve_work *work_get(serve_server *srv)
 
 /* ==== opening ==== */
 
-/* A described puzzle of the tables directory, added once. */
+/* A described puzzle of the tables directory, added once.  A pattern
+ * table (NAME-pattern-N.mdb) stands for NAME, the puzzle answered by
+ * search from its pattern tables. */
 static int add_described(void *arg, const char *file, const ptb_puzzle *p,
                          const char *metric)
 {
     serve_server *srv = arg;
+    const char *of = ptb_puzzle_pattern_of(p, NULL);
+    const char *name = of ? of : ptb_puzzle_name(p);
+    ptb_puzzle *q = NULL;
     (void)file;
     (void)metric;
-    if (!ptb_puzzle_description(p) || ptb_puzzle_pattern_of(p, NULL))
-        return 0;                       /* (a pattern table: no puzzle) */
+    if (!ptb_puzzle_description(p))
+        return 0;
     for (unsigned i = 0; i < srv->npuzzles; i++)
-        if (!strcmp(ptb_puzzle_name(srv->puzzle[i]), ptb_puzzle_name(p)))
+        if (!strcmp(ptb_puzzle_name(srv->puzzle[i]), name))
             return 0;
     if (srv->npuzzles >= SERVE_MAX_PUZZLES)
         return PTB_EINVAL;
-    int rc = ptb_puzzle_copy(p, &srv->puzzle[srv->npuzzles]);
-    srv->npuzzles += rc == PTB_OK;
-    return rc;
+    int rc = of ? ptb_puzzle_lookup(srv->tables, of, &q)
+                : ptb_puzzle_copy(p, &q);
+    if (rc == PTB_OK && of && !ptb_puzzle_patterns(q)) {  /* not NAME's */
+        ptb_puzzle_free(q);
+        return 0;
+    }
+    if (rc == PTB_OK)
+        srv->puzzle[srv->npuzzles++] = q;
+    return !of || rc == PTB_ENOMEM ? rc : PTB_OK;
 }
 
 int serve_open(serve_server *srv, const char *tables, char *msg, size_t cap)
@@ -229,6 +248,7 @@ void serve_close(serve_server *srv)
         if (!sl->puzzle)
             continue;
         ptb_table_close(sl->table);
+        ptb_patterns_close(sl->patterns);
         ptb_space_close(sl->space);
         pthread_mutex_destroy(&sl->lock);
     }
@@ -249,7 +269,21 @@ static void make_etag(serve_slot *sl, const ptb_table *t)
     snprintf(sl->etag, sizeof sl->etag, "\"%016" PRIx64 "\"", h);
 }
 
-/* The slot's table, opened on first use. */
+/* Opens the slot's pattern tables when it has no table of its own and
+ * its puzzle has pattern groups; rc is the table's open.  Under sl->lock. */
+static int slot_patterns(serve_slot *sl, const char *dir, int rc)
+{
+    if (rc != PTB_ENOTABLE || !ptb_puzzle_patterns(sl->puzzle))
+        return rc;
+    int prc = ptb_patterns_open(sl->space, dir, &sl->patterns);
+    sl->searched = 1;
+    if (prc == PTB_OK)
+        atomic_store_explicit(&sl->ready, 1, memory_order_release);
+    return prc;
+}
+
+/* The slot's table, opened on first use; PTB_OK with *out NULL when the
+ * slot answers by search (sl->patterns). */
 static int slot_table(serve_slot *sl, ptb_table **out)
 {
     int rc = PTB_OK;
@@ -266,6 +300,7 @@ static int slot_table(serve_slot *sl, ptb_table **out)
             } else {
                 ptb_table_close(sl->table);
                 sl->table = NULL;
+                rc = slot_patterns(sl, dir, rc);
             }
         }
         pthread_mutex_unlock(&sl->lock);
@@ -324,11 +359,27 @@ static int failf(ctx *c, unsigned status, const char *fmt, ...)
  * a 500 when memory ran out). */
 static int table_failed(ctx *c, const serve_slot *sl, int rc)
 {
+    const char *name = ptb_puzzle_name(sl->puzzle);
     if (rc == PTB_ENOMEM)
         return failf(c, 500, "out of memory");
+    if (sl->searched)                   /* its pattern tables */
+        return failf(c, 503, "%.*s/%s-pattern-*.mdb: %s; build them with "
+                     "'tbgen --puzzle %s --patterns'",
+                     (int)(strrchr(sl->path, '/') - sl->path), sl->path,
+                     name, ptb_strerror(rc), name);
     return failf(c, 503, "%s: %s; rebuild it with 'make tables' or 'tbgen "
                  "--puzzle %s'", sl->path, ptb_strerror(rc),
                  ptb_puzzle_name(sl->puzzle));
+}
+
+/* What needs a full table, asked of a puzzle answered by search. */
+static int needs_table(ctx *c, const serve_slot *sl, const char *what)
+{
+    const char *name = ptb_puzzle_name(sl->puzzle);
+    return failf(c, 404, "%s: %s needs a full table (%s), and %s has none: "
+                 "it is answered by a search from its pattern tables "
+                 "(GET /api/v1/%s?position=...)", name, what,
+                 strrchr(sl->path, '/') + 1, name, name);
 }
 
 static const serve_arg *arg_find(const serve_request *rq, const char *key)
@@ -491,7 +542,7 @@ static void api_puzzles(ctx *c)
             put_str(&b, strrchr(sl->path, '/') + 1);
             put(&b, ",\"status\":");
             put_str(&b, rc == PTB_OK ? "ok" : ptb_strerror(rc));
-            put(&b, "}");
+            put(&b, rc == PTB_OK && !t ? ",\"search\":true}" : "}");
         }
         put(&b, "],\"options\":[");
         for (unsigned o = 0; ptb_puzzle_option(p, o); o++) {
@@ -541,6 +592,10 @@ static void api_stats(ctx *c, serve_slot *sl)
     serve_work *w = c->w;
     jbuf b = { w->out, 0, sizeof w->out, 0 };
     int rc = slot_table(sl, &t);
+    if (rc == PTB_OK && !t) {
+        needs_table(c, sl, "/stats");
+        return;
+    }
     if (rc == PTB_OK)
         rc = ptb_table_get_info(t, &in);
     if (rc != PTB_OK) {
@@ -658,6 +713,51 @@ static int play_moves(ctx *c, serve_slot *sl, ptb_table *t, ptb_reader *r,
     }
 }
 
+/* Sends the library's JSON answer of len bytes in the workspace's out
+ * buffer (a 500 when it did not fit), ended by a newline. */
+static void reply_json(ctx *c, const serve_slot *sl, int len)
+{
+    jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
+    if (len <= 0 || (size_t)len >= sizeof c->w->out - 2) {
+        failf(c, 500, "the answer is longer than %u bytes", SERVE_OUT_CAP);
+        return;
+    }
+    b.len = (size_t)len;
+    put(&b, "\n");
+    reply_ok(c, sl, &b);
+}
+
+/* GET /api/v1/PUZZLE?position=... of a puzzle answered by search: what
+ * tblookup --format json prints, never cached (its "seconds" differ). */
+static void api_searched(ctx *c, serve_slot *sl, const ptb_position *start,
+                         unsigned n)
+{
+    serve_work *w = c->w;
+    ptb_search_stats st;
+    const serve_arg *moves = arg_find(c->rq, "moves");
+    ptb_search_opts opts = { 1, 0, c->srv->search_seconds };
+    if (moves && *moves->value) {
+        failf(c, 400, "moves: %s is answered by a search, without a full "
+              "table to play moves on: ask for the position reached",
+              ptb_puzzle_name(sl->puzzle));
+        return;
+    }
+    int rc = ptb_patterns_solve(sl->patterns, start, n, &opts, &w->sol, &st);
+    if (rc == PTB_ELIMIT) {
+        failf(c, 503, "%s: the search ran out of time (%g s, tbserve "
+              "--search-seconds) after %" PRIu64 " nodes and %u bounds from "
+              "%u: no answer proven", ptb_puzzle_name(sl->puzzle),
+              opts.seconds, st.nodes, st.iterations, st.bound);
+        return;
+    }
+    if (rc != PTB_OK && rc != PTB_NOTFOUND) {
+        table_failed(c, sl, rc);
+        return;
+    }
+    reply_json(c, NULL, ptb_format_search_json(sl->space, &w->sol, &st,
+                                                w->out, sizeof w->out - 1));
+}
+
 /* GET /api/v1/PUZZLE?position=... */
 static void api_position(ctx *c, serve_slot *sl)
 {
@@ -666,11 +766,14 @@ static void api_position(ctx *c, serve_slot *sl)
     unsigned n;
     ptb_table *t;
     ptb_reader **r = &w->reader[sl - c->srv->slot];
-    jbuf b = { w->out, 0, sizeof w->out, 0 };
     if (check_args(c, sl->puzzle, ARGS_POSITION) ||
         parse_query(c, sl, start, &n, 0))
         return;
     int rc = slot_table(sl, &t);
+    if (rc == PTB_OK && !t) {
+        api_searched(c, sl, start, n);
+        return;
+    }
     if (rc == PTB_OK && !*r)
         rc = ptb_reader_new(t, r);
     if (rc != PTB_OK) {
@@ -686,17 +789,9 @@ static void api_position(ctx *c, serve_slot *sl)
         table_failed(c, sl, rc);
         return;
     }
-    int len = ptb_format_analysis_json(sl->space, &w->an,
-                                       w->an.category == PTB_CAT_UNSOLVABLE
-                                       ? NULL : &w->sol, w->out,
-                                       sizeof w->out - 1);
-    if (len <= 0 || (size_t)len >= sizeof w->out - 2) {
-        failf(c, 500, "the answer is longer than %u bytes", SERVE_OUT_CAP);
-        return;
-    }
-    b.len = (size_t)len;
-    put(&b, "\n");
-    reply_ok(c, sl, &b);
+    reply_json(c, sl, ptb_format_analysis_json(sl->space, &w->an,
+                      w->an.category == PTB_CAT_UNSOLVABLE ? NULL : &w->sol,
+                      w->out, sizeof w->out - 1));
 }
 
 /* GET /api/v1/PUZZLE/random?distance=D: the object tblookup --random-at D
@@ -718,6 +813,10 @@ static void api_random(ctx *c, serve_slot *sl)
         parse_query(c, sl, start, &n, 1))
         return;
     int rc = slot_table(sl, &t);
+    if (rc == PTB_OK && !t) {
+        needs_table(c, sl, "/random");
+        return;
+    }
     if (rc != PTB_OK) {
         table_failed(c, sl, rc);
         return;

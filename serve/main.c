@@ -56,6 +56,7 @@ typedef struct web_file {
 typedef struct options {
     const char *tables, *web, *bind;
     unsigned port, threads, connections, cache;
+    double search_seconds;
 } options;
 
 /* Answers kept by their URI: an answer never changes while its table is
@@ -100,7 +101,7 @@ static int usage(FILE *f, int status)
 {
     fprintf(f,
         "usage: tbserve [--tables DIR] [--web DIR] [--bind ADDR] [--port N]\n"
-        "               [--threads N] [--connections N]\n"
+        "               [--threads N] [--connections N] [--search-seconds S]\n"
         "Serves the tables over HTTP: a JSON API under /api/v1/ and a web\n"
         "page at / to explore and play every puzzle.\n\n"
         "  -t, --tables DIR      tables directory (default $PUZZLETB_TABLES "
@@ -115,6 +116,11 @@ static int usage(FILE *f, int status)
         "  -C, --cache N         answers kept for repeated queries, 0..1000000"
         "\n"
         "                        (default 4096; 0: none)\n"
+        "  -S, --search-seconds S\n"
+        "                        time limit of one search (a puzzle answered"
+        "\n"
+        "                        from pattern tables), 0.001..86400 "
+        "(default 10)\n"
         "  -h, --help            this help\n"
         "  -V, --version         version\n\n"
         "Logs one line per request to stderr: method, path, status,\n"
@@ -146,6 +152,17 @@ static int number(const char *s, unsigned lo, unsigned hi, unsigned *out)
     return 0;
 }
 
+static int seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !(v >= 0.001 && v <= 86400))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 /* Returns 0 to run, -1 to exit 0 (help, version), or an exit status. */
 static int parse_args(int argc, char **argv, options *o)
 {
@@ -157,13 +174,14 @@ static int parse_args(int argc, char **argv, options *o)
         { "threads",     required_argument, NULL, 'j' },
         { "connections", required_argument, NULL, 'c' },
         { "cache",       required_argument, NULL, 'C' },
+        { "search-seconds", required_argument, NULL, 'S' },
         { "help",        no_argument,       NULL, 'h' },
         { "version",     no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 }
     };
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":t:w:b:p:j:c:C:hV", longopts, NULL))
+    while ((c = getopt_long(argc, argv, ":t:w:b:p:j:c:C:S:hV", longopts, NULL))
            != -1) {
         switch (c) {
         case 't': o->tables = optarg; break;
@@ -186,6 +204,11 @@ static int parse_args(int argc, char **argv, options *o)
             if (number(optarg, 0, 1000000, &o->cache))
                 return bad_usage("--cache takes 0..1000000, got '%s'",
                                  optarg);
+            break;
+        case 'S':
+            if (seconds(optarg, &o->search_seconds))
+                return bad_usage("--search-seconds takes 0.001..86400, got "
+                                 "'%s'", optarg);
             break;
         case 'h': usage(stdout, 0); return -1;
         case 'V': printf("tbserve %s\n", ptb_version()); return -1;
@@ -615,7 +638,7 @@ static struct MHD_Daemon *start(app *a, const options *o, char *addr,
 
 int main(int argc, char **argv)
 {
-    options o = { NULL, PTB_WEB_DIR, "127.0.0.1", 8080, 0, 512, 4096 };
+    options o = { NULL, PTB_WEB_DIR, "127.0.0.1", 8080, 0, 512, 4096, 10 };
     int status = parse_args(argc, argv, &o);
     if (status)
         return status < 0 ? 0 : status;
@@ -649,6 +672,7 @@ int main(int argc, char **argv)
     } else if (serve_open(&a->srv, o.tables, msg, sizeof msg) != PTB_OK) {
         fprintf(stderr, "tbserve: %s\n", msg);
     } else {
+        a->srv.search_seconds = o.search_seconds;
         load_web(a, o.web);
         struct MHD_Daemon *d = start(a, &o, addr, sizeof addr);
         if (d) {

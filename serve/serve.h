@@ -28,7 +28,9 @@
 
 /* One puzzle and metric: its space (opened at start) and its table (opened
  * on first use; a failed open is retried by the next request, so tables
- * generated while the server runs are picked up). */
+ * generated while the server runs are picked up).  A puzzle too big for a
+ * table (with pattern groups and no full table) has its pattern tables
+ * instead, and is answered by a search. */
 typedef struct serve_slot {
     const ptb_puzzle *puzzle;
     const char *metric;
@@ -36,6 +38,8 @@ typedef struct serve_slot {
     pthread_mutex_t lock;
     atomic_int ready;               /* 1: table and etag are set for good */
     ptb_table *table;
+    ptb_patterns *patterns;         /* instead of table: answers by search */
+    atomic_int searched;            /* no table: patterns were opened */
     char etag[24];                  /* "\"<16 hex digits>\"" */
     char path[512];                 /* DIR/FILE, for messages */
 } serve_slot;
@@ -48,6 +52,7 @@ typedef struct serve_server {
     unsigned npuzzles;
     serve_slot slot[SERVE_SLOTS];   /* [i * SERVE_MAX_METRICS + m] */
     pthread_key_t work_key;         /* per-thread serve_work */
+    double search_seconds;          /* a search's time limit (0: none) */
 } serve_server;
 
 /* An HTTP answer, filled by the API and sent by main.c. */
@@ -77,15 +82,16 @@ typedef struct serve_request {
 } serve_request;
 
 /* Opens every puzzle's spaces (the built-in ones, and the described ones
- * whose tables are in the directory now); tables stay closed.  Returns
- * PTB_OK or the first failure (with msg filled). */
+ * whose tables, or pattern tables, are in the directory now); tables stay
+ * closed.  Returns PTB_OK or the first failure (with msg filled).  Set
+ * search_seconds after it. */
 int serve_open(serve_server *srv, const char *tables, char *msg, size_t cap);
 /* Closes tables and spaces; call after every connection thread has ended. */
 void serve_close(serve_server *srv);
 
 /* Answers a GET under /api/v1/: fills rep with a JSON body that lives in the
  * calling thread's workspace until its next call.  Never fails: errors are
- * answers (400, 404, 503, 500). */
+ * answers (400, 404, 503 also for a search out of time, 500). */
 void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep);
 
 /* A JSON error answer {"error":MSG,"status":N} for main.c's own errors,

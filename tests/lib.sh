@@ -10,6 +10,20 @@ fail() { n=$((n + 1)); echo "not ok $n - $*"; }
 # check "what must hold" command...: passes when the command succeeds
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 
+# renumber LABEL FILE: the TAP lines of FILE (another test's) after ours,
+# each "what" prefixed with LABEL; other lines as they are
+renumber() {
+    local line
+    while IFS= read -r line; do
+        case $line in
+        "ok "*)     n=$((n + 1)); echo "ok $n - $1${line#ok * - }" ;;
+        "not ok "*) n=$((n + 1)); echo "not ok $n - $1${line#not ok * - }" ;;
+        1..*)       ;;
+        *)          echo "$line" ;;
+        esac
+    done <"$2"
+}
+
 # run ARGS...: runs tblookup with stdin from $IN (if set); sets $out, $err, $rc
 run() {
     if [ -n "${IN+x}" ]; then

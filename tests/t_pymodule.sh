@@ -18,15 +18,7 @@ unit() {
     env "$@" PYTHONPATH="$PWD/$dir" TBLOOKUP="$LOOKUP" \
         PUZZLETB_TABLES="$TABLES" "$PY" python/tests/tap.py >"$TMP/unit" 2>&1
     r=$?
-    while IFS= read -r line; do
-        case $line in
-        "ok "*)     n=$((n + 1)); echo "ok $n - $label${line#ok * - }" ;;
-        "not ok "*) n=$((n + 1))
-                    echo "not ok $n - $label${line#not ok * - }" ;;
-        1..*)       ;;
-        *)          echo "$line" ;;
-        esac
-    done <"$TMP/unit"
+    renumber "$label" "$TMP/unit"
     check "${label}python/tests/tap.py exits 0" test $r = 0
 }
 unit build/python ""

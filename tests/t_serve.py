@@ -25,7 +25,14 @@ free ports of 127.0.0.1 and stops (nothing else is contacted).
   - 1,000 malformed or hostile requests get an error status or a closed
     connection, and the server keeps answering;
   - eight clients at once get the same answers as one; SIGINT and SIGTERM
-    stop the server with status 0; one log line per request."""
+    stop the server with status 0; one log line per request.
+
+With --patterns DIR (tests/t_searched.sh; DIR holds fifteen's pattern
+tables) it checks instead a puzzle past a full table, answered by search:
+listed once, answered as tblookup --format json answers it (the published
+length of Korf's instance 1, a line the rules replay, a random walk's
+bound), a search out of time (--search-seconds) a 503 that says so, and
+what needs a full table refused."""
 import glob
 import http.client
 import json
@@ -437,6 +444,8 @@ def check_cli(t):
     for args, what in ((["--bogus"], "unknown option '--bogus'"),
                        (["--port", "70000"], "--port takes 0..65535"),
                        (["--threads", "0"], "--threads takes 1..256"),
+                       (["--search-seconds", "0"],
+                        "--search-seconds takes 0.001..86400, got '0'"),
                        (["--bind", "localhost:1"], "--bind takes an IPv4"),
                        (["--port"], "option '--port' needs a value"),
                        (["extra"], "unexpected argument 'extra'")):
@@ -1140,8 +1149,144 @@ def check_log_and_stop(t, srv):
                                      srv.log().splitlines()[-30:]))
 
 
+# ---- a puzzle answered by search from pattern tables (--patterns DIR) ----
+
+KORF1 = "D68CFE.AB7459132"     # Korf's instance 1 (1985): 57 moves
+KORF17 = "46ED78B93AF5C.21"    # his instance 17: 66 moves, his longest
+GOAL15 = "123456789ABCDEF."
+
+
+def slide_ok(before, after):
+    """after is before with one tile next to the blank slid into it."""
+    e, f = before.index("."), after.index(".")
+    (r, c), (rr, cc) = divmod(e, 4), divmod(f, 4)
+    b = list(before)
+    b[e], b[f] = b[f], "."
+    return abs(r - rr) + abs(c - cc) == 1 and "".join(b) == after
+
+
+def replays(start, ans):
+    b = start
+    for m in ans["moves"]:
+        after = m["board"].replace("\n", "")
+        if not slide_ok(b, after):
+            return False
+        b = after
+    return b == GOAL15
+
+
+def walk15(k, rng):
+    b, prev = GOAL15, None
+    for _ in range(k):
+        e = b.index(".")
+        r, c = divmod(e, 4)
+        near = [rr * 4 + cc for rr, cc in ((r - 1, c), (r + 1, c),
+                                           (r, c - 1), (r, c + 1))
+                if 0 <= rr < 4 and 0 <= cc < 4 and rr * 4 + cc != prev]
+        f = rng.choice(near)
+        x = list(b)
+        x[e], x[f] = x[f], "."
+        prev, b = e, "".join(x)
+    return b
+
+
+def without_seconds(ans):
+    ans["search"].pop("seconds", None)
+    return ans
+
+
+def check_searched_answers(t, srv, patterns):
+    st, _, d = srv.get("/api/v1/puzzles")
+    names = [p["name"] for p in d["puzzles"]] if d else []
+    fifteen = [p for p in d["puzzles"] if p["name"] == "fifteen"] if d else []
+    t.check("/puzzles lists fifteen once, answered by search, with its "
+            "start, and none of its pattern tables as a puzzle",
+            st == 200 and len(fifteen) == 1 and
+            fifteen[0]["start"] == "1234/5678/9ABC/DEF." and
+            fifteen[0]["metrics"] == [{"name": "step", "table": "fifteen.mdb",
+                                       "status": "ok", "search": True}] and
+            not [n for n in names if "-pattern-" in n])
+    st, hd, a = srv.get(api_path("fifteen", KORF1))
+    p = subprocess.run([LOOKUP, "--tables", patterns, "fifteen", "-j", "1",
+                        "--format", "json", KORF1], capture_output=True,
+                       text=True)
+    want = json.loads(p.stdout) if p.returncode == 0 else None
+    t.check("Korf's instance 1: 200, its published 57 moves, a line the "
+            "rules replay, proven optimal; never cached (no ETag)",
+            st == 200 and a["distance"] == 57 and replays(KORF1, a) and
+            a["search"]["optimal"] is True and "etag" not in hd and
+            hd.get("cache-control") == "no-cache")
+    t.check("... the JSON is tblookup --format json -j 1's, its \"search\" "
+            "member too (but seconds)",
+            want is not None and without_seconds(a) == without_seconds(want))
+    rng = random.Random(60)
+    ok = True
+    for k in (12, 25, 36):
+        b = walk15(k, rng)
+        st, _, a = srv.get(api_path("fifteen", b))
+        ok &= st == 200 and a["distance"] <= k and \
+            (k - a["distance"]) % 2 == 0 and replays(b, a)
+    st, _, a = srv.get(api_path(
+        "fifteen", "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15"))
+    t.check("random walks of 12, 25, 36 moves: at most the walk, of its "
+            "parity, lines the rules replay; 16 numbers: 2 moves",
+            ok and st == 200 and a["distance"] == 2)
+
+
+def check_searched_errors(t, srv):
+    def err(path, status, pattern):
+        st, hd, a = srv.get(path)
+        return st == status and a is not None and a.get("status") == status \
+            and re.search(pattern, a.get("error", "")) is not None
+    t.check("/stats and /random of fifteen: 404, they need a full table",
+            err("/api/v1/fifteen/stats", 404, r"^fifteen: /stats needs a "
+                r"full table \(fifteen\.mdb\).*answered by a search") and
+            err("/api/v1/fifteen/random?distance=3", 404,
+                r"^fifteen: /random needs a full table"))
+    t.check("moves= on fifteen: 400, no table to play them on",
+            err(api_path("fifteen", KORF1, moves="4 U"), 400,
+                r"^moves: fifteen is answered by a search") and
+            err(api_path("fifteen", "1234"), 400, r"expected 4 rows"))
+
+
+def check_searched(t, patterns):
+    with Server(tables=patterns) as srv:
+        check_searched_answers(t, srv, patterns)
+        check_searched_errors(t, srv)
+        t.check("SIGTERM: status 0", srv.stop() == 0)
+    with Server("--search-seconds", "0.001", tables=patterns) as srv:
+        st, hd, a = srv.get(api_path("fifteen", KORF17))
+        t.check("--search-seconds 0.001: Korf's instance 17 (66 moves) is a "
+                "503 saying the search ran out of time",
+                st == 503 and a["status"] == 503 and
+                a["error"].startswith("fifteen: the search ran out of time "
+                                      "(0.001 s, tbserve --search-seconds)"))
+        st, _, a = srv.get(api_path("fifteen", GOAL15))
+        t.check("... and the server answers on: the goal, 0 moves",
+                st == 200 and a["distance"] == 0)
+        t.check("SIGTERM: status 0", srv.stop() == 0)
+    tmp = tempfile.mkdtemp(prefix="tbserve-patterns-")
+    try:
+        for k in (1, 2):
+            shutil.copy(os.path.join(patterns, f"fifteen-pattern-{k}.mdb"),
+                        tmp)
+        with Server(tables=tmp) as srv:
+            st, _, a = srv.get(api_path("fifteen", KORF1))
+            t.check("a pattern table missing: 503 naming them and how to "
+                    "build them",
+                    st == 503 and a["error"] == f"{tmp}/fifteen-pattern-*.mdb"
+                    ": table not found; build them with 'tbgen --puzzle "
+                    "fifteen --patterns'")
+            t.check("SIGTERM: status 0", srv.stop() == 0)
+    finally:
+        shutil.rmtree(tmp)
+    return t.done()
+
+
 def main():
     t = Tap()
+    if sys.argv[1:2] == ["--patterns"]:
+        return check_searched(t, sys.argv[2])
     check_cli(t)
     with Server("--threads", "2") as srv:
         check_answers(t, srv)

@@ -38,6 +38,13 @@ the goal, Ma's L pieces as one block each, the 8-puzzle from 8672543.1
 (and 867254301: '0' is the description's empty) shows 31 with the goal
 123/456/78. and its empty cell marked.
 
+With --patterns DIR (tests/t_searched.sh; DIR holds fifteen's pattern
+tables): the 15-puzzle, answered by search, shows Korf's instance 1 at its
+published 57 moves, "found by search, proven optimal", its optimal line
+as the move list; forward, back, a line move and "solve" walk the line
+(the boards the page shows replayed here by the rules); random starts are
+off.
+
 Screenshots go to build/web-*.png (build/web-PUZZLE-WIDTH.png at both
 widths) for a human look."""
 import glob
@@ -105,9 +112,59 @@ def tables_with_walled(tmp):
     return tmp
 
 
+def check_searched(t, patterns):
+    """fifteen, answered by search, in the page."""
+    from t_serve import KORF1, replays
+    with Server(tables=patterns) as srv:
+        d = browser()
+        try:
+            ok = open_page(d, srv, frag(puzzle="fifteen", position=KORF1),
+                           "57")
+            _, _, ans = srv.get("/api/v1/fifteen?" + frag(position=KORF1))
+            items = d.find_elements(By.CSS_SELECTOR, "#moves li")
+            t.check("fifteen: Korf's instance 1 shows 57, 'found by search, "
+                    "proven optimal', its optimal line as the 57 moves",
+                    ok and "found by search, proven optimal" in
+                    text(d, "category") and len(items) == 57 and
+                    [i.get_attribute("data-move") for i in items] ==
+                    [m["move"] for m in ans["moves"]] and
+                    replays(KORF1, ans) and text(d, "moves-title") ==
+                    "The optimal line, found by search")
+            t.check("... random starts are off (no full table)",
+                    not d.find_element(By.ID, "random").is_enabled() and
+                    not d.find_element(By.ID, "farthest").is_enabled())
+            d.save_screenshot("build/web-fifteen.png")
+            d.find_element(By.ID, "forward").click()
+            fwd = wait_text(d, "distance", "56") and \
+                position_in_url(d) == ans["moves"][0]["board"]
+            _, _, two = srv.get("/api/v1/fifteen?" + frag(
+                position=ans["moves"][0]["board"]))
+            d.find_elements(By.CSS_SELECTOR, "#moves li button")[9].click()
+            tenth = wait_text(d, "distance", "46") and \
+                position_in_url(d) == two["moves"][9]["board"]
+            d.find_element(By.ID, "back").click()
+            back = wait_text(d, "distance", "47") and \
+                position_in_url(d) == two["moves"][8]["board"]
+            d.find_element(By.ID, "first").click()
+            first = wait_text(d, "distance", "57") and \
+                position_in_url(d) == ans["input"]
+            d.find_element(By.ID, "solve").click()
+            t.check("... forward, a line move, back, to the start and "
+                    "'solve' walk the line: 56, 46, 47, 57, solved",
+                    fwd and tenth and back and first and
+                    wait_text(d, "distance", "0") and
+                    text(d, "category") == "solved!")
+        finally:
+            d.quit()
+        t.check("the server stopped cleanly", srv.stop() == 0)
+    return t.done()
+
+
 def main():
     t = Tap()
     os.makedirs("build", exist_ok=True)
+    if sys.argv[1:2] == ["--patterns"]:
+        return check_searched(t, sys.argv[2])
     tmp = tempfile.mkdtemp(prefix="t_web-")
     try:
         return run_all(t, tables_with_walled(tmp))

@@ -16,6 +16,12 @@
  * that move it, from the answer's analysis).  Random starts at a chosen
  * distance come from /random, the farthest ones from /stats.
  *
+ * A puzzle answered by search (its metric "search": true in /puzzles: no
+ * full table, so no analysis, /stats, /random or moves=) shows its optimal
+ * line, "found by search, proven optimal"; playing along the line loads the
+ * board reached as the position, and back returns to the boards left
+ * (trail).
+ *
  * No libraries, nothing fetched but tbserve's own answers.
  */
 'use strict';
@@ -78,6 +84,21 @@ let answer = null;         /* the current position's answer */
 let stats = null;          /* the current table's histogram */
 let statsKey = '';
 let busy = false;
+let trail = [];            /* a searched puzzle: the positions played from */
+
+/* The current puzzle is answered by search, without a full table. */
+function searched() {
+  const p = puzzles.find(x => x.name === state.puzzle);
+  const m = p && p.metrics.find(x => x.name === state.metric);
+  return Boolean(m && m.search);
+}
+
+/* The legal moves the page knows: the analysis; for a searched puzzle,
+ * the first move of the optimal line. */
+function legalMoves() {
+  if (answer.analysis) return answer.analysis;
+  return answer.moves.slice(0, 1).map(m => ({ ...m, optimal: true }));
+}
 
 /* ---- the URL ---------------------------------------------------------- */
 
@@ -101,7 +122,8 @@ function fromHash() {
   state.options = {};
   for (const o of p.options)
     if (q.get(o.name)) state.options[o.name] = q.get(o.name);
-  state.moves = q.get('moves') ? q.get('moves').split(',') : [];
+  state.moves = q.get('moves') && !searched() ? q.get('moves').split(',')
+                                               : [];
   if (!state.position && !Object.keys(state.options).length) {
     const s = startsOf(p)[0];                 /* nothing given: its start */
     if (s) {
@@ -622,7 +644,7 @@ let picked = null;         /* the cells of the piece picked up, or null */
  * each with the cells the piece covers after it. */
 function movesOf(piece) {
   const out = [];
-  for (const s of answer.analysis) {
+  for (const s of legalMoves()) {
     const after = rows(s.board).map(r => [...r]);
     const changed = changedCells(answer.input, s.board);
     if (!changed.some(([r, c]) => hasCell(piece.cells, r, c))) continue;
@@ -646,7 +668,7 @@ const pickedPiece = () => picked && boardGeo &&
 function clickCell(r, c, y, x) {
   if (!answer || busy) return;
   if (!blocky()) {
-    const m = answer.analysis.find(s =>
+    const m = legalMoves().find(s =>
       hasCell(changedCells(answer.input, s.board), r, c));
     if (m) play(m.move);
     return;
@@ -699,7 +721,13 @@ function drawPicked(svg) {
 function showMoves() {
   const ol = $('moves');
   ol.replaceChildren();
-  answer.analysis.forEach((s, i) => {
+  const line = !answer.analysis;     /* searched: the optimal line */
+  $('moves-title').textContent = line ? 'The optimal line, found by search'
+                                      : 'Legal moves';
+  $('legend').hidden = line;
+  const list = line ? answer.moves.map(m => ({ ...m, optimal: true }))
+                    : answer.analysis;
+  list.forEach((s, i) => {
     const li = document.createElement('li');
     li.className = moveClass(s);
     li.dataset.move = s.move;
@@ -713,12 +741,12 @@ function showMoves() {
     d.className = 'dist';
     d.textContent = s.distance === null ? 'unsolvable' : `→ ${s.distance}`;
     li.append(num, b, d);
-    b.addEventListener('click', () => play(s.move));
+    b.addEventListener('click', () => line ? alongLine(i) : play(s.move));
     li.addEventListener('mouseenter', () => showBoard(s.board, answer.input));
     li.addEventListener('mouseleave', () => showBoard(answer.input, null));
     ol.appendChild(li);
   });
-  if (!answer.analysis.length) {
+  if (!list.length) {
     const li = document.createElement('li');
     li.textContent = answer.distance === 0 ? 'the goal: nothing left to do'
                                            : 'no legal move';
@@ -800,7 +828,7 @@ function boardCaption() {
   if (q.to_move)
     return `${STONE_BLACK.includes(q.to_move) ? 'black' : 'white'} ` +
            `(${q.to_move}) to move`;
-  if (blocky() && answer.analysis.length)
+  if (blocky() && legalMoves().length)
     return 'Click a piece, then where it should go';
   return '';
 }
@@ -812,14 +840,23 @@ function showAnswer() {
   const solved = answer.distance === 0;
   $('distance').textContent =
     answer.distance === null ? '∞' : answer.distance;
+  const found = answer.search
+    ? `found by search, proven optimal (${answer.search.nodes
+        .toLocaleString('en')} positions expanded, ` +
+      `${answer.search.seconds.toFixed(3)} s)` : '';
   $('category').textContent = answer.category === 'goal' ? 'solved!'
-    : answer.category === 'unsolvable' ? 'the goal cannot be reached' : '';
+    : answer.category === 'unsolvable' ? 'the goal cannot be reached'
+    : found;
   $('status').className = solved ? 'goal' : answer.category;
-  $('played').textContent = state.moves.length
-    ? `${state.moves.length} moves played: ${state.moves.join(', ')}` : '';
+  const played = searched() ? trail.length : state.moves.length;
+  $('played').textContent = !played ? ''
+    : searched() ? `${played} moves played along the line`
+    : `${played} moves played: ${state.moves.join(', ')}`;
   $('code').textContent = answer.query && answer.query.code
     ? `code ${answer.query.code}` : '';
-  $('back').disabled = $('first').disabled = !state.moves.length;
+  $('back').disabled = $('first').disabled = !played;
+  $('random').disabled = $('farthest').disabled = $('at').disabled =
+    searched();
   $('forward').disabled = $('solve').disabled = !answer.moves.length;
   showMoves();
   drawChart();
@@ -849,8 +886,8 @@ async function refresh() {
       stats = null;
       const p = encodeURIComponent(state.puzzle);
       const m = encodeURIComponent(state.metric);
-      stats = await getJSON(`api/v1/${p}/stats?metric=${m}`)
-        .catch(() => null);
+      stats = searched() ? null
+        : await getJSON(`api/v1/${p}/stats?metric=${m}`).catch(() => null);
       farthestNext = 0;
     }
     answer = await getJSON(queryURL());
@@ -867,7 +904,35 @@ async function refresh() {
 
 function play(move) {
   if (busy) return;
+  if (searched()) {
+    alongLine(answer.moves.findIndex(m => m.move === move));
+    return;
+  }
   state.moves.push(move);
+  history.pushState(null, '', toHash());
+  refresh();
+}
+
+/* A searched puzzle: the board after move i of the optimal line becomes
+ * the position (the server plays no moves without a full table). */
+function alongLine(i) {
+  if (busy || !answer || i < 0 || i >= answer.moves.length) return;
+  for (let k = 0; k <= i; k++)
+    trail.push(k ? answer.moves[k - 1].board : answer.input);
+  state.position = answer.moves[i].board;
+  state.options = {};
+  state.moves = [];
+  $('position').value = state.position;
+  history.pushState(null, '', toHash());
+  refresh();
+}
+
+/* A searched puzzle: back to the position n boards before (all: the
+ * first). */
+function backAlong(n) {
+  if (busy || !trail.length) return;
+  state.position = trail.splice(Math.max(0, trail.length - n))[0];
+  $('position').value = state.position;
   history.pushState(null, '', toHash());
   refresh();
 }
@@ -1001,6 +1066,7 @@ function readSetup() {
     if (v) state.options[o.name] = v;
   }
   state.moves = [];
+  trail = [];
 }
 
 function load() {
@@ -1028,6 +1094,7 @@ async function main() {
     state.position = s ? s.position : '';
     state.options = s ? { ...(s.options || {}) } : {};
     state.moves = [];
+    trail = [];
     fillSetup();
     $('origin').textContent = '';
     history.pushState(null, '', toHash());
@@ -1056,12 +1123,14 @@ async function main() {
     showBoard(answer.input, null);
   });
   $('back').addEventListener('click', () => {
+    if (searched()) return backAlong(1);
     if (busy || !state.moves.length) return;
     state.moves.pop();
     history.pushState(null, '', toHash());
     refresh();
   });
   $('first').addEventListener('click', () => {
+    if (searched()) return backAlong(Infinity);
     if (busy) return;
     state.moves = [];
     history.pushState(null, '', toHash());
@@ -1071,6 +1140,7 @@ async function main() {
     if (answer && answer.moves.length) play(answer.moves[0].move);
   });
   $('solve').addEventListener('click', () => {
+    if (answer && searched()) return alongLine(answer.moves.length - 1);
     if (!answer || busy || !answer.moves.length) return;
     state.moves.push(...answer.moves.map(m => m.move));
     history.pushState(null, '', toHash());
@@ -1079,6 +1149,7 @@ async function main() {
   const navigate = () => {
     if (location.hash === toHash()) return;
     $('origin').textContent = '';
+    trail = [];
     fromHash();
     fillSetup();
     refresh();

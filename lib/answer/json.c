@@ -112,15 +112,32 @@ static void cat_head(const ptb_space *s, const ptb_position *start,
     ptb_catf(buf, cap, len, "]");
 }
 
-int ptb_format_json(const ptb_space *s, const ptb_solution *sol, char *buf,
-                    size_t cap)
+/* A line's answer; with st, the search's figures that found it. */
+static int format_line(const ptb_space *s, const ptb_solution *sol,
+                       const ptb_search_stats *st, char *buf, size_t cap)
 {
     size_t len = 0;
     if (cap)
         buf[0] = '\0';
     cat_head(s, &sol->start, sol->distance, sol, buf, cap, &len);
+    if (st)
+        ptb_catf(buf, cap, &len, ",\"search\":{\"optimal\":true,\"nodes\":%"
+                 PRIu64 ",\"iterations\":%u,\"bound\":%u,\"seconds\":"
+                 "%.6f}", st->nodes, st->iterations, st->bound, st->seconds);
     ptb_catf(buf, cap, &len, "}");
     return (int)len;
+}
+
+int ptb_format_json(const ptb_space *s, const ptb_solution *sol, char *buf,
+                    size_t cap)
+{
+    return format_line(s, sol, NULL, buf, cap);
+}
+
+int ptb_format_search_json(const ptb_space *s, const ptb_solution *sol,
+                           const ptb_search_stats *st, char *buf, size_t cap)
+{
+    return format_line(s, sol, st, buf, cap);
 }
 
 int ptb_format_analysis_json(const ptb_space *s, const ptb_analysis *a,

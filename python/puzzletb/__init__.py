@@ -31,6 +31,14 @@ get_distance() returns None.  Errors: ParseError (a ValueError) with the
 library's one-line message for bad input; TableError, naming the file, for
 a missing, old-format or damaged table.
 
+A puzzle too big for a full table (the 15-puzzle, `fifteen`) is answered
+from its pattern tables (`tbgen --puzzle fifteen --patterns`) by a search,
+proven optimal: solve() and distance() work as for any puzzle, the
+Solution's search (and its JSON's "search" member) gives the search's
+figures, Tablebase.threads and Tablebase.seconds its threads and time
+limit (SearchLimit when it runs out); analyse() and info() need a full
+table and raise TableError saying so.
+
 A Tablebase may be shared by any number of threads: the tables are read
 and walked without the GIL, each call on a reader of its own.
 """
@@ -41,14 +49,15 @@ import threading as _threading
 from typing import NamedTuple as _NamedTuple, Optional as _Optional
 
 from ._puzzletb import (Error, ParseError, TableError, Unsolvable,
-                        Position, Move, Successor, TABLES_DIR,
+                        SearchLimit, Position, Move, Successor, TABLES_DIR,
                         FORMAT_VERSION)
 from ._puzzletb import (Space as _Space, Table as _Table,
                         puzzles as _puzzles, version as _version)
 
 __all__ = ["open", "puzzles", "default_tables", "Tablebase", "Solution",
            "Analysis", "Puzzle", "Option", "Position", "Move", "Successor",
-           "Error", "ParseError", "TableError", "Unsolvable", "TABLES_DIR",
+           "Error", "ParseError", "TableError", "Unsolvable", "SearchLimit",
+           "TABLES_DIR",
            "FORMAT_VERSION", "__version__"]
 
 __version__ = _version()
@@ -110,11 +119,13 @@ def default_tables():
     return "tables"
 
 
-def open(tables=None):
+def open(tables=None, threads=None, seconds=None):
     """Opens the tables in a directory (default: default_tables()) and
     returns a Tablebase, a context manager.  No file is read yet: each
-    table opens on first use."""
-    return Tablebase(tables)
+    table opens on first use.  threads and seconds: a search's threads
+    (None: the processors) and time limit (None: none), for puzzles
+    answered by search from pattern tables."""
+    return Tablebase(tables, threads, seconds)
 
 
 class Solution:
@@ -133,17 +144,24 @@ class Solution:
               (text and json are made when first asked for)
     details   each move's structured form, from the JSON: a list of dicts
               ("piece", "from", "to", "direction", ... as the puzzle has)
+    search    None for an answer read from a full table; for one found by
+              a search from pattern tables, its figures, a dict as the
+              JSON's "search" member: optimal (True: the search proves the
+              line shortest), nodes expanded, iterations (bounds tried),
+              bound (the start's), seconds
     puzzle, metric   what was asked
     """
     __slots__ = ("puzzle", "metric", "distance", "start", "moves",
-                 "_answer", "_json", "_text")
+                 "search", "_answer", "_json", "_text")
 
-    def __init__(self, puzzle, metric, distance, start, moves, answer):
+    def __init__(self, puzzle, metric, distance, start, moves, answer,
+                 search=None):
         self.puzzle = puzzle
         self.metric = metric
         self.distance = distance
         self.start = start
         self.moves = moves
+        self.search = search
         self._answer = answer
         self._json = self._text = None
 
@@ -158,7 +176,8 @@ class Solution:
     @property
     def json(self):
         """The library's JSON answer (ptb_format_json(): schema 1, with
-        each move's structured "detail"), as text."""
+        each move's structured "detail"; a searched answer ends with the
+        "search" member, as tblookup --format json prints it), as text."""
         if self._json is None:
             self._json = self._answer.json()
         return self._json
@@ -274,9 +293,15 @@ class Tablebase:
     **options): metric None is the puzzle's default, options are the
     puzzle's query options (first='B', n=12)."""
 
-    def __init__(self, tables=None):
+    def __init__(self, tables=None, threads=None, seconds=None):
         self.directory = tables if tables is not None else default_tables()
         """the tables directory"""
+        self.threads = threads
+        """a search's threads, 1..256 (None: the processors): for a
+        puzzle answered by search from pattern tables"""
+        self.seconds = seconds
+        """a search's time limit in seconds (None: none); past it, solve()
+        and distance() raise SearchLimit"""
         self._tables = {}
         self._lock = _threading.Lock()
         self._closed = False
@@ -319,6 +344,11 @@ class Tablebase:
                 self._tables[(puzzle, metric)] = t
         return t
 
+    def _search(self):
+        """A search's threads and time limit, as the library takes them."""
+        return (self.threads or min(_os.cpu_count() or 1, 256),
+                self.seconds or 0.0)
+
     def tables(self):
         """The tables opened so far: {(puzzle, metric): path}."""
         return {k: t.path for k, t in self._tables.items()}
@@ -344,7 +374,8 @@ class Tablebase:
         None when the goal cannot be reached from it.  Raises ParseError
         for bad input, TableError for a missing or damaged table."""
         text, opts = _text(position), _options(options)
-        return self._table(puzzle, metric, text, opts).distance(text, opts)
+        return self._table(puzzle, metric, text, opts).distance(
+            text, opts, *self._search())
 
     distance = get_distance
 
@@ -363,7 +394,8 @@ class Tablebase:
         for bad input, TableError for a missing or damaged table."""
         text, opts = _text(position), _options(options)
         t = self._table(puzzle, metric, text, opts)
-        return Solution(puzzle, t.space.metric, *t.solve(text, opts))
+        return Solution(puzzle, t.space.metric,
+                        *t.solve(text, opts, *self._search()))
 
     def probe_solve(self, puzzle, position=None, metric=None, **options):
         """As solve(), but raises Unsolvable when the goal cannot be
