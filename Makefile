@@ -127,9 +127,10 @@ build/tests/%.san: tests/%.c tests/check.h tests/tables.h build/san/libpuzzletb.
 # Besides the built-in puzzles, the shipped descriptions that build in
 # seconds (puzzles/; the larger ones are built on request: doc/guide.md).
 DESCRIPTIONS = eight p1379 century supercentury quzzle dads ma rush-60 rush-51
-$(TABLES)/.built: bin/tbgen $(DESCRIPTIONS:%=puzzles/%.txt)
+$(TABLES)/.built: bin/tbgen $(DESCRIPTIONS:%=puzzles/%.txt) puzzles/fifteen.txt
 	bin/tbgen --out $(TABLES)
 	bin/tbgen --out $(TABLES) $(DESCRIPTIONS:%=--puzzle puzzles/%.txt)
+	bin/tbgen --out $(TABLES) --patterns --puzzle puzzles/fifteen.txt
 	touch $@
 
 tables: deps

@@ -5,10 +5,10 @@
 # the 15-puzzle's goal, Korf's published lengths); this script checks bad
 # descriptions, missing and damaged pattern tables.
 cd "$(dirname "$0")/.." && . tests/lib.sh
-need bin/tbgen "$LOOKUP"
-bin/tbgen -q --puzzle fifteen --patterns --out "$TMP/t15" 2>"$TMP/e"
-check "fifteen: tbgen --patterns builds its three pattern tables" \
-    test "$(ls "$TMP/t15" | grep -c '^fifteen-pattern-[123]\.mdb$')" = 3
+need bin/tbgen "$LOOKUP" "$TABLES/fifteen-pattern-1.mdb" \
+    "$TABLES/fifteen-pattern-2.mdb" "$TABLES/fifteen-pattern-3.mdb"
+mkdir -p "$TMP/t15"                    # (make tables built them)
+cp "$TABLES"/fifteen-pattern-[123].mdb "$TMP/t15"
 mkdir -p "$TMP/py"
 /usr/bin/python3 tests/t_patterns.py bin/tbgen "$LOOKUP" "$TMP/py" "$TMP/t15" |
     sed -e 's/^ok [0-9]*/ok/' -e 's/^not ok [0-9]*/not ok/' >"$TMP/out.py"
