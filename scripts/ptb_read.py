@@ -198,15 +198,18 @@ class Table:
             self._open_zstd(rec)
 
     def _check_ranking(self, ranking):
-        """A described puzzle's "ranking" (a built-in's has none): the
-        programme's graph, or a component's trie with its header's
-        ranking_check.  What the states mean is the engine's: this reader
+        """A described puzzle's "ranking" (a built-in's and a pattern
+        table's have none): the programme's graph, or a component's trie
+        with its header's ranking_check.  What the states mean is the engine's: this reader
         checks only the record's frame."""
         check = self.fields.get('ranking_check')
-        described = any(l.startswith('description ')
-                        for l in self.text.splitlines())
-        if ranking is None and check is None and not described:
-            return
+        lines = self.text.splitlines()
+        described = any(l.startswith('description ') for l in lines)
+        pattern = any(l.startswith('description pattern ') for l in lines)
+        if ranking is None and check is None and (not described or pattern):
+            return                      # built in, or a pattern table
+        if pattern:
+            raise TableError('a pattern table with a ranking')
         if ranking is not None and ranking[:4] == b'\0\0\0\0':
             if check is not None:
                 raise TableError('a graph ranking with a ranking_check')

@@ -210,7 +210,7 @@ def wait_text(d, id_, want, timeout=30):
 
 
 def run(t, d, srv):
-    d.get(srv.url("/"))
+    open_page(d, srv, "")              # (the puzzles listed first)
     Select(d.find_element(By.ID, "puzzle")).select_by_value("klotski")
     Select(d.find_element(By.ID, "metric")).select_by_value("step")
     Select(d.find_element(By.ID, "start")).select_by_index(1)
