@@ -304,22 +304,29 @@ static void make_step(ida *x, unsigned c, step *st)
     }
 }
 
+/* In view i, group g's tile of kind k goes from cell a to cell b. */
+static void shift(ida *x, unsigned i, unsigned g, unsigned k, unsigned a,
+                  unsigned b)
+{
+    const ptb_patterns *pt = x->pt;
+    view *v = &x->v[i];
+    unsigned from = pt->cell[i][a], to = pt->cell[i][b];
+    v->pos[g][pt->t.slot_of[pt->kind[i][k]]] = (uint8_t)to;
+    v->taken[g] ^= (uint64_t)1 << from | (uint64_t)1 << to;
+}
+
 /* Makes the move st: each view's group reads its new distance (its
  * residue: 0, +1 or -1 from the old, pattern.h).  Returns the new bound,
  * or FOUND after an error in x->rc; old[] gets the distances it changed. */
 static unsigned slide(ida *x, const step *st, unsigned *old)
 {
     const ptb_patterns *pt = x->pt;
-    const sl_tiles *t = &pt->t;
     unsigned c = st->c, e = x->e;
     for (unsigned i = 0; i < pt->nviews; i++) {
-        unsigned g = st->g[i];
+        unsigned g = st->g[i], r;
         if (!g--)
             continue;
         view *v = &x->v[i];
-        unsigned k = pt->kind[i][x->at[c] - 1u];
-        unsigned from = pt->cell[i][c], to = pt->cell[i][e];
-        unsigned r;
         int rc = PTB_OK;
         if (pt->residue[g])
             r = pt->residue[g][st->idx[i] / 4] >> 2 * (st->idx[i] % 4) & 3;
@@ -331,8 +338,7 @@ static unsigned slide(ida *x, const step *st, unsigned *old)
             return FOUND;
         }
         old[i] = v->h[g];
-        v->pos[g][t->slot_of[k]] = (uint8_t)to;
-        v->taken[g] ^= (uint64_t)1 << from | (uint64_t)1 << to;
+        shift(x, i, g, x->at[c] - 1u, c, e);
         v->h[g] = step == 2 ? old[i] - 1 : old[i] + step;
         v->sum = v->sum - old[i] + v->h[g];
     }
@@ -345,21 +351,16 @@ static unsigned slide(ida *x, const step *st, unsigned *old)
 /* Takes back slide(x, st, old) made with the empty cell at e. */
 static void unslide(ida *x, const step *st, unsigned e, const unsigned *old)
 {
-    const ptb_patterns *pt = x->pt;
-    const sl_tiles *t = &pt->t;
     unsigned c = st->c;
     x->at[c] = x->at[e];
     x->at[e] = 0;
     x->e = e;
-    for (unsigned i = 0; i < pt->nviews; i++) {
+    for (unsigned i = 0; i < x->pt->nviews; i++) {
         unsigned g = st->g[i];
         if (!g--)
             continue;
         view *v = &x->v[i];
-        unsigned k = pt->kind[i][x->at[c] - 1u];
-        unsigned from = pt->cell[i][c], to = pt->cell[i][e];
-        v->pos[g][t->slot_of[k]] = (uint8_t)from;
-        v->taken[g] ^= (uint64_t)1 << from | (uint64_t)1 << to;
+        shift(x, i, g, x->at[c] - 1u, e, c);
         v->sum = v->sum - v->h[g] + old[i];
         v->h[g] = old[i];
     }
