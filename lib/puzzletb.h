@@ -112,7 +112,8 @@ int ptb_puzzle_load(const char *text, ptb_puzzle **out, char *err,
                     size_t errcap);
 /* The puzzle called name: a built-in one, or else the description stored
  * in a table of that puzzle in dir (DIR/NAME.mdb, tried first, or else the
- * first of the DIR/NAME-METRIC.mdb in name order that is one).
+ * first of the DIR/NAME-METRIC.mdb in name order that is one, or else, for
+ * a puzzle answered by search, its pattern table DIR/NAME-pattern-1.mdb).
  * Free it with ptb_puzzle_free().  PTB_OK; PTB_EINVAL when there is no
  * such puzzle; PTB_ENOMEM; when none is found but a file of that name is
  * no table that reads, its error (ptb_table_puzzle: PTB_ECORRUPT, ...), or
