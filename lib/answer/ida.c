@@ -614,34 +614,48 @@ static int replay(const ptb_patterns *pt, const uint8_t *line, unsigned len,
                ? PTB_OK : PTB_ECORRUPT;
 }
 
+/* A candidate's start, its board and views made once. */
+typedef struct start {
+    uint8_t at[SL_MAX_CELLS];
+    unsigned e, h;                       /* h: its bound, or UINT32_MAX */
+    view v[2];
+} start;
+
 /* IDA* from the candidates: one bound after another, each candidate in
  * turn, so the nearest is found first. */
 static int deepen(ida *x, const ptb_position *starts, unsigned n,
                   unsigned threads, ptb_solution *out, ptb_search_stats *st)
 {
-    unsigned h[2], limit = UINT32_MAX, live = 0;
+    start s[2];
+    unsigned limit = UINT32_MAX;
     for (unsigned i = 0; i < n; i++) {
         int rc = board_of(x, &starts[i]);
         if (rc == PTB_OK)
-            rc = start_bound(x, &h[i]);
+            rc = start_bound(x, &s[i].h);
         if (rc == PTB_NOTFOUND)
-            h[i] = UINT32_MAX;
+            s[i].h = UINT32_MAX;
         else if (rc != PTB_OK)
             return rc;
-        else
-            live++;
-        limit = h[i] < limit ? h[i] : limit;
+        memcpy(s[i].at, x->at, sizeof s[i].at);
+        memcpy(s[i].v, x->v, sizeof s[i].v);
+        s[i].e = x->e;
+        limit = s[i].h < limit ? s[i].h : limit;
     }
     st->bound = limit;
-    while (live && limit <= PTB_MAX_DISTANCE) {
+    while (limit <= PTB_MAX_DISTANCE) {
         unsigned next = UINT32_MAX;
         st->iterations++;
         for (unsigned i = 0; i < n; i++) {
-            if (h[i] > limit || board_of(x, &starts[i]) != PTB_OK ||
-                start_bound(x, &h[i]) != PTB_OK)
+            if (s[i].h > limit) {          /* (its turn comes later) */
+                next = s[i].h < next ? s[i].h : next;
                 continue;
-            unsigned got = threads > 1 ? dfs_threads(x, limit, h[i], threads)
-                                       : dfs(x, 0, limit, h[i], 0);
+            }
+            memcpy(x->at, s[i].at, sizeof s[i].at);
+            memcpy(x->v, s[i].v, sizeof s[i].v);
+            x->e = s[i].e;
+            unsigned got = threads > 1
+                               ? dfs_threads(x, limit, s[i].h, threads)
+                               : dfs(x, 0, limit, s[i].h, 0);
             if (x->rc != PTB_OK)
                 return x->rc;
             if (got == FOUND) {

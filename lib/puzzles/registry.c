@@ -367,10 +367,10 @@ static int pattern_owner(const char *dir, const char *name, ptb_puzzle **out)
         q->description) {
         const char *line = strstr(q->description, "\npattern ");
         char *text = line ? strdup(q->description) : NULL;
-        if (text) {
+        if (text) {                     /* the line cut out */
             char *at = text + (line - q->description) + 1;
-            memmove(at, at + strcspn(at, "\n") + 1,
-                    strlen(at + strcspn(at, "\n") + 1) + 1);
+            char *next = at + strcspn(at, "\n") + 1;
+            memmove(at, next, strlen(next) + 1);
             if (ptb_puzzle_load(text, out, NULL, 0) == PTB_OK &&
                 !strcmp((*out)->name, name) && ptb_puzzle_patterns(*out))
                 rc = PTB_OK;
