@@ -2,11 +2,14 @@
 """tests/t_patterns.py: answers by search from pattern tables, against
 references this test computes itself: a breadth-first search of every
 position of small tile boards (one with a wall), random walks from the
-15-puzzle's goal, and the published optimal lengths of R. E. Korf's
-random 15-puzzle instances (Depth-first iterative-deepening, Artificial
-Intelligence 27, 1985; tests/data/korf100.txt: number, length, Korf's
-node count, then the tiles in his order, 0 the blank, his goal the blank
-first).  Prints TAP lines.  Usage: t_patterns.py TBGEN TBLOOKUP TMPDIR"""
+15-puzzle's goal, the distances of positions of the 3x5 puzzle (a search
+from each to a ball around the goal), and the published optimal lengths
+of R. E. Korf's random 15-puzzle instances (Depth-first
+iterative-deepening, Artificial Intelligence 27, 1985;
+tests/data/korf100.txt: number, length, Korf's node count, then the tiles
+in his order, 0 the blank, his goal the blank first).  Prints TAP lines.
+Usage: t_patterns.py TBGEN TBLOOKUP TMPDIR [FIFTEEN [FOURTEEN]], the last
+two the directories of those puzzles' pattern tables."""
 import json
 import os
 import random
@@ -58,16 +61,38 @@ class Board:
             t[e], t[c] = t[c], "."
             yield "".join(t)
 
-    def distances(self):
+    def distances(self, most=None):
+        """Each position's distance to the goal (those at most 'most')."""
         d = {self.goal: 0}
         q = deque([self.goal])
         while q:
             s = q.popleft()
+            if d[s] == most:
+                continue
             for t in self.moves(s):
                 if t not in d:
                     d[t] = d[s] + 1
                     q.append(t)
         return d
+
+    def distance(self, s, ball, radius, most):
+        """s's distance to the goal, found where a search from s meets the
+        ball of the positions at most radius from the goal (its first level
+        to meet the ball holds a position of a shortest line: each of its
+        levels before was farther than radius); None past most."""
+        level, seen, depth = [s], {s}, 0
+        while depth + radius <= most:
+            met = [depth + ball[t] for t in level if t in ball]
+            if met:
+                return min(met)
+            nxt = []
+            for t in level:
+                for u in self.moves(t):
+                    if u not in seen:
+                        seen.add(u)
+                        nxt.append(u)
+            level, depth = nxt, depth + 1
+        return None
 
     def walk(self, k, rng):
         s, back = self.goal, None
@@ -190,8 +215,42 @@ def fifteen(tables):
           rc == 0 and len(got) == len(short) and not wrong, wrong or err)
 
 
+def fourteen(tables):
+    board = Board(["12345", "6789A", "BCDE."])
+    ball = board.distances(16)
+    rng = random.Random(14)
+    sample = []
+    while len(sample) < 24:
+        s = board.walk(rng.randrange(24, 60), rng)
+        d = board.distance(s, ball, 16, 28)
+        if d is not None and d >= 20:
+            sample.append((d, s))
+    rc, got, err = tblookup("fourteen", "--tables", tables, "--batch",
+                            "--count", "-j", "1", stdin="".join(
+                                board.rows(s) + "\n" for _, s in sample))
+    got = got.split()
+    wrong = [(d, s, g) for (d, s), g in zip(sample, got) if int(g) != d]
+    check("fourteen: %d positions of 20 to 28 moves (a search written here "
+          "to the goal's ball of radius 16) answered with their distance"
+          % len(sample), rc == 0 and len(got) == len(sample) and not wrong,
+          wrong[:3] or err)
+    far = [board.walk(k, rng) for k in (40, 50, 60, 70)]
+    rc, got, err = tblookup("fourteen", "--tables", tables, "--format",
+                            "json", "--batch", stdin="".join(
+                                board.rows(s) + "\n" for s in far))
+    answers = [json.loads(line) for line in got.splitlines()] if rc == 0 \
+        else []
+    check("fourteen: walks of 40 to 70 moves: each line is moves of the "
+          "rules to the goal, proven optimal",
+          len(answers) == len(far) and
+          all(replayed(board, s, a) and a["search"]["optimal"] is True
+              for s, a in zip(far, answers)), err or got[:200])
+
+
 every_distance("t-pat8", ["123", "456", "78."], "1234 5678", 300)
 every_distance("t-patwall", ["#12", "345", "67."], "123 4567", 300)
 every_distance("t-pat2x4", ["1234", "567."], "12 34 567", 300)
 if len(sys.argv) > 4:
     fifteen(sys.argv[4])
+if len(sys.argv) > 5:
+    fourteen(sys.argv[5])

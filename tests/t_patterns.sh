@@ -5,12 +5,14 @@
 # the 15-puzzle's goal, Korf's published lengths); this script checks bad
 # descriptions, missing and damaged pattern tables.
 cd "$(dirname "$0")/.." && . tests/lib.sh
-need bin/tbgen "$LOOKUP" "$TABLES/fifteen-pattern-1.mdb" \
-    "$TABLES/fifteen-pattern-2.mdb" "$TABLES/fifteen-pattern-3.mdb"
-mkdir -p "$TMP/t15"                    # (make tables built them)
+need bin/tbgen "$LOOKUP" "$TABLES"/fifteen-pattern-[123].mdb \
+    "$TABLES"/fourteen-pattern-[123].mdb
+mkdir -p "$TMP/t15" "$TMP/t14"         # (make tables built them)
 cp "$TABLES"/fifteen-pattern-[123].mdb "$TMP/t15"
+cp "$TABLES"/fourteen-pattern-[123].mdb "$TMP/t14"
 mkdir -p "$TMP/py"
-/usr/bin/python3 tests/t_patterns.py bin/tbgen "$LOOKUP" "$TMP/py" "$TMP/t15" |
+/usr/bin/python3 tests/t_patterns.py bin/tbgen "$LOOKUP" "$TMP/py" "$TMP/t15" \
+    "$TMP/t14" |
     sed -e 's/^ok [0-9]*/ok/' -e 's/^not ok [0-9]*/not ok/' >"$TMP/out.py"
 cat "$TMP/out.py"
 n=$((n + $(grep -c '^ok\|^not ok' "$TMP/out.py")))
