@@ -437,14 +437,16 @@ FUZZ_EXECS   ?= 10000000
 FUZZ_TABLES  = four frog toy grid line
 FUZZ_BIN = $(FUZZ_PUZZLES:%=build/fuzz/parse_%) \
            $(FUZZ_TABLES:%=build/fuzz/table_%) build/fuzz/mdbcheck \
-           build/fuzz/batch build/fuzz/describe build/fuzz/ranking
+           build/fuzz/batch build/fuzz/describe build/fuzz/ranking \
+           build/fuzz/patterns
 FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_TOY_OBJ = $(LIB_SRC:%.c=build/fuzz-toy/%.o) \
                $(TOY_SRC:%.c=build/fuzz-toy/%.o)
 # the toy puzzles' tables, generated (tests/fuzz/run seeds table_toy,
 # table_grid and table_line from them)
 FUZZ_TOY_TABLE = build/fuzz/tables/toy.mdb build/fuzz/tables/grid.mdb \
-                 build/fuzz/tables/line.mdb
+                 build/fuzz/tables/line.mdb \
+                 build/fuzz/tables/fz-tiles-pattern-1.mdb
 TSAN_OBJ = $(LIB_SRC:%.c=build/tsan/%.o)
 TSAN_BIN = build/tests/t_threads.tsan build/tests/t_cluster.tsan
 
@@ -492,6 +494,16 @@ build/fuzz/tables/grid.mdb: build/toy/tbgen
 build/fuzz/tables/line.mdb: build/toy/tbgen
 	@mkdir -p $(dir $@)
 	build/toy/tbgen --quiet --puzzle line --encoding packed3 --out $(dir $@)
+
+# the pattern tables of tests/fuzz/tiles.txt (build/fuzz/patterns)
+build/fuzz/tables/fz-tiles-pattern-1.mdb: bin/tbgen tests/fuzz/tiles.txt
+	@mkdir -p $(dir $@)
+	bin/tbgen --quiet --patterns --puzzle tests/fuzz/tiles.txt \
+	    --out $(dir $@)
+
+build/fuzz/patterns: tests/fuzz/fuzz_patterns.c build/fuzz/libpuzzletb.a
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 
 # tblookup's batch reader: lookup/main.c compiled into the harness
 build/fuzz/batch: tests/fuzz/fuzz_batch.c lookup/main.c build/fuzz/libpuzzletb.a

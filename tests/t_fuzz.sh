@@ -4,7 +4,8 @@
 # fixed) is replayed through its harness and must pass; then each libFuzzer
 # harness (every puzzle's parser, the table reader on four, frog and the
 # toy puzzles' tables, the LMDB page check, the batch reader, the
-# description reader, a described table's ranking) runs for $FUZZ_SMOKE
+# description reader, a described table's ranking, a search from pattern
+# tables) runs for $FUZZ_SMOKE
 # seconds (default 2; `make test-long`: 60) from its corpus and must find
 # nothing.  `make fuzz FUZZ_SECONDS=N` is the long run, `make fuzz-tables`
 # the table reader's.
