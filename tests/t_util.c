@@ -5,9 +5,11 @@
  * snprintf, called as the contract in lib/core/puzzle.h describes.  Also
  * SHA-256 (lib/format/sha256.c) against the test vectors of FIPS 180-2, in
  * portable C and on the processor's SHA extensions where it has them;
- * and ptb_puzzle_metrics() (lib/puzzles/registry.c), also against snprintf. */
+ * ptb_puzzle_metrics() (lib/puzzles/registry.c), also against snprintf;
+ * and ptb_sort_u64() against qsort(). */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format/format.h"
@@ -188,8 +190,41 @@ static void room_grows_by_doubling(void)
     free(a);
 }
 
+/* ptb_sort_u64(): the order qsort() gives with ptb_u64_cmp, on arrays of
+ * every size to 300 (qsort's own below 256) and of 5,000, their values
+ * drawn from a few bits (most bytes shared: passes skipped), from all 64,
+ * and from 5 values (many repeats). */
+static void sort_is_qsort_order(void)
+{
+    enum { MOST = 5000 };
+    static uint64_t a[MOST], b[MOST];
+    uint64_t x = 88172645463325252u;          /* xorshift64 */
+    size_t bad = 0, arrays = 0;
+    for (unsigned kind = 0; kind < 3; kind++)
+        for (size_t m = 0; m <= 301; m++) {
+            size_t n = m <= 300 ? m : MOST;
+            for (size_t i = 0; i < n; i++) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                a[i] = b[i] = kind == 0 ? (x & 0xF0F) << 20 | (uint64_t)7 << 56
+                              : kind == 1 ? x
+                                          : x % 5;
+            }
+            ptb_sort_u64(a, n);
+            qsort(b, n, sizeof *b, ptb_u64_cmp);
+            bad += memcmp(a, b, n * sizeof *a) != 0;
+            arrays++;
+        }
+    check(bad == 0 && arrays == 3 * 302, "ptb_sort_u64: qsort's order on "
+          "%zu arrays of 0 to 300 and 5,000 values (few bits, all 64, "
+          "repeats)",
+          arrays);
+}
+
 int main(void)
 {
+    sort_is_qsort_order();
     room_grows_by_doubling();
     the_metric_list_is_what_snprintf_makes();
     sha256_gives_the_fips_vectors();

@@ -485,7 +485,7 @@ static int draw_ranks(rng *g, uint64_t k, size_t m, uint64_t **out)
             }
         r[i] = x;
     }
-    qsort(r, m, sizeof *r, ptb_u64_cmp);
+    ptb_sort_u64(r, m);
     *out = r;
     return PTB_OK;
 }

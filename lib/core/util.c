@@ -192,6 +192,44 @@ int ptb_u64_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A least-significant-digit radix sort, a byte a pass, that skips the
+ * bytes every value shares (a ranking graph's states differ in a few);
+ * qsort() when there are few values or no room for the second array. */
+void ptb_sort_u64(uint64_t *a, size_t n)
+{
+    size_t (*count)[256] = NULL;
+    uint64_t *b = NULL;
+    if (n < 256 || !(count = calloc(8, sizeof *count)) ||
+        !(b = malloc(n * sizeof *b))) {
+        free(count);
+        qsort(a, n, sizeof *a, ptb_u64_cmp);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (unsigned k = 0; k < 8; k++)
+            count[k][a[i] >> 8 * k & 0xFF]++;
+    uint64_t *from = a, *to = b;
+    for (unsigned k = 0; k < 8; k++) {
+        size_t at = 0, *c = count[k];
+        if (c[from[0] >> 8 * k & 0xFF] == n)
+            continue;                   /* the same byte in every value */
+        for (unsigned v = 0; v < 256; v++) {
+            size_t m = c[v];
+            c[v] = at;
+            at += m;
+        }
+        for (size_t i = 0; i < n; i++)
+            to[c[from[i] >> 8 * k & 0xFF]++] = from[i];
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != a)
+        memcpy(a, from, n * sizeof *a);
+    free(b);
+    free(count);
+}
+
 uint64_t ptb_last_at_most(const uint64_t *a, uint64_t n, uint64_t v)
 {
     uint64_t lo = 0, hi = n - 1;

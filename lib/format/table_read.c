@@ -1097,6 +1097,29 @@ static int decode_in_place(const ptb_table *t, uint8_t *values, int packed,
     return PTB_OK;
 }
 
+/* Copies n residues, 2 bits each in the order ptb_table_decode_all()
+ * keeps them, from a decoded block to 'to' (a byte boundary: blocks hold a
+ * multiple of 4 values), the bits past the last value left 0.
+ * PTB_ECORRUPT when a value is 3, which no residue is. */
+static int copy_residues(uint8_t *to, const unsigned char *from, uint64_t n)
+{
+    uint64_t bytes = n / 4, threes = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        memcpy(&w, from + i, 8);
+        threes |= w & w >> 1 & 0x5555555555555555u;
+    }
+    for (; i < bytes; i++)
+        threes |= (uint64_t)(from[i] & from[i] >> 1 & 0x55);
+    memcpy(to, from, bytes);
+    if (n % 4) {
+        uint8_t last = from[bytes] & (uint8_t)((1u << 2 * (n % 4)) - 1);
+        threes |= (uint64_t)(last & last >> 1 & 0x55);
+        to[bytes] = last;
+    }
+    return threes ? PTB_ECORRUPT : PTB_OK;
+}
+
 static int decode_blocks(const ptb_table *t, uint8_t *values, int packed,
                          ptb_sha256 *c, const char **what)
 {
@@ -1116,6 +1139,11 @@ static int decode_blocks(const ptb_table *t, uint8_t *values, int packed,
             break;
         }
         ptb_sha256_update(c, buf, want);
+        if (packed) {            /* residues, 2 bits each, kept as read */
+            if ((rc = copy_residues(values + first / 4, buf, n)) != PTB_OK)
+                *what = "a 2-bit value of 3";
+            continue;
+        }
         for (uint64_t i = 0; rc == PTB_OK && i < n; i++) {
             unsigned v;
             if ((rc = unpack_value(t, buf, i, &v)) != PTB_OK)

@@ -105,7 +105,7 @@ int sl_reach_states(const sl_ctx *x, layers *ly)
             for (unsigned j = 0; j < nn; j++)
                 ly->st[len++] = next[j];
         }
-        qsort(ly->st + from, len - from, sizeof *ly->st, ptb_u64_cmp);
+        ptb_sort_u64(ly->st + from, len - from);
         size_t u = from;
         for (size_t i = from; i < len; i++)
             if (i == from || ly->st[i] != ly->st[u - 1])
