@@ -501,7 +501,8 @@ build/fuzz/tables/fz-tiles-pattern-1.mdb: bin/tbgen tests/fuzz/tiles.txt
 	bin/tbgen --quiet --patterns --puzzle tests/fuzz/tiles.txt \
 	    --out $(dir $@)
 
-build/fuzz/patterns: tests/fuzz/fuzz_patterns.c build/fuzz/libpuzzletb.a
+build/fuzz/patterns: tests/fuzz/fuzz_patterns.c tests/fuzz/rewrite.h \
+                     build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 
@@ -514,13 +515,14 @@ build/fuzz/parse_%: tests/fuzz/fuzz_parse.c build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 	    -DFUZZ_PUZZLE='"$*"' -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 
-build/fuzz/table_%: tests/fuzz/fuzz_table.c build/fuzz/libpuzzletb.a
+build/fuzz/table_%: tests/fuzz/fuzz_table.c tests/fuzz/rewrite.h \
+                    build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 	    -DFUZZ_PUZZLE='"$*"' -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 
 build/fuzz/table_toy build/fuzz/table_grid build/fuzz/table_line: \
         build/fuzz/table_%: \
-        tests/fuzz/fuzz_table.c build/fuzz-toy/libpuzzletb.a
+        tests/fuzz/fuzz_table.c tests/fuzz/rewrite.h build/fuzz-toy/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) $(FUZZ_FLAGS) \
 	    -fsanitize=fuzzer -DFUZZ_PUZZLE='"$*"' -o $@ $< \
 	    build/fuzz-toy/libpuzzletb.a $(LDLIBS)

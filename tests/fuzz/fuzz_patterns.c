@@ -13,7 +13,6 @@
  * answer of another length than the intact tables' (abort(): a table
  * that passed its checks and gave a wrong bound) is a finding.  The
  * corpus starts from the generated first table (tests/fuzz/run). */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include <unistd.h>
 
 #include "puzzletb.h"
+#include "rewrite.h"
 
 #define DESCRIPTION "tests/fuzz/tiles.txt"
 #define GENERATED "build/fuzz/tables/fz-tiles-pattern-"
@@ -91,16 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!space)
         setup();
-    for (size_t done = 0; done < size;) {
-        ssize_t w = pwrite(fd, data + done, size - done, (off_t)done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            abort();
-        done += (size_t)w;
-    }
-    if (ftruncate(fd, (off_t)size) != 0)
-        abort();
+    rewrite(fd, data, size);
     ptb_patterns *pt = NULL;
     if (ptb_patterns_open(space, dir, &pt) == PTB_OK &&
         ptb_patterns_solve(pt, query, nquery, &limit, &sol, NULL) == PTB_OK &&

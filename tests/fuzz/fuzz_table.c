@@ -14,7 +14,6 @@
  * hang, a leak or an out-of-memory is fine: an error code is the expected
  * answer to a hostile file.  The corpus starts from the generated tables
  * (tests/fuzz/run copies them in). */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "puzzletb.h"
+#include "rewrite.h"
 
 #ifndef FUZZ_METRIC
 #define FUZZ_METRIC NULL
@@ -110,17 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!space)
         setup();
-    /* the file becomes exactly the input: its bytes, then its length */
-    for (size_t done = 0; done < size;) {
-        ssize_t w = pwrite(fd, data + done, size - done, (off_t)done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            abort();
-        done += (size_t)w;
-    }
-    if (ftruncate(fd, (off_t)size) != 0)
-        abort();
+    rewrite(fd, data, size);
     ptb_table *t = NULL;
     if (ptb_table_open(space, dir, &t) == PTB_OK)
         probe(t, data, size);
