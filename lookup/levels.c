@@ -75,8 +75,8 @@ static int lv_option(lv_options *o, int c, const char *arg)
     case 't': o->tables = arg; return 0;
     case ':': return usage_error("option '%s' needs a value",
                                  arg ? arg : "?");
-    default: return usage_error("'%s' is no option of --levels, --level "
-                                "or a family's --stats", arg ? arg : "?");
+    default: return usage_error("'%s' is no option of a family's "
+                                "--levels or --level", arg ? arg : "?");
     }
 }
 
