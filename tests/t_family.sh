@@ -5,7 +5,13 @@
 # reference: the same boards, moves, component sizes and histograms, as
 # sets of lines); families of other boards and metrics what a brute force
 # written in tests/t_family.py finds from the definitions; a bad family
-# gets one line naming what and where, and status 2.
+# gets one line naming what and where, and status 2.  The levels table
+# tbgen writes: read back by tblookup --levels it is his lines, its
+# choices (--moves, --at-least, --random, --limit, --stats) those his
+# lines give, its bytes the same twice; a level played (--level) has the
+# moves and component size a BFS in tests/t_family.py finds from its
+# board; a missing, damaged, truncated or crafted table is refused with
+# one line and status 3, never a crash; usage errors are status 2.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 export LC_ALL=C
 need bin/tbgen puzzles/families/rush-4x4.txt tests/fogleman/rush-4x4.txt
@@ -284,6 +290,34 @@ check "crafted: a level whose board is 6 moves from a goal, said 7: listed, but 
              grep -q "corrupt" "$2/e"' _ "$TMP/lie" "$TMP"
 check "a levels table in the tables directory: the puzzles' listing passes it by" \
     bash -c 'bin/tblookup --list tables -t "$1" >/dev/null' _ "$L4"
+
+# every 127th byte of a levels table flipped in turn: each copy is refused
+# (status 3) or, where the byte is one no record holds, reads as the intact
+# table does; never a crash and never another answer
+flips() {
+    local size at bad=0 a r refused=0
+    size=$(stat -c %s "$L4/$B")
+    bin/tblookup rush-4x4 --levels -t "$L4" >"$TMP/f.want" 2>&1
+    bin/tblookup rush-4x4 --level 5 -t "$L4" >>"$TMP/f.want" 2>&1
+    mkdir -p "$TMP/f"
+    for ((at = 0; at < size; at += 127)); do
+        cp "$L4/$B" "$TMP/f/$B"
+        printf "$(printf '\\%03o' $(( $(od -An -tu1 -j$at -N1 "$L4/$B") ^ 255 )))" |
+            dd of="$TMP/f/$B" bs=1 seek=$at conv=notrunc status=none
+        { bin/tblookup rush-4x4 --levels -t "$TMP/f"; r=$?
+          bin/tblookup rush-4x4 --level 5 -t "$TMP/f"; a=$?; } >"$TMP/f.got" 2>&1
+        refused=$((refused + (r == 3)))
+        if { [ $r = 3 ] && [ $a = 3 ]; } ||
+           { [ $r = 0 ] && [ $a = 0 ] && cmp -s "$TMP/f.got" "$TMP/f.want"; }; then
+            continue
+        fi
+        echo "# byte $at flipped: status $r, $a: $(head -1 "$TMP/f.got")" >&2
+        bad=1
+    done
+    echo "# $refused of $(( (size + 126) / 127 )) copies refused" >&2
+    return $bad
+}
+check "every 127th byte of a levels table flipped: refused, or the same answers (never a crash)" flips
 
 # ---- usage ----
 export TMP
