@@ -6,6 +6,7 @@
  *       (ptb_format_analysis_json(), what tblookup --analyse --format json
  *       prints)
  *   GET /api/v1/PUZZLE/stats?metric=..  histogram and farthest positions
+ *   GET /api/v1/levels                  the families with levels tables
  *   GET /api/v1/levels/FAMILY[?moves=N][&at-least=N][&seed=S][&limit=N]
  *       a family's levels (its levels table, tbgen --family), hardest first
  *       or drawn at random with seed=: {"family","chosen","levels":[...]}
@@ -36,6 +37,7 @@
  * search out of time, 500 when an answer does not fit or memory runs out.
  * Read-only over the tables.
  */
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1028,6 +1030,36 @@ static void api_level_play(ctx *c, const ptb_levels *l)
     reply_ok(c, NULL, &b);
 }
 
+static int levels_file(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name), k = strlen(".levels.mdb");
+    return n > k && e->d_name[0] != '.' &&
+           !strcmp(e->d_name + n - k, ".levels.mdb");
+}
+
+/* GET /api/v1/levels: the families with a levels table in the tables
+ * directory now, {"families":[NAME,...]}, in name order. */
+static void api_families(ctx *c)
+{
+    static const char *const allowed[] = { NULL };
+    struct dirent **list;
+    jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
+    if (check_level_args(c, allowed))
+        return;
+    int n = scandir(c->srv->tables, &list, levels_file, alphasort);
+    put(&b, "{\"families\":[");
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(list[i]->d_name) - strlen(".levels.mdb");
+        put(&b, i ? "," : "");
+        put_strn(&b, list[i]->d_name, len);
+        free(list[i]);
+    }
+    if (n >= 0)
+        free(list);
+    put(&b, "]}\n");
+    reply_ok(c, NULL, &b);
+}
+
 /* /api/v1/levels/FAMILY[/stats|/play]: the family's levels table, opened
  * (and checked whole) for the request. */
 static void api_family(ctx *c, const char *path)
@@ -1062,6 +1094,10 @@ void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep)
     }
     if (!strcmp(path, "puzzles")) {
         api_puzzles(&c);
+        return;
+    }
+    if (!strcmp(path, "levels")) {
+        api_families(&c);
         return;
     }
     if (!strncmp(path, "levels/", 7)) {

@@ -758,6 +758,12 @@ def check_levels(t, srv):
     def lookup_json(*args):
         rc, out, _ = tblookup(*args, "--format", "json")
         return json.loads(out) if rc == 0 else None
+    st, _, a = srv.get("/api/v1/levels")
+    t.check("/levels: the families with levels tables here, in name order",
+            st == 200 and a == {"families": sorted(
+                os.path.basename(f)[:-len(".levels.mdb")] for f in
+                glob.glob(os.path.join(TABLES, "*.levels.mdb")))} and
+            "rush-5x5" in a["families"])
     st, _, a = srv.get("/api/v1/levels/rush-5x5?limit=1000")
     want = lookup_json("rush-5x5", "--levels")
     t.check("/levels/rush-5x5?limit=1000: the first 1,000 of tblookup "
