@@ -73,6 +73,7 @@ static int lv_option(lv_options *o, int c, const char *arg)
         o->json = !strcmp(arg, "json");
         return 0;
     case 't': o->tables = arg; return 0;
+    case 'h': return lookup_help();
     case ':': return usage_error("option '%s' needs a value",
                                  arg ? arg : "?");
     default: return usage_error("'%s' is no option of a family's "
@@ -93,13 +94,14 @@ static int lv_args(int argc, char **argv, lv_options *o)
         { "stats",    no_argument,       NULL, LV_STATS },
         { "format",   required_argument, NULL, 'f' },
         { "tables",   required_argument, NULL, 't' },
+        { "help",     no_argument,       NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     int c, rc = 0;
     o->hi = PTB_MAX_DISTANCE;
     opterr = 0;
     optind = 1;
-    while (!rc && (c = getopt_long(argc, argv, ":f:t:", lo, NULL)) != -1)
+    while (!rc && (c = getopt_long(argc, argv, ":f:t:h", lo, NULL)) != -1)
         rc = lv_option(o, c, c == ':' || c == '?' ? argv[optind - 1]
                                                   : optarg);
     if (rc)
@@ -231,7 +233,7 @@ int levels_main(int argc, char **argv, const char *tables)
     ptb_levels *l;
     int rc = lv_args(argc, argv, &o);
     if (rc)
-        return rc;
+        return rc < 0 ? 0 : rc;
     if ((rc = ptb_levels_open(o.tables, o.family, &l)) != PTB_OK)
         return rc == PTB_EINVAL ? usage_error("'%s' is no family's name",
                                               o.family)

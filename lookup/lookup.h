@@ -13,6 +13,8 @@ enum { EXIT_NOSOLUTION = 1, EXIT_USAGE = 2, EXIT_TABLE = 3, EXIT_WRITE = 4 };
 int usage_error(const char *fmt, ...);
 /* Flushes stdout and checks it; 0 or EXIT_WRITE. */
 int flush_stdout(void);
+/* tblookup --help on stdout: -1 (done), or EXIT_WRITE. */
+int lookup_help(void);
 
 /* levels.c: whether the command line asks for a family's levels
  * (--levels, --level N), and then the whole run; tables is the tables

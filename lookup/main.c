@@ -209,6 +209,12 @@ static int help(const options *o)
     return flush_stdout();
 }
 
+int lookup_help(void)
+{
+    options o = { 0 };
+    return help(&o) ? EXIT_WRITE : -1;
+}
+
 /* --list puzzles|metrics|options [PUZZLE]: one word a line, for shell
  * completion (options print as "--NAME VALUE"). */
 /* --list tables: a line per table of the directory; --list puzzles: the

@@ -336,3 +336,5 @@ check "--level with --random, --limit or --moves: a usage error" \
 check "--limit 0, --moves x, --format svg, a position: usage errors" \
     bash -c 'u rush-4x4 --levels --limit 0 && u rush-4x4 --levels --moves x &&
              u rush-4x4 --levels --format svg && u rush-4x4 --levels ABC'
+check "--levels --help: tblookup's help, status 0" \
+    bash -c 'bin/tblookup rush-4x4 --levels --help | grep -q "^       tblookup FAMILY --levels"'
