@@ -102,7 +102,9 @@ bin/tbgen-mpi: build/mpi/main.o build/mpi/mpi.o build/libpuzzletb.a
 	@mkdir -p bin
 	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/tblookup: build/lookup/main.o build/libpuzzletb.a
+build/lookup/main.o build/lookup/levels.o: lookup/lookup.h
+
+bin/tblookup: build/lookup/main.o build/lookup/levels.o build/libpuzzletb.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -125,15 +127,24 @@ build/tests/%.san: tests/%.c tests/check.h tests/tables.h build/san/libpuzzletb.
 
 # Tables are rebuilt when tbgen changes; the stamp records the last full run.
 # Besides the built-in puzzles, the shipped descriptions that build in
-# seconds (puzzles/; the larger ones are built on request: doc/guide.md).
-# The puzzles past a full table whose pattern tables build in seconds.
+# seconds (puzzles/; the larger ones are built on request: doc/guide.md),
+# the pattern tables of the puzzles past a full table that build in
+# seconds, and the levels of the small families (a second or so;
+# rush-5x5-walls, a few more, is built by tests/t_family.sh in its own
+# directory).
 DESCRIPTIONS = eight p1379 century supercentury quzzle dads ma rush-60 rush-51
 SEARCHED = fifteen fourteen
+FAMILIES = rush-4x4 rush-5x5
+
 $(TABLES)/.built: bin/tbgen $(DESCRIPTIONS:%=puzzles/%.txt) \
-                  $(SEARCHED:%=puzzles/%.txt)
+                  $(SEARCHED:%=puzzles/%.txt) \
+                  $(FAMILIES:%=puzzles/families/%.txt)
 	bin/tbgen --out $(TABLES)
 	bin/tbgen --out $(TABLES) $(DESCRIPTIONS:%=--puzzle puzzles/%.txt)
 	bin/tbgen --out $(TABLES) --patterns $(SEARCHED:%=--puzzle puzzles/%.txt)
+	for f in $(FAMILIES); do \
+	    bin/tbgen --out $(TABLES) --family puzzles/families/$$f.txt || exit 1; \
+	done
 	touch $@
 
 tables: deps
@@ -202,7 +213,8 @@ build/toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) -c -o $@ $<
 
-build/toy/tblookup: build/toy/lookup/main.o $(TOY_OBJ)
+build/toy/tblookup: build/toy/lookup/main.o build/toy/lookup/levels.o \
+                    $(TOY_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/toy/tbgen: build/toy/gen/main.o $(TOY_OBJ)
@@ -325,7 +337,8 @@ build/install/lookup/main.o: lookup/main.c $(LIB_HDR) build/install/dirs
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DPTB_TABLES_DIR='"$(TABLESDIR)"' -c -o $@ $<
 
-build/install/tblookup: build/install/lookup/main.o build/libpuzzletb.a
+build/install/tblookup: build/install/lookup/main.o build/lookup/levels.o \
+                        build/libpuzzletb.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/install/gen/main.o: gen/main.c $(LIB_HDR) build/install/dirs
@@ -507,9 +520,10 @@ build/fuzz/patterns: tests/fuzz/fuzz_patterns.c tests/fuzz/rewrite.h \
 	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 
 # tblookup's batch reader: lookup/main.c compiled into the harness
-build/fuzz/batch: tests/fuzz/fuzz_batch.c lookup/main.c build/fuzz/libpuzzletb.a
+build/fuzz/batch: tests/fuzz/fuzz_batch.c lookup/main.c lookup/levels.c \
+                  lookup/lookup.h build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
-	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
+	    -o $@ $< lookup/levels.c build/fuzz/libpuzzletb.a $(LDLIBS)
 
 build/fuzz/parse_%: tests/fuzz/fuzz_parse.c build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \

@@ -52,7 +52,8 @@ _tblookup()
     fi
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "--metric --count --moves --format --input
-            --batch --bfs --option --stats --verify --tables --help --version
+            --batch --bfs --option --stats --verify --tables --levels --level
+            --help --version
             $qopts" -- "$cur"))
     elif [[ -z $puzzle ]]; then
         COMPREPLY=($(compgen -W "$(_puzzletb_words "$prog" --list puzzles)" \

@@ -72,7 +72,7 @@ static int help(void)
         "usage: " PROG " [--puzzle NAME|FILE]... [--metric M]... [--out DIR]\n"
         "             [--threads N] [--level N] [--encoding E] [--quiet]\n"
         "             [--patterns] [--plan [--processes N]]\n"
-        "       " PROG " --family NAME|FILE [--threads N]\n"
+        "       " PROG " --family NAME|FILE [--out DIR] [--threads N] [--quiet]\n"
         "Builds the distance tables of the named puzzles (all built-in ones\n"
         "by default), every metric of each unless --metric names some, into\n"
         "DIR (default: tables).\n\n"
@@ -100,9 +100,9 @@ static int help(void)
         "                     this machine is refused)\n"
         "      --processes N  with --plan: the figures of a build split\n"
         "                     between N processes (tbgen-mpi: doc/guide.md)\n"
-        "      --family F     print every puzzle of the family F (a file or\n"
-        "                     a shipped NAME, %s/families/NAME.txt), a line\n"
-        "                     each in Fogleman's form; build nothing\n"
+        "      --family F     every puzzle of the family F (a file or a\n"
+        "                     shipped NAME, %s/families/NAME.txt) into its\n"
+        "                     levels table, DIR/NAME.levels.mdb\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
         "exit status: 0 built, 1 a table could not be made, 2 usage or a "
@@ -626,9 +626,10 @@ static int parse_args(int argc, char **argv, options *o)
         o->build.cluster = &o->processes;
     if (o->list)
         return 0;
-    if (o->family && (o->npuzzles || o->nmetrics || o->plan))
-        return usage_error("--family FILE goes alone (with --threads): a "
-                           "family is no table");
+    if (o->family && (o->npuzzles || o->nmetrics || o->plan ||
+                      o->patterns || o->build.encoding))
+        return usage_error("--family FILE goes alone (with --out, --threads "
+                           "and --quiet): a family is no puzzle's table");
     if (optind < argc)
         return usage_error("unexpected argument '%s' (puzzles are named "
                            "with --puzzle)", argv[optind]);
@@ -700,30 +701,6 @@ static int read_family(const char *arg, char *buf, size_t cap)
     return 0;
 }
 
-/* --family FILE: every puzzle of the family, a line each (Fogleman's
- * form); 2 for a bad family, 1 when it cannot be solved. */
-static int family(const options *o)
-{
-    static char text[65537];
-    char err[256] = "", line[1024];
-    ptb_family *fam;
-    int rc = read_family(o->family, text, sizeof text);
-    if (rc)
-        return rc;
-    rc = ptb_family_solve(text, o->build.threads, &fam, err, sizeof err);
-    if (rc != PTB_OK) {
-        fprintf(stderr, PROG ": %s: %s\n", o->family,
-                err[0] ? err : ptb_strerror(rc));
-        return rc == PTB_EPARSE ? EXIT_USAGE : EXIT_FAILED;
-    }
-    for (size_t i = 0; i < ptb_family_count(fam); i++) {
-        ptb_family_line(fam, i, line, sizeof line);
-        puts(line);
-    }
-    ptb_family_free(fam);
-    return flush_stdout();
-}
-
 /* The output directory: created if missing, and a directory. */
 static int make_out(const char *out)
 {
@@ -740,6 +717,39 @@ static int make_out(const char *out)
         return usage_error("--out %s: not a directory (--out names the "
                            "folder the tables go in)", out);
     return 0;
+}
+
+/* --family FILE: every puzzle of the family, into its levels table,
+ * DIR/NAME.levels.mdb; 2 for a bad family, 1 when it cannot be solved or
+ * written. */
+static int family(const options *o)
+{
+    static char text[65537];
+    char err[256] = "", size[32];
+    ptb_family *fam;
+    uint64_t bytes = 0;
+    int rc = read_family(o->family, text, sizeof text);
+    if (rc || (rc = make_out(o->out)) != 0)
+        return rc;
+    double t0 = now();
+    rc = ptb_family_solve(text, o->build.threads, &fam, err, sizeof err);
+    if (rc != PTB_OK) {
+        fprintf(stderr, PROG ": %s: %s\n", o->family,
+                err[0] ? err : ptb_strerror(rc));
+        return rc == PTB_EPARSE ? EXIT_USAGE : EXIT_FAILED;
+    }
+    rc = ptb_family_write(fam, o->out, &bytes);
+    if (rc != PTB_OK)
+        fprintf(stderr, PROG ": %s/%s.levels.mdb: %s\n", o->out,
+                ptb_family_name(fam), ptb_strerror(rc));
+    else if (!o->quiet) {
+        human_size(bytes, size, sizeof size);
+        printf("%s/%s.levels.mdb: %zu levels, %s, %.1f s\n", o->out,
+               ptb_family_name(fam), ptb_family_count(fam), size,
+               now() - t0);
+    }
+    ptb_family_free(fam);
+    return rc != PTB_OK ? EXIT_FAILED : flush_stdout();
 }
 
 /* The pattern tables of p, each built (or planned) as a table of its

@@ -722,6 +722,92 @@ size_t ptb_family_count(const ptb_family *f);
  * there is no puzzle i. */
 int ptb_family_line(const ptb_family *f, size_t i, char *buf, size_t cap);
 void ptb_family_free(ptb_family *f);      /* NULL is fine */
+/* The family's name: its description's ('name' line). */
+const char *ptb_family_name(const ptb_family *f);
+/* Writes the family's levels table, DIR/NAME.levels.mdb (NAME the
+ * family's name; tables/FORMAT.md, "Levels tables"): every puzzle kept,
+ * hardest first (by moves, descending, then by board in byte order), each
+ * with its moves, board, component size and histogram, and the family's
+ * text, so that a reader can play a level without it.  Written as a table
+ * is, through NAME.levels.mdb.tmp renamed into place: complete or absent.
+ * The same family gives the same bytes.  *bytes (may be NULL) gets the
+ * file's size.  PTB_OK; PTB_ENOMEM; PTB_EDB; an errno value (ENOENT for a
+ * missing dir, ENOSPC, EACCES, ...); on failure nothing is left behind. */
+int ptb_family_write(const ptb_family *f, const char *dir, uint64_t *bytes);
+
+/* ---- levels: a family's puzzles from its levels table ---------------- */
+
+/* A levels table, open: read whole and checked at open, then immutable;
+ * any number of threads may read and solve with one at once. */
+typedef struct ptb_levels ptb_levels;
+
+/* Opens DIR/FAMILY.levels.mdb (written by ptb_family_write()) and checks
+ * all of it: its LMDB pages, its header (magic, version, meta_sha256),
+ * the SHA-256 and length of each record, every level's line (numbers in
+ * range, a board of the family's cells, component size the sum of the
+ * histogram, hardest first, no board twice) and the family's text, which
+ * must read as a family of that name and board.  Memory: about the size
+ * of the "levels" record.  PTB_OK; PTB_EINVAL for a FAMILY that is empty,
+ * has a '/' or is longer than 31 bytes; PTB_ENOTABLE when there is no
+ * such file; PTB_EFORMAT when it is no levels table, or another family's;
+ * PTB_EVERSION; PTB_ETRUNC; PTB_ECORRUPT when a record fails its SHA-256
+ * or a line its rules; PTB_EDB; PTB_ENOMEM; an errno value (EACCES, ...).
+ * ptb_levels_close() it. */
+int ptb_levels_open(const char *dir, const char *family, ptb_levels **out);
+void ptb_levels_close(ptb_levels *l);      /* NULL is fine */
+/* The family's name, as the table gives it. */
+const char *ptb_levels_name(const ptb_levels *l);
+/* How many levels; level 0 is the hardest. */
+size_t ptb_levels_count(const ptb_levels *l);
+
+/* One level: its moves, its hardest position (Fogleman's notation, a
+ * character a cell in reading order: '.' empty, 'x' a wall, the pieces
+ * 'A', 'B', ..., the distinct ones first), its component's size and its
+ * states at each distance 0 .. moves.  board and histogram live as long
+ * as the levels. */
+typedef struct ptb_level {
+    unsigned moves;
+    uint64_t states;
+    const char *board;
+    const uint64_t *histogram;
+} ptb_level;
+/* Level i (< ptb_levels_count()) into *out.  PTB_OK; PTB_EINVAL past the
+ * last. */
+int ptb_levels_get(const ptb_levels *l, size_t i, ptb_level *out);
+/* The levels with lo to hi moves: levels *first .. *first + *n - 1 (they
+ * lie together, hardest first); *n is 0 when there are none. */
+void ptb_levels_range(const ptb_levels *l, unsigned lo, unsigned hi,
+                      size_t *first, size_t *n);
+/* Draws min(k, n) distinct levels of first .. first + n - 1 at random,
+ * each set of that size as likely as any, in a random order, into out
+ * (room for min(k, n)); the same seed gives the same levels in the same
+ * order, on any machine (SplitMix64, Knuth's selection sampling, a
+ * Fisher-Yates shuffle: lib/answer/levels.c).  Returns how many; 0 for a
+ * range past the last level. */
+size_t ptb_levels_draw(const ptb_levels *l, size_t first, size_t n,
+                       uint64_t seed, size_t k, size_t *out);
+/* Level i in Fogleman's one-line form, "MOVES BOARD STATES" (moves two
+ * digits at least), or as JSON, {"family","index","moves","board",
+ * "states","histogram":[...]}.  snprintf conventions; -1 when there is no
+ * level i. */
+int ptb_format_level(const ptb_levels *l, size_t i, char *buf, size_t cap);
+int ptb_format_level_json(const ptb_levels *l, size_t i, char *buf,
+                          size_t cap);
+/* Plays level i: *p gets the family's puzzle with the level's walls (its
+ * description, 'covers mixes': a space of every layout), *s its space in
+ * its first metric, and *sol an optimal line from the level's board, by a
+ * breadth-first search of the level's component (ptb_search(): no
+ * table).  Format it with ptb_format_native() or ptb_format_json() on *s.
+ * The caller closes *s and then frees *p (ptb_space_close(),
+ * ptb_puzzle_free()); on failure both are NULL.  Time and memory: a
+ * search of one component, and a space of the family's layouts.  PTB_OK;
+ * PTB_EINVAL past the last level, or when the family's layouts are too
+ * many to rank; PTB_ECORRUPT when the board is none of the puzzle's
+ * layouts or its line is not the level's moves (the table says what its
+ * family does not); PTB_EFORMAT when the family's text no longer reads;
+ * PTB_ENOMEM. */
+int ptb_level_solve(const ptb_levels *l, size_t i, ptb_puzzle **p,
+                    ptb_space **s, ptb_solution *sol);
 
 #ifdef __cplusplus
 }

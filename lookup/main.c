@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "puzzletb.h"
+#include "lookup.h"
 
 #ifndef PTB_TABLES_DIR
 #define PTB_TABLES_DIR "tables"
@@ -30,13 +30,11 @@
 #define MAX_INPUT (1u << 20)     /* one query read whole: 1 MiB */
 #define LINE_CAP 4096u           /* --batch: longest line, in bytes */
 #define RECORD_LINES 64u         /* --batch: most lines in a record */
-#define OUT_CAP (1u << 20)       /* the text of one answer, at most */
 #define MAX_QOPT 16              /* query options on one command line */
 #define MAX_DRAW 100000u         /* --limit and --farthest: at most */
 #define MAX_QNAMES 64            /* distinct query option names, +1 */
 
 enum { OUT_NATIVE, OUT_COUNT, OUT_MOVES, OUT_JSON, OUT_SVG };
-enum { EXIT_NOSOLUTION = 1, EXIT_USAGE = 2, EXIT_TABLE = 3, EXIT_WRITE = 4 };
 
 /* Long options with a short form or no query meaning; query options (the
  * puzzles') get codes from OPT_QUERY on. */
@@ -84,7 +82,7 @@ typedef struct session {
 /* ==== messages ========================================================= */
 
 /* A usage error: one line naming the problem, then where to look. */
-static int usage_error(const char *fmt, ...)
+int usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -104,8 +102,7 @@ static int write_error(void)
     return EXIT_WRITE;
 }
 
-/* Flushes stdout and checks it; 0 or EXIT_WRITE. */
-static int flush_stdout(void)
+int flush_stdout(void)
 {
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout))
@@ -159,6 +156,9 @@ static int help(const options *o)
         "       tblookup PUZZLE [options] -i FILE   (or standard input)\n"
         "       tblookup PUZZLE --stats [--metric M] [--format F]\n"
         "       tblookup --verify [--metric M] [PUZZLE]...\n"
+        "       tblookup FAMILY --levels [--moves N | --at-least N] [--stats]\n"
+        "                [--random [--seed S]] [--limit N] [--format F]\n"
+        "       tblookup FAMILY --level N [--seed S] [--format F]\n"
         "Answers a position of PUZZLE with its least number of moves and a\n"
         "solution.  The position is the arguments (several arguments are its\n"
         "lines); without one it is read from -i FILE or standard input.\n\n"
@@ -184,6 +184,13 @@ static int help(const options *o)
         "                     (--farthest N of them; --format svg: a chart)\n"
         "      --verify       prove tables: checksums, digest, and every\n"
         "                     value against its neighbours (default: all)\n"
+        "      --levels       a family's levels table (tbgen --family), a\n"
+        "                     level a line, MOVES BOARD STATES, hardest\n"
+        "                     first; --moves N or --at-least N chooses by\n"
+        "                     moves, --random shuffles (--seed S), --limit N\n"
+        "                     keeps N, --stats counts them at each moves\n"
+        "      --level N      play a family's level of N moves, drawn by\n"
+        "                     --seed S (default 0), and answer it\n"
         "  -j, --threads N    threads of a search from pattern tables,\n"
         "                     1..256 (default: the cores)\n"
         "  -t, --tables DIR   tables directory (default $PUZZLETB_TABLES or "
@@ -200,6 +207,12 @@ static int help(const options *o)
            "with a '/'\nis read from that description):\n", tables_dir(o));
     ptb_tables_scan(tables_dir(o), help_described, last);
     return flush_stdout();
+}
+
+int lookup_help(void)
+{
+    options o = { 0 };
+    return help(&o) ? EXIT_WRITE : -1;
 }
 
 /* --list puzzles|metrics|options [PUZZLE]: one word a line, for shell
@@ -1468,6 +1481,8 @@ int main(int argc, char **argv)
 {
     options o = { 0 };
     session ss = { .o = &o };
+    if (levels_asked(argc, argv))
+        return levels_main(argc, argv, tables_dir(&o));
     int status = parse_args(argc, argv, &o);
     if (status) {
         free_options(&o);

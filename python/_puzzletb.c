@@ -1415,7 +1415,171 @@ static PyObject *mod_version(PyObject *m, PyObject *unused)
     return PyUnicode_FromString(ptb_version());
 }
 
+/* ---- a family's levels (levels tables: tbgen --family) ------------- */
+
+/* The levels table of family in dir, open, or NULL with TableError (its
+ * path and code) raised. */
+static ptb_levels *levels_open(PyObject *m, const char *dir,
+                               const char *family)
+{
+    ptb_levels *l;
+    int rc;
+    NOGIL_BEGIN
+    rc = ptb_levels_open(dir, family, &l);
+    NOGIL_END
+    if (rc == PTB_OK)
+        return l;
+    if (rc == PTB_ENOMEM) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    PyObject *path = PyUnicode_FromFormat("%s/%s.levels.mdb", dir, family);
+    PyObject *msg = path ? PyUnicode_FromFormat(
+        "%U: %s; build it with 'tbgen --family %s --out %s'", path,
+        ptb_strerror(rc), family, dir) : NULL;
+    if (path)
+        raise_table_error(PyModule_GetState(m), path, msg, rc);
+    Py_XDECREF(msg);
+    Py_XDECREF(path);
+    return NULL;
+}
+
+/* Level i's JSON (ptb_format_level_json()) as a str. */
+static PyObject *level_str(const ptb_levels *l, size_t i)
+{
+    char buf[8192];
+    int n = ptb_format_level_json(l, i, buf, sizeof buf);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        return PyErr_Format(PyExc_RuntimeError, "a level's JSON is longer "
+                            "than %zu bytes", sizeof buf);
+    return PyUnicode_FromStringAndSize(buf, n);
+}
+
+PyDoc_STRVAR(levels_doc,
+"_levels(directory, family, lo, hi, seed, limit) -> list of str\n\n"
+"The JSON of the levels with lo..hi moves, hardest first, or drawn at\n"
+"random by seed (None: not drawn), at most limit (0: all).");
+
+static PyObject *mod_levels(PyObject *m, PyObject *args)
+{
+    const char *dir, *family;
+    unsigned lo, hi;
+    PyObject *seed;
+    Py_ssize_t limit;
+    size_t first, n;
+    if (!PyArg_ParseTuple(args, "ssIIOn:_levels", &dir, &family, &lo, &hi,
+                          &seed, &limit))
+        return NULL;
+    uint64_t sd = seed == Py_None ? 0 : PyLong_AsUnsignedLongLong(seed);
+    if (PyErr_Occurred())
+        return NULL;
+    ptb_levels *l = levels_open(m, dir, family);
+    if (!l)
+        return NULL;
+    ptb_levels_range(l, lo, hi, &first, &n);
+    size_t k = limit > 0 && (size_t)limit < n ? (size_t)limit : n;
+    size_t *pick = PyMem_Malloc((k ? k : 1) * sizeof *pick);
+    PyObject *list = pick ? PyList_New(0) : PyErr_NoMemory();
+    if (pick && seed != Py_None)
+        k = ptb_levels_draw(l, first, n, sd, k, pick);
+    else
+        for (size_t i = 0; pick && i < k; i++)
+            pick[i] = first + i;
+    for (size_t i = 0; list && i < k; i++) {
+        PyObject *v = level_str(l, pick[i]);
+        if (!v || PyList_Append(list, v) != 0)
+            Py_CLEAR(list);
+        Py_XDECREF(v);
+    }
+    PyMem_Free(pick);
+    ptb_levels_close(l);
+    return list;
+}
+
+PyDoc_STRVAR(level_stats_doc,
+"_level_stats(directory, family) -> list of (moves, count), hardest first");
+
+static PyObject *mod_level_stats(PyObject *m, PyObject *args)
+{
+    const char *dir, *family;
+    size_t first, n;
+    ptb_level lv;
+    if (!PyArg_ParseTuple(args, "ss:_level_stats", &dir, &family))
+        return NULL;
+    ptb_levels *l = levels_open(m, dir, family);
+    PyObject *list = l ? PyList_New(0) : NULL;
+    for (size_t i = 0; list && i < ptb_levels_count(l); i += n) {
+        ptb_levels_get(l, i, &lv);
+        ptb_levels_range(l, lv.moves, lv.moves, &first, &n);
+        PyObject *v = Py_BuildValue("(In)", lv.moves, (Py_ssize_t)n);
+        if (!v || PyList_Append(list, v) != 0)
+            Py_CLEAR(list);
+        Py_XDECREF(v);
+    }
+    ptb_levels_close(l);
+    return list;
+}
+
+PyDoc_STRVAR(level_play_doc,
+"_level_play(directory, family, moves, seed) -> (str, str) or None\n\n"
+"A level of that many moves drawn by seed and played: its JSON and its\n"
+"answer's (ptb_format_json()); None when there is none.");
+
+static PyObject *mod_level_play(PyObject *m, PyObject *args)
+{
+    const char *dir, *family;
+    unsigned moves;
+    unsigned long long seed;
+    size_t first, n, i;
+    ptb_puzzle *p = NULL;
+    ptb_space *s = NULL;
+    int rc = PTB_OK;
+    if (!PyArg_ParseTuple(args, "ssIK:_level_play", &dir, &family, &moves,
+                          &seed))
+        return NULL;
+    ptb_levels *l = levels_open(m, dir, family);
+    if (!l)
+        return NULL;
+    ptb_solution *sol = PyMem_Malloc(sizeof *sol);
+    char *buf = PyMem_Malloc(1u << 20);
+    PyObject *out = NULL;
+    ptb_levels_range(l, moves, moves, &first, &n);
+    if (!sol || !buf) {
+        PyErr_NoMemory();
+    } else if (!ptb_levels_draw(l, first, n, seed, 1, &i)) {
+        out = Py_NewRef(Py_None);
+    } else {
+        NOGIL_BEGIN
+        rc = ptb_level_solve(l, i, &p, &s, sol);
+        NOGIL_END
+        int len = rc == PTB_OK ? ptb_format_json(s, sol, buf, 1u << 20) : -1;
+        if (rc != PTB_OK) {
+            PyObject *path = PyUnicode_FromFormat("%s/%s.levels.mdb", dir,
+                                                  family);
+            PyObject *msg = path ? PyUnicode_FromFormat(
+                "%U: level %zu: %s", path, i, ptb_strerror(rc)) : NULL;
+            if (path)
+                raise_table_error(PyModule_GetState(m), path, msg, rc);
+            Py_XDECREF(msg);
+            Py_XDECREF(path);
+        } else if (len < 0 || len >= 1 << 20)
+            PyErr_SetString(PyExc_RuntimeError, "an answer past 1 MiB");
+        else
+            out = Py_BuildValue("(Ns#)", level_str(l, i), buf,
+                                (Py_ssize_t)len);
+    }
+    ptb_space_close(s);
+    ptb_puzzle_free(p);
+    PyMem_Free(buf);
+    PyMem_Free(sol);
+    ptb_levels_close(l);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
+    { "_levels", mod_levels, METH_VARARGS, levels_doc },
+    { "_level_stats", mod_level_stats, METH_VARARGS, level_stats_doc },
+    { "_level_play", mod_level_play, METH_VARARGS, level_play_doc },
     { "puzzles", mod_puzzles, METH_NOARGS, puzzles_doc },
     { "version", mod_version, METH_NOARGS,
       "version() -> str: the version of the library linked in." },

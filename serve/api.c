@@ -6,6 +6,13 @@
  *       (ptb_format_analysis_json(), what tblookup --analyse --format json
  *       prints)
  *   GET /api/v1/PUZZLE/stats?metric=..  histogram and farthest positions
+ *   GET /api/v1/levels                  the families with levels tables
+ *   GET /api/v1/levels/FAMILY[?moves=N][&at-least=N][&seed=S][&limit=N]
+ *       a family's levels (its levels table, tbgen --family), hardest first
+ *       or drawn at random with seed=: {"family","chosen","levels":[...]}
+ *   GET /api/v1/levels/FAMILY/stats     the levels at each number of moves
+ *   GET /api/v1/levels/FAMILY/play?moves=N[&seed=S]
+ *       a level of N moves drawn and played: {"level","answer"}
  *   GET /api/v1/PUZZLE/random?distance=D&metric=..[&seed=S][&limit=N]
  *       [&position=..][&NAME=VALUE]..
  *       positions at exactly distance D, drawn by ptb_random_at() (what
@@ -30,6 +37,7 @@
  * search out of time, 500 when an answer does not fit or memory runs out.
  * Read-only over the tables.
  */
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -850,6 +858,230 @@ static void api_random(ctx *c, serve_slot *sl)
     reply_codes(c, sl, &b, w->rsub, w->ridx, got);
 }
 
+/* ==== a family's levels ==== */
+
+/* Checks the query's parameters against the names allowed (NULL-ended):
+ * each known, none twice, no NUL bytes. */
+static int check_level_args(ctx *c, const char *const *allowed)
+{
+    const serve_request *rq = c->rq;
+    if (rq->bad_arg || rq->too_many_args)
+        return failf(c, 400, "query: a parameter holds a NUL byte, or more "
+                     "than %d were given", SERVE_MAX_ARGS);
+    for (unsigned i = 0; i < rq->nargs; i++) {
+        const char *k = rq->arg[i].key;
+        int known = 0;
+        for (const char *const *a = allowed; *a && !known; a++)
+            known = !strcmp(k, *a);
+        if (!known) {
+            jbuf b = { c->msg, 0, sizeof c->msg, 0 };
+            put(&b, "query: unknown parameter ");
+            put_quoted(&b, k, strlen(k));
+            fail(c, 400);
+            return -1;
+        }
+        for (unsigned j = 0; j < i; j++)
+            if (!strcmp(rq->arg[j].key, k))
+                return failf(c, 400, "query: parameter '%s' given twice", k);
+    }
+    return 0;
+}
+
+/* The levels table of the family named by the path, open, or an error
+ * answer: 404 when there is none, 503 when it is damaged. */
+static ptb_levels *open_levels(ctx *c, const char *name, size_t len)
+{
+    char family[64];
+    ptb_levels *l;
+    if (len == 0 || len >= sizeof family) {
+        failf(c, 404, "no such family");
+        return NULL;
+    }
+    memcpy(family, name, len);
+    family[len] = '\0';
+    int rc = ptb_levels_open(c->srv->tables, family, &l);
+    if (rc == PTB_OK)
+        return l;
+    if (rc == PTB_ENOMEM)
+        failf(c, 500, "out of memory");
+    else if (rc == PTB_ENOTABLE || rc == PTB_EINVAL)
+        failf(c, 404, "no levels of family '%s' in %s (tbgen --family %s "
+              "--out %s builds them)", family, c->srv->tables, family,
+              c->srv->tables);
+    else
+        failf(c, 503, "%s/%s.levels.mdb: %s; rebuild it with 'tbgen "
+              "--family %s'", c->srv->tables, family, ptb_strerror(rc),
+              family);
+    return NULL;
+}
+
+/* Appends what fn writes (snprintf conventions) to b. */
+static void put_level(jbuf *b, const ptb_levels *l, size_t i,
+                      int (*fn)(const ptb_levels *, size_t, char *, size_t))
+{
+    int n = b->full ? -1 : fn(l, i, b->p + b->len, b->cap - b->len);
+    if (n < 0 || (size_t)n >= b->cap - b->len)
+        b->full = 1;
+    else
+        b->len += (size_t)n;
+}
+
+/* GET /api/v1/levels/FAMILY[?moves=N][&at-least=N][&seed=S][&limit=N]:
+ * the levels chosen, hardest first, or drawn at random with seed= (what
+ * tblookup FAMILY --levels [--random --seed S] --format json prints,
+ * inside {"family","chosen","levels":[...]}); at most SERVE_MAX_LEVELS. */
+static void api_levels(ctx *c, const ptb_levels *l)
+{
+    static const char *const allowed[] = { "moves", "at-least", "seed",
+                                           "limit", NULL };
+    uint64_t moves, least, seed, limit;
+    size_t first, n, pick[SERVE_MAX_LEVELS];
+    jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
+    if (check_level_args(c, allowed) ||
+        number_arg(c, "moves", 0, PTB_MAX_DISTANCE, 0, &moves) ||
+        number_arg(c, "at-least", 0, PTB_MAX_DISTANCE, 0, &least) ||
+        number_arg(c, "seed", 0, UINT64_MAX, 0, &seed) ||
+        number_arg(c, "limit", 1, SERVE_MAX_LEVELS, SERVE_MAX_LEVELS,
+                   &limit))
+        return;
+    int one = arg_find(c->rq, "moves") != NULL;
+    ptb_levels_range(l, one ? (unsigned)moves : (unsigned)least,
+                     one ? (unsigned)moves : PTB_MAX_DISTANCE, &first, &n);
+    size_t k = n < limit ? n : (size_t)limit;
+    if (arg_find(c->rq, "seed"))
+        k = ptb_levels_draw(l, first, n, seed, k, pick);
+    else
+        for (size_t i = 0; i < k; i++)
+            pick[i] = first + i;
+    put(&b, "{\"family\":");
+    put_str(&b, ptb_levels_name(l));
+    putf(&b, ",\"chosen\":%zu,\"levels\":[", n);
+    for (size_t i = 0; i < k; i++) {
+        put(&b, i ? "," : "");
+        put_level(&b, l, pick[i], ptb_format_level_json);
+    }
+    put(&b, "]}\n");
+    reply_ok(c, NULL, &b);
+}
+
+/* GET /api/v1/levels/FAMILY/stats: how many levels at each number of
+ * moves, hardest first. */
+static void api_level_stats(ctx *c, const ptb_levels *l)
+{
+    static const char *const allowed[] = { NULL };
+    size_t first, n, total = ptb_levels_count(l);
+    ptb_level lv;
+    jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
+    if (check_level_args(c, allowed))
+        return;
+    put(&b, "{\"family\":");
+    put_str(&b, ptb_levels_name(l));
+    putf(&b, ",\"levels\":%zu,\"counts\":[", total);
+    for (size_t i = 0; i < total; i += n) {
+        ptb_levels_get(l, i, &lv);
+        ptb_levels_range(l, lv.moves, lv.moves, &first, &n);
+        putf(&b, "%s[%u,%zu]", i ? "," : "", lv.moves, n);
+    }
+    put(&b, "]}\n");
+    reply_ok(c, NULL, &b);
+}
+
+/* GET /api/v1/levels/FAMILY/play?moves=N[&seed=S]: a level of N moves
+ * drawn by the seed (default 0), played: {"level":...,"answer":...}, the
+ * answer in ptb_format_json()'s form (what tblookup FAMILY --level N
+ * --format json prints). */
+static void api_level_play(ctx *c, const ptb_levels *l)
+{
+    static const char *const allowed[] = { "moves", "seed", NULL };
+    uint64_t moves, seed;
+    size_t first, n, i;
+    ptb_puzzle *p;
+    ptb_space *s;
+    jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
+    if (check_level_args(c, allowed) ||
+        number_arg(c, "moves", 0, PTB_MAX_DISTANCE, UINT64_MAX, &moves) ||
+        number_arg(c, "seed", 0, UINT64_MAX, 0, &seed))
+        return;
+    ptb_levels_range(l, (unsigned)moves, (unsigned)moves, &first, &n);
+    if (!ptb_levels_draw(l, first, n, seed, 1, &i)) {
+        failf(c, 404, "%s has no level of %u moves (/stats shows how many "
+              "it has of each)", ptb_levels_name(l), (unsigned)moves);
+        return;
+    }
+    int rc = ptb_level_solve(l, i, &p, &s, &c->w->sol);
+    if (rc != PTB_OK) {
+        failf(c, rc == PTB_ENOMEM ? 500 : 503, "%s/%s.levels.mdb: level "
+              "%zu: %s", c->srv->tables, ptb_levels_name(l), i,
+              ptb_strerror(rc));
+        return;
+    }
+    put(&b, "{\"level\":");
+    put_level(&b, l, i, ptb_format_level_json);
+    put(&b, ",\"answer\":");
+    int len = b.full ? -1 : ptb_format_json(s, &c->w->sol, b.p + b.len,
+                                            b.cap - b.len);
+    if (len < 0 || (size_t)len >= b.cap - b.len)
+        b.full = 1;
+    else
+        b.len += (size_t)len;
+    put(&b, "}\n");
+    ptb_space_close(s);
+    ptb_puzzle_free(p);
+    reply_ok(c, NULL, &b);
+}
+
+static int levels_file(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name), k = strlen(".levels.mdb");
+    return n > k && e->d_name[0] != '.' &&
+           !strcmp(e->d_name + n - k, ".levels.mdb");
+}
+
+/* GET /api/v1/levels: the families with a levels table in the tables
+ * directory now, {"families":[NAME,...]}, in name order. */
+static void api_families(ctx *c)
+{
+    static const char *const allowed[] = { NULL };
+    struct dirent **list;
+    jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
+    if (check_level_args(c, allowed))
+        return;
+    int n = scandir(c->srv->tables, &list, levels_file, alphasort);
+    put(&b, "{\"families\":[");
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(list[i]->d_name) - strlen(".levels.mdb");
+        put(&b, i ? "," : "");
+        put_strn(&b, list[i]->d_name, len);
+        free(list[i]);
+    }
+    if (n >= 0)
+        free(list);
+    put(&b, "]}\n");
+    reply_ok(c, NULL, &b);
+}
+
+/* /api/v1/levels/FAMILY[/stats|/play]: the family's levels table, opened
+ * (and checked whole) for the request. */
+static void api_family(ctx *c, const char *path)
+{
+    size_t len = strcspn(path, "/");
+    const char *rest = path + len;
+    if (*rest && strcmp(rest, "/stats") && strcmp(rest, "/play")) {
+        failf(c, 404, "no such API path (levels/FAMILY, /stats, /play)");
+        return;
+    }
+    ptb_levels *l = open_levels(c, path, len);
+    if (!l)
+        return;
+    if (!*rest)
+        api_levels(c, l);
+    else if (!strcmp(rest, "/stats"))
+        api_level_stats(c, l);
+    else
+        api_level_play(c, l);
+    ptb_levels_close(l);
+}
+
 void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep)
 {
     ctx c = { srv, rq, rep, work_get(srv), "" };
@@ -862,6 +1094,14 @@ void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep)
     }
     if (!strcmp(path, "puzzles")) {
         api_puzzles(&c);
+        return;
+    }
+    if (!strcmp(path, "levels")) {
+        api_families(&c);
+        return;
+    }
+    if (!strncmp(path, "levels/", 7)) {
+        api_family(&c, path + 7);
         return;
     }
     int stats = !strcmp(path + len, "/stats");

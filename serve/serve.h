@@ -24,6 +24,7 @@
 #define SERVE_MAX_OPTION 64         /* bytes of one query option's value */
 #define SERVE_MAX_MOVES 1024        /* moves played from the position */
 #define SERVE_MAX_RANDOM 64         /* positions drawn by one /random */
+#define SERVE_MAX_LEVELS 1000       /* levels listed by one /levels/FAMILY */
 #define SERVE_OUT_CAP (1u << 19)    /* bytes of one answer */
 
 /* One puzzle and metric: its space (opened at start) and its table (opened

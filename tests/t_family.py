@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/t_family.py: families against a brute force written here.
 
-    tests/t_family.py TBGEN TMPDIR
+    tests/t_family.py TBGEN TMPDIR   (TBLOOKUP beside TBGEN)
 
 For small families drawn here (4x3 and 5x3 boards: the distinct 1x2 car
 A, which leaves on the right of the middle row, with 1x2 cars both ways
@@ -15,7 +15,10 @@ by (cells of across pieces and walls, cells of down pieces) as binary
 numbers with cell c weighing 2^c, the pieces lettered A, then the rows
 from A's (walls and across pieces, left to right), then the columns (down
 pieces, top to bottom).  Prints a TAP line a family: its lines equal
-tbgen's, as sets."""
+the levels tbgen writes (its levels table, read back by tblookup --levels
+--format json), as sets."""
+import json
+import os
 import subprocess
 import sys
 from collections import deque
@@ -214,9 +217,47 @@ BOARDS = {'4x3': (4, 3, 1, 'hhvt/AAvt/...t'),
           '4x4': (4, 4, 1, 'HHHt/AAvt/..vt/hh..')}
 
 
+def level(w, h, row, board):
+    """The level drawn as board (Fogleman's notation, at most one wall)
+    on a w x h board whose car A leaves on the right of row 'row': its
+    distance to a goal in line moves and its component's size, by a
+    breadth-first search from it here."""
+    global W, H, ROW, KINDS
+    W, H, ROW, KINDS = w, h, row, dict(SHAPES)
+    wall = board.index('x') if 'x' in board else None
+    a, pieces = None, set()
+    for letter in sorted(set(board) - {'.', 'x'}):
+        cs = [i for i, ch in enumerate(board) if ch == letter]
+        across = cs[-1] - cs[0] == len(cs) - 1
+        kind = 'A' if letter == 'A' else \
+            ('h' if len(cs) == 2 else 'H') if across else \
+            ('v' if len(cs) == 2 else 't')
+        if kind == 'A':
+            a = cs[0]
+        else:
+            pieces.add((kind, cs[0]))
+    start = (a, frozenset(pieces))
+    depth, queue = {start: 0}, deque([start])
+    while queue:
+        lay = queue.popleft()
+        for nxt in moves(lay, wall, 'line'):
+            if nxt not in depth:
+                depth[nxt] = depth[lay] + 1
+                queue.append(nxt)
+    return min(d for lay, d in depth.items() if goal(lay)), len(depth)
+
+
+def full_line(lv):
+    """A level of tblookup --levels --format json in the form of tbgen
+    --family's lines: MOVES BOARD STATES HIST."""
+    return '%02d %s %d %s' % (lv['moves'], lv['board'], lv['states'],
+                              ','.join(map(str, lv['histogram'])))
+
+
 def main():
     global W, H, ROW, KINDS
     tbgen, tmp, n = sys.argv[1], sys.argv[2], 0
+    tblookup = os.path.join(os.path.dirname(tbgen), 'tblookup')
     for board, metric, walls, filters in (('4x3', 'step', True, False),
                                           ('5x3', 'line', True, True),
                                           ('4x4', 'step', False, False),
@@ -231,9 +272,13 @@ def main():
         path = '%s/fam.%d.txt' % (tmp, n)
         with open(path, 'w') as f:
             f.write(text)
-        got = subprocess.run([tbgen, '--family', path], capture_output=True,
-                             text=True)
-        ours = set(got.stdout.split('\n')) - {''}
+        got = subprocess.run([tbgen, '--family', path, '--out', tmp, '-q'],
+                             capture_output=True, text=True)
+        if got.returncode == 0:
+            got = subprocess.run([tblookup, 'fam', '--levels', '--tables',
+                                  tmp, '--format', 'json'],
+                                 capture_output=True, text=True)
+        ours = set(full_line(lv) for lv in json.loads(got.stdout or '[]'))
         want = family(metric, walls, filters)
         n += 1
         what = '%s, %s moves%s%s: %d puzzles, as the brute force finds' % (
@@ -250,4 +295,7 @@ def main():
             print('# ' + got.stderr.strip())
 
 
-main()
+if sys.argv[1] == '--level':
+    print('%d %d' % level(*map(int, sys.argv[2:5]), sys.argv[5]))
+else:
+    main()

@@ -5,7 +5,13 @@
 # reference: the same boards, moves, component sizes and histograms, as
 # sets of lines); families of other boards and metrics what a brute force
 # written in tests/t_family.py finds from the definitions; a bad family
-# gets one line naming what and where, and status 2.
+# gets one line naming what and where, and status 2.  The levels table
+# tbgen writes: read back by tblookup --levels it is his lines, its
+# choices (--moves, --at-least, --random, --limit, --stats) those his
+# lines give, its bytes the same twice; a level played (--level) has the
+# moves and component size a BFS in tests/t_family.py finds from its
+# board; a missing, damaged, truncated or crafted table is refused with
+# one line and status 3, never a crash; usage errors are status 2.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 export LC_ALL=C
 need bin/tbgen puzzles/families/rush-4x4.txt tests/fogleman/rush-4x4.txt
@@ -14,14 +20,29 @@ need bin/tbgen puzzles/families/rush-4x4.txt tests/fogleman/rush-4x4.txt
 cat "$TMP/py"
 n=$(grep -c '^ok\|^not ok' "$TMP/py")
 
-# same FAMILY [FILE]: tbgen --family FILE's lines (by default the shipped
-# FAMILY's) are Fogleman's on FAMILY, as sets
+# full DIR NAME: the levels of DIR/NAME.levels.mdb in tbgen's one-line
+# form with the histogram, MOVES BOARD STATES HIST (from --format json)
+full() {
+    bin/tblookup "$2" --levels --tables "$1" --format json |
+        /usr/bin/python3 -c 'import json, sys
+for v in json.load(sys.stdin):
+    print("%02d %s %d %s" % (v["moves"], v["board"], v["states"],
+                             ",".join(map(str, v["histogram"]))))'
+}
+
+# same FAMILY [FILE]: the levels table tbgen --family FILE writes (by
+# default the shipped FAMILY's), into $TMP/FAMILY, holds Fogleman's lines
+# on FAMILY, as sets
 same() {
-    bin/tbgen --family "${2:-puzzles/families/$1.txt}" >"$TMP/$1" 2>"$TMP/e" &&
-        [ ! -s "$TMP/e" ] &&
-        cmp -s <(sort "$TMP/$1") <(sort "tests/fogleman/$1.txt") && return 0
-    echo "# $1: $(head -1 "$TMP/e"); lines: ours $(wc -l <"$TMP/$1"), his $(wc -l <"tests/fogleman/$1.txt")" >&2
-    diff <(sort "$TMP/$1") <(sort "tests/fogleman/$1.txt") | head -5 >&2
+    local f=${2:-puzzles/families/$1.txt} name
+    name=$(sed -n 's/^name *//p' "$f")
+    bin/tbgen --family "$f" --out "$TMP/$1" -q >"$TMP/o" 2>"$TMP/e" &&
+        [ ! -s "$TMP/e" ] && [ ! -s "$TMP/o" ] &&
+        full "$TMP/$1" "$name" >"$TMP/$1.lines" &&
+        cmp -s <(sort "$TMP/$1.lines") <(sort "tests/fogleman/$1.txt") &&
+        return 0
+    echo "# $1: $(head -1 "$TMP/e"); lines: ours $(wc -l <"$TMP/$1.lines"), his $(wc -l <"tests/fogleman/$1.txt")" >&2
+    diff <(sort "$TMP/$1.lines") <(sort "tests/fogleman/$1.txt") | head -5 >&2
     return 1
 }
 check "rush-4x4: Fogleman's 32 puzzles on 4x4, line for line" same rush-4x4
@@ -32,10 +53,12 @@ check "rush-5x5-walls: Fogleman's 6,041 puzzles on 5x5 with at most one wall (at
 (cat puzzles/families/rush-4x4.txt; echo 'family walls 1') >"$TMP/r44w.txt"
 check "rush-4x4 with 'family walls 1': Fogleman's 32 puzzles again (on 4x4 no minimal puzzle needs a wall)" \
     same rush-4x4-walls "$TMP/r44w.txt"
-check "rush-4x4: ordered by moves, then by board" \
-    cmp -s "$TMP/rush-4x4" <(sort -k1,1n -k2,2 "$TMP/rush-4x4")
-check "tbgen --family rush-4x4: a shipped family by its name" \
-    sh -c 'bin/tbgen --family rush-4x4 | cmp -s - "$1"' _ "$TMP/rush-4x4"
+check "tbgen --family rush-4x4: a shipped family by its name; the same bytes again" \
+    sh -c 'bin/tbgen --family rush-4x4 -o "$1/again" -q &&
+           cmp "$1/again/rush-4x4.levels.mdb" "$1/rush-4x4/rush-4x4.levels.mdb"' _ "$TMP"
+check "tbgen --family: its summary names the table and its levels" \
+    sh -c 'bin/tbgen --family rush-4x4 -o "$1/again" |
+           grep -q "^$1/again/rush-4x4.levels.mdb: 32 levels, .* kB, [0-9.]* s$"' _ "$TMP"
 
 # ---- bad families ----
 # bad FILE PATTERN: status 2, nothing on stdout, one stderr line matching
@@ -94,3 +117,224 @@ check "a family that is no file nor shipped name: a usage error" \
            grep -q "unknown family .no-such-family." "$1"' _ "$TMP/e"
 check "--family with --puzzle: a usage error" \
     sh -c 'bin/tbgen --family rush-4x4 --puzzle four 2>/dev/null; [ $? = 2 ]'
+
+# ---- the levels table: tblookup FAMILY --levels, --level N ----
+export L4=$TMP/rush-4x4 L5=$TMP/rush-5x5 LW=$TMP/rush-5x5-walls
+FW=tests/fogleman/rush-5x5-walls.txt
+# his lines hardest first (moves descending, then boards in byte order)
+cut -d' ' -f1-3 "$FW" | sort -k1,1nr -k2,2 >"$TMP/his3"
+check "--levels: Fogleman's MOVES BOARD STATES, hardest first, in order" \
+    cmp -s <(bin/tblookup rush-5x5-walls --levels -t "$LW") "$TMP/his3"
+check "--levels --stats: his count of puzzles at each number of moves" \
+    cmp -s <(bin/tblookup rush-5x5-walls --levels --stats -t "$LW") \
+           <(cut -d' ' -f1 "$FW" | sort -r | uniq -c | awk '{ print $2, $1 }')
+check "--levels --moves 15: his puzzles of 15 moves" \
+    cmp -s <(bin/tblookup rush-5x5-walls --levels --moves 15 -t "$LW") \
+           <(awk '$1 == 15' "$TMP/his3")
+check "--levels --at-least 18: his puzzles of 18 moves or more" \
+    cmp -s <(bin/tblookup rush-5x5-walls --levels --at-least 18 -t "$LW") \
+           <(awk '$1 >= 18' "$TMP/his3")
+check "--levels --at-least 18 --stats: their counts" \
+    cmp -s <(bin/tblookup rush-5x5-walls --levels --at-least 18 --stats -t "$LW") \
+           <(awk '$1 >= 18 { print $1 }' "$TMP/his3" | uniq -c | awk '{ print $2, $1 }')
+check "--levels --limit 3: the three hardest" \
+    cmp -s <(bin/tblookup rush-5x5-walls --levels --limit 3 -t "$LW") \
+           <(head -3 "$TMP/his3")
+r() { bin/tblookup rush-5x5-walls --levels --random -t "$LW" "$@"; }
+export -f r
+check "--random --seed 7 --limit 5: five distinct levels of his, the same twice" \
+    bash -c '[ "$(r --seed 7 --limit 5 | sort -u | grep -cxFf "$1")" = 5 ] &&
+           cmp -s <(r --seed 7 --limit 5) <(r --seed 7 --limit 5)' _ "$TMP/his3"
+check "--random: another seed, other levels; --moves 10 --random keeps to 10 moves" \
+    bash -c '! cmp -s <(r --seed 7 --limit 5) <(r --seed 8 --limit 5) &&
+           [ "$(r --moves 10 --limit 4 | cut -c1-3 | sort -u)" = "10 " ]'
+check "--random without --limit: every level chosen, shuffled" \
+    bash -c 'cmp -s <(r --moves 12 | sort) <(awk "\$1 == 12" "$1" | sort) &&
+           ! cmp -s <(r --moves 12) <(awk "\$1 == 12" "$1")' _ "$TMP/his3"
+check "--levels --format json: a JSON array of every level, with histograms" \
+    bash -c 'bin/tblookup rush-5x5-walls --levels -t "$1" --format json |
+           /usr/bin/python3 -c "import json, sys; v = json.load(sys.stdin)
+assert len(v) == 6041 and v[0][\"index\"] == 0
+assert all(sum(x[\"histogram\"]) == x[\"states\"] for x in v)"' _ "$LW"
+
+# play FAMILY DIR W H MOVES SEED: tblookup --level MOVES answers with a line
+# of the length a BFS written here finds from the level's board, the level
+# one of Fogleman's with that many moves and its component's size
+play() {
+    local out board states want
+    out=$(bin/tblookup "$1" --level "$5" --seed "$6" -t "$2") || return 1
+    read -r _ _ board states <<<"$(head -1 <<<"$out")"
+    want=$(/usr/bin/python3 tests/t_family.py --level "$3" "$4" 2 "$board")
+    grep -qx "$(printf %02d "$5") $board $states" \
+            <(cut -d' ' -f1-3 "tests/fogleman/$1.txt") &&
+        [ "$(sed -n 2p <<<"$out")" = "$5" ] && [ "$want" = "$5 $states" ] &&
+        [ "$(grep -c '^[0-9]* [A-Z] ' <<<"$out")" = "$5" ] && return 0
+    echo "# $1 --level $5 --seed $6: $board $states; BFS: $want; got $(sed -n 2p <<<"$out")" >&2
+    return 1
+}
+export -f play
+check "--level 7 on rush-4x4: its line as long as a BFS of its component finds" \
+    play rush-4x4 "$L4" 4 4 7 0
+check "--level 20 on rush-5x5 (two seeds): the same" \
+    bash -c 'play rush-5x5 "$1" 5 5 20 0 && play rush-5x5 "$1" 5 5 20 5' _ "$L5"
+check "--level 21 on rush-5x5-walls, levels with a wall (four seeds): the same" \
+    bash -c 'for s in 0 1 2 3; do play rush-5x5-walls "$1" 5 5 21 $s || exit 1; done' _ "$LW"
+check "--level 9 --format json: the level and its answer, of 9 moves" \
+    bash -c 'bin/tblookup rush-5x5-walls --level 9 --seed 4 -t "$1" --format json |
+           /usr/bin/python3 -c "import json, sys; v = json.load(sys.stdin)
+assert v[\"level\"][\"moves\"] == 9 and v[\"answer\"][\"distance\"] == 9
+assert len(v[\"answer\"][\"moves\"]) == 9"' _ "$LW"
+check "--level 99: no level of 99 moves, one line, status 1" \
+    bash -c 'bin/tblookup rush-4x4 --level 99 -t "$1" >"$2/o" 2>"$2/e"
+             [ $? = 1 ] && [ ! -s "$2/o" ] && [ "$(wc -l <"$2/e")" = 1 ] &&
+             grep -q "^tblookup: rush-4x4: no level of 99 moves$" "$2/e"' _ "$L4" "$TMP"
+
+# ---- damaged levels tables: one line, status 3, never a crash ----
+# refused DIR PATTERN [FAMILY]: --levels and --level on DIR's table of
+# FAMILY (rush-4x4) fail with status 3 and one line matching PATTERN
+refused() {
+    local a r
+    for a in "--levels" "--level 7" "--levels --stats"; do
+        bin/tblookup "${3:-rush-4x4}" $a -t "$1" >"$TMP/o" 2>"$TMP/e"; r=$?
+        [ "$r" = 3 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ] &&
+            grep -qE -- "$2" "$TMP/e" && continue
+        echo "# $a: status $r: $(head -2 "$TMP/e")" >&2
+        return 1
+    done
+}
+# bad NAME: a copy of the rush-4x4 levels table in $TMP/NAME
+bad() { mkdir -p "$TMP/$1" && cp "$L4/rush-4x4.levels.mdb" "$TMP/$1/"; }
+B=rush-4x4.levels.mdb
+# flip DIR STRING: one byte of the first STRING in DIR's table flipped
+flip() {
+    /usr/bin/python3 - "$1/$B" "$2" <<'PY'
+import sys
+path, what = sys.argv[1], sys.argv[2].encode()
+data = bytearray(open(path, 'rb').read())
+at = data.index(what)
+data[at] ^= 0x01
+open(path, 'wb').write(data)
+PY
+}
+# craft DIR OLD NEW [KEY VALUE]: the "levels" record with OLD made NEW and
+# its length and SHA-256 recomputed, a header line KEY set to VALUE, and
+# meta_sha256 recomputed: a table that passes its checksums
+craft() {
+    /usr/bin/python3 - "$1/$B" "$2" "$3" "${4:-}" "${5:-}" <<'PY'
+import hashlib, os, sys
+import lmdb
+path, old, new, key, value = sys.argv[1:6]
+env = lmdb.open(path, subdir=False, lock=False, max_dbs=0,
+                map_size=2 * os.path.getsize(path) + (16 << 20))
+with env.begin(write=True) as txn:
+    lv = bytes(txn.get(b'levels')).replace(old.encode(), new.encode(), 1)
+    txn.put(b'levels', lv)
+    set_ = {'levels_bytes': str(len(lv)),
+            'levels_sha256': hashlib.sha256(lv).hexdigest()}
+    if key:
+        set_[key] = value
+    lines = []
+    for l in bytes(txn.get(b'header')).decode().splitlines():
+        k = l.split(' ', 1)[0]
+        if k != 'meta_sha256':
+            lines.append(k + ' ' + set_[k] if k in set_ else l)
+    body = ''.join(l + '\n' for l in lines)
+    txn.put(b'header', (body + 'meta_sha256 ' +
+                        hashlib.sha256(body.encode()).hexdigest() +
+                        '\n').encode())
+env.close()
+PY
+}
+mkdir -p "$TMP/none"
+check "a missing levels table: 'table not found', tbgen --family named" \
+    refused "$TMP/none" "rush-4x4.levels.mdb: table not found \(tbgen --family builds it\)$"
+bad flipped && flip "$TMP/flipped" "EBBBE.CCEAAFDDDF"
+check "a byte of a level flipped: corrupt (its record's SHA-256)" \
+    refused "$TMP/flipped" "corrupt"
+bad family && flip "$TMP/family" "summary"
+check "a byte of the family's text flipped: corrupt" \
+    refused "$TMP/family" "corrupt"
+bad head && flip "$TMP/head" "max_moves"
+check "a byte of the header flipped: refused" refused "$TMP/head" "corrupt|format"
+bad short && truncate -s 8192 "$TMP/short/$B"
+check "a levels table cut short: refused" refused "$TMP/short" "truncated|corrupt"
+bad empty && : >"$TMP/empty/$B"
+check "an empty file: refused" refused "$TMP/empty" "truncated|format"
+bad other && mv "$TMP/other/$B" "$TMP/other/rush-5x5.levels.mdb"
+check "another family's levels table under this name: refused" \
+    refused "$TMP/other" "not a puzzletb table|format" rush-5x5
+mkdir -p "$TMP/dist" && cp "$TABLES/eight.mdb" "$TMP/dist/$B"
+check "a distance table as a levels table: refused" \
+    refused "$TMP/dist" "not a puzzletb table"
+bad sum && craft "$TMP/sum" "EBBBE.CCEAAFDDDF 8 " "EBBBE.CCEAAFDDDF 9 "
+check "crafted: a component's size that is not its histogram's sum: corrupt" \
+    refused "$TMP/sum" "corrupt"
+bad order && craft "$TMP/order" "07 E.BBECCCAA.FDD.F 34" "06 E.BBECCCAA.FDD.F 34"
+check "crafted: a level out of the order, hardest first: corrupt" \
+    refused "$TMP/order" "corrupt"
+bad board && craft "$TMP/board" "EBBBE.CCEAAFDDDF" "EBBBE.CCEAAFDDD"
+check "crafted: a board a cell short: corrupt" refused "$TMP/board" "corrupt"
+bad many && craft "$TMP/many" "x" "x" levels 4000000000
+check "crafted: four billion levels claimed in a small record: corrupt, nothing allocated" \
+    refused "$TMP/many" "corrupt"
+bad moves && craft "$TMP/moves" "07 EBBBE.CCEAAFDDDF 8 1,1,1,1,1,1,1,1" \
+    "07 EBBBE.CCEAAFDDDF 8 1,1,1,1,1,1,1,1"
+check "crafted: a table that passes every check reads (the crafting is sound)" \
+    bash -c 'bin/tblookup rush-4x4 --levels -t "$1" | cmp -s - <(bin/tblookup rush-4x4 --levels -t "$2")' \
+    _ "$TMP/moves" "$L4"
+bad lie && craft "$TMP/lie" "07 EBBBE.CCEAAFDDDF 8 " "07 EBBBE.CCEAAFDD.F 8 "
+check "crafted: a level whose board is 6 moves from a goal, said 7: listed, but played refused as corrupt" \
+    bash -c 'bin/tblookup rush-4x4 --levels --moves 7 -t "$1" | grep -q "^07 EBBBE.CCEAAFDD.F 8$" &&
+             bin/tblookup rush-4x4 --level 7 --seed 0 -t "$1" >"$2/o" 2>"$2/e"
+             [ $? = 3 ] && [ ! -s "$2/o" ] && [ "$(wc -l <"$2/e")" = 1 ] &&
+             grep -q "corrupt" "$2/e"' _ "$TMP/lie" "$TMP"
+check "a levels table in the tables directory: the puzzles' listing passes it by" \
+    bash -c 'bin/tblookup --list tables -t "$1" >/dev/null' _ "$L4"
+
+# every 127th byte of a levels table flipped in turn: each copy is refused
+# (status 3) or, where the byte is one no record holds, reads as the intact
+# table does; never a crash and never another answer
+flips() {
+    local size at bad=0 a r refused=0
+    size=$(stat -c %s "$L4/$B")
+    bin/tblookup rush-4x4 --levels -t "$L4" >"$TMP/f.want" 2>&1
+    bin/tblookup rush-4x4 --level 5 -t "$L4" >>"$TMP/f.want" 2>&1
+    mkdir -p "$TMP/f"
+    for ((at = 0; at < size; at += 127)); do
+        cp "$L4/$B" "$TMP/f/$B"
+        printf "$(printf '\\%03o' $(( $(od -An -tu1 -j$at -N1 "$L4/$B") ^ 255 )))" |
+            dd of="$TMP/f/$B" bs=1 seek=$at conv=notrunc status=none
+        { bin/tblookup rush-4x4 --levels -t "$TMP/f"; r=$?
+          bin/tblookup rush-4x4 --level 5 -t "$TMP/f"; a=$?; } >"$TMP/f.got" 2>&1
+        refused=$((refused + (r == 3)))
+        if { [ $r = 3 ] && [ $a = 3 ]; } ||
+           { [ $r = 0 ] && [ $a = 0 ] && cmp -s "$TMP/f.got" "$TMP/f.want"; }; then
+            continue
+        fi
+        echo "# byte $at flipped: status $r, $a: $(head -1 "$TMP/f.got")" >&2
+        bad=1
+    done
+    echo "# $refused of $(( (size + 126) / 127 )) copies refused" >&2
+    return $bad
+}
+check "every 127th byte of a levels table flipped: refused, or the same answers (never a crash)" flips
+
+# ---- usage ----
+export TMP
+u() {
+    bin/tblookup "$@" -t "$L4" >"$TMP/o" 2>"$TMP/e"; local r=$?
+    [ "$r" = 2 ] && [ ! -s "$TMP/o" ] && grep -q "^tblookup: " "$TMP/e" &&
+        grep -q "Try 'tblookup --help'" "$TMP/e" && return 0
+    echo "# $*: status $r: $(head -1 "$TMP/e")" >&2
+    return 1
+}
+export -f u
+check "--levels with --level: a usage error" u rush-4x4 --levels --level 7
+check "--level with --random, --limit or --moves: a usage error" \
+    bash -c 'u rush-4x4 --level 7 --random && u rush-4x4 --level 7 --limit 2 &&
+             u rush-4x4 --level 7 --moves 3'
+check "--limit 0, --moves x, --format svg, a position: usage errors" \
+    bash -c 'u rush-4x4 --levels --limit 0 && u rush-4x4 --levels --moves x &&
+             u rush-4x4 --levels --format svg && u rush-4x4 --levels ABC'
+check "--levels --help: tblookup's help, status 0" \
+    bash -c 'bin/tblookup rush-4x4 --levels --help | grep -q "^       tblookup FAMILY --levels"'

@@ -13,6 +13,8 @@ free ports of 127.0.0.1 and stops (nothing else is contacted).
     written here from the rules (four, frog, swap, Klotski's step metric),
     distinct, restricted to the position's part of the table when one is
     given, the same for the same seed; its errors;
+  - /levels/FAMILY, its /stats and /play equal tblookup FAMILY --levels
+    and --level; a damaged levels table is a 503;
   - /stats equals `tblookup --stats --format json`, /puzzles lists every
     puzzle of `tblookup --help`, then the described puzzles whose tables
     are here, each with its canonical description and drawn start (read
@@ -749,6 +751,71 @@ def check_stats_and_list(t, srv):
             opts.get("four") == ["first"] and opts.get("frog") == ["n"])
 
 
+def check_levels(t, srv):
+    """/api/v1/levels/FAMILY, /stats and /play against tblookup's --levels
+    and --level (its own tests compare those with Fogleman's program and a
+    BFS); the errors, and a damaged levels table a 503."""
+    def lookup_json(*args):
+        rc, out, _ = tblookup(*args, "--format", "json")
+        return json.loads(out) if rc == 0 else None
+    st, _, a = srv.get("/api/v1/levels")
+    t.check("/levels: the families with levels tables here, in name order",
+            st == 200 and a == {"families": sorted(
+                os.path.basename(f)[:-len(".levels.mdb")] for f in
+                glob.glob(os.path.join(TABLES, "*.levels.mdb")))} and
+            "rush-5x5" in a["families"])
+    st, _, a = srv.get("/api/v1/levels/rush-5x5?limit=1000")
+    want = lookup_json("rush-5x5", "--levels")
+    t.check("/levels/rush-5x5?limit=1000: the first 1,000 of tblookup "
+            "--levels, of 1,730 chosen",
+            st == 200 and want and a["chosen"] == 1730 and
+            a["levels"] == want[:1000])
+    st, _, a = srv.get("/api/v1/levels/rush-5x5?moves=12&seed=5&limit=3")
+    t.check("/levels/rush-5x5?moves=12&seed=5&limit=3: tblookup --levels "
+            "--moves 12 --random --seed 5 --limit 3",
+            st == 200 and a["levels"] == lookup_json(
+                "rush-5x5", "--levels", "--moves", "12", "--random",
+                "--seed", "5", "--limit", "3"))
+    st, _, a = srv.get("/api/v1/levels/rush-5x5?at-least=18")
+    t.check("/levels/rush-5x5?at-least=18: tblookup --levels --at-least 18",
+            st == 200 and a["levels"] == lookup_json(
+                "rush-5x5", "--levels", "--at-least", "18"))
+    st, _, a = srv.get("/api/v1/levels/rush-4x4/stats")
+    t.check("/levels/rush-4x4/stats: tblookup --levels --stats",
+            st == 200 and a == lookup_json("rush-4x4", "--levels", "--stats"))
+    st, _, a = srv.get("/api/v1/levels/rush-5x5/play?moves=20&seed=1")
+    t.check("/levels/rush-5x5/play?moves=20&seed=1: tblookup --level 20 "
+            "--seed 1, an answer of 20 moves",
+            st == 200 and a == lookup_json("rush-5x5", "--level", "20",
+                                           "--seed", "1") and
+            a["answer"]["distance"] == 20 and
+            len(a["answer"]["moves"]) == 20)
+    for path, status, pattern in (
+            ("levels/nope", 404, "no levels of family 'nope'"),
+            ("levels/rush-4x4/play?moves=99", 404, "no level of 99 moves"),
+            ("levels/rush-4x4/play", 400, "missing parameter 'moves'"),
+            ("levels/rush-4x4?odd=1", 400, "unknown parameter"),
+            ("levels/rush-4x4?limit=0", 400, "limit: takes 1..1000"),
+            ("levels/rush-4x4/more", 404, "no such API path")):
+        st, _, a = srv.get("/api/v1/" + path)
+        t.check(f"/{path}: {status}, '{pattern}'",
+                st == status and a and a["status"] == status and
+                pattern in a["error"])
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(os.path.join(TABLES, "rush-4x4.levels.mdb"), tmp)
+        path = os.path.join(tmp, "rush-4x4.levels.mdb")
+        with open(path, "r+b") as f:
+            data = f.read()
+            at = data.index(b"EBBBE.CCEAAFDDDF")
+            f.seek(at)
+            f.write(b"F")
+        with Server(tables=tmp) as bad:
+            st, _, a = bad.get("/api/v1/levels/rush-4x4")
+            t.check("a damaged levels table: 503 naming it and the cause",
+                    st == 503 and "rush-4x4.levels.mdb: " in a["error"] and
+                    "corrupt" in a["error"])
+
+
 def read_description(path):
     """From a description file, written here from the format (man 5
     puzzletb-description): its name, its start as rows joined by '/' (the
@@ -1296,6 +1363,7 @@ def main():
         check_random(t, srv)
         check_stats_and_list(t, srv)
         check_described(t, srv)
+        check_levels(t, srv)
         check_errors(t, srv)
         check_http(t, srv)
         check_traversal(t, srv)

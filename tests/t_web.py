@@ -45,6 +45,10 @@ as the move list; forward, back, a line move and "solve" walk the line
 (the boards the page shows replayed here by the rules); random starts are
 off.
 
+Play a level: a family's levels (rush-5x5's table), a level of 10
+moves as /api/v1/levels/rush-5x5/play gives it, its line walked to the
+goal, and another.
+
 Screenshots go to build/web-*.png (build/web-PUZZLE-WIDTH.png at both
 widths) for a human look."""
 import glob
@@ -188,6 +192,7 @@ def run_all(t, tables):
                 check_chart(t, d, srv, width)
                 check_cjk(t, d, srv, width)
                 check_random(t, d, srv, width)
+                check_levels(t, d, srv, width)
         finally:
             d.quit()
         t.check("the server logged every page request and stopped cleanly",
@@ -462,6 +467,69 @@ def coloured_by_shape(pieces, drawn):
     fill = {ch: drawn[keys[ch]][1] for ch in pieces}
     return all((shape(pieces[a]) == shape(pieces[b])) ==
                (fill[a] == fill[b]) for a in pieces for b in pieces)
+
+
+def check_levels(t, d, srv, width):
+    """Play a level: a family's levels table (rush-5x5, which make tables
+    builds), a level of 10 moves played; the page shows the level /play
+    gives, its optimal line as the move list, and walks it to the goal, the
+    board drawn as the API's boards, pieces as blocks, inside the viewport;
+    "another" shows the next seed's level."""
+    open_page(d, srv, "")
+    fam = d.find_element(By.ID, "family")
+    try:
+        WebDriverWait(d, 30).until(
+            lambda _: d.find_element(By.ID, "levels").is_displayed() and
+            "levels" in text(d, "level-info"))
+    except Exception:
+        pass
+    names = [o.get_attribute("value")
+             for o in fam.find_elements(By.TAG_NAME, "option")]
+    _, _, fams = srv.get("/api/v1/levels")
+    t.check(f"{width}px: the levels section lists the families of "
+            "/api/v1/levels", names == fams["families"] and
+            "rush-5x5" in names)
+    Select(fam).select_by_value("rush-5x5")
+    ok = wait_text(d, "level-n", "20")
+    moves = d.find_element(By.ID, "level-moves")
+    moves.clear()
+    moves.send_keys("10")
+    d.find_element(By.ID, "level-play").click()
+    _, _, want = srv.get("/api/v1/levels/rush-5x5/play?moves=10&seed=0")
+    line = [m["move"] for m in want["answer"]["moves"]]
+    try:
+        WebDriverWait(d, 30).until(lambda _: len(d.find_elements(
+            By.CSS_SELECTOR, "#level-line li")) == 10)
+    except Exception:
+        pass
+    shown = [b.text for b in d.find_elements(By.CSS_SELECTOR,
+                                             "#level-line li button")]
+    t.check(f"{width}px: a level of 10 moves: the level /play gives, its "
+            "line as the move list, '10 moves to the goal'",
+            ok and want["level"]["board"] in text(d, "level-info") and
+            shown == line and text(d, "level-caption") ==
+            "10 moves to the goal" and
+            coloured_by_shape(board_pieces(want["answer"]["input"]),
+                              drawn_pieces(d, "level-board")))
+    for _ in range(10):
+        d.find_element(By.ID, "level-forward").click()
+    last = want["answer"]["moves"][-1]["board"]
+    t.check(f"{width}px: forward ten times: 'solved in 10 moves', the "
+            "API's last board drawn, inside the viewport",
+            text(d, "level-caption") == "solved in 10 moves" and
+            coloured_by_shape(board_pieces(last),
+                              drawn_pieces(d, "level-board")) and
+            in_view(d, d.find_element(By.ID, "level-board")))
+    d.save_screenshot(f"build/web-levels-{width}.png")
+    d.find_element(By.ID, "level-next").click()
+    _, _, other = srv.get("/api/v1/levels/rush-5x5/play?moves=10&seed=1")
+    try:
+        WebDriverWait(d, 30).until(
+            lambda _: other["level"]["board"] in text(d, "level-info"))
+        another = True
+    except Exception:
+        another = False
+    t.check(f"{width}px: 'another': the level of seed 1", another)
 
 
 def listed(srv, name):

@@ -22,6 +22,9 @@
  * board reached as the position, and back returns to the boards left
  * (trail).
  *
+ * Below it, "play a level": a family's levels (/api/v1/levels), a level
+ * of the moves chosen and its optimal line, walked move by move.
+ *
  * No libraries, nothing fetched but tbserve's own answers.
  */
 'use strict';
@@ -1159,4 +1162,102 @@ async function main() {
   refresh();
 }
 
+/* ---- a family's levels (/api/v1/levels) -------------------------------
+ * Apart from the puzzle above: a family's levels table (tbgen --family)
+ * gives a level of the moves chosen (/play, drawn by a seed the "another"
+ * button raises), with an optimal line the server finds by a search of
+ * its component; the page shows the board and walks the line.  Boards are
+ * the answer's: '.' empty, '#' a wall, a letter a piece. */
+
+const level = { seed: 0, answer: null, at: 0 };
+const LEVEL_KINDS = { empty: ch => ch === '.', wall: ch => ch === '#' };
+
+async function levelStats() {
+  const fam = $('family').value;
+  try {
+    const s = await getJSON(`api/v1/levels/${encodeURIComponent(fam)}/stats`);
+    const most = s.counts.length ? s.counts[0][0] : 0;
+    $('level-moves').max = most;
+    $('level-moves').value = most;
+    $('level-n').textContent = most;
+    $('level-info').textContent = `${s.levels} levels, ` +
+      s.counts.map(([m, n]) => `${n} of ${m} moves`).join(', ');
+  } catch (e) {
+    $('level-info').textContent = e.message;
+  }
+}
+
+async function playLevel(seed) {
+  const fam = $('family').value, moves = $('level-moves').value;
+  let got;
+  try {
+    got = await getJSON(`api/v1/levels/${encodeURIComponent(fam)}/play?` +
+                        new URLSearchParams({ moves, seed }));
+  } catch (e) {
+    $('level-info').textContent = e.message;
+    return;
+  }
+  const l = got.level;
+  level.seed = seed;
+  level.answer = got.answer;
+  $('level-next').disabled = false;
+  $('level-info').textContent = `${fam}, level ${l.index + 1}: ${l.moves} ` +
+    `moves, ${l.states} positions reachable (${l.board})`;
+  $('level-line').replaceChildren(...got.answer.moves.map((m, i) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = m.move;
+    b.addEventListener('click', () => levelStep(i + 1));
+    li.append(b);
+    return li;
+  }));
+  levelStep(0);
+}
+
+/* The board after i moves of the level's line. */
+function levelStep(i) {
+  const a = level.answer;
+  if (!a) return;
+  level.at = i = Math.max(0, Math.min(i, a.moves.length));
+  const board = i ? a.moves[i - 1].board : a.input;
+  const cells = rows(board).map(r => [...r]);
+  const h = cells.length, w = Math.max(...cells.map(r => r.length));
+  const svg = $('level-board');
+  svg.replaceChildren();
+  const W = w * CELL + 2 * PAD, H = h * CELL + 2 * PAD;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('width', Math.min(W, 360));
+  drawGrid(svg, cells, 0, 0, { kinds: LEVEL_KINDS });
+  $('level-caption').textContent = i === a.moves.length
+    ? `solved in ${i} moves`
+    : `${a.moves.length - i} moves to the goal` +
+      (i ? ` (after ${a.moves[i - 1].move})` : '');
+  [...$('level-line').children].forEach((li, k) =>
+    li.classList.toggle('played', k < i));
+}
+
+async function levelsInit() {
+  let families;
+  try {
+    families = (await getJSON('api/v1/levels')).families;
+  } catch (e) {
+    return;                                     /* an older tbserve */
+  }
+  if (!families.length) return;
+  $('family').replaceChildren(...families.map(f => new Option(f, f)));
+  $('levels').hidden = false;
+  $('family').addEventListener('change', levelStats);
+  $('level-moves').addEventListener('input', () => {
+    $('level-n').textContent = $('level-moves').value;
+  });
+  $('level-play').addEventListener('click', () => playLevel(0));
+  $('level-next').addEventListener('click', () => playLevel(level.seed + 1));
+  $('level-back').addEventListener('click', () => levelStep(level.at - 1));
+  $('level-forward').addEventListener('click',
+                                      () => levelStep(level.at + 1));
+  await levelStats();
+}
+
 main();
+levelsInit();

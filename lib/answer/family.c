@@ -105,6 +105,8 @@ typedef struct fam_level {
 struct ptb_family {
     size_t n, cap;
     fam_level *level;
+    char name[32];               /* the description's */
+    char *text;                  /* the family as given (levels.c) */
 };
 
 typedef struct fam_opts {
@@ -1318,6 +1320,7 @@ static int solve(const char *desc, const fam_opts *o, unsigned threads,
         sl_free(d);
         return rc;
     }
+    snprintf(fam->name, sizeof fam->name, "%s", d->name);
     run r = { .o = *o, .base = &base, .out = fam,
               .threads = threads < 1 ? 1 : threads > 256 ? 256 : threads };
     rc = variant_open(&r, &base, d, 0, err, errcap);
@@ -1354,8 +1357,40 @@ int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
         return rc;
     }
     qsort(fam->level, fam->n, sizeof *fam->level, level_cmp);
+    if (!(fam->text = strdup(text))) {
+        ptb_family_free(fam);
+        return PTB_ENOMEM;
+    }
     *out = fam;
     return PTB_OK;
+}
+
+const char *ptb_family_name(const ptb_family *f)
+{
+    return f->name;
+}
+
+const char *ptb_family_text(const ptb_family *f)
+{
+    return f->text;
+}
+
+int ptb_family_desc(const char *text, sl_desc **out, char *err,
+                    size_t errcap)
+{
+    fam_opts o;
+    char *desc;
+    *out = NULL;
+    int rc = split_family(text, &o, &desc, err, errcap);
+    if (rc != PTB_OK)
+        return rc;
+    rc = sl_read(desc, NULL, out, err, errcap);
+    free(desc);
+    if (rc == PTB_OK && (rc = check_desc(*out, err, errcap)) != PTB_OK) {
+        sl_free(*out);
+        *out = NULL;
+    }
+    return rc;
 }
 
 size_t ptb_family_count(const ptb_family *f)
@@ -1384,5 +1419,6 @@ void ptb_family_free(ptb_family *f)
     for (size_t i = 0; i < f->n; i++)
         free(f->level[i].hist);
     free(f->level);
+    free(f->text);
     free(f);
 }

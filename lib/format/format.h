@@ -89,6 +89,37 @@ typedef struct ptb_table_id {
 int ptb_table_identify(const char *path, ptb_table_id *id, ptb_table **t);
 void ptb_table_id_free(ptb_table_id *id);
 
+/* A table file of another kind than distances (tables/FORMAT.md, "Other
+ * tables"): its header and records are the caller's, in the same file as
+ * a table's, written and read by the same code.  A record: its key and
+ * its bytes. */
+typedef struct ptb_record {
+    const char *key;
+    const void *data;
+    size_t len;
+} ptb_record;
+/* Writes DIR/<file> (via <file>.tmp, synced and renamed into place, as a
+ * table is) holding the n records (keys ascending, none "header") and the
+ * header record: "magic puzzletb", "format N", the caller's header lines
+ * (each "key value\n"), a "padding" line when LMDB needs one and the
+ * "meta_sha256" line.  The same records give the same bytes.  *bytes gets
+ * the file's size.  PTB_OK; PTB_EINVAL for records out of order; PTB_EDB;
+ * PTB_ENOMEM; an errno value (ENOSPC, EACCES, ...); on failure no file is
+ * left behind. */
+int ptb_records_write(const char *dir, const char *file, const char *header,
+                      const ptb_record *rec, unsigned n, uint64_t *bytes);
+/* Opens the table file at path as ptb_table_identify() does (its LMDB
+ * pages pre-checked, its header's magic, version and meta_sha256), for
+ * its records: *header and *len get the header's text (in the map, not
+ * NUL-terminated).  ptb_table_close() it.  The errors of
+ * ptb_table_open(). */
+int ptb_records_open(const char *path, ptb_table **out, const char **header,
+                     size_t *len);
+/* The record key of a table opened so, in the map: PTB_OK, PTB_EFORMAT
+ * when it has none, PTB_EDB. */
+int ptb_table_record(const ptb_table *t, const char *key, const void **data,
+                     size_t *len);
+
 /* ---- mdbcheck.c ----------------------------------------------------- */
 
 /* Checks, with pread()s only, every part of the LMDB file at path (or open

@@ -670,6 +670,39 @@ int ptb_table_identify(const char *path, ptb_table_id *id, ptb_table **out)
     return PTB_OK;
 }
 
+int ptb_records_open(const char *path, ptb_table **out, const char **header,
+                     size_t *len)
+{
+    MDB_val v;
+    ptb_table *t = calloc(1, sizeof *t);
+    int rc = !t ? PTB_ENOMEM : PTB_OK;
+    *out = NULL;
+    if (rc == PTB_OK && !(t->path = strdup(path)))
+        rc = PTB_ENOMEM;
+    if (rc == PTB_OK)
+        rc = open_db(t);
+    if (rc == PTB_OK)
+        rc = header_record(t, &v);
+    if (rc != PTB_OK) {
+        ptb_table_close(t);
+        return rc;
+    }
+    *header = v.mv_data;
+    *len = v.mv_size;
+    *out = t;
+    return PTB_OK;
+}
+
+int ptb_table_record(const ptb_table *t, const char *key, const void **data,
+                     size_t *len)
+{
+    MDB_val v;
+    int rc = get_record(t, key, &v);
+    *data = rc == PTB_OK ? v.mv_data : NULL;
+    *len = rc == PTB_OK ? v.mv_size : 0;
+    return rc;
+}
+
 void ptb_table_id_free(ptb_table_id *id)
 {
     free(id->description);

@@ -774,12 +774,29 @@ static unsigned char *sizes_record(const ptb_space *s)
     return sizes;
 }
 
+/* A record of a table file: its key and its bytes.  A record whose data
+ * is NULL is made where LMDB keeps it: the values of the plan given
+ * (pack_bytes()). */
+typedef struct record {
+    const char *key;
+    const void *data;
+    size_t len;
+} record;
+
+/* The header's last line, "meta_sha256 " and 64 hex digits and "\n". */
+#define META_LINE (12 + 64 + 1)
+
 /* Into the main (unnamed) database, the only one a table has. */
-static int put(MDB_txn *txn, MDB_dbi dbi, const char *k, const void *v,
-               size_t vlen)
+static int put(MDB_txn *txn, MDB_dbi dbi, const record *r, const plan *pl)
 {
-    MDB_val key = { strlen(k), (void *)k }, val = { vlen, (void *)v };
-    return mdb_put(txn, dbi, &key, &val, MDB_APPEND);
+    MDB_val key = { strlen(r->key), (void *)r->key },
+            val = { r->len, (void *)r->data };
+    if (r->data)
+        return mdb_put(txn, dbi, &key, &val, MDB_APPEND);
+    int rc = mdb_put(txn, dbi, &key, &val, MDB_APPEND | MDB_RESERVE);
+    if (!rc)
+        pack_bytes(pl, 0, r->len, val.mv_data);
+    return rc;
 }
 
 /* write_env()'s "the main database would not be one leaf page" */
@@ -799,32 +816,27 @@ static int reserve(const char *path, size_t bytes)
     return rc == EOPNOTSUPP ? 0 : rc;
 }
 
-/* Puts the records, in key order, into a new LMDB file at path, made in
- * LMDB's map of it (reserve()), cut to the pages used and synced to disk.
- * LMDB keeps a record of at most about half a page on the leaf page
- * itself, so small tables with a long header (a described puzzle's) can
- * need more than one leaf, which the layout of FORMAT.md does not allow:
- * then nothing is committed, *page gets the page size, and SPLIT_LEAF
- * comes back (commit() pads the header). */
-static int write_env(const char *path, const plan *pl, const char *header,
-                     const char *stats, unsigned *page)
+/* Puts the n records, in key order (rec[] is), into a new LMDB file at
+ * path, made in LMDB's map of it (reserve()), cut to the pages used and
+ * synced to disk.  LMDB keeps a record of at most about half a page on
+ * the leaf page itself, so small tables with a long header (a described
+ * puzzle's) can need more than one leaf, which the layout of FORMAT.md
+ * does not allow: then nothing is committed, *page gets the page size,
+ * and SPLIT_LEAF comes back (commit_file() pads the header). */
+static int write_env(const char *path, const record *rec, unsigned n,
+                     const plan *pl, unsigned *page)
 {
-    const ptb_space *s = pl->s;
-    size_t hlen = strlen(header), sizes_len = 8 * (size_t)s->subtables;
-    size_t index_len = pl->index ? 8 * (pl->nblocks + 1) : 0, ranking_len;
-    const unsigned char *ranking = ptb_space_index(s, &ranking_len);
-    size_t checks_len = pl->checks ? 4 * chunk_count(pl->values_len) : 0;
-    size_t payload = hlen + 80 + sizes_len + pl->dict_len + index_len +
-                     ranking_len + pl->values_len + checks_len +
-                     strlen(stats);
+    /* the header counted as 80 bytes more than its text before its
+     * meta_sha256 line */
+    size_t payload = 80 - META_LINE;
+    for (unsigned i = 0; i < n; i++)
+        payload += rec[i].len;
     /* deterministic: depends only on the content */
     size_t mapsize = ((payload * 2 + (4u << 20)) >> 20) << 20;
     MDB_env *env = NULL;
     MDB_txn *txn = NULL;
     MDB_dbi dbi;
-    unsigned char *sizes = sizes_record(s);
-    char *text = malloc(hlen + 80), sum[65];
-    int rc = sizes && text ? mdb_env_create(&env) : ENOMEM;
+    int rc = mdb_env_create(&env);
     if (!rc) rc = mdb_env_set_mapsize(env, mapsize);
     /* the pages LMDB will use: the records, a page header each and the
      * meta, leaf and branch pages (its map is larger: room to spare) */
@@ -833,29 +845,8 @@ static int write_env(const char *path, const plan *pl, const char *header,
                                MDB_NOSYNC | MDB_WRITEMAP, 0644);
     if (!rc) rc = mdb_txn_begin(env, NULL, 0, &txn);
     if (!rc) rc = mdb_dbi_open(txn, NULL, 0, &dbi);
-    if (!rc) {
-        text_digest(header, hlen, sum);
-        snprintf(text, hlen + 80, "%smeta_sha256 %s\n", header, sum);
-    }
-    if (!rc && pl->checks)
-        rc = put(txn, dbi, "checks", pl->checks, checks_len);
-    if (!rc && pl->dict_len)
-        rc = put(txn, dbi, "dictionary", pl->dict, pl->dict_len);
-    if (!rc) rc = put(txn, dbi, "header", text, strlen(text));
-    if (!rc && pl->index)
-        rc = put(txn, dbi, "index", pl->index, index_len);
-    if (!rc && ranking)
-        rc = put(txn, dbi, "ranking", ranking, ranking_len);
-    if (!rc) rc = put(txn, dbi, "sizes", sizes, sizes_len);
-    if (!rc) rc = put(txn, dbi, "stats", stats, strlen(stats));
-    if (!rc && pl->values) {
-        rc = put(txn, dbi, "values", pl->values, pl->values_len);
-    } else if (!rc) {                   /* made where LMDB keeps it */
-        MDB_val key = { 6, "values" }, val = { pl->values_len, NULL };
-        rc = mdb_put(txn, dbi, &key, &val, MDB_APPEND | MDB_RESERVE);
-        if (!rc)
-            pack_bytes(pl, 0, pl->values_len, val.mv_data);
-    }
+    for (unsigned i = 0; !rc && i < n; i++)
+        rc = put(txn, dbi, &rec[i], pl);
     MDB_stat ms;
     if (!rc && !(rc = mdb_stat(txn, dbi, &ms)) && ms.ms_depth > 1) {
         *page = ms.ms_psize;
@@ -876,22 +867,28 @@ static int write_env(const char *path, const plan *pl, const char *header,
         mdb_env_close(env);
     if (!rc && truncate(path, used) != 0)     /* the pages LMDB used */
         rc = errno;
-    free(sizes);
-    free(text);
     return rc == SPLIT_LEAF ? rc : db_err(rc);
 }
 
-/* The header with a "padding" line that makes it longer than half a page,
- * so that LMDB keeps it on overflow pages (FORMAT.md); NULL: no memory. */
-static char *padded(const char *header, unsigned page)
+/* The header with its last line, "meta_sha256" and the SHA-256 of the
+ * text before it; first a "padding" line of dots when pad is a page size:
+ * longer than half a page, LMDB keeps it on overflow pages (FORMAT.md).
+ * NULL: no memory. */
+static char *sealed(const char *header, unsigned pad)
 {
-    size_t len = strlen(header), want = page / 2 + 64, cap = len + want + 16;
-    char *h = malloc(cap);
+    size_t len = strlen(header), want = pad ? pad / 2 + 64 : 0;
+    size_t cap = len + want + 16 + META_LINE;
+    char *h = malloc(cap), sum[65];
     if (h) {
         memcpy(h, header, len);
-        memcpy(h + len, "padding ", 8);
-        memset(h + len + 8, '.', want);
-        memcpy(h + len + 8 + want, "\n", 2);
+        if (pad) {
+            memcpy(h + len, "padding ", 8);
+            memset(h + len + 8, '.', want);
+            len += 8 + want;
+            h[len++] = '\n';
+        }
+        text_digest(h, len, sum);
+        snprintf(h + len, cap - len, "meta_sha256 %s\n", sum);
     }
     return h;
 }
@@ -908,13 +905,11 @@ static int sync_dir(const char *dir)
 }
 
 /* LMDB reports a short write as EIO; a disk too full for the table is
- * ENOSPC, so say that when the free space of dir cannot hold it. */
-static int full_disk(const plan *pl, const char *dir, int rc)
+ * ENOSPC, so say that when the free space of dir cannot hold its need
+ * bytes. */
+static int full_disk(uint64_t need, const char *dir, int rc)
 {
     struct statvfs fs;
-    uint64_t need = pl->values_len + pl->dict_len + 8 * (pl->nblocks + 1) +
-                    8 * (uint64_t)pl->s->subtables + HEADER_MAX + STATS_MAX +
-                    4 * chunk_count(pl->values_len);
     if (rc == EIO && statvfs(dir, &fs) == 0 &&
         (uint64_t)fs.f_bavail * fs.f_frsize < need)
         return ENOSPC;
@@ -934,39 +929,123 @@ static void drop_cached(const char *path)
     }
 }
 
-/* Writes the planned table to DIR/<file>.tmp, then renames it into place:
- * the old table stays intact until the new one is complete on disk. */
+/* Writes a table file of the n records (in key order, one of them
+ * "header" with data NULL: header sealed there) to tmp, then renames it
+ * to final in dir: an old file stays intact until the new one is complete
+ * on disk.  need: the bytes the file may take, for a full disk's error.
+ * *bytes gets the file's size. */
+static int commit_file(const char *dir, const char *final, const char *tmp,
+                       const char *header, record *rec, unsigned n,
+                       const plan *pl, uint64_t need, uint64_t *bytes)
+{
+    unsigned page = 0, h = 0;
+    struct stat st;
+    int rc = PTB_OK;
+    while (h < n && strcmp(rec[h].key, "header"))
+        h++;
+    if (unlink(tmp) != 0 && errno != ENOENT)
+        rc = errno;
+    for (int pass = 0; rc == PTB_OK && pass < 2; pass++) {
+        char *text = sealed(header, page);
+        if (!text)
+            return PTB_ENOMEM;
+        rec[h].data = text;
+        rec[h].len = strlen(text);
+        rc = write_env(tmp, rec, n, pl, &page);
+        rec[h].data = NULL;
+        free(text);
+        if (rc != SPLIT_LEAF)
+            break;
+        rc = pass ? PTB_EDB : PTB_OK;
+    }
+    rc = full_disk(need, dir, rc);
+    if (rc == PTB_OK && rename(tmp, final) != 0)
+        rc = errno;
+    if (rc == PTB_OK)
+        rc = sync_dir(dir);
+    if (rc != PTB_OK)
+        unlink(tmp);
+    if (rc == PTB_OK && stat(final, &st) == 0)
+        *bytes = (uint64_t)st.st_size;
+    if (rc == PTB_OK)
+        drop_cached(final);
+    return rc;
+}
+
+/* Writes the planned table to DIR/<file>.tmp, then renames it into place. */
 static int commit(const plan *pl, const char *dir, ptb_table_info *info)
 {
     const ptb_space *s = pl->s;
     char *final = table_path(s, dir, ""), *tmp = table_path(s, dir, ".tmp");
     char *stats = stats_text(info);
     char *header = stats ? header_text(pl, info, stats) : NULL;
-    int rc = final && tmp && header ? PTB_OK : PTB_ENOMEM;
-    struct stat st;
-    if (rc == PTB_OK && unlink(tmp) != 0 && errno != ENOENT)
-        rc = errno;
-    unsigned page = 0;
-    if (rc == PTB_OK &&
-        (rc = write_env(tmp, pl, header, stats, &page)) == SPLIT_LEAF) {
-        char *longer = padded(header, page);
-        rc = longer ? write_env(tmp, pl, longer, stats, &page) : PTB_ENOMEM;
-        rc = rc == SPLIT_LEAF ? PTB_EDB : rc;
-        free(longer);
-    }
-    rc = full_disk(pl, dir, rc);
-    if (rc == PTB_OK && rename(tmp, final) != 0)
-        rc = errno;
-    if (rc == PTB_OK)
-        rc = sync_dir(dir);
-    if (rc != PTB_OK && tmp)
-        unlink(tmp);
-    if (rc == PTB_OK && stat(final, &st) == 0)
-        info->bytes = (uint64_t)st.st_size;
-    if (rc == PTB_OK)
-        drop_cached(final);
+    unsigned char *sizes = sizes_record(s);
+    size_t ranking_len;
+    const unsigned char *ranking = ptb_space_index(s, &ranking_len);
+    record rec[8];
+    unsigned n = 0;
+    if (pl->checks)
+        rec[n++] = (record){ "checks", pl->checks,
+                             4 * chunk_count(pl->values_len) };
+    if (pl->dict_len)
+        rec[n++] = (record){ "dictionary", pl->dict, pl->dict_len };
+    rec[n++] = (record){ "header", NULL,
+                         header ? strlen(header) + META_LINE : 0 };
+    if (pl->index)
+        rec[n++] = (record){ "index", pl->index, 8 * (pl->nblocks + 1) };
+    if (ranking)
+        rec[n++] = (record){ "ranking", ranking, ranking_len };
+    rec[n++] = (record){ "sizes", sizes, 8 * (size_t)s->subtables };
+    rec[n++] = (record){ "stats", stats, stats ? strlen(stats) : 0 };
+    rec[n++] = (record){ "values", pl->values, pl->values_len };
+    uint64_t need = pl->values_len + pl->dict_len + 8 * (pl->nblocks + 1) +
+                    8 * (uint64_t)s->subtables + HEADER_MAX + STATS_MAX +
+                    4 * chunk_count(pl->values_len);
+    int rc = final && tmp && header && sizes
+             ? commit_file(dir, final, tmp, header, rec, n, pl, need,
+                           &info->bytes)
+             : PTB_ENOMEM;
+    free(sizes);
     free(header);
     free(stats);
+    free(final);
+    free(tmp);
+    return rc;
+}
+
+int ptb_records_write(const char *dir, const char *file, const char *header,
+                      const ptb_record *in, unsigned n, uint64_t *bytes)
+{
+    char *final = ptb_join_path(dir, file, ""),
+         *tmp = ptb_join_path(dir, file, ".tmp");
+    size_t hlen = strlen(header), cap = hlen + 64;
+    char *text = malloc(cap);
+    record *rec = calloc(n + 1, sizeof *rec);
+    uint64_t need = HEADER_MAX;
+    int rc = final && tmp && text && rec ? PTB_OK : PTB_ENOMEM;
+    unsigned k = 0;
+    int placed = 0;
+    if (rc == PTB_OK)
+        snprintf(text, cap, "magic %s\nformat %d\n%s", MAGIC,
+                 PTB_FORMAT_VERSION, header);
+    /* the caller's records and the header, in key order */
+    for (unsigned i = 0; rc == PTB_OK && i <= n; i++) {
+        if (!placed && (i == n || strcmp(in[i].key, "header") > 0)) {
+            rec[k++] = (record){ "header", NULL, strlen(text) + META_LINE };
+            placed = 1;
+        }
+        if (i == n)
+            break;
+        if (!in[i].data || !strcmp(in[i].key, "header") ||
+            (i && strcmp(in[i - 1].key, in[i].key) >= 0))
+            rc = PTB_EINVAL;
+        rec[k++] = (record){ in[i].key, in[i].data, in[i].len };
+        need += in[i].len;
+    }
+    if (rc == PTB_OK)
+        rc = commit_file(dir, final, tmp, text, rec, k, NULL, need, bytes);
+    free(rec);
+    free(text);
     free(final);
     free(tmp);
     return rc;

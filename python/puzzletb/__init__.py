@@ -52,7 +52,8 @@ from ._puzzletb import (Error, ParseError, TableError, Unsolvable,
                         SearchLimit, Position, Move, Successor, TABLES_DIR,
                         FORMAT_VERSION)
 from ._puzzletb import (Space as _Space, Table as _Table,
-                        puzzles as _puzzles, version as _version)
+                        puzzles as _puzzles, version as _version,
+                        _levels, _level_stats, _level_play)
 
 __all__ = ["open", "puzzles", "default_tables", "Tablebase", "Solution",
            "Analysis", "Puzzle", "Option", "Position", "Move", "Successor",
@@ -417,3 +418,41 @@ class Tablebase:
                                      opts).analyse(text, opts))
 
     analyze = analyse
+
+    # ---- a family's levels (its levels table: tbgen --family) ----
+
+    def levels(self, family, moves=None, at_least=None, seed=None,
+               limit=None):
+        """The levels of a family's levels table (FAMILY.levels.mdb in
+        the tables directory): a list of dicts, as tblookup FAMILY
+        --levels --format json gives them ("family", "index" (0: the
+        hardest), "moves", "board", "states", "histogram"), hardest
+        first; only those of moves= moves, or of at_least= or more;
+        drawn in a random order when seed= is given (the same seed, the
+        same levels: tblookup's --random --seed); at most limit=.  The
+        table is opened and checked whole on each call.  Raises
+        TableError for a missing or damaged table."""
+        lo = moves if moves is not None else (at_least or 0)
+        hi = moves if moves is not None else 1022
+        return [_json.loads(v) for v in
+                _levels(self.directory, family, lo, hi, seed, limit or 0)]
+
+    def level_stats(self, family):
+        """How many levels a family has at each number of moves: a dict
+        {moves: count}, hardest first (tblookup FAMILY --levels
+        --stats)."""
+        return dict(_level_stats(self.directory, family))
+
+    def play_level(self, family, moves, seed=0):
+        """A level of that many moves, drawn by seed, played (tblookup
+        FAMILY --level MOVES --seed SEED): a dict, {"level": the level as
+        levels() gives it, "answer": the library's JSON answer as a dict,
+        its "distance" the level's moves and "moves" an optimal line},
+        found by a breadth-first search of the level's component.  None
+        when the family has no level of that many moves.  Raises
+        TableError for a missing or damaged table (or a level whose
+        answer is not its moves)."""
+        got = _level_play(self.directory, family, moves, seed)
+        if got is None:
+            return None
+        return {"level": _json.loads(got[0]), "answer": _json.loads(got[1])}

@@ -623,6 +623,74 @@ class TestErrors(Base):
             shutil.rmtree(d)
 
 
+class TestLevels(Base):
+    """A family's levels (tables/FORMAT.md, "Levels tables"), against
+    tblookup FAMILY --levels and --level, whose own tests compare them
+    with Fogleman's program and with a breadth-first search."""
+
+    def lookup(self, *args):
+        rc, out, err = tblookup(list(args) + ["--format", "json"])
+        self.assertEqual(rc, 0, err)
+        return json.loads(out)
+
+    def test_levels(self):
+        """levels() is tblookup --levels: every level, or moves=,
+        at_least=, seed= (--random --seed) and limit="""
+        tb = self.tb
+        self.assertEqual(tb.levels("rush-5x5"),
+                         self.lookup("rush-5x5", "--levels"))
+        self.assertEqual(tb.levels("rush-5x5", moves=12),
+                         self.lookup("rush-5x5", "--levels", "--moves", "12"))
+        self.assertEqual(tb.levels("rush-5x5", at_least=17, limit=3),
+                         self.lookup("rush-5x5", "--levels", "--at-least",
+                                     "17", "--limit", "3"))
+        self.assertEqual(tb.levels("rush-5x5", moves=10, seed=9, limit=4),
+                         self.lookup("rush-5x5", "--levels", "--moves", "10",
+                                     "--random", "--seed", "9", "--limit",
+                                     "4"))
+
+    def test_level_stats(self):
+        """level_stats() counts the levels at each number of moves, as
+        tblookup --levels --stats"""
+        want = self.lookup("rush-5x5", "--levels", "--stats")
+        self.assertEqual(list(self.tb.level_stats("rush-5x5").items()),
+                         [tuple(c) for c in want["counts"]])
+        self.assertEqual(sum(self.tb.level_stats("rush-5x5").values()), 1730)
+
+    def test_play_level(self):
+        """play_level() is tblookup --level N --seed S: the level and an
+        answer of its moves; None when there is no such level"""
+        got = self.tb.play_level("rush-5x5", 18, seed=3)
+        self.assertEqual(got, self.lookup("rush-5x5", "--level", "18",
+                                          "--seed", "3"))
+        self.assertEqual(got["answer"]["distance"], 18)
+        self.assertEqual(len(got["answer"]["moves"]), 18)
+        self.assertIsNone(self.tb.play_level("rush-5x5", 99))
+
+    def test_damaged_levels(self):
+        """a missing or damaged levels table raises TableError naming the
+        file"""
+        with tempfile.TemporaryDirectory() as tmp:
+            tb = puzzletb.open(tmp)
+            with self.assertRaises(puzzletb.TableError) as e:
+                tb.levels("rush-4x4")
+            self.assertIn("rush-4x4.levels.mdb: table not found",
+                          str(e.exception))
+            path = os.path.join(tmp, "rush-4x4.levels.mdb")
+            shutil.copy(os.path.join(TABLES, "rush-4x4.levels.mdb"), path)
+            with open(path, "r+b") as f:
+                data = f.read()
+                f.seek(data.index(b"EBBBE.CCEAAFDDDF"))
+                f.write(b"F")
+            for call in (lambda: tb.levels("rush-4x4"),
+                         lambda: tb.level_stats("rush-4x4"),
+                         lambda: tb.play_level("rush-4x4", 7)):
+                with self.assertRaises(puzzletb.TableError) as e:
+                    call()
+                self.assertIn("corrupt", str(e.exception))
+                self.assertEqual(e.exception.path, path)
+
+
 class TestHandle(Base):
     def test_lazy_and_closed(self):
         """tables open on first use, once per (puzzle, metric); a closed
