@@ -399,9 +399,7 @@ static ALWAYS_INLINE uint32_t take_row(const sl_ctx *x,
 /* The search's parent layout (class_moves()) as its mirror image ranks,
  * made when a successor first needs it (turned_rank()): from the row
  * 'from' of its first row that is not its own mirror image, the node of
- * each row and the plain completions before it from there; with the row
- * table, the plain completions before each row from the root (pr,
- * table_path()). */
+ * each row and the plain completions before it from there. */
 typedef struct mirror_path {
     const layout *l;
     const prefix *pre;
@@ -409,8 +407,6 @@ typedef struct mirror_path {
     unsigned from;
     uint32_t node[SL_MAX_CELLS + 1];
     uint64_t r[SL_MAX_CELLS + 1];
-    int table_made;              /* with the row table (table_path()) */
-    uint64_t pr[SL_MAX_CELLS + 1];
 } mirror_path;
 
 static void make_mirror_path(const sl_ctx *x, mirror_path *mp)
@@ -984,36 +980,15 @@ static ALWAYS_INLINE uint64_t table_rank(const sl_ctx *x,
     return r;
 }
 
-/* The plain path of the mirror image of mp's layout from the root, by the
- * row table: the plain completions before each row (mp->pr). */
-static NEVER_INLINE void table_path(const sl_ctx *x, mirror_path *mp)
-{
-    const sl_desc *d = x->d;
-    uint32_t at = x->rt_at[x->root];
-    uint64_t r = 0;
-    unsigned c;
-    for (c = 0; c < d->n; c += d->w) {
-        mp->pr[c] = r;
-        const rt_entry *e = rt_row(x, at, rt_mirror(x, c,
-                                                    row_code(x, mp->l->at,
-                                                             c)));
-        r += e->off;
-        at = e->next;
-    }
-    mp->pr[c] = r;
-    mp->table_made = 1;
-}
-
 /* fold_table_rank() from the first row c of the successor that comes after
  * its mirror image (the rows above are their own), at the fold row of
- * place 'at', with rank r so far: the rank of its mirror image, whose rows
- * from 'end' on are the mirror images of the parent's (mp), their plain
- * completions those of the parent's mirror image from there
- * (table_path()). */
+ * place 'at', with rank r so far: the rank of its mirror image, row by
+ * row to the last.  (Joining the path of the parent's mirror image past
+ * the rows the move changes needs that path, made for each parent: more
+ * work than the few rows left.) */
 static NEVER_INLINE uint64_t turned_table_rank(const sl_ctx *x,
                                                const uint32_t *code,
-                                               mirror_path *mp, unsigned c,
-                                               unsigned end, uint32_t at,
+                                               unsigned c, uint32_t at,
                                                uint64_t r)
 {
     const sl_desc *d = x->d;
@@ -1022,11 +997,6 @@ static NEVER_INLINE uint64_t turned_table_rank(const sl_ctx *x,
                                            row comes before its own) */
     at = f->next;
     for (c += d->w; c < d->n; c += d->w) {
-        if (c >= end) {
-            if (!mp->table_made)
-                table_path(x, mp);
-            return r + mp->pr[d->n] - mp->pr[c];
-        }
         const rt_entry *e = rt_row(x, at, rt_mirror(x, c, code[c]));
         r += e->off;
         at = e->next;
@@ -1054,7 +1024,7 @@ static ALWAYS_INLINE uint64_t fold_table_rank(const sl_ctx *x,
     for (;;) {
         const rt_fold *f = rt_fold_row(x, at, code[c]);
         if (f->kind == RT_AFTER)
-            return turned_table_rank(x, code, mp, c, end, at, r);
+            return turned_table_rank(x, code, c, at, r);
         r += f->before;
         at = f->next;
         c += w;
@@ -1122,7 +1092,6 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
     mp.l = l;
     mp.pre = pre;
     mp.made = 0;
-    mp.table_made = 0;
     layout t;                           /* (its at[] alone: what ranks) */
     memcpy(t.at, l->at, sizeof t.at);
     uint32_t code[SL_MAX_CELLS];        /* (at each row's first cell) */
