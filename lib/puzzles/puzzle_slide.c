@@ -101,6 +101,8 @@ static void slide_close(void *ctx)
         free(x->rslot);
         free(x->rrow);
         free(x->rfirst);
+        free(x->rdir);
+        free(x->rdir_at);
         free(x->rt_at);
         free(x->rt_ent);
         free(x->rt_sq);

@@ -119,12 +119,17 @@ typedef struct row_slot {
 /* A row of node v (sl_row_hash()): its anchors, the plain completions
  * before it, its node at the next row, and n, the rows of v, with
  * ONE_EACH when each has one completion (a last row's node: the row's
- * place is its plain rank). */
+ * place is its plain rank), or BY_RANK when v has few completions, each
+ * with the place of its row (rdir: from rdir_at[v]). */
 typedef struct row_entry {
     uint64_t off, row;
     uint32_t end, n;
 } row_entry;
 #define ONE_EACH 0x80000000u
+#define BY_RANK 0x40000000u
+#define ROWS_OF(n) ((n) & ~(ONE_EACH | BY_RANK))
+#define BY_RANK_MOST 4096        /* a node's completions */
+#define MAX_BY_RANK (1u << 20)   /* rdir: 2 MB */
 
 /* (After the last row, one more: its first the number of paths.) */
 typedef struct fold_row {
@@ -286,6 +291,8 @@ typedef struct sl_ctx {
      * (rfirst: 4 bytes a unit of the graph, whose units take 16) */
     struct row_entry *rrow;
     uint32_t *rfirst;
+    uint16_t *rdir;              /* (BY_RANK) */
+    uint32_t *rdir_at;           /* (4 bytes a unit, as rfirst) */
     /* the search's moves by classes (sl_make_classes()), ncls of them
      * (0: the moves of each piece in turn) */
     sl_class cls[4 * SL_MAX_KINDS];

@@ -320,6 +320,50 @@ static size_t node_rows(row_walk *rw, unsigned c, uint32_t v)
     return rw->n;
 }
 
+/* For the row-start nodes of few completions (at most BY_RANK_MOST, not
+ * ONE_EACH), the place of the row of each completion among the node's rows
+ * (rdir from rdir_at[v], BY_RANK in their n), so that an unrank takes the
+ * row at once (row_at()); as many as MAX_BY_RANK allows, from the last
+ * row's up, where unranks start most often. */
+static int rows_by_rank(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    size_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        total = 0;
+        for (unsigned row = d->h; row-- > 0;) {
+            unsigned c = row * d->w;
+            uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+            for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v)) {
+                row_entry *e = &x->rrow[x->rfirst[v]];
+                uint64_t t = x->graph[v].node.total;
+                uint32_t n = ROWS_OF(e->n);
+                if ((e->n & ONE_EACH) || t > BY_RANK_MOST || n > 0xFFFF ||
+                    total + t > MAX_BY_RANK)
+                    continue;
+                if (pass) {
+                    x->rdir_at[v] = (uint32_t)total;
+                    for (uint32_t j = 0; j < n; j++) {
+                        uint64_t to = j + 1 < n ? e[j + 1].off : t;
+                        for (uint64_t r = e[j].off; r < to; r++)
+                            x->rdir[total + r] = (uint16_t)j;
+                    }
+                    for (uint32_t j = 0; j < n; j++)
+                        e[j].n |= BY_RANK;
+                }
+                total += t;
+            }
+        }
+        if (!pass) {
+            x->rdir = malloc((total ? total : 1) * sizeof *x->rdir);
+            x->rdir_at = calloc(x->nunits, sizeof *x->rdir_at);
+            if (!x->rdir || !x->rdir_at)
+                return PTB_ENOMEM;
+        }
+    }
+    return PTB_OK;
+}
+
 /* Hashes every row of a folded graph (made here, or read from a table with
  * every node and fold row checked: hash_late()) by its node and anchors,
  * with what a walk through it gives and its fold path (row_lookup()), so
@@ -377,6 +421,8 @@ int sl_row_hash(sl_ctx *x)
             rc = PTB_ENOMEM;
         x->rmask = (uint32_t)slots - 1;
     }
+    if (rc == PTB_OK && x->rslot)
+        rc = rows_by_rank(x);
     rw.all = 0;                         /* each fold row's paths, in order */
     for (size_t i = 0; x->rslot && rc == PTB_OK && i < x->nfrow; i++) {
         const fold_row *fr = &x->frow[i];
@@ -399,9 +445,13 @@ int sl_row_hash(sl_ctx *x)
         free(x->rslot);
         free(x->rrow);
         free(x->rfirst);
+        free(x->rdir);
+        free(x->rdir_at);
         x->rslot = NULL;
         x->rrow = NULL;
         x->rfirst = NULL;
+        x->rdir = NULL;
+        x->rdir_at = NULL;
     }
     return rc;
 }
@@ -470,7 +520,7 @@ static int fold_table(sl_ctx *x, size_t full)
         uint32_t v = x->frow[f].node, at = x->rt_fold_at[v];
         unsigned c = sl_node_cell(x, v);
         const row_entry *e = &x->rrow[x->rfirst[v]];
-        for (uint32_t j = 0; j < (e->n & ~ONE_EACH); j++) {
+        for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
             uint8_t cells[SL_MAX_CELLS + 8] = { 0 };
             memcpy(cells + c, &e[j].row, sizeof e[j].row);
             const row_slot *sl = row_lookup(x, v, e[j].row);
@@ -546,7 +596,7 @@ int sl_row_table(sl_ctx *x)
         for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v)) {
             uint32_t at = x->rt_at[v];
             const row_entry *e = &x->rrow[x->rfirst[v]];
-            for (uint32_t j = 0; j < (e->n & ~ONE_EACH); j++) {
+            for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
                 uint8_t cells[SL_MAX_CELLS + 8] = { 0 };
                 memcpy(cells + c, &e[j].row, sizeof e[j].row);
                 x->rt_ent[(at & RT_BASE) +

@@ -300,13 +300,16 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
 /* Of node v's rows (a row's first; x->rrow), the last whose plain
  * completions before it are at most r (< v's total): the r-th at once
  * when each row has one (ONE_EACH: the last row's nodes, where every
- * unrank ends), else by a binary search. */
+ * unrank ends), by one read when v has few completions (BY_RANK: most
+ * nodes of the row above), else by a binary search. */
 static inline const row_entry *row_at(const sl_ctx *x, uint32_t v,
                                       uint64_t r)
 {
     const row_entry *e = &x->rrow[x->rfirst[v]];
     if (e->n & ONE_EACH)
-        return e + (r < (e->n & ~ONE_EACH) ? r : 0);
+        return e + (r < ROWS_OF(e->n) ? r : 0);
+    if (e->n & BY_RANK)
+        return e + x->rdir[x->rdir_at[v] + r];
     for (uint32_t n = e->n; n > 1;) {
         uint32_t half = n / 2;
         e = e[half].off <= r ? e + half : e;
