@@ -444,14 +444,10 @@ int sl_row_hash(sl_ctx *x)
     } else {
         free(x->rslot);
         free(x->rrow);
-        free(x->rfirst);
-        free(x->rdir);
-        free(x->rdir_at);
+        free(x->rfirst);                /* (rdir: at slide_close()) */
         x->rslot = NULL;
         x->rrow = NULL;
         x->rfirst = NULL;
-        x->rdir = NULL;
-        x->rdir_at = NULL;
     }
     return rc;
 }

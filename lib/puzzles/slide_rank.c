@@ -1050,19 +1050,19 @@ static ALWAYS_INLINE uint64_t fold_table_rank(const sl_ctx *x,
 
 /* Ranks into idx[*n] the layout t, whose piece of kind k has moved from
  * anchor a (t.at[a] cleared, and its digit taken from code[], t's rows'
- * full codes when the row table is made) to b, as add_move() does, from
+ * full codes when there is a row table: table) to b, as add_move() does, from
  * the path of its parent (mp, as rank_()'s); t.at[] and code[] are left as
  * they were.  Returns whether the moves are at their most. */
 static ALWAYS_INLINE int rank_move(const sl_ctx *x, layout *t,
                                    uint32_t *code, mirror_path *mp,
                                    unsigned k, unsigned a, unsigned b,
-                                   uint64_t *idx, unsigned *n)
+                                   uint64_t *idx, unsigned *n, int table)
 {
     uint32_t turn;
     unsigned c = x->row[a < b ? a : b];
     uint64_t r;
     t->at[b] = (uint8_t)(k + 1);
-    if (x->rt_ent && (!mp->pre->same[c] || x->rt_fold)) {
+    if (table && (!mp->pre->same[c] || x->rt_fold)) {
         uint32_t digit = (k + 1) * x->rt_digit[b];
         unsigned end = x->row[a > b ? a : b] + x->below[k] + x->d->w;
         code[x->row[b]] += digit;
@@ -1083,10 +1083,11 @@ static ALWAYS_INLINE int rank_move(const sl_ctx *x, layout *t,
 /* The search's moves of layout l (path pre) ranked into idx[], by
  * classes: their anchors found at once from the free cells, their ranks
  * as add_move()'s (in another order, which the search allows); returns
- * their number.  metric: x->metric, a constant where inlined. */
+ * their number.  metric: x->metric; table: whether x has the row table
+ * (x->rt_ent); each a constant where inlined. */
 static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
                                           const prefix *pre, uint64_t *idx,
-                                          unsigned metric)
+                                          unsigned metric, int table)
 {
     const sl_desc *d = x->d;
     uint64_t free = x->open_cells & ~l->occ, moving = 0;
@@ -1098,7 +1099,7 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
     layout t;                           /* (its at[] alone: what ranks) */
     memcpy(t.at, l->at, sizeof t.at);
     uint32_t code[SL_MAX_CELLS];        /* (at each row's first cell) */
-    if (x->rt_ent)
+    if (table)
         for (unsigned c = 0; c < d->n; c += d->w)
             code[c] = row_code(x, l->at, c);
     for (const sl_class *cl = x->cls; cl < x->cls + x->ncls; cl++) {
@@ -1108,49 +1109,61 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
         for (; metric != SL_MOVE && m; m &= m - 1) {
             unsigned a = ptb_low_bit(m), k = cl->kind, b = a;
             uint64_t own = free | d->kind[k].shape << a;
-            uint32_t digit = (k + 1) * x->rt_digit[a];
+            uint32_t digit = table ? (k + 1) * x->rt_digit[a] : 0;
             t.at[a] = 0;
-            if (x->rt_ent)
+            if (table)
                 code[x->row[a]] -= digit;
             do {                        /* (the line metric: on) */
                 b = (unsigned)((int)b + cl->delta);
-                if (rank_move(x, &t, code, &mp, k, a, b, idx, &n))
+                if (rank_move(x, &t, code, &mp, k, a, b, idx, &n, table))
                     return n;
             } while (metric == SL_LINE && (cl->ok >> b & 1) &&
                      steps_from(cl, (uint64_t)1 << b, own));
             t.at[a] = (uint8_t)(k + 1);
-            if (x->rt_ent)
+            if (table)
                 code[x->row[a]] += digit;
         }
     }
     for (; moving; moving &= moving - 1) {
         unsigned a = ptb_low_bit(moving), k = l->at[a] - 1u;
-        uint32_t digit = (k + 1) * x->rt_digit[a];
+        uint32_t digit = table ? (k + 1) * x->rt_digit[a] : 0;
         t.at[a] = 0;
-        if (x->rt_ent)
+        if (table)
             code[x->row[a]] -= digit;
         for (uint64_t m = sl_reach_set(x, k, l->occ & ~(d->kind[k].shape << a),
                                        a); m; m &= m - 1)
-            if (rank_move(x, &t, code, &mp, k, a, ptb_low_bit(m), idx, &n))
+            if (rank_move(x, &t, code, &mp, k, a, ptb_low_bit(m), idx, &n,
+                          table))
                 return n;
         t.at[a] = (uint8_t)(k + 1);
-        if (x->rt_ent)
+        if (table)
             code[x->row[a]] += digit;
     }
     return n;
 }
 
-/* class_moves() with its metric a constant. */
-static unsigned search_moves(const sl_ctx *x, const layout *l,
-                             const prefix *pre, uint64_t *idx)
+/* class_moves() with its metric, and whether there is a row table, a
+ * constant (without one, none of its work is done). */
+static ALWAYS_INLINE unsigned search_moves(const sl_ctx *x,
+                                           const layout *l,
+                                           const prefix *pre, uint64_t *idx)
 {
+    if (x->rt_ent)
+        switch (x->metric) {
+        case SL_STEP:
+            return class_moves(x, l, pre, idx, SL_STEP, 1);
+        case SL_LINE:
+            return class_moves(x, l, pre, idx, SL_LINE, 1);
+        default:
+            return class_moves(x, l, pre, idx, SL_MOVE, 1);
+        }
     switch (x->metric) {
     case SL_STEP:
-        return class_moves(x, l, pre, idx, SL_STEP);
+        return class_moves(x, l, pre, idx, SL_STEP, 0);
     case SL_LINE:
-        return class_moves(x, l, pre, idx, SL_LINE);
+        return class_moves(x, l, pre, idx, SL_LINE, 0);
     default:
-        return class_moves(x, l, pre, idx, SL_MOVE);
+        return class_moves(x, l, pre, idx, SL_MOVE, 0);
     }
 }
 
