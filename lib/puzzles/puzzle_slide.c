@@ -101,10 +101,14 @@ static void slide_close(void *ctx)
         free(x->rslot);
         free(x->rrow);
         free(x->rfirst);
-        free(x->rt_id);
-        free(x->rt_node);
+        free(x->rdir);
+        free(x->rdir_at);
+        free(x->rt_at);
         free(x->rt_ent);
-        free(x->rt_mult);
+        free(x->rt_sq);
+        free(x->rt_fold_at);
+        free(x->rt_fold);
+        free(x->rt_mc);
         free(x->place);
     }
     free(x);

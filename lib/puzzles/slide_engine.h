@@ -119,12 +119,17 @@ typedef struct row_slot {
 /* A row of node v (sl_row_hash()): its anchors, the plain completions
  * before it, its node at the next row, and n, the rows of v, with
  * ONE_EACH when each has one completion (a last row's node: the row's
- * place is its plain rank). */
+ * place is its plain rank), or BY_RANK when v has few completions, each
+ * with the place of its row (rdir: from rdir_at[v]). */
 typedef struct row_entry {
     uint64_t off, row;
     uint32_t end, n;
 } row_entry;
 #define ONE_EACH 0x80000000u
+#define BY_RANK 0x40000000u
+#define ROWS_OF(n) ((n) & ~(ONE_EACH | BY_RANK))
+#define BY_RANK_MOST 4096        /* a node's completions */
+#define MAX_BY_RANK (1u << 20)   /* rdir: 2 MB */
 
 /* (After the last row, one more: its first the number of paths.) */
 typedef struct fold_row {
@@ -163,23 +168,41 @@ typedef struct sl_class {
     int8_t delta;
 } sl_class;
 
-/* The rows of a folded graph's row-start nodes (each numbered) in a
- * table indexed by the row's code (sl_row_table(), table_rank()): node i
- * has rt_node[i]; its row of code q (row_code()) is rt_ent[base + q],
- * with the plain completions before it and the number of its node at the
- * next row.  A code counts the kinds (and empty) at the cells of the row
- * that nothing above covers, in base kinds + 1: the multipliers of the
- * row's cells, mult[cover] (0 at a covered cell). */
+/* The rows of a folded graph's row-start nodes in a table indexed by the
+ * row's code (sl_row_table(), table_rank()).  A row's full code counts
+ * the bytes of at[] in its cells (kind + 1 at an anchor, else 0) in base
+ * kinds + 1, its first cell the lowest digit (rt_digit[] the weight of
+ * each cell), so that a move changes it by one digit at each end.  A
+ * row-start node knows the cells of its row that the pieces above cover
+ * (cover, walls too); its rows are numbered by their digits at the other
+ * cells alone, the short code rt_sq[full << w | cover], and its row of
+ * short code q is rt_ent[base + q], with the plain completions before it
+ * and its node at the next row as base | cover << RT_COVER (rt_at[] of
+ * each unit of the graph: its node's, the same way). */
 #define MAX_ROW_TABLE (1u << 18)   /* entries: 2 MB */
-typedef struct rt_node {
-    uint32_t base;
-    uint32_t cover;              /* the row's covered cells and walls */
-} rt_node;
+#define MAX_ROW_CODES (1u << 20)   /* rt_sq: full codes times covers,
+                                      2 MB */
+#define RT_COVER 24
+#define RT_BASE ((1u << RT_COVER) - 1)
 
 typedef struct rt_entry {
     uint32_t off;
     uint32_t next;
 } rt_entry;
+
+/* A fold row's rows the same way (rt_fold_at[] of its node, rt_fold[]):
+ * the canonical completions of the paths before its own, and its node
+ * at the next row, a fold row's place when the row is its own mirror
+ * image (RT_SAME), else its place in the row table (RT_BEFORE); a row
+ * after its mirror image has no path (RT_AFTER).  rt_mc[] has the full
+ * code of the mirror image of each full code of each row, from
+ * rt_mrow[] of the row's first cell. */
+enum { RT_AFTER, RT_BEFORE, RT_SAME };
+typedef struct rt_fold {
+    uint64_t before;
+    uint32_t next;
+    uint32_t kind;               /* RT_AFTER, RT_BEFORE, RT_SAME */
+} rt_fold;
 
 typedef struct sl_ctx {
     uint64_t space;              /* its number (state_moves()) */
@@ -268,6 +291,8 @@ typedef struct sl_ctx {
      * (rfirst: 4 bytes a unit of the graph, whose units take 16) */
     struct row_entry *rrow;
     uint32_t *rfirst;
+    uint16_t *rdir;              /* (BY_RANK) */
+    uint32_t *rdir_at;           /* (4 bytes a unit, as rfirst) */
     /* the search's moves by classes (sl_make_classes()), ncls of them
      * (0: the moves of each piece in turn) */
     sl_class cls[4 * SL_MAX_KINDS];
@@ -276,12 +301,16 @@ typedef struct sl_ctx {
     uint8_t below[SL_MAX_KINDS];   /* of each kind, its cells' rows below
                                       its anchor's, times w */
     /* the row table (sl_row_table()), or rt_ent NULL: of each unit of
-     * the graph, its row-start node's number (rt_id), the nodes, the
-     * rows, the multipliers of the codes */
-    uint32_t *rt_id;
-    rt_node *rt_node;
+     * the graph, its row-start node's place (rt_at), the rows, the short
+     * codes, each cell's weight in its row's full code */
+    uint32_t *rt_at;
     rt_entry *rt_ent;
-    uint16_t *rt_mult;           /* 2^w cover masks of w each */
+    uint16_t *rt_sq;
+    uint32_t rt_digit[SL_MAX_CELLS];
+    uint32_t *rt_fold_at;
+    rt_fold *rt_fold;
+    uint32_t *rt_mc;
+    uint32_t rt_mrow[SL_MAX_CELLS];
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors, and
@@ -631,15 +660,13 @@ static inline const row_slot *row_lookup(const sl_ctx *x, uint32_t v,
             return NULL;
     }
 }
-/* The code of the row at cell c of at[] in the row table, its node's
- * covered cells being cover (rt_node). */
+/* The full code of the row at cell c of at[] in the row table. */
 static inline uint32_t row_code(const sl_ctx *x, const uint8_t *at,
-                                unsigned c, uint32_t cover)
+                                unsigned c)
 {
-    const uint16_t *m = x->rt_mult + cover * x->d->w;
     uint32_t q = 0;
     for (unsigned i = 0; i < x->d->w; i++)
-        q += at[c + i] * (uint32_t)m[i];
+        q += at[c + i] * x->rt_digit[c + i];
     return q;
 }
 /* Whether the row hash is in use (sl_row_hash()). */

@@ -320,6 +320,50 @@ static size_t node_rows(row_walk *rw, unsigned c, uint32_t v)
     return rw->n;
 }
 
+/* For the row-start nodes of few completions (at most BY_RANK_MOST, not
+ * ONE_EACH), the place of the row of each completion among the node's rows
+ * (rdir from rdir_at[v], BY_RANK in their n), so that an unrank takes the
+ * row at once (row_at()); as many as MAX_BY_RANK allows, from the last
+ * row's up, where unranks start most often. */
+static int rows_by_rank(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    size_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        total = 0;
+        for (unsigned row = d->h; row-- > 0;) {
+            unsigned c = row * d->w;
+            uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+            for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v)) {
+                row_entry *e = &x->rrow[x->rfirst[v]];
+                uint64_t t = x->graph[v].node.total;
+                uint32_t n = ROWS_OF(e->n);
+                if ((e->n & ONE_EACH) || t > BY_RANK_MOST || n > 0xFFFF ||
+                    total + t > MAX_BY_RANK)
+                    continue;
+                if (pass) {
+                    x->rdir_at[v] = (uint32_t)total;
+                    for (uint32_t j = 0; j < n; j++) {
+                        uint64_t to = j + 1 < n ? e[j + 1].off : t;
+                        for (uint64_t r = e[j].off; r < to; r++)
+                            x->rdir[total + r] = (uint16_t)j;
+                    }
+                    for (uint32_t j = 0; j < n; j++)
+                        e[j].n |= BY_RANK;
+                }
+                total += t;
+            }
+        }
+        if (!pass) {
+            x->rdir = malloc((total ? total : 1) * sizeof *x->rdir);
+            x->rdir_at = calloc(x->nunits, sizeof *x->rdir_at);
+            if (!x->rdir || !x->rdir_at)
+                return PTB_ENOMEM;
+        }
+    }
+    return PTB_OK;
+}
+
 /* Hashes every row of a folded graph (made here, or read from a table with
  * every node and fold row checked: hash_late()) by its node and anchors,
  * with what a walk through it gives and its fold path (row_lookup()), so
@@ -377,6 +421,8 @@ int sl_row_hash(sl_ctx *x)
             rc = PTB_ENOMEM;
         x->rmask = (uint32_t)slots - 1;
     }
+    if (rc == PTB_OK && x->rslot)
+        rc = rows_by_rank(x);
     rw.all = 0;                         /* each fold row's paths, in order */
     for (size_t i = 0; x->rslot && rc == PTB_OK && i < x->nfrow; i++) {
         const fold_row *fr = &x->frow[i];
@@ -398,7 +444,7 @@ int sl_row_hash(sl_ctx *x)
     } else {
         free(x->rslot);
         free(x->rrow);
-        free(x->rfirst);
+        free(x->rfirst);                /* (rdir: at slide_close()) */
         x->rslot = NULL;
         x->rrow = NULL;
         x->rfirst = NULL;
@@ -406,16 +452,14 @@ int sl_row_hash(sl_ctx *x)
     return rc;
 }
 
-/* Numbers the row-start nodes of a hashed graph (sl_row_hash()) into
- * rt_id and rt_node, each with its covered cells and the place of its
- * rows in the table; returns the table's entries, or 0 when past
- * MAX_ROW_TABLE or a node's completions need more than 32 bits. */
+/* Places the row-start nodes of a hashed graph (sl_row_hash()) in the
+ * row table: rt_at[] of each, base | cover << RT_COVER; returns the
+ * table's entries, or 0 when past MAX_ROW_TABLE or a node's completions
+ * need more than 32 bits. */
 static size_t number_rows(sl_ctx *x)
 {
     const sl_desc *d = x->d;
     size_t entries = 0;
-    uint32_t n = 1;                     /* (0: the end, node 0) */
-    x->rt_node[0] = (rt_node){ 0, 0 };
     for (unsigned c = 0; c < d->n; c += d->w) {
         uint32_t hi = c ? x->lo[c - 1] : x->nunits;
         for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v)) {
@@ -428,49 +472,137 @@ static size_t number_rows(sl_ctx *x)
             if (x->graph[v].node.total > UINT32_MAX ||
                 entries + rows > MAX_ROW_TABLE)
                 return 0;
-            x->rt_id[v] = n;
-            x->rt_node[n++] = (rt_node){ (uint32_t)entries, cover };
+            x->rt_at[v] = (uint32_t)entries | cover << RT_COVER;
             entries += rows;
         }
     }
     return entries;
 }
 
-/* The row table of a hashed graph (rt_node), from its rows listed by
- * sl_row_hash(), and each cover's multipliers; none (ranks by the row
- * hash) when number_rows() finds it too large. */
+/* The fold rows' part of the row table (rt_fold) and the mirror images'
+ * codes (rt_mc), full the number of full codes; made after the rest of
+ * the row table, whose places a fold row's rows lead to.  None when past
+ * MAX_ROW_TABLE (the rows from a fold row are then ranked by the row
+ * hash). */
+static int fold_table(sl_ctx *x, size_t full)
+{
+    const sl_desc *d = x->d;
+    const unsigned w = d->w;
+    size_t entries = 0;
+    for (size_t f = 0; f < x->nfrow; f++) {
+        uint32_t cover = x->rt_at[x->frow[f].node] >> RT_COVER;
+        size_t rows = 1;
+        for (unsigned i = 0; i < w; i++)
+            rows *= cover >> i & 1 ? 1 : d->nkinds + 1;
+        if (entries + rows > MAX_ROW_TABLE)
+            return PTB_OK;
+        entries += rows;
+    }
+    x->rt_fold_at = calloc(x->nunits, sizeof *x->rt_fold_at);
+    x->rt_fold = calloc(entries ? entries : 1, sizeof *x->rt_fold);
+    x->rt_mc = calloc(full * d->h, sizeof *x->rt_mc);
+    if (!x->rt_fold_at || !x->rt_fold || !x->rt_mc)
+        return PTB_ENOMEM;
+    entries = 0;
+    for (size_t f = 0; f < x->nfrow; f++) {
+        uint32_t v = x->frow[f].node, cover = x->rt_at[v] >> RT_COVER;
+        size_t rows = 1;
+        for (unsigned i = 0; i < w; i++)
+            rows *= cover >> i & 1 ? 1 : d->nkinds + 1;
+        x->rt_fold_at[v] = (uint32_t)entries | cover << RT_COVER;
+        entries += rows;
+    }
+    for (size_t f = 0; f < x->nfrow; f++) {
+        uint32_t v = x->frow[f].node, at = x->rt_fold_at[v];
+        unsigned c = sl_node_cell(x, v);
+        const row_entry *e = &x->rrow[x->rfirst[v]];
+        for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
+            uint8_t cells[SL_MAX_CELLS + 8] = { 0 };
+            memcpy(cells + c, &e[j].row, sizeof e[j].row);
+            const row_slot *sl = row_lookup(x, v, e[j].row);
+            rt_fold *rf = &x->rt_fold[(at & RT_BASE) +
+                                      x->rt_sq[row_code(x, cells, c) << w |
+                                               at >> RT_COVER]];
+            if (!sl)
+                return PTB_EINVAL;      /* (cannot be: every row hashed) */
+            if (sl->path) {
+                const fold_path *p = &x->fpath[sl->path - 1];
+                *rf = (rt_fold){ p->before, p->same ? x->rt_fold_at[p->end]
+                                                    : x->rt_at[p->end],
+                                 p->same ? RT_SAME : RT_BEFORE };
+            }
+        }
+    }
+    for (unsigned c = 0; c < d->n; c += w) {   /* the mirror images */
+        x->rt_mrow[c] = (uint32_t)(c / w * full);
+        for (uint32_t q = 0; q < full; q++) {
+            uint32_t m = 0, rest = q;
+            for (unsigned i = 0; i < w; i++, rest /= d->nkinds + 1) {
+                if (!(rest % (d->nkinds + 1)))
+                    continue;
+                uint64_t b = place_of(x, rest % (d->nkinds + 1) - 1u,
+                                      c + i)->mimage;   /* (0 off its fit) */
+                unsigned j = b ? ptb_low_bit(b) / 8 : 0;
+                m += (uint32_t)(b >> 8 * j & 0xFF) * x->rt_digit[c + j];
+            }
+            x->rt_mc[x->rt_mrow[c] + q] = m;
+        }
+    }
+    return PTB_OK;
+}
+
+/* The row table of a hashed graph (rt_ent), from its rows listed by
+ * sl_row_hash(), the short code of every full code and cover (rt_sq), and
+ * each cell's weight in its row's full code; none (ranks by the row hash)
+ * when the codes are past MAX_ROW_CODES or number_rows() finds the table
+ * too large. */
 int sl_row_table(sl_ctx *x)
 {
     const sl_desc *d = x->d;
-    size_t entries;
-    x->rt_id = calloc(x->nunits, sizeof *x->rt_id);
-    x->rt_node = malloc((x->nunits + 1) * sizeof *x->rt_node);
-    x->rt_mult = malloc(((size_t)1 << d->w) * d->w * sizeof *x->rt_mult);
-    if (!x->rt_id || !x->rt_node || !x->rt_mult)
+    const unsigned w = d->w, base = d->nkinds + 1;
+    size_t entries, full = 1;
+    for (unsigned i = 0; i < w; i++)
+        if ((full *= base) > MAX_ROW_CODES >> w)
+            return PTB_OK;
+    for (unsigned c = 0; c < d->n; c++)
+        x->rt_digit[c] = c % w ? x->rt_digit[c - 1] * base : 1;
+    x->rt_at = calloc(x->nunits, sizeof *x->rt_at);
+    x->rt_sq = malloc((full << w) * sizeof *x->rt_sq);
+    if (!x->rt_at || !x->rt_sq)
         return PTB_ENOMEM;
     if (!(entries = number_rows(x)))
         return PTB_OK;
     if (!(x->rt_ent = calloc(entries, sizeof *x->rt_ent)))
         return PTB_ENOMEM;
-    for (uint32_t cover = 0; cover < 1u << d->w; cover++)
-        for (unsigned i = 0, m = 1; i < d->w; i++) {
-            x->rt_mult[cover * d->w + i] = (uint16_t)(cover >> i & 1 ? 0 : m);
-            m *= cover >> i & 1 ? 1 : d->nkinds + 1;
+    for (uint32_t q = 0; q < full; q++)
+        for (uint32_t cover = 0; cover < 1u << w; cover++) {
+            uint32_t sq = 0, m = 1, rest = q;
+            for (unsigned i = 0; i < w; i++, rest /= base)
+                if (!(cover >> i & 1)) {
+                    sq += rest % base * m;
+                    m *= base;
+                }
+            x->rt_sq[q << w | cover] = (uint16_t)sq;   /* (sq < full:
+                                                      2^16 at most from 4
+                                                      columns on, 17^3
+                                                      below) */
         }
-    for (unsigned c = 0; c < d->n; c += d->w) {
+    for (unsigned c = 0; c < d->n; c += w) {
         uint32_t hi = c ? x->lo[c - 1] : x->nunits;
         for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v)) {
-            const rt_node *nd = &x->rt_node[x->rt_id[v]];
+            uint32_t at = x->rt_at[v];
             const row_entry *e = &x->rrow[x->rfirst[v]];
-            for (uint32_t j = 0; j < (e->n & ~ONE_EACH); j++) {
-                uint8_t at[SL_MAX_CELLS + 8] = { 0 };
-                memcpy(at + c, &e[j].row, sizeof e[j].row);
-                x->rt_ent[nd->base + row_code(x, at, c, nd->cover)] =
-                    (rt_entry){ (uint32_t)e[j].off, x->rt_id[e[j].end] };
+            for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
+                uint8_t cells[SL_MAX_CELLS + 8] = { 0 };
+                memcpy(cells + c, &e[j].row, sizeof e[j].row);
+                x->rt_ent[(at & RT_BASE) +
+                          x->rt_sq[row_code(x, cells, c) << w |
+                                   at >> RT_COVER]] =
+                    (rt_entry){ (uint32_t)e[j].off, x->rt_at[e[j].end] };
             }
         }
     }
-    return PTB_OK;
+    return fold_table(x, full);
 }
 
 /* A move of the state (code: from anchor | to anchor << 8) as a move of

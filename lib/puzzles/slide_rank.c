@@ -300,13 +300,16 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
 /* Of node v's rows (a row's first; x->rrow), the last whose plain
  * completions before it are at most r (< v's total): the r-th at once
  * when each row has one (ONE_EACH: the last row's nodes, where every
- * unrank ends), else by a binary search. */
+ * unrank ends), by one read when v has few completions (BY_RANK: most
+ * nodes of the row above), else by a binary search. */
 static inline const row_entry *row_at(const sl_ctx *x, uint32_t v,
                                       uint64_t r)
 {
     const row_entry *e = &x->rrow[x->rfirst[v]];
     if (e->n & ONE_EACH)
-        return e + (r < (e->n & ~ONE_EACH) ? r : 0);
+        return e + (r < ROWS_OF(e->n) ? r : 0);
+    if (e->n & BY_RANK)
+        return e + x->rdir[x->rdir_at[v] + r];
     for (uint32_t n = e->n; n > 1;) {
         uint32_t half = n / 2;
         e = e[half].off <= r ? e + half : e;
@@ -937,47 +940,139 @@ static inline uint64_t steps_from(const sl_class *cl, uint64_t ok,
     return ok;
 }
 
-/* The rank of layout at, a successor of the layout of path pre (whose
- * rows from c on are not their own mirror images' concern: pre->same[c]
- * is 0) that agrees with it outside the rows of cells c .. end - 1 (row
- * starts): those rows' plain completions read from the row table, the
- * others' from pre.  The node where a row starts depends only on the
- * anchors above it and the cells they cover, so from row 'end' on the
- * two paths are one. */
-static ALWAYS_INLINE uint64_t table_rank(const sl_ctx *x, const uint8_t *at,
+/* The row table's entry of the row of full code q at a row-start node of
+ * place 'at' (rt_at[]), and of a fold row's (rt_fold_at[]). */
+static inline const rt_entry *rt_row(const sl_ctx *x, uint32_t at,
+                                     uint32_t q)
+{
+    return &x->rt_ent[(at & RT_BASE) +
+                      x->rt_sq[q << x->d->w | at >> RT_COVER]];
+}
+static inline const rt_fold *rt_fold_row(const sl_ctx *x, uint32_t at,
+                                         uint32_t q)
+{
+    return &x->rt_fold[(at & RT_BASE) +
+                       x->rt_sq[q << x->d->w | at >> RT_COVER]];
+}
+/* The full code of the mirror image of the row at cell c of full code q. */
+static inline uint32_t rt_mirror(const sl_ctx *x, unsigned c, uint32_t q)
+{
+    return x->rt_mc[x->rt_mrow[c] + q];
+}
+
+/* The rank of a successor of the layout of path pre (whose rows from c
+ * on are not their own mirror images' concern: pre->same[c] is 0) that
+ * agrees with it outside the rows of cells c .. end - 1 (row starts),
+ * code[] the full codes of its rows there (row_code()): those rows' plain
+ * completions read from the row table, the others' from pre.  The node
+ * where a row starts depends only on the anchors above it and the cells
+ * they cover, so from row 'end' on the two paths are one. */
+static ALWAYS_INLINE uint64_t table_rank(const sl_ctx *x,
+                                         const uint32_t *code,
                                          const prefix *pre, unsigned c,
                                          unsigned end)
 {
+    const unsigned w = x->d->w;
     uint64_t r = pre->r[c] + pre->r[x->d->n] - pre->r[end];
-    uint32_t id = x->rt_id[pre->node[c]];
-    for (; c < end; c += x->d->w) {
-        const rt_node *nd = &x->rt_node[id];
-        const rt_entry *e = &x->rt_ent[nd->base +
-                                       row_code(x, at, c, nd->cover)];
+    uint32_t at = x->rt_at[pre->node[c]];
+    for (; c < end; c += w) {
+        const rt_entry *e = rt_row(x, at, code[c]);
         r += e->off;
-        id = e->next;
+        at = e->next;
+    }
+    return r;
+}
+
+/* fold_table_rank() from the first row c of the successor that comes after
+ * its mirror image (the rows above are their own), at the fold row of
+ * place 'at', with rank r so far: the rank of its mirror image, row by
+ * row to the last.  (Joining the path of the parent's mirror image past
+ * the rows the move changes needs that path, made for each parent: more
+ * work than the few rows left.) */
+static NEVER_INLINE uint64_t turned_table_rank(const sl_ctx *x,
+                                               const uint32_t *code,
+                                               unsigned c, uint32_t at,
+                                               uint64_t r)
+{
+    const sl_desc *d = x->d;
+    const rt_fold *f = rt_fold_row(x, at, rt_mirror(x, c, code[c]));
+    r += f->before;                     /* (RT_BEFORE: the mirror image's
+                                           row comes before its own) */
+    at = f->next;
+    for (c += d->w; c < d->n; c += d->w) {
+        const rt_entry *e = rt_row(x, at, rt_mirror(x, c, code[c]));
+        r += e->off;
+        at = e->next;
+    }
+    return r;
+}
+
+/* table_rank() of a successor of the layout of path pre whose rows above
+ * c are their own mirror images (pre->same[c]): from the fold row there
+ * on, while the successor's rows are their own mirror images, the
+ * canonical completions of the paths before each (rt_fold); from its first
+ * row before its mirror image, the plain completions; from a row after
+ * it, its mirror image's rank (turned_table_rank()).  From row 'end' on,
+ * where the two layouts agree, the rest is pre's once both are past
+ * their own mirror images or both are not. */
+static ALWAYS_INLINE uint64_t fold_table_rank(const sl_ctx *x,
+                                              const uint32_t *code,
+                                              mirror_path *mp, unsigned c,
+                                              unsigned end)
+{
+    const prefix *pre = mp->pre;
+    const unsigned w = x->d->w, n = x->d->n;
+    uint64_t r = pre->r[c];
+    uint32_t at = x->rt_fold_at[pre->node[c]];
+    for (;;) {
+        const rt_fold *f = rt_fold_row(x, at, code[c]);
+        if (f->kind == RT_AFTER)
+            return turned_table_rank(x, code, c, at, r);
+        r += f->before;
+        at = f->next;
+        c += w;
+        if (f->kind == RT_BEFORE)
+            break;
+        if (c >= n)
+            return r;                   /* (its own mirror image) */
+        if (c >= end && pre->same[c])
+            return r + pre->r[n] - pre->r[c];
+    }
+    for (; c < n; c += w) {
+        if (c >= end && !pre->same[c])
+            return r + pre->r[n] - pre->r[c];
+        const rt_entry *e = rt_row(x, at, code[c]);
+        r += e->off;
+        at = e->next;
     }
     return r;
 }
 
 /* Ranks into idx[*n] the layout t, whose piece of kind k has moved from
- * anchor a (t.at[a] cleared) to b, as add_move() does, from the path of
- * its parent (mp, as rank_()'s); t.at[] is left as it was.  Returns whether
- * the moves are at their most. */
+ * anchor a (t.at[a] cleared, and its digit taken from code[], t's rows'
+ * full codes when there is a row table: table) to b, as add_move() does, from
+ * the path of its parent (mp, as rank_()'s); t.at[] and code[] are left as
+ * they were.  Returns whether the moves are at their most. */
 static ALWAYS_INLINE int rank_move(const sl_ctx *x, layout *t,
-                                   mirror_path *mp, unsigned k, unsigned a,
-                                   unsigned b, uint64_t *idx, unsigned *n)
+                                   uint32_t *code, mirror_path *mp,
+                                   unsigned k, unsigned a, unsigned b,
+                                   uint64_t *idx, unsigned *n, int table)
 {
     uint32_t turn;
     unsigned c = x->row[a < b ? a : b];
     uint64_t r;
     t->at[b] = (uint8_t)(k + 1);
-    if (x->rt_ent && !mp->pre->same[c])
-        r = table_rank(x, t->at, mp->pre, c,
-                       x->row[a > b ? a : b] + x->below[k] + x->d->w);
-    else
+    if (table && (!mp->pre->same[c] || x->rt_fold)) {
+        uint32_t digit = (k + 1) * x->rt_digit[b];
+        unsigned end = x->row[a > b ? a : b] + x->below[k] + x->d->w;
+        code[x->row[b]] += digit;
+        r = mp->pre->same[c] ? fold_table_rank(x, code, mp, c, end)
+                             : table_rank(x, code, mp->pre, c, end);
+        code[x->row[b]] -= digit;
+    } else {
         r = rank_(x, t, mp->pre, a < b ? a : b, (a > b ? a : b) + 1, &turn,
                   NULL, mp);
+    }
     t->at[b] = 0;
     if (r == UINT64_MAX)         /* (as add_move()'s) */
         return 0;
@@ -988,10 +1083,11 @@ static ALWAYS_INLINE int rank_move(const sl_ctx *x, layout *t,
 /* The search's moves of layout l (path pre) ranked into idx[], by
  * classes: their anchors found at once from the free cells, their ranks
  * as add_move()'s (in another order, which the search allows); returns
- * their number.  metric: x->metric, a constant where inlined. */
+ * their number.  metric: x->metric; table: whether x has the row table
+ * (x->rt_ent); each a constant where inlined. */
 static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
                                           const prefix *pre, uint64_t *idx,
-                                          unsigned metric)
+                                          unsigned metric, int table)
 {
     const sl_desc *d = x->d;
     uint64_t free = x->open_cells & ~l->occ, moving = 0;
@@ -1002,6 +1098,10 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
     mp.made = 0;
     layout t;                           /* (its at[] alone: what ranks) */
     memcpy(t.at, l->at, sizeof t.at);
+    uint32_t code[SL_MAX_CELLS];        /* (at each row's first cell) */
+    if (table)
+        for (unsigned c = 0; c < d->n; c += d->w)
+            code[c] = row_code(x, l->at, c);
     for (const sl_class *cl = x->cls; cl < x->cls + x->ncls; cl++) {
         uint64_t m = l->kinds[cl->kind] & cl->ok;
         if (m && (m = steps_from(cl, m, free)) && metric == SL_MOVE)
@@ -1009,39 +1109,61 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
         for (; metric != SL_MOVE && m; m &= m - 1) {
             unsigned a = ptb_low_bit(m), k = cl->kind, b = a;
             uint64_t own = free | d->kind[k].shape << a;
+            uint32_t digit = table ? (k + 1) * x->rt_digit[a] : 0;
             t.at[a] = 0;
+            if (table)
+                code[x->row[a]] -= digit;
             do {                        /* (the line metric: on) */
                 b = (unsigned)((int)b + cl->delta);
-                if (rank_move(x, &t, &mp, k, a, b, idx, &n))
+                if (rank_move(x, &t, code, &mp, k, a, b, idx, &n, table))
                     return n;
             } while (metric == SL_LINE && (cl->ok >> b & 1) &&
                      steps_from(cl, (uint64_t)1 << b, own));
             t.at[a] = (uint8_t)(k + 1);
+            if (table)
+                code[x->row[a]] += digit;
         }
     }
     for (; moving; moving &= moving - 1) {
         unsigned a = ptb_low_bit(moving), k = l->at[a] - 1u;
+        uint32_t digit = table ? (k + 1) * x->rt_digit[a] : 0;
         t.at[a] = 0;
+        if (table)
+            code[x->row[a]] -= digit;
         for (uint64_t m = sl_reach_set(x, k, l->occ & ~(d->kind[k].shape << a),
                                        a); m; m &= m - 1)
-            if (rank_move(x, &t, &mp, k, a, ptb_low_bit(m), idx, &n))
+            if (rank_move(x, &t, code, &mp, k, a, ptb_low_bit(m), idx, &n,
+                          table))
                 return n;
         t.at[a] = (uint8_t)(k + 1);
+        if (table)
+            code[x->row[a]] += digit;
     }
     return n;
 }
 
-/* class_moves() with its metric a constant. */
-static unsigned search_moves(const sl_ctx *x, const layout *l,
-                             const prefix *pre, uint64_t *idx)
+/* class_moves() with its metric, and whether there is a row table, a
+ * constant (without one, none of its work is done). */
+static ALWAYS_INLINE unsigned search_moves(const sl_ctx *x,
+                                           const layout *l,
+                                           const prefix *pre, uint64_t *idx)
 {
+    if (x->rt_ent)
+        switch (x->metric) {
+        case SL_STEP:
+            return class_moves(x, l, pre, idx, SL_STEP, 1);
+        case SL_LINE:
+            return class_moves(x, l, pre, idx, SL_LINE, 1);
+        default:
+            return class_moves(x, l, pre, idx, SL_MOVE, 1);
+        }
     switch (x->metric) {
     case SL_STEP:
-        return class_moves(x, l, pre, idx, SL_STEP);
+        return class_moves(x, l, pre, idx, SL_STEP, 0);
     case SL_LINE:
-        return class_moves(x, l, pre, idx, SL_LINE);
+        return class_moves(x, l, pre, idx, SL_LINE, 0);
     default:
-        return class_moves(x, l, pre, idx, SL_MOVE);
+        return class_moves(x, l, pre, idx, SL_MOVE, 0);
     }
 }
 
