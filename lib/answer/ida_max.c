@@ -33,6 +33,9 @@
 #include "puzzles/abstract.h"
 
 #define FOUND 0xFFFFFFFFu
+#define SEEN_BITS 18             /* boards the search remembers in a
+                                    bound: 2^18, n + 2 bytes each */
+#define SEEN_PROBES 4
 
 struct ptb_abstractions {
     const ptb_space *s;
@@ -66,6 +69,12 @@ typedef struct mx {
     unsigned len;                        /* the line found */
     ptb_limits lim;
     int rc;
+    /* The boards met in this bound, each with the least depth it was met
+     * at (0xFFFF: a free slot): a board met again no shallower is not
+     * searched again (below).  A cache: a board that finds no slot is
+     * searched. */
+    unsigned char *seen;                 /* d->n bytes a slot */
+    uint16_t *seen_depth;
 } mx;
 
 void ptb_abstractions_close(ptb_abstractions *a)
@@ -190,6 +199,38 @@ static int needless(const mx *x, uint32_t last, uint32_t code)
             (a % w == b % w && b % w == to % w));
 }
 
+/* Whether board b at depth 'depth' was met before in this bound at a depth
+ * no greater: then all that lies below it within the bound was searched
+ * from there (a move that this search leaves out as needless there, after
+ * the move that led to it, leads to a board one move nearer the start, so
+ * searched too), and it is not searched again: the transpositions of a
+ * puzzle whose pieces move independently would cost a search exponentially
+ * many repetitions.  Else remembers it. */
+static int met(mx *x, const void *b, unsigned depth)
+{
+    const unsigned char *at = b;         /* (a layout begins with at[]) */
+    unsigned n = x->a->d->n;
+    uint64_t h = 0xcbf29ce484222325u;
+    for (unsigned i = 0; i < n; i++)
+        h = (h ^ at[i]) * 0x100000001b3u;
+    size_t mask = ((size_t)1 << SEEN_BITS) - 1, slot = (size_t)(h >> 20);
+    for (unsigned i = 0; i < SEEN_PROBES; i++) {
+        size_t j = (slot + i) & mask;
+        if (x->seen_depth[j] == 0xFFFF) {
+            memcpy(x->seen + j * n, at, n);
+            x->seen_depth[j] = (uint16_t)depth;
+            return 0;
+        }
+        if (!memcmp(x->seen + j * n, at, n)) {
+            if (x->seen_depth[j] <= depth)
+                return 1;
+            x->seen_depth[j] = (uint16_t)depth;
+            return 0;
+        }
+    }
+    return 0;
+}
+
 /* Depth i's level, made when first needed: PTB_ENOMEM if it cannot be. */
 static int level_at(mx *x, unsigned i)
 {
@@ -224,7 +265,7 @@ static unsigned dfs(mx *x, const void *b, unsigned depth, unsigned limit,
     if ((x->rc = ptb_limits_reached(&x->lim)) != PTB_OK ||
         (x->rc = level_at(x, depth)) != PTB_OK)
         return FOUND;
-    if (depth >= PTB_MAX_DISTANCE)
+    if (depth >= PTB_MAX_DISTANCE || met(x, b, depth))
         return UINT32_MAX - 1;
     level *l = &x->lv[depth];
     unsigned best = UINT32_MAX - 1, nh[SL_MAX_PATTERNS];
@@ -295,6 +336,7 @@ static int deepen(mx *x, const ptb_position *starts, unsigned n,
                 next = s[i].f < next ? s[i].f : next;
                 continue;
             }
+            memset(x->seen_depth, 0xFF, sizeof *x->seen_depth << SEEN_BITS);
             unsigned got = dfs(x, s[i].board, 0, limit, s[i].h, 0);
             if (x->rc != PTB_OK)
                 return x->rc;
@@ -323,6 +365,10 @@ int ptb_abstractions_solve(const ptb_abstractions *a,
     x->bsize = sl_board_size();
     int rc = (x->root = malloc(3 * x->bsize)) ? PTB_OK : PTB_ENOMEM;
     x->scratch = x->root + 2 * x->bsize;
+    x->seen = malloc((size_t)a->d->n << SEEN_BITS);
+    x->seen_depth = malloc(sizeof *x->seen_depth << SEEN_BITS);
+    if (!x->seen || !x->seen_depth)
+        rc = PTB_ENOMEM;
     for (unsigned g = 0; rc == PTB_OK && g < a->n; g++)
         rc = ptb_reader_new(a->table[g], &x->r[g]);
     if (rc == PTB_OK)
@@ -336,6 +382,8 @@ int ptb_abstractions_solve(const ptb_abstractions *a,
     st->nodes = x->lim.nodes;
     free(x->lv);
     free(x->root);
+    free(x->seen);
+    free(x->seen_depth);
     free(x);
     return rc;
 }
