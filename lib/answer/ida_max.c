@@ -10,7 +10,8 @@
  * each abstraction's stored value of the new image and takes the one of
  * the old distance -1, 0 or +1 that it is (exact tables), or that has its
  * residue (mod-3 tables: A. Breyer and R. E. Korf, 1.6-bit pattern
- * databases, AAAI 2010); the images of neighbours are neighbours or the
+ * databases, AAAI 2010), or keeps the old one when the abstraction leaves
+ * the moving piece out; the images of neighbours are neighbours or the
  * same, so no other value can be right, and a table that says otherwise
  * is reported damaged.  The start's distances are walked down each table
  * (ptb_distance()).  The bound is their largest (each is a lower bound,
@@ -160,16 +161,22 @@ static int start_distances(mx *x, const ptb_position *p, const void *b,
 }
 
 /* Each abstraction's distance of board b's image into h[], from the
- * distances old[] of a neighbour's (ptb_next_distance()).  PTB_OK;
+ * distances old[] of a neighbour's (ptb_next_distance()), b made by a
+ * move of a piece of kind k: an abstraction that leaves k out keeps its
+ * image, and its distance, unread.  PTB_OK;
  * PTB_NOTFOUND when an image cannot reach its goal (an exact table's
  * PTB_UNSOLVABLE); a table's error, or PTB_ECORRUPT when a value is none
  * of the three. */
-static int distances(mx *x, const void *b, const unsigned *old,
+static int distances(mx *x, const void *b, unsigned k, const unsigned *old,
                      unsigned *h)
 {
     const ptb_abstractions *a = x->a;
     for (unsigned g = 0; g < a->n; g++) {
         unsigned v;
+        if (!a->map[g][k]) {
+            h[g] = old[g];
+            continue;
+        }
         uint64_t idx = sl_board_image(a->space[g], a->map[g], b);
         int rc = ptb_table_get(a->table[g], x->r[g], 0, idx, &v);
         if (rc != PTB_OK)
@@ -275,7 +282,8 @@ static unsigned dfs(mx *x, const void *b, unsigned depth, unsigned limit,
         uint32_t code = x->lv[depth].code[j];
         if (needless(x, last, code))
             continue;
-        int rc = distances(x, next, h, nh);
+        unsigned k = sl_board_kind((const sl_board *)next, code >> 8 & 0xFF);
+        int rc = distances(x, next, k, h, nh);
         if (rc == PTB_NOTFOUND)
             continue;
         if (rc != PTB_OK) {

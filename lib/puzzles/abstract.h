@@ -37,6 +37,9 @@ size_t sl_board_size(void);
  * apply() made). */
 void sl_board_of(const ptb_space *s, const ptb_position *p, sl_board *b);
 
+/* The kind of the piece whose anchor is cell c of board b (one is). */
+unsigned sl_board_kind(const sl_board *b, unsigned c);
+
 /* Whether board b is a goal of space s's description. */
 int sl_board_is_goal(const ptb_space *s, const sl_board *b);
 

@@ -22,6 +22,11 @@ void sl_board_of(const ptb_space *s, const ptb_position *p, sl_board *b)
     sl_layout_of(x->d, p->cell, b);
 }
 
+unsigned sl_board_kind(const sl_board *b, unsigned c)
+{
+    return b->at[c] - 1u;
+}
+
 int sl_board_is_goal(const ptb_space *s, const sl_board *b)
 {
     const sl_ctx *x = s->ctx;
