@@ -37,6 +37,8 @@
 #define SEEN_BITS 18             /* boards the search remembers in a
                                     bound: 2^18, n + 2 bytes each */
 #define SEEN_PROBES 4
+#define PROVE_MAX ((uint64_t)1 << 17)   /* states of a table proven when it
+                                           opens: 0.1 s at most */
 
 struct ptb_abstractions {
     const ptb_space *s;
@@ -90,6 +92,20 @@ void ptb_abstractions_close(ptb_abstractions *a)
     free(a);
 }
 
+/* A small abstraction's table t (of space s), proven as --verify proves
+ * it (every value against its neighbours) before the search trusts it: a
+ * crafted table whose checksums hold but whose values are too high would
+ * make a bound too high, and an answer too long.  A bigger one (past
+ * PROVE_MAX states: seconds to prove) is checked as any table is read,
+ * block by block (RELIABILITY.md).  PTB_OK, PTB_ECORRUPT, PTB_ENOMEM. */
+static int prove(const ptb_space *s, const ptb_table *t)
+{
+    ptb_verify_result res;
+    if (s->offset[s->subtables] > PROVE_MAX)
+        return PTB_OK;
+    return ptb_verify(t, 1, &res);
+}
+
 int ptb_abstractions_open(const ptb_space *s, const char *dir,
                           ptb_abstractions **out)
 {
@@ -108,7 +124,8 @@ int ptb_abstractions_open(const ptb_space *s, const char *dir,
         if ((rc = ptb_puzzle_pattern(p, g, &a->puzzle[g])) != PTB_OK ||
             (rc = ptb_space_new(a->puzzle[g], ptb_space_metric(s),
                                 &a->space[g])) != PTB_OK ||
-            (rc = ptb_table_open(a->space[g], dir, &a->table[g])) != PTB_OK)
+            (rc = ptb_table_open(a->space[g], dir, &a->table[g])) != PTB_OK ||
+            (rc = prove(a->space[g], a->table[g])) != PTB_OK)
             break;
         a->modulus[g] = ptb_table_modulus(a->table[g]);
         sl_kind_map(d, g, a->puzzle[g]->data, a->map[g]);
