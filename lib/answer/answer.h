@@ -13,7 +13,7 @@
 int ptb_first_at(const ptb_table *t, ptb_reader *r, uint32_t sub,
                  const ptb_move *mv, unsigned n, unsigned want, unsigned *i);
 
-/* ---- ida.c: what the searches past a full table share ---------------- */
+/* ---- searched.c: what the searches past a full table share ----------- */
 
 /* A search's limits (ptb_search_opts) and the nodes it has expanded. */
 typedef struct ptb_limits {

@@ -29,14 +29,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "answer.h"
 #include "core/core.h"
 #include "puzzles/pattern.h"
 
 #define FOUND 0xFFFFFFFFu
-#define CHECK_EVERY 65536u       /* nodes between looks at the clock */
 #define MAX_FRONT 24             /* the threads' front: at most so deep */
 #define DECODE_MAX ((uint64_t)1 << 27)   /* states of a table decoded at
                                             open: 32 MB */
@@ -96,21 +94,6 @@ typedef struct step {
     unsigned g[2];                       /* 1 + its group in each view */
     uint64_t idx[2];
 } step;
-
-double ptb_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-int ptb_limits_reached(ptb_limits *l)
-{
-    return ++l->nodes % CHECK_EVERY == 0 &&
-           ((l->max_nodes && l->nodes >= l->max_nodes) ||
-            (l->deadline > 0 && ptb_clock() >= l->deadline))
-               ? PTB_ELIMIT : PTB_OK;
-}
 
 void ptb_patterns_close(ptb_patterns *pt)
 {
@@ -713,33 +696,4 @@ int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
         out->distance = PTB_UNSOLVABLE;
     st->seconds = ptb_clock() - t0;
     return rc;
-}
-
-int ptb_replay(const ptb_space *s, unsigned len, ptb_is_step is_step,
-               const void *arg, ptb_solution *out)
-{
-    ptb_move *mv = ptb_move_list(s, sizeof *mv);
-    ptb_position cur = out->start;
-    unsigned i = 0;
-    if (!mv)
-        return PTB_ENOMEM;
-    for (; i < len; i++) {
-        unsigned n = s->p->position_moves
-                         ? s->p->position_moves(s->ctx, &cur, mv)
-                         : s->p->moves(s->ctx, cur.sub, cur.idx, mv), j;
-        for (j = 0; j < n; j++) {
-            ptb_position next = cur;
-            s->p->apply(s->ctx, &next, &mv[j]);
-            if (is_step(arg, i, &cur, &next)) {
-                out->move[i] = mv[j];
-                out->after[i] = cur = next;
-                break;
-            }
-        }
-        if (j == n)
-            break;
-    }
-    free(mv);
-    return i == len && (len == 0 || s->p->is_goal(s->ctx, cur.sub, cur.idx))
-               ? PTB_OK : PTB_ECORRUPT;
 }

@@ -67,6 +67,8 @@ static const char *const keys[] = { "name", "summary", "source", "metrics",
 enum { K_NAME, K_SUMMARY, K_SOURCE, K_METRICS, K_DISTINCT, K_AXIS, K_EMPTY,
        K_WALL, K_COVERS, K_NUMBERS, K_PATTERNS, K_ABSTRACTION, K_PATTERN,
        K_START, K_GOAL };
+static const unsigned repeatable = 1u << K_SOURCE | 1u << K_GOAL |
+                                   1u << K_ABSTRACTION;   /* keys */
 static const char *const metric_names[] = { "step", "line", "move", NULL };
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -448,8 +450,7 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
                         "empty, wall, covers, numbers, patterns, "
                         "abstraction, pattern, start, goal)", line,
                         (int)(kl > 40 ? 40 : kl), s);
-    if ((r->seen >> k & 1) && k != K_SOURCE && k != K_GOAL &&
-        k != K_ABSTRACTION)
+    if (r->seen >> k & ~repeatable >> k & 1)
         return ptb_errf(r->err, r->errcap, "line %u: %s is given twice",
                         line, keys[k]);
     r->seen |= 1u << k;
