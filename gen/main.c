@@ -92,8 +92,9 @@ static int help(void)
         "                     size (tables/FORMAT.md)\n"
         "  -q, --quiet        no progress bar and no summary\n"
         "      --patterns     build the pattern tables of each puzzle (the\n"
-        "                     groups of its 'patterns' line), whose search\n"
-        "                     answers puzzles too big for a full table\n"
+        "                     groups of its 'patterns' line or its\n"
+        "                     'abstraction' lines), whose search answers\n"
+        "                     puzzles too big for a full table\n"
         "      --plan         print each table's states, the memory and\n"
         "                     disk its build needs and its time, estimated;\n"
         "                     build nothing (a build that does not fit\n"
@@ -617,7 +618,8 @@ static int parse_args(int argc, char **argv, options *o)
                            "processes: it goes with --plan");
     for (unsigned i = 0; o->patterns && i < o->npuzzles; i++)
         if (!ptb_puzzle_patterns(o->puzzles[i]))
-            return usage_error("--patterns: %s has no 'patterns' line "
+            return usage_error("--patterns: %s has no 'patterns' nor "
+                               "'abstraction' line "
                                "(puzzletb-description(5))",
                                ptb_puzzle_name(o->puzzles[i]));
     if (o->patterns && !o->npuzzles)
@@ -752,8 +754,17 @@ static int family(const options *o)
     return rc != PTB_OK ? EXIT_FAILED : flush_stdout();
 }
 
+/* Whether --metric chose metric (none given: every one). */
+static int chosen(const options *o, const char *metric)
+{
+    int yes = o->nmetrics == 0;
+    for (unsigned k = 0; k < o->nmetrics; k++)
+        yes |= !strcmp(o->metrics[k], metric);
+    return yes;
+}
+
 /* The pattern tables of p, each built (or planned) as a table of its
- * own. */
+ * own, in each metric chosen (an abstraction has its puzzle's). */
 static int build_patterns(const ptb_puzzle *p, options *o)
 {
     int status = 0;
@@ -765,11 +776,17 @@ static int build_patterns(const ptb_puzzle *p, options *o)
                     ptb_strerror(rc));
             return EXIT_FAILED;
         }
-        rc = build_one(q, NULL, o->out, &o->build, o->quiet, o->plan);
+        for (unsigned m = 0; rc != EXIT_WRITE && ptb_puzzle_metric(q, m);
+             m++) {
+            if (!chosen(o, ptb_puzzle_metric(q, m)))
+                continue;
+            rc = build_one(q, ptb_puzzle_metric(q, m), o->out, &o->build,
+                           o->quiet, o->plan);
+            status |= rc;
+        }
         ptb_puzzle_free(q);
         if (rc == EXIT_WRITE)
             return rc;
-        status |= rc;
     }
     return status;
 }
@@ -797,10 +814,7 @@ static int build_all(options *o)
         }
         for (unsigned m = 0; ptb_puzzle_metric(p, m); m++) {
             const char *metric = ptb_puzzle_metric(p, m);
-            int chosen = o->nmetrics == 0;
-            for (unsigned k = 0; k < o->nmetrics; k++)
-                chosen |= !strcmp(o->metrics[k], metric);
-            if (!chosen)
+            if (!chosen(o, metric))
                 continue;
             int rc = build_one(p, metric, o->out, &o->build, o->quiet,
                                o->plan);

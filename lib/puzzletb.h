@@ -141,8 +141,9 @@ int ptb_puzzle_load_file(const char *path, ptb_puzzle **out, char *err,
 /* A described puzzle's drawn start as position text ptb_parse() reads
  * ("ABBC/ABBC/..."); NULL for a built-in puzzle. */
 const char *ptb_puzzle_start(const ptb_puzzle *p);
-/* How many pattern groups a described puzzle's 'patterns' line names
- * (puzzletb-description(5)); 0 for any other puzzle, a pattern space's
+/* How many pattern groups a described puzzle's 'patterns' line names, or
+ * how many 'abstraction' lines it has (puzzletb-description(5)); 0 for any
+ * other puzzle, a pattern space's
  * too. */
 unsigned ptb_puzzle_patterns(const ptb_puzzle *p);
 /* The pattern space of p's group i (from 0): the puzzle whose table holds
@@ -649,13 +650,15 @@ int ptb_format_histogram_svg(const ptb_space *s, const ptb_table_info *info,
 /* ---- answers past a full table: search guided by pattern tables ------ */
 
 /* The pattern tables of a puzzle too big for a full table (a tile puzzle
- * whose description has a 'patterns' line: puzzletb-description(5)),
- * open, for ptb_patterns_solve().  Immutable once open: any number of
+ * whose description has a 'patterns' line, or any description with
+ * 'abstraction' lines: puzzletb-description(5)), open, for
+ * ptb_patterns_solve().  Immutable once open: any number of
  * threads may solve with one at once. */
 typedef struct ptb_patterns ptb_patterns;
 
 /* Opens the tables NAME-pattern-N.mdb (tbgen --patterns) of space s's
- * puzzle in dir.  PTB_OK; PTB_EINVAL when the puzzle has no patterns;
+ * puzzle in dir: an abstraction's NAME-pattern-N-METRIC.mdb, in s's
+ * metric.  PTB_OK; PTB_EINVAL when the puzzle has no patterns;
  * what ptb_table_open() returns for a missing, damaged or foreign table;
  * PTB_ENOMEM.  s must outlive it. */
 int ptb_patterns_open(const ptb_space *s, const char *dir,
@@ -680,10 +683,11 @@ typedef struct ptb_search_stats {
 /* An optimal line from the nearest of n (1 or 2) candidates of
  * ptb_parse(), by IDA* (R. E. Korf, Depth-first iterative-deepening,
  * Artificial Intelligence 27, 1985) whose bound is the sum of the pattern
- * tables' distances: a lower bound, so the first line found is a
- * shortest one, proven.  Fills out as ptb_solve() does.  With threads, a
- * bound's nodes are shared out and the answer is the same line one thread
- * finds; the node count may differ.  opts and stats may be NULL.  PTB_OK; PTB_NOTFOUND (no line: out->distance
+ * tables' distances (or the largest of the abstractions'): a lower bound,
+ * so the first line found is a shortest one, proven.  Fills out as
+ * ptb_solve() does.  With threads, a bound's nodes are shared out and the
+ * answer is the same line one thread finds; the node count may differ (a
+ * search from abstractions runs on one thread).  opts and stats may be NULL.  PTB_OK; PTB_NOTFOUND (no line: out->distance
  * PTB_UNSOLVABLE); PTB_ELIMIT when a limit ends it first; PTB_EINVAL;
  * PTB_ECORRUPT when a table fails a check; PTB_ENOMEM. */
 int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,

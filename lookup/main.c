@@ -138,10 +138,13 @@ static int help_described(void *arg, const char *file, const ptb_puzzle *p,
     const char *of = ptb_puzzle_pattern_of(p, &group);
     (void)file;
     (void)metric;
-    if (of && group == 1)       /* a puzzle answered from pattern tables */
+    if (of && group == 1 && strcmp(last, of)) {   /* answered from pattern
+                                                      tables (an abstraction
+                                                      has one a metric) */
+        snprintf(last, 64, "%s", of);
         printf("  %-8s %s\n           answered by search from its pattern "
                "tables\n", of, ptb_puzzle_summary(p));
-    else if (!of && ptb_puzzle_description(p) &&
+    } else if (!of && ptb_puzzle_description(p) &&
              strcmp(last, ptb_puzzle_name(p))) {
         snprintf(last, 64, "%s", ptb_puzzle_name(p));
         print_puzzle_help(stdout, p);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """tests/t_patterns.py: answers by search from pattern tables, against
 references this test computes itself: a breadth-first search of every
-position of small tile boards (one with a wall), random walks from the
-15-puzzle's goal, the distances of positions of the 3x5 puzzle (a search
+position of small tile boards (one with a wall) and of the 3x4 puzzle's
+within 16 moves, random walks from the 15-puzzle's goal, the distances of positions of the 3x5 puzzle (a search
 from each to a ball around the goal), and the published optimal lengths
 of R. E. Korf's random 15-puzzle instances (Depth-first
 iterative-deepening, Artificial Intelligence 27, 1985;
@@ -61,13 +61,13 @@ class Board:
             t[e], t[c] = t[c], "."
             yield "".join(t)
 
-    def distances(self, most=None):
-        """Each position's distance to the goal (those at most 'most')."""
+    def distances(self, depth=None):
+        """Every position's distance, or those of at most depth moves."""
         d = {self.goal: 0}
         q = deque([self.goal])
         while q:
             s = q.popleft()
-            if d[s] == most:
+            if depth is not None and d[s] == depth:
                 continue
             for t in self.moves(s):
                 if t not in d:
@@ -131,10 +131,12 @@ def replayed(board, start, answer):
     return s == board.goal and len(answer["moves"]) == answer["distance"]
 
 
-def every_distance(name, rows, patterns, samples):
+def every_distance(name, rows, patterns, samples, depth=None):
+    """Positions of the board (within depth moves of the goal) answered
+    by search, against this test's BFS."""
     board = Board(rows)
     path, out = describe(name, rows, patterns)
-    d = board.distances()
+    d = board.distances(depth)
     rng = random.Random(name)
     picks = rng.sample(sorted(d), min(samples, len(d)))
     rc, got, err = tblookup(path, "--tables", out, "--batch", "--count",
@@ -142,7 +144,9 @@ def every_distance(name, rows, patterns, samples):
     got = got.split()
     wrong = [(s, d[s], g) for s, g in zip(picks, got) if int(g) != d[s]]
     check("%s: %d positions answered by search, each as long as the BFS "
-          "of all %d positions says" % (name, len(picks), len(d)),
+          "of all %d positions%s says" % (name, len(picks), len(d),
+                                          " within %d moves" % depth
+                                          if depth else ""),
           rc == 0 and len(got) == len(picks) and not wrong, wrong[:3] or err)
     rc, got, err = tblookup(path, "--tables", out, "--batch", "--format",
                             "json", stdin="".join(board.rows(s) + "\n"
@@ -250,6 +254,10 @@ def fourteen(tables):
 every_distance("t-pat8", ["123", "456", "78."], "1234 5678", 300)
 every_distance("t-patwall", ["#12", "345", "67."], "123 4567", 300)
 every_distance("t-pat2x4", ["1234", "567."], "12 34 567", 300)
+# the 3x4 puzzle (eleven): its full table (239,500,800 positions, 80 s)
+# is built on request only, so the BFS here goes 16 moves deep
+every_distance("t-pat3x4", ["1234", "5678", "9AB."], "1234 5678 9AB", 300,
+               depth=16)
 if len(sys.argv) > 4:
     fifteen(sys.argv[4])
 if len(sys.argv) > 5:

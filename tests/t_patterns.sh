@@ -63,7 +63,7 @@ start 12/3.
 goal 12/3."
 bin/tbgen --puzzle eight --patterns --out "$TMP/x" >"$TMP/o" 2>"$TMP/e"
 check "tbgen --patterns on a puzzle without groups: usage error, status 2" \
-    sh -c 'test "$1" = 2 && grep -q "eight has no .patterns. line" "$2"' _ \
+    sh -c 'test "$1" = 2 && grep -q "eight has no .patterns. nor .abstraction. line" "$2"' _ \
     "$?" "$TMP/e"
 
 # ---- missing and damaged pattern tables ----
@@ -131,7 +131,7 @@ check "a 4x4 tile puzzle without 'patterns': 6-6-3 groups by default (57,657,600
         ! grep -q "pattern-4" "$1"' _ "$TMP/o"
 bin/tbgen --puzzle eleven --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
 check "the 3x4 puzzle (a table fits): no default groups, --patterns refused" \
-    sh -c 'test "$1" = 2 && grep -q "eleven has no .patterns. line" "$2"' _ "$?" "$TMP/e"
+    sh -c 'test "$1" = 2 && grep -q "eleven has no .patterns. nor .abstraction. line" "$2"' _ "$?" "$TMP/e"
 
 # ---- fifteen-78: Korf and Felner's 7-8 groups, planned ----
 bin/tbgen --puzzle fifteen-78 --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"

@@ -24,4 +24,66 @@ const char *ptb_family_text(const ptb_family *f);
 int ptb_family_desc(const char *text, struct sl_desc **out, char *err,
                     size_t errcap);
 
+/* ---- searched.c: what the searches past a full table share ----------- */
+
+/* A search's limits (ptb_search_opts) and the nodes it has expanded. */
+typedef struct ptb_limits {
+    uint64_t nodes, max_nodes;           /* max_nodes 0: none */
+    double deadline;                     /* on ptb_clock(); 0: none */
+} ptb_limits;
+
+/* The monotonic clock, in seconds. */
+double ptb_clock(void);
+
+/* Counts one more node: PTB_ELIMIT once a limit is reached (the clock is
+ * read every 65,536 nodes), else PTB_OK. */
+int ptb_limits_reached(ptb_limits *l);
+
+/* The exact distance of a state one move from a state at distance old,
+ * from its stored value v in a table of the distance mod modulus (0: v is
+ * the distance): the one of old - 1, old and old + 1 that v is, or has
+ * v's residue; PTB_UNSOLVABLE when none has (a damaged table).  (On the
+ * search's hot path: inline.) */
+static inline unsigned ptb_next_distance(unsigned old, unsigned v,
+                                         unsigned modulus)
+{
+    if (!modulus)
+        return v + 1 >= old && v <= old + 1 ? v : PTB_UNSOLVABLE;
+    if (v >= modulus)
+        return PTB_UNSOLVABLE;
+    unsigned step = (v + modulus - old % modulus) % modulus;
+    return step == 0 ? old : step == 1 ? old + 1
+           : step == modulus - 1 && old ? old - 1 : PTB_UNSOLVABLE;
+}
+
+/* Whether 'after', made by a move from 'before', is step i of the line a
+ * search found. */
+typedef int (*ptb_is_step)(const void *arg, unsigned i,
+                           const ptb_position *before,
+                           const ptb_position *after);
+
+/* The line of len steps a search found, replayed through the puzzle's
+ * moves from out->start (out->distance is len): step i is the move whose
+ * position is_step() accepts.  PTB_OK; PTB_ECORRUPT if one is missing or
+ * the end is no goal (never); PTB_ENOMEM. */
+int ptb_replay(const ptb_space *s, unsigned len, ptb_is_step is_step,
+               const void *arg, ptb_solution *out);
+
+/* ---- ida_max.c: abstractions combined by maximum ---------------------- */
+
+/* The abstractions' tables of a description with 'abstraction' lines,
+ * open (lib/puzzles/abstract.h): ptb_patterns_open()'s for such a
+ * puzzle, in space s's metric.  Immutable once open. */
+typedef struct ptb_abstractions ptb_abstractions;
+int ptb_abstractions_open(const ptb_space *s, const char *dir,
+                          ptb_abstractions **out);
+void ptb_abstractions_close(ptb_abstractions *a);   /* NULL is fine */
+
+/* ptb_patterns_solve() for such a puzzle, within the limits lim: st's
+ * nodes, iterations and bound. */
+int ptb_abstractions_solve(const ptb_abstractions *a,
+                           const ptb_position *starts, unsigned n,
+                           const ptb_limits *lim, ptb_solution *out,
+                           ptb_search_stats *st);
+
 #endif

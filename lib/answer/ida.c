@@ -29,14 +29,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "answer.h"
 #include "core/core.h"
 #include "puzzles/pattern.h"
 
 #define FOUND 0xFFFFFFFFu
-#define CHECK_EVERY 65536u       /* nodes between looks at the clock */
 #define MAX_FRONT 24             /* the threads' front: at most so deep */
 #define DECODE_MAX ((uint64_t)1 << 27)   /* states of a table decoded at
                                             open: 32 MB */
@@ -59,6 +57,9 @@ struct ptb_patterns {
     ptb_puzzle *puzzle[SL_MAX_PATTERNS];
     ptb_space *space[SL_MAX_PATTERNS];
     ptb_table *table[SL_MAX_PATTERNS];
+    ptb_abstractions *max;               /* or: abstractions by maximum
+                                            (ida_max.c), and nothing above
+                                            but s */
     uint8_t *residue[SL_MAX_PATTERNS];   /* each table's values, decoded
                                             and checked: 2 bits a state;
                                             NULL for a big table, read in
@@ -83,8 +84,7 @@ typedef struct ida {
     view v[2];
     uint8_t line[PTB_MAX_DISTANCE];      /* where the empty cell went */
     unsigned len;                        /* ... so many times */
-    uint64_t nodes, max_nodes;
-    double deadline;
+    ptb_limits lim;
     int rc;                              /* a read's error, or a limit */
 } ida;
 
@@ -95,17 +95,11 @@ typedef struct step {
     uint64_t idx[2];
 } step;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 void ptb_patterns_close(ptb_patterns *pt)
 {
     if (!pt)
         return;
+    ptb_abstractions_close(pt->max);
     for (unsigned g = 0; g < SL_MAX_PATTERNS; g++) {
         free(pt->residue[g]);
         ptb_table_close(pt->table[g]);
@@ -175,6 +169,15 @@ int ptb_patterns_open(const ptb_space *s, const char *dir,
         return PTB_ENOMEM;
     pt->s = s;
     pt->d = p->data;
+    if (pt->d->nkeeps) {
+        int rc = ptb_abstractions_open(s, dir, &pt->max);
+        if (rc != PTB_OK) {
+            free(pt);
+            return rc;
+        }
+        *out = pt;
+        return PTB_OK;
+    }
     sl_tiles_make(pt->d, &pt->t);
     const sl_desc *d = pt->d;
     const sl_goal *gl = &d->goal[0];
@@ -332,14 +335,15 @@ static unsigned slide(ida *x, const step *st, unsigned *old)
             r = pt->residue[g][st->idx[i] / 4] >> 2 * (st->idx[i] % 4) & 3;
         else
             rc = ptb_table_get(pt->table[g], x->r[g], 0, st->idx[i], &r);
-        unsigned step = (r + 3 - v->h[g] % 3) % 3;     /* 0, +1, 2: -1 */
-        if (rc != PTB_OK || r > 2 || (step == 2 && !v->h[g])) {
-            x->rc = rc != PTB_OK ? rc : PTB_ECORRUPT;   /* or below 0 */
+        unsigned h = rc == PTB_OK ? ptb_next_distance(v->h[g], r, 3)
+                                  : PTB_UNSOLVABLE;
+        if (h == PTB_UNSOLVABLE) {
+            x->rc = rc != PTB_OK ? rc : PTB_ECORRUPT;
             return FOUND;
         }
         old[i] = v->h[g];
         shift(x, i, g, x->at[c] - 1u, c, e);
-        v->h[g] = step == 2 ? old[i] - 1 : old[i] + step;
+        v->h[g] = h;
         v->sum = v->sum - old[i] + v->h[g];
     }
     x->at[e] = x->at[c];
@@ -388,12 +392,8 @@ static unsigned dfs(ida *x, unsigned depth, unsigned limit, unsigned h,
         x->len = depth;
         return FOUND;
     }
-    if (++x->nodes % CHECK_EVERY == 0 &&
-        ((x->max_nodes && x->nodes >= x->max_nodes) ||
-         (x->deadline > 0 && now() >= x->deadline))) {
-        x->rc = PTB_ELIMIT;
+    if ((x->rc = ptb_limits_reached(&x->lim)) != PTB_OK)
         return FOUND;
-    }
     if (depth >= PTB_MAX_DISTANCE)
         return UINT32_MAX - 1;
     step st[4];
@@ -506,8 +506,8 @@ static void *search_front(void *arg)
         uint64_t back = 0;
         memcpy(x, j->root, sizeof *x);
         memcpy(x->r, r, sizeof r);
-        x->nodes = __atomic_load_n(&j->nodes, __ATOMIC_RELAXED);
-        uint64_t before = x->nodes;
+        x->lim.nodes = __atomic_load_n(&j->nodes, __ATOMIC_RELAXED);
+        uint64_t before = x->lim.nodes;
         for (unsigned d = 0; d < f->len && h != FOUND; d++) {
             unsigned old[2], e = x->e;
             step st;
@@ -518,7 +518,8 @@ static void *search_front(void *arg)
         }
         if (h != FOUND)
             got = dfs(x, f->len, j->limit, h, back);
-        __atomic_fetch_add(&j->nodes, x->nodes - before, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&j->nodes, x->lim.nodes - before,
+                           __ATOMIC_RELAXED);
         if (x->rc != PTB_OK) {
             __atomic_store_n(&j->rc, x->rc, __ATOMIC_RELAXED);
             break;
@@ -563,7 +564,7 @@ static unsigned dfs_threads(ida *x, unsigned limit, unsigned h,
         ptb_run_threads(search_front, &j, threads);
     pthread_mutex_destroy(&j.lock);
     free(j.f);
-    x->nodes = j.nodes + x->nodes;
+    x->lim.nodes = j.nodes + x->lim.nodes;
     x->rc = rc != PTB_OK ? rc : j.rc;
     if (x->rc != PTB_OK)
         return FOUND;
@@ -574,44 +575,25 @@ static unsigned dfs_threads(ida *x, unsigned limit, unsigned h,
     return FOUND;
 }
 
-/* The line x->line[0..len) replayed through the puzzle's moves from
- * out->start: each step is the move whose board is the one the search
- * made.  PTB_ECORRUPT if one is missing or the end is no goal (never). */
-static int replay(const ptb_patterns *pt, const uint8_t *line, unsigned len,
-                  ptb_solution *out)
+/* Whether 'after' is step i of the line x->line (ptb_replay()): the
+ * tile on open cell x->line[i] moved into the empty cell of 'before'. */
+static int is_step(const void *arg, unsigned i, const ptb_position *before,
+                   const ptb_position *after)
 {
-    const ptb_space *s = pt->s;
-    ptb_move *mv = ptb_move_list(s, sizeof *mv);
-    ptb_position cur = out->start;
-    if (!mv)
-        return PTB_ENOMEM;
-    for (unsigned i = 0; i < len; i++) {
-        unsigned char want[sizeof cur.cell];
-        unsigned empty = 0, to = pt->t.cell[line[i]], n, j;
-        while (empty < pt->d->n && (pt->d->walls >> empty & 1 ||
-                                    cur.cell[empty] != (unsigned char)cur.aux))
-            empty++;
-        memcpy(want, cur.cell, sizeof want);
-        want[empty] = cur.cell[to];
-        want[to] = (unsigned char)cur.aux;
-        n = s->p->position_moves ? s->p->position_moves(s->ctx, &cur, mv)
-                                 : s->p->moves(s->ctx, cur.sub, cur.idx, mv);
-        for (j = 0; j < n; j++) {
-            ptb_position next = cur;
-            s->p->apply(s->ctx, &next, &mv[j]);
-            if (!memcmp(next.cell, want, pt->d->n)) {
-                out->move[i] = mv[j];
-                out->after[i] = cur = next;
-                break;
-            }
-        }
-        if (j == n)
-            break;
-    }
-    free(mv);
-    return len == 0 || (out->distance == len &&
-                        s->p->is_goal(s->ctx, cur.sub, cur.idx))
-               ? PTB_OK : PTB_ECORRUPT;
+    const ida *x = arg;
+    const ptb_patterns *pt = x->pt;
+    unsigned char want[sizeof before->cell];
+    unsigned empty = 0, to = pt->t.cell[x->line[i]];
+    while (empty < pt->d->n && (pt->d->walls >> empty & 1 ||
+                                before->cell[empty] !=
+                                    (unsigned char)before->aux))
+        empty++;
+    if (empty == pt->d->n)
+        return 0;
+    memcpy(want, before->cell, sizeof want);
+    want[empty] = before->cell[to];
+    want[to] = (unsigned char)before->aux;
+    return !memcmp(after->cell, want, pt->d->n);
 }
 
 /* A candidate's start, its board and views made once. */
@@ -661,13 +643,35 @@ static int deepen(ida *x, const ptb_position *starts, unsigned n,
             if (got == FOUND) {
                 out->start = starts[i];
                 out->distance = x->len;
-                return replay(x->pt, x->line, x->len, out);
+                return ptb_replay(x->pt->s, x->len, is_step, x, out);
             }
             next = got < next ? got : next;
         }
         limit = next;
     }
     return PTB_NOTFOUND;
+}
+
+/* The tile search: ptb_patterns_solve() of a puzzle with 'patterns'. */
+static int solve_tiles(const ptb_patterns *pt, const ptb_position *starts,
+                       unsigned n, unsigned threads, const ptb_limits *lim,
+                       ptb_solution *out, ptb_search_stats *st)
+{
+    ida *x = calloc(1, sizeof *x);
+    if (!x)
+        return PTB_ENOMEM;
+    x->pt = pt;
+    x->lim = *lim;
+    int rc = PTB_OK;
+    for (unsigned g = 0; rc == PTB_OK && g < pt->t.ngroups; g++)
+        rc = ptb_reader_new(pt->table[g], &x->r[g]);
+    if (rc == PTB_OK)
+        rc = deepen(x, starts, n, threads > 256 ? 256 : threads, out, st);
+    for (unsigned g = 0; g < pt->t.ngroups; g++)
+        ptb_reader_free(x->r[g]);
+    st->nodes = x->lim.nodes;
+    free(x);
+    return rc;
 }
 
 int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
@@ -679,27 +683,17 @@ int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
     memset(st, 0, sizeof *st);
     if (n == 0 || n > 2)
         return PTB_EINVAL;
-    ida *x = calloc(1, sizeof *x);
-    if (!x)
-        return PTB_ENOMEM;
-    double t0 = now();
-    x->pt = pt;
-    x->max_nodes = opts ? opts->nodes : 0;
-    x->deadline = opts && opts->seconds > 0 ? t0 + opts->seconds : 0;
+    double t0 = ptb_clock();
+    ptb_limits lim = { .max_nodes = opts ? opts->nodes : 0 };
+    lim.deadline = opts && opts->seconds > 0 ? t0 + opts->seconds : 0;
     unsigned threads = opts && opts->threads ? opts->threads : 1;
     out->start = starts[0];
     out->distance = PTB_UNSOLVABLE;
-    int rc = PTB_OK;
-    for (unsigned g = 0; rc == PTB_OK && g < pt->t.ngroups; g++)
-        rc = ptb_reader_new(pt->table[g], &x->r[g]);
-    if (rc == PTB_OK)
-        rc = deepen(x, starts, n, threads > 256 ? 256 : threads, out, st);
+    int rc = pt->max ? ptb_abstractions_solve(pt->max, starts, n, &lim, out,
+                                              st)
+                     : solve_tiles(pt, starts, n, threads, &lim, out, st);
     if (rc != PTB_OK && rc != PTB_NOTFOUND)
         out->distance = PTB_UNSOLVABLE;
-    for (unsigned g = 0; g < pt->t.ngroups; g++)
-        ptb_reader_free(x->r[g]);
-    st->nodes = x->nodes;
-    st->seconds = now() - t0;
-    free(x);
+    st->seconds = ptb_clock() - t0;
     return rc;
 }

@@ -51,6 +51,8 @@ typedef struct reader {
     char distinct[SL_MAX_PIECES + 1], axis[SL_MAX_PIECES + 1];
     int distinct_all, axis_all;
     char patterns[SL_MAX_PIECES + SL_MAX_PATTERNS + 1];   /* groups, ' ' */
+    char keep[SL_MAX_PATTERNS][SL_MAX_PIECES + 1];   /* 'abstraction's */
+    unsigned keep_line[SL_MAX_PATTERNS];
     unsigned seen;               /* keys given, a bit each */
     /* for messages about the letters of 'distinct' and 'axis' */
     unsigned distinct_line, axis_line, covers_line, metrics_line;
@@ -60,9 +62,13 @@ typedef struct reader {
 static const char *const keys[] = { "name", "summary", "source", "metrics",
                                     "distinct", "axis", "empty", "wall",
                                     "covers", "numbers", "patterns",
-                                    "pattern", "start", "goal", NULL };
+                                    "abstraction", "pattern", "start",
+                                    "goal", NULL };
 enum { K_NAME, K_SUMMARY, K_SOURCE, K_METRICS, K_DISTINCT, K_AXIS, K_EMPTY,
-       K_WALL, K_COVERS, K_NUMBERS, K_PATTERNS, K_PATTERN, K_START, K_GOAL };
+       K_WALL, K_COVERS, K_NUMBERS, K_PATTERNS, K_ABSTRACTION, K_PATTERN,
+       K_START, K_GOAL };
+static const unsigned repeatable = 1u << K_SOURCE | 1u << K_GOAL |
+                                   1u << K_ABSTRACTION;   /* keys */
 static const char *const metric_names[] = { "step", "line", "move", NULL };
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -376,6 +382,26 @@ static int read_numbers(reader *r, const char *v, unsigned vl, unsigned line,
                : PTB_OK;
 }
 
+/* An "abstraction" value: the letters of the pieces it keeps. */
+static int read_abstraction(reader *r, const char *v, unsigned vl,
+                            unsigned line, unsigned col)
+{
+    sl_desc *d = r->d;
+    int all = 0;
+    if (d->nkeeps >= SL_MAX_PATTERNS)
+        return ptb_errf(r->err, r->errcap, "line %u: at most %u "
+                        "abstractions", line, SL_MAX_PATTERNS);
+    if (read_letters(r, v, vl, line, col, r->keep[d->nkeeps], &all) !=
+        PTB_OK)
+        return PTB_EPARSE;
+    if (all)
+        return ptb_errf(r->err, r->errcap, "line %u, column %u: an "
+                        "abstraction names the pieces it keeps, not all",
+                        line, col);
+    r->keep_line[d->nkeeps++] = line;
+    return PTB_OK;
+}
+
 /* A "pattern" value: the group N whose pattern space this is. */
 static int read_pattern(reader *r, const char *v, unsigned vl,
                         unsigned line, unsigned col)
@@ -385,7 +411,8 @@ static int read_pattern(reader *r, const char *v, unsigned vl,
         n = 10 * n + (unsigned)(v[i++] - '0');
     if (i != vl || n < 1 || n > SL_MAX_PATTERNS)
         return ptb_errf(r->err, r->errcap, "line %u, column %u: pattern "
-                        "takes the number of a group of 'patterns', from 1",
+                        "takes the number of a group of 'patterns' or of an "
+                        "'abstraction', from 1",
                         line, col);
     r->d->abstract = n;
     r->pattern_line = line;
@@ -420,10 +447,10 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
     if (!keys[k])
         return ptb_errf(r->err, r->errcap, "line %u: unknown key '%.*s' "
                         "(name, summary, source, metrics, distinct, axis, "
-                        "empty, wall, covers, numbers, patterns, pattern, "
-                        "start, goal)", line,
+                        "empty, wall, covers, numbers, patterns, "
+                        "abstraction, pattern, start, goal)", line,
                         (int)(kl > 40 ? 40 : kl), s);
-    if ((r->seen >> k & 1) && k != K_SOURCE && k != K_GOAL)
+    if (r->seen >> k & ~repeatable >> k & 1)
         return ptb_errf(r->err, r->errcap, "line %u: %s is given twice",
                         line, keys[k]);
     r->seen |= 1u << k;
@@ -469,6 +496,8 @@ static int read_key(reader *r, const char *s, unsigned len, unsigned line,
         return read_numbers(r, v, vl, line, col);
     case K_PATTERNS:
         return read_patterns(r, v, vl, line, col);
+    case K_ABSTRACTION:
+        return read_abstraction(r, v, vl, line, col);
     case K_PATTERN:
         return read_pattern(r, v, vl, line, col);
     default: {                           /* start, goal */
@@ -903,8 +932,10 @@ static size_t canonical_text(const reader *r, char *buf, size_t cap)
                  d->reachable ? "reachable" : "layouts");
     if (d->numbers[0])
         ptb_catf(buf, cap, &len, "numbers %s\n", d->numbers);
-    if (d->npatterns)
+    if (d->npatterns && !d->nkeeps)
         ptb_catf(buf, cap, &len, "patterns %s\n", r->patterns);
+    for (unsigned g = 0; g < d->nkeeps; g++)
+        ptb_catf(buf, cap, &len, "abstraction %s\n", r->keep[g]);
     if (d->abstract)
         ptb_catf(buf, cap, &len, "pattern %u\n", d->abstract);
     ptb_catf(buf, cap, &len, "start ");
@@ -1009,7 +1040,8 @@ static void default_patterns(reader *r)
     sl_desc *d = r->d;
     const sl_goal *gl = &d->goal[0];
     unsigned m = open_cells(d), k = 0, n = 0;
-    if (d->npatterns || d->abstract || m < 16 || m != d->npieces + 1 ||
+    if (d->npatterns || d->nkeeps || d->abstract || m < 16 ||
+        m != d->npieces + 1 ||
         !d->reachable || d->ngoals != 1 || gl->n != d->npieces ||
         d->nmetrics != 1 || d->metric[0] != SL_STEP)
         return;
@@ -1037,15 +1069,62 @@ static void default_patterns(reader *r)
     r->patterns[n] = '\0';
 }
 
+/* Each 'abstraction' keeps whole kinds (a letter keeps its piece and
+ * every piece interchangeable with it), and every kind a goal places: so
+ * that a goal's image is a goal of the abstraction (doc/design.md,
+ * "Abstractions").  Not with 'patterns', nor with 'covers mixes', whose
+ * layouts hold any number of some pieces. */
+static int check_abstractions(reader *r)
+{
+    sl_desc *d = r->d;
+    if (!d->nkeeps)
+        return PTB_OK;
+    if (d->npatterns)
+        return ptb_errf(r->err, r->errcap, "line %u: 'patterns' and "
+                        "'abstraction' do not go together (additive groups "
+                        "of tiles, or abstractions combined by maximum)",
+                        r->keep_line[0]);
+    if (d->mixes)
+        return ptb_errf(r->err, r->errcap, "line %u: abstractions need "
+                        "'covers layouts' or 'covers reachable', not mixes",
+                        r->keep_line[0]);
+    for (unsigned g = 0; g < d->nkeeps; g++) {
+        for (const char *x = r->keep[g]; *x; x++) {
+            int k = kind_of_letter(d, *x);
+            if (k < 0)
+                return ptb_errf(r->err, r->errcap, "line %u: '%c' is no "
+                                "piece of the start", r->keep_line[g], *x);
+            d->pattern[g] |= 1u << k;
+        }
+        for (unsigned i = 0; i < d->ngoals; i++)
+            for (unsigned j = 0; j < d->goal[i].n; j++)
+                if (!(d->pattern[g] >> d->goal[i].kind[j] & 1))
+                    return ptb_errf(r->err, r->errcap, "line %u: the "
+                                    "abstraction keeps no '%c', which a "
+                                    "goal places (each keeps every piece "
+                                    "the goals name)", r->keep_line[g],
+                                    d->kind[d->goal[i].kind[j]].shown);
+    }
+    d->npatterns = d->nkeeps;
+    return PTB_OK;
+}
+
 static int check_patterns(reader *r)
 {
     sl_desc *d = r->d;
     unsigned line = r->patterns_line, g = 0;
+    int rc = check_abstractions(r);
+    if (rc != PTB_OK)
+        return rc;
     if (d->abstract && d->abstract > d->npatterns)
         return ptb_errf(r->err, r->errcap, "line %u: pattern %u, but "
-                        "'patterns' lists %u groups", r->pattern_line,
-                        d->abstract, d->npatterns);
-    if (!d->npatterns)
+                        "%s %u %s", r->pattern_line, d->abstract,
+                        d->nkeeps ? "the description has" : "'patterns' lists",
+                        d->npatterns, d->nkeeps ? "abstractions" : "groups");
+    if (d->abstract)
+        snprintf(d->pattern_name, sizeof d->pattern_name, "%s-pattern-%u",
+                 d->name, d->abstract);
+    if (!d->npatterns || d->nkeeps)
         return PTB_OK;
     int tiles = open_cells(d) == d->npieces + 1 && d->reachable;
     for (unsigned k = 0; k < d->nkinds; k++)
@@ -1073,9 +1152,6 @@ static int check_patterns(reader *r)
                             "place '%c'", line, *x);
         d->pattern[g] |= 1u << k;
     }
-    if (d->abstract)
-        snprintf(d->pattern_name, sizeof d->pattern_name, "%s-pattern-%u",
-                 d->name, d->abstract);
     return PTB_OK;
 }
 
@@ -1193,5 +1269,78 @@ int sl_walled(const sl_desc *d, uint64_t extra, sl_desc **out)
         if (extra >> c & 1)
             w->start[c] = '#';
     *out = w;
+    return PTB_OK;
+}
+
+/* The description of abstraction g's puzzle: d's board, metrics and
+ * goals, and the start's pieces that g keeps, the others taken off; every
+ * layout of them (covers layouts), each piece told apart and moving as in
+ * d.  Written as text and read, so that every figure of it (kinds, the
+ * most moves a layout may have) is the reader's. */
+static int abstraction_text(const sl_desc *d, unsigned g, char *buf,
+                            size_t cap)
+{
+    char cells[SL_MAX_CELLS], distinct[SL_MAX_PIECES + 1];
+    char axis[SL_MAX_PIECES + 1];
+    unsigned nd = 0, na = 0;
+    size_t len = 0;
+    for (unsigned c = 0; c < d->n; c++) {
+        char x = d->start[c];
+        int k = x == '.' || x == '#' ? -1 : kind_of_letter(d, x);
+        cells[c] = k >= 0 && !(d->pattern[g] >> k & 1) ? '.' : x;
+        if (k < 0 || cells[c] == '.' || memchr(cells, x, c))
+            continue;
+        if (d->kind[k].label)
+            distinct[nd++] = x;
+        if (d->kind[k].axis != SL_FREE)
+            axis[na++] = x;
+    }
+    distinct[nd] = axis[na] = '\0';
+    ptb_catf(buf, cap, &len, "name %s\nmetrics", d->name);
+    for (unsigned i = 0; i < d->nmetrics; i++)
+        ptb_catf(buf, cap, &len, " %s", metric_names[d->metric[i]]);
+    ptb_catf(buf, cap, &len, "\n");
+    if (nd)
+        ptb_catf(buf, cap, &len, "distinct %s\n", distinct);
+    if (na)
+        ptb_catf(buf, cap, &len, "axis %s\n", axis);
+    if (d->empty[0])
+        ptb_catf(buf, cap, &len, "empty %s\n", d->empty);
+    if (d->wall[0])
+        ptb_catf(buf, cap, &len, "wall %s\n", d->wall);
+    ptb_catf(buf, cap, &len, "start ");
+    sl_grid_text(d, cells, '/', buf, cap, &len);
+    for (unsigned i = 0; i < d->ngoals; i++) {
+        goal_cells(d, &d->goal[i], cells);
+        ptb_catf(buf, cap, &len, "\ngoal ");
+        sl_grid_text(d, cells, '/', buf, cap, &len);
+    }
+    ptb_catf(buf, cap, &len, "\n");
+    return len < cap ? PTB_OK : PTB_EINVAL;
+}
+
+int sl_abstraction(const sl_desc *d, sl_desc **out)
+{
+    char text[SL_MAX_TEXT];
+    sl_desc *a;
+    *out = NULL;
+    if (!d->nkeeps || !d->abstract)
+        return PTB_EINVAL;
+    int rc = abstraction_text(d, d->abstract - 1, text, sizeof text);
+    if (rc != PTB_OK || (rc = sl_read(text, NULL, &a, NULL, 0)) != PTB_OK)
+        return rc == PTB_EPARSE ? PTB_EINVAL : rc;   /* (never) */
+    size_t nt = strlen(d->text) + 1, ns = strlen(d->summary) + 1;
+    free(a->text);
+    free(a->summary);
+    a->summary = malloc(ns);
+    if (!(a->text = malloc(nt)) || !a->summary) {
+        sl_free(a);
+        return PTB_ENOMEM;
+    }
+    memcpy(a->text, d->text, nt);
+    memcpy(a->summary, d->summary, ns);
+    a->abstract = d->abstract;
+    memcpy(a->pattern_name, d->pattern_name, sizeof a->pattern_name);
+    *out = a;
     return PTB_OK;
 }

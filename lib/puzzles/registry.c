@@ -91,12 +91,29 @@ const char *ptb_puzzle_start(const ptb_puzzle *p)
     return p->start;
 }
 
+/* The puzzle of abstraction d->abstract of a description (sl_abstraction():
+ * a described puzzle of fewer pieces, named NAME-pattern-N, whose
+ * description is d's text); it frees d. */
+static int abstraction_puzzle(sl_desc *d, ptb_puzzle **out)
+{
+    sl_desc *a;
+    int rc = sl_abstraction(d, &a);
+    sl_free(d);
+    if (rc == PTB_OK && (rc = sl_puzzle(a, out)) != PTB_OK)
+        sl_free(a);
+    if (rc == PTB_OK)
+        (*out)->name = a->pattern_name;
+    return rc;
+}
+
 int ptb_puzzle_load(const char *text, ptb_puzzle **out, char *err,
                     size_t errcap)
 {
     sl_desc *d;
     *out = NULL;
     int rc = sl_read(text, built_in, &d, err, errcap);
+    if (rc == PTB_OK && d->abstract && d->nkeeps)
+        return abstraction_puzzle(d, out);
     if (rc == PTB_OK && (rc = d->abstract ? sl_pattern_puzzle(d, out)
                                           : sl_puzzle(d, out)) != PTB_OK)
         sl_free(d);
@@ -351,20 +368,27 @@ static int lookup_one(void *arg, const char *file, ptb_puzzle **pp,
 }
 
 /* A puzzle with no table of its own but pattern tables: the puzzle whose
- * description NAME-pattern-1.mdb stores, without its 'pattern' line. */
+ * description NAME-pattern-1.mdb stores (NAME-pattern-1-METRIC.mdb, in a
+ * described metric, for an abstraction of several), without its
+ * 'pattern' line. */
 static int pattern_owner(const char *dir, const char *name, ptb_puzzle **out)
 {
-    char metric[64], *path;
+    static const char *const suffix[] = { "", "-step", "-line", "-move" };
+    char metric[64], *path = NULL;
     ptb_puzzle *q = NULL;
     int rc = PTB_EINVAL;
     if (name[0] == '.' || strchr(name, '/') || strlen(name) > 64)
         return rc;
     char file[80];
-    snprintf(file, sizeof file, "%s-pattern-1", name);
-    if (!(path = ptb_join_path(dir, file, ".mdb")))
-        return PTB_ENOMEM;
-    if (ptb_table_puzzle(path, &q, metric, sizeof metric) == PTB_OK &&
-        q->description) {
+    for (unsigned i = 0; !q && i < sizeof suffix / sizeof *suffix; i++) {
+        snprintf(file, sizeof file, "%s-pattern-1%s", name, suffix[i]);
+        free(path);
+        if (!(path = ptb_join_path(dir, file, ".mdb")))
+            return PTB_ENOMEM;
+        if (ptb_table_puzzle(path, &q, metric, sizeof metric) != PTB_OK)
+            q = NULL;
+    }
+    if (q && q->description) {
         const char *line = strstr(q->description, "\npattern ");
         char *text = line ? strdup(q->description) : NULL;
         if (text) {                     /* the line cut out */

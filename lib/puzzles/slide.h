@@ -86,6 +86,10 @@ typedef struct sl_desc {
     unsigned npatterns;               /* 'patterns': groups of tiles whose
                                          pattern tables bound a search */
     uint32_t pattern[SL_MAX_PATTERNS];   /* each group's kinds, a bit each */
+    unsigned nkeeps;                  /* 'abstraction' lines: npatterns
+                                         abstractions combined by maximum,
+                                         pattern[g] the kinds each keeps
+                                         (0: the groups of 'patterns') */
     unsigned abstract;                /* 'pattern N': this is the pattern
                                          space of group N (from 1); 0: the
                                          puzzle itself */
@@ -143,6 +147,15 @@ uint64_t sl_state_index(const ptb_space *s, unsigned np, const uint8_t *kind,
 void sl_state_goals(const ptb_space *s,
                     void (*emit)(void *arg, uint64_t idx, const uint8_t *at),
                     void *arg);
+
+/* The description of the abstraction d->abstract of d, a description
+ * with 'abstraction' lines read with its 'pattern N' line: d without the
+ * pieces the abstraction leaves out, covering every layout of the rest
+ * (doc/design.md, "Abstractions").  Its text is d's (the table of the
+ * abstraction stores the description it came from), its name d's and
+ * pattern_name NAME-pattern-N; abstract is N.  PTB_OK; PTB_EINVAL when d is
+ * no abstraction's; PTB_ENOMEM. */
+int sl_abstraction(const sl_desc *d, sl_desc **out);
 
 /* A copy of d (covers mixes) whose board has walls on the cells of extra
  * too, which must be off d's walls: a family's walls (lib/answer/family.c).
