@@ -143,8 +143,7 @@ int ptb_puzzle_load_file(const char *path, ptb_puzzle **out, char *err,
 const char *ptb_puzzle_start(const ptb_puzzle *p);
 /* How many pattern groups a described puzzle's 'patterns' line names, or
  * how many 'abstraction' lines it has (puzzletb-description(5)); 0 for any
- * other puzzle, a pattern space's
- * too. */
+ * other puzzle, a pattern space's too. */
 unsigned ptb_puzzle_patterns(const ptb_puzzle *p);
 /* The pattern space of p's group i (from 0): the puzzle whose table holds
  * the distances of group i's pattern database, named NAME-pattern-(i+1).
@@ -361,32 +360,32 @@ int ptb_build(const ptb_space *s, const char *dir, const ptb_build_opts *o,
 
 /* What building a space's table needs, known before anything is
  * allocated: its states, an estimate of the search's CPU time, and bounds
- * on the memory the build takes at its
- * peak (for a mod-3 table, 2 bits a state, the BFS's, and what the writer
- * holds: past 2^28 states only the checks of the values it packs in the
- * file's map, else at most the table's size; for the others, which need
- * exact distances, 2 bytes each, 4 bytes a state) and on the bytes of the
- * file (a byte a state; 1.6 bits for reversible puzzles, whose tables are
- * at most packed3) and of a checkpoint file (each state once, as the gap
- * from the one before in its layer, about 3 bytes at most: the file of
- * ptb_build_opts.checkpoint, or for a mod-3 table built without one an
- * unnamed file of the table's directory, from which the residues come).  The time is
- * measured: the moves into up to 20,000 states spread evenly over the
- * index space are made and timed (a few milliseconds), and scaled to every
- * state; the search makes those of each solvable state once, and its other
- * work adds a little (BENCHMARKS.md compares estimates with runs).
+ * on the memory the build takes at its peak (for a mod-3 table, 2 bits a
+ * state, the BFS's, and what the writer holds: past 2^28 states only the
+ * checks of the values it packs in the file's map, else at most the
+ * table's size; for the others, which need exact distances, 2 bytes each,
+ * 4 bytes a state) and on the bytes of the file (a byte a state; 1.6 bits
+ * for reversible puzzles, whose tables are at most packed3) and of a
+ * checkpoint file (each state once, as the gap from the one before in its
+ * layer, about 3 bytes at most: the file of ptb_build_opts.checkpoint, or
+ * for a mod-3 table built without one an unnamed file of the table's
+ * directory, from which the residues come).  The time is measured: the
+ * moves into up to 20,000 states spread evenly over the index space are
+ * made and timed (a few milliseconds), and scaled to every state; the
+ * search makes those of each solvable state once, and its other work adds
+ * a little (BENCHMARKS.md compares estimates with runs).
  *
  * For a build split between processes (o->cluster; only its ranks is
  * read, so a plan needs no cluster running), the figures of each: the
  * states of the largest slice, the peak of a process (its slices' values
- * and its exchange buffers: 16 MB a thread for its outbox
- * and as much for what it sends, and at most that from each process) and
- * of process 0 (which then gathers the whole table's values into an
- * unnamed file of the output directory, counted in disk, and writes the
- * table: its own peak or the writer's); the bytes the processes send each
- * other (8 bytes a move into another's slice, for every state, from the
- * sample's moves: the search makes the solvable states' only, so this is
- * high by the unsolvable share; plus the values gathered).  o may be NULL (the
+ * and its exchange buffers: 16 MB a thread for its outbox and as much for
+ * what it sends, and at most that from each process) and of process 0
+ * (which then gathers the whole table's values into an unnamed file of
+ * the output directory, counted in disk, and writes the table: its own
+ * peak or the writer's); the bytes the processes send each other (8 bytes
+ * a move into another's slice, for every state, from the sample's moves:
+ * the search makes the solvable states' only, so this is high by the
+ * unsolvable share; plus the values gathered).  o may be NULL (the
  * defaults: one process, a thread a core).  Returns PTB_OK. */
 typedef struct ptb_build_plan {
     uint64_t states;
@@ -687,9 +686,10 @@ typedef struct ptb_search_stats {
  * so the first line found is a shortest one, proven.  Fills out as
  * ptb_solve() does.  With threads, a bound's nodes are shared out and the
  * answer is the same line one thread finds; the node count may differ (a
- * search from abstractions runs on one thread).  opts and stats may be NULL.  PTB_OK; PTB_NOTFOUND (no line: out->distance
- * PTB_UNSOLVABLE); PTB_ELIMIT when a limit ends it first; PTB_EINVAL;
- * PTB_ECORRUPT when a table fails a check; PTB_ENOMEM. */
+ * search from abstractions runs on one thread).  opts and stats may be
+ * NULL.  PTB_OK; PTB_NOTFOUND (no line: out->distance PTB_UNSOLVABLE);
+ * PTB_ELIMIT when a limit ends it first; PTB_EINVAL; PTB_ECORRUPT when a
+ * table fails a check; PTB_ENOMEM. */
 int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
                        unsigned n, const ptb_search_opts *opts,
                        ptb_solution *out, ptb_search_stats *stats);
@@ -711,8 +711,9 @@ int ptb_format_search_json(const ptb_space *s, const ptb_solution *sol,
  * Fogleman's definitions, so that the results are his program's.  threads:
  * 0 or 1 for now.  PTB_OK; PTB_EPARSE with one line in err ("line 3:
  * family: ..."); PTB_EINVAL with one line in err when the family's
- * layouts are too many to rank, or more than 2^32 (a 6x6 board's are); PTB_ERANGE when a distance passes 254;
- * PTB_ENOMEM.  Free it with ptb_family_free(). */
+ * layouts are too many to rank, or more than 2^32 (a 6x6 board's are);
+ * PTB_ERANGE when a distance passes 254; PTB_ENOMEM.  Free it with
+ * ptb_family_free(). */
 typedef struct ptb_family ptb_family;
 int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
                      char *err, size_t errcap);
