@@ -403,8 +403,10 @@ static const serve_arg *arg_find(const serve_request *rq, const char *key)
  * distance, seed and limit, and a position or options to restrict the draw. */
 enum { ARGS_STATS, ARGS_POSITION, ARGS_RANDOM };
 
-/* Checks the query's parameters: each known, none twice, no NUL bytes. */
-static int check_args(ctx *c, const ptb_puzzle *p, int kind)
+/* Checks the query's parameters: each one known() takes (arg its
+ * argument), none twice, no NUL bytes. */
+static int check_query(ctx *c, int (*known)(const void *arg, const char *k),
+                       const void *arg)
 {
     const serve_request *rq = c->rq;
     if (rq->bad_arg)
@@ -414,18 +416,7 @@ static int check_args(ctx *c, const ptb_puzzle *p, int kind)
                      SERVE_MAX_ARGS);
     for (unsigned i = 0; i < rq->nargs; i++) {
         const char *k = rq->arg[i].key;
-        int known = !strcmp(k, "metric");
-        if (kind != ARGS_STATS) {
-            known |= !strcmp(k, "position");
-            for (unsigned o = 0; !known && ptb_puzzle_option(p, o); o++)
-                known = !strcmp(k, ptb_puzzle_option(p, o)->name);
-        }
-        if (kind == ARGS_POSITION)
-            known |= !strcmp(k, "moves");
-        if (kind == ARGS_RANDOM)
-            known |= !strcmp(k, "distance") || !strcmp(k, "seed") ||
-                     !strcmp(k, "limit");
-        if (!known) {
+        if (!known(arg, k)) {
             jbuf b = { c->msg, 0, sizeof c->msg, 0 };
             put(&b, "query: unknown parameter ");
             put_quoted(&b, k, strlen(k));
@@ -437,6 +428,37 @@ static int check_args(ctx *c, const ptb_puzzle *p, int kind)
                 return failf(c, 400, "query: parameter '%s' given twice", k);
     }
     return 0;
+}
+
+/* A puzzle's path and what it takes (ARGS_*). */
+typedef struct puzzle_path {
+    const ptb_puzzle *p;
+    int kind;
+} puzzle_path;
+
+static int puzzle_takes(const void *arg, const char *k)
+{
+    const puzzle_path *pp = arg;
+    int known = !strcmp(k, "metric");
+    if (pp->kind != ARGS_STATS) {
+        known |= !strcmp(k, "position");
+        for (unsigned o = 0; !known && ptb_puzzle_option(pp->p, o); o++)
+            known = !strcmp(k, ptb_puzzle_option(pp->p, o)->name);
+    }
+    if (pp->kind == ARGS_POSITION)
+        known |= !strcmp(k, "moves");
+    if (pp->kind == ARGS_RANDOM)
+        known |= !strcmp(k, "distance") || !strcmp(k, "seed") ||
+                 !strcmp(k, "limit");
+    return known;
+}
+
+/* Checks the query's parameters against what a path of puzzle p of that
+ * kind takes. */
+static int check_args(ctx *c, const ptb_puzzle *p, int kind)
+{
+    puzzle_path pp = { p, kind };
+    return check_query(c, puzzle_takes, &pp);
 }
 
 /* The decimal parameter key in min..max, or def when it is absent (def
@@ -860,30 +882,13 @@ static void api_random(ctx *c, serve_slot *sl)
 
 /* ==== a family's levels ==== */
 
-/* Checks the query's parameters against the names allowed (NULL-ended):
- * each known, none twice, no NUL bytes. */
-static int check_level_args(ctx *c, const char *const *allowed)
+/* Whether k is one of the names of arg (NULL-ended): check_query()'s
+ * test for a levels path, whose parameters are fixed names. */
+static int named(const void *arg, const char *k)
 {
-    const serve_request *rq = c->rq;
-    if (rq->bad_arg || rq->too_many_args)
-        return failf(c, 400, "query: a parameter holds a NUL byte, or more "
-                     "than %d were given", SERVE_MAX_ARGS);
-    for (unsigned i = 0; i < rq->nargs; i++) {
-        const char *k = rq->arg[i].key;
-        int known = 0;
-        for (const char *const *a = allowed; *a && !known; a++)
-            known = !strcmp(k, *a);
-        if (!known) {
-            jbuf b = { c->msg, 0, sizeof c->msg, 0 };
-            put(&b, "query: unknown parameter ");
-            put_quoted(&b, k, strlen(k));
-            fail(c, 400);
-            return -1;
-        }
-        for (unsigned j = 0; j < i; j++)
-            if (!strcmp(rq->arg[j].key, k))
-                return failf(c, 400, "query: parameter '%s' given twice", k);
-    }
+    for (const char *const *a = arg; *a; a++)
+        if (!strcmp(k, *a))
+            return 1;
     return 0;
 }
 
@@ -937,7 +942,7 @@ static void api_levels(ctx *c, const ptb_levels *l)
     uint64_t moves, least, seed, limit;
     size_t first, n, pick[SERVE_MAX_LEVELS];
     jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
-    if (check_level_args(c, allowed) ||
+    if (check_query(c, named, allowed) ||
         number_arg(c, "moves", 0, PTB_MAX_DISTANCE, 0, &moves) ||
         number_arg(c, "at-least", 0, PTB_MAX_DISTANCE, 0, &least) ||
         number_arg(c, "seed", 0, UINT64_MAX, 0, &seed) ||
@@ -972,7 +977,7 @@ static void api_level_stats(ctx *c, const ptb_levels *l)
     size_t first, n, total = ptb_levels_count(l);
     ptb_level lv;
     jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
-    if (check_level_args(c, allowed))
+    if (check_query(c, named, allowed))
         return;
     put(&b, "{\"family\":");
     put_str(&b, ptb_levels_name(l));
@@ -998,7 +1003,7 @@ static void api_level_play(ctx *c, const ptb_levels *l)
     ptb_puzzle *p;
     ptb_space *s;
     jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
-    if (check_level_args(c, allowed) ||
+    if (check_query(c, named, allowed) ||
         number_arg(c, "moves", 0, PTB_MAX_DISTANCE, UINT64_MAX, &moves) ||
         number_arg(c, "seed", 0, UINT64_MAX, 0, &seed))
         return;
@@ -1044,7 +1049,7 @@ static void api_families(ctx *c)
     static const char *const allowed[] = { NULL };
     struct dirent **list;
     jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
-    if (check_level_args(c, allowed))
+    if (check_query(c, named, allowed))
         return;
     int n = scandir(c->srv->tables, &list, levels_file, alphasort);
     put(&b, "{\"families\":[");
