@@ -626,27 +626,41 @@ static int identity_line(void *arg, const char *key, const char *val)
     return PTB_OK;
 }
 
-int ptb_table_identify(const char *path, ptb_table_id *id, ptb_table **out)
+/* The file at path, open (*out; NULL on failure), and its header record
+ * (*head): PTB_OK or what open_db() and header_record() return. */
+static int open_file(const char *path, ptb_table **out, MDB_val *head)
 {
-    MDB_val v;
     ptb_table *t = calloc(1, sizeof *t);
-    identity in = { .t = t, .id = id };
-    char *text = NULL;
-    memset(id, 0, sizeof *id);
-    *out = NULL;
     int rc = !t ? PTB_ENOMEM : PTB_OK;
+    *out = NULL;
     if (rc == PTB_OK && !(t->path = strdup(path)))
         rc = PTB_ENOMEM;
     if (rc == PTB_OK)
         rc = open_db(t);
     if (rc == PTB_OK)
-        rc = header_record(t, &v);
-    if (rc == PTB_OK) {          /* the header's size, not HEADER_MAX: */
-        in.cap = v.mv_size + 1;  /* pages a query would touch for nothing */
-        text = malloc(in.cap);
-        id->description = malloc(in.cap);
-        rc = !text || !id->description ? PTB_ENOMEM : PTB_OK;
-    }
+        rc = header_record(t, head);
+    if (rc != PTB_OK)
+        ptb_table_close(t);
+    else
+        *out = t;
+    return rc;
+}
+
+int ptb_table_identify(const char *path, ptb_table_id *id, ptb_table **out)
+{
+    MDB_val v;
+    ptb_table *t;
+    memset(id, 0, sizeof *id);
+    int rc = open_file(path, &t, &v);
+    *out = NULL;
+    if (rc != PTB_OK)
+        return rc;
+    /* the header's size, not HEADER_MAX: pages a query would touch for
+     * nothing */
+    identity in = { .t = t, .id = id, .cap = v.mv_size + 1 };
+    char *text = malloc(in.cap);
+    id->description = malloc(in.cap);
+    rc = !text || !id->description ? PTB_ENOMEM : PTB_OK;
     if (rc == PTB_OK)
         rc = each_line(&v, text, identity_line, &in);
     if (rc == PTB_OK && in.len >= in.cap)
@@ -674,23 +688,12 @@ int ptb_records_open(const char *path, ptb_table **out, const char **header,
                      size_t *len)
 {
     MDB_val v;
-    ptb_table *t = calloc(1, sizeof *t);
-    int rc = !t ? PTB_ENOMEM : PTB_OK;
-    *out = NULL;
-    if (rc == PTB_OK && !(t->path = strdup(path)))
-        rc = PTB_ENOMEM;
-    if (rc == PTB_OK)
-        rc = open_db(t);
-    if (rc == PTB_OK)
-        rc = header_record(t, &v);
-    if (rc != PTB_OK) {
-        ptb_table_close(t);
-        return rc;
+    int rc = open_file(path, out, &v);
+    if (rc == PTB_OK) {
+        *header = v.mv_data;
+        *len = v.mv_size;
     }
-    *header = v.mv_data;
-    *len = v.mv_size;
-    *out = t;
-    return PTB_OK;
+    return rc;
 }
 
 int ptb_table_record(const ptb_table *t, const char *key, const void **data,
