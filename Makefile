@@ -451,7 +451,7 @@ FUZZ_TABLES  = four frog toy grid line
 FUZZ_BIN = $(FUZZ_PUZZLES:%=build/fuzz/parse_%) \
            $(FUZZ_TABLES:%=build/fuzz/table_%) build/fuzz/mdbcheck \
            build/fuzz/batch build/fuzz/describe build/fuzz/ranking \
-           build/fuzz/patterns
+           build/fuzz/patterns build/fuzz/levels
 FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_TOY_OBJ = $(LIB_SRC:%.c=build/fuzz-toy/%.o) \
                $(TOY_SRC:%.c=build/fuzz-toy/%.o)
@@ -516,6 +516,11 @@ build/fuzz/tables/fz-tiles-pattern-1.mdb: bin/tbgen tests/fuzz/tiles.txt
 
 build/fuzz/patterns: tests/fuzz/fuzz_patterns.c tests/fuzz/rewrite.h \
                      build/fuzz/libpuzzletb.a
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
+
+build/fuzz/levels: tests/fuzz/fuzz_levels.c tests/fuzz/rewrite.h \
+                   build/fuzz/libpuzzletb.a
 	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 	    -o $@ $< build/fuzz/libpuzzletb.a $(LDLIBS)
 

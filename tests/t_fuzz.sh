@@ -5,7 +5,7 @@
 # harness (every puzzle's parser, the table reader on four, frog and the
 # toy puzzles' tables, the LMDB page check, the batch reader, the
 # description reader, a described table's ranking, a search from pattern
-# tables) runs for $FUZZ_SMOKE
+# tables, the levels table reader) runs for $FUZZ_SMOKE
 # seconds (default 2; `make test-long`: 60) from its corpus and must find
 # nothing.  `make fuzz FUZZ_SECONDS=N` is the long run, `make fuzz-tables`
 # the table reader's.
