@@ -11,40 +11,17 @@
  * a hang, a leak, or a level that passed the open's checks and then
  * breaks a rule the open promises (moves in order, hardest first, the
  * histogram's sum the component's size) is a finding (abort()). */
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "puzzletb.h"
 #include "rewrite.h"
 
 #define FAMILY "rush-4x4"
 
-static char dir[64], path[128];
 static int fd = -1;
-
-static void cleanup(void)
-{
-    if (fd >= 0)
-        close(fd);
-    unlink(path);
-    rmdir(dir);
-}
-
-static void setup(void)
-{
-    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(dir, sizeof dir, "%s/fuzz_levels.XXXXXX", tmp);
-    if (!mkdtemp(dir))
-        abort();
-    snprintf(path, sizeof path, "%s/" FAMILY ".levels.mdb", dir);
-    atexit(cleanup);
-    if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
-        abort();
-}
 
 /* Reads every level, as a reader of the table would. */
 static void probe(const ptb_levels *l)
@@ -87,10 +64,10 @@ static void probe(const ptb_levels *l)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (fd < 0)
-        setup();
+        fd = input_file(FAMILY ".levels.mdb");
     rewrite(fd, data, size);
     ptb_levels *l = NULL;
-    if (ptb_levels_open(dir, FAMILY, &l) == PTB_OK)
+    if (ptb_levels_open(input_dir, FAMILY, &l) == PTB_OK)
         probe(l);
     ptb_levels_close(l);
     return 0;

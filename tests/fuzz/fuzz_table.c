@@ -14,12 +14,10 @@
  * hang, a leak or an out-of-memory is fine: an error code is the expected
  * answer to a hostile file.  The corpus starts from the generated tables
  * (tests/fuzz/run copies them in). */
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "puzzletb.h"
 #include "rewrite.h"
@@ -42,20 +40,11 @@ static const struct query {
 };
 
 static ptb_space *space;
-static char dir[64], path[192];
 static ptb_position query[2];
 static unsigned nquery;
 static int fd = -1;                    /* the table file, kept open */
 static ptb_solution sol;
 static ptb_successor next[PTB_MAX_SUCCESSORS];
-
-static void cleanup(void)
-{
-    if (fd >= 0)
-        close(fd);
-    unlink(path);
-    rmdir(dir);
-}
 
 static void setup(void)
 {
@@ -67,16 +56,11 @@ static void setup(void)
     if (!q)
         abort();
     const char *opt[2] = { q->option, NULL };
-    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(dir, sizeof dir, "%s/fuzz_table.XXXXXX", tmp);
     if (ptb_space_open(FUZZ_PUZZLE, FUZZ_METRIC, &space) != PTB_OK ||
-        ptb_space_file(space, file, sizeof file) < 0 || !mkdtemp(dir) ||
+        ptb_space_file(space, file, sizeof file) < 0 ||
         ptb_parse(space, q->text, opt, query, &nquery, err, sizeof err))
         abort();
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    atexit(cleanup);
-    if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
-        abort();
+    fd = input_file(file);
 }
 
 static uint64_t tail64(const uint8_t *data, size_t size, size_t back)
@@ -112,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         setup();
     rewrite(fd, data, size);
     ptb_table *t = NULL;
-    if (ptb_table_open(space, dir, &t) == PTB_OK)
+    if (ptb_table_open(space, input_dir, &t) == PTB_OK)
         probe(t, data, size);
     ptb_table_close(t);
     return 0;
