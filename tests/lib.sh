@@ -66,8 +66,18 @@ expect_usage() {
        printf '%s' "$first" | grep -qE -- "$pattern"; then
         return 0
     fi
-    echo "# expected status $status and /$pattern/; got $rc: $err | $out" >&2
+    echo "# expected status 2 and /$pattern/; got $rc: $err | $out" >&2
     return 1
+}
+
+# refused WHAT PATTERN DESCRIPTION: tbgen --plan of the description refuses
+# it: status 2, nothing on stdout, one stderr line matching PATTERN (grep -E)
+refused() {
+    printf '%s\n' "$3" >"$TMP/bad.txt"
+    bin/tbgen --puzzle "$TMP/bad.txt" --plan >"$TMP/o" 2>"$TMP/e"; local rc=$?
+    check "$1" sh -c 'test "$1" = 2 && test ! -s "$2" &&
+        test "$(wc -l <"$3")" = 1 && grep -qE -- "$4" "$3"' _ "$rc" "$TMP/o" \
+        "$TMP/e" "$2"
 }
 
 # need FILE...: the script cannot run without these: one failure, and stop

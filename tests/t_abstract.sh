@@ -13,13 +13,6 @@ cat "$TMP/out.py"
 n=$((n + $(grep -c '^ok\|^not ok' "$TMP/out.py")))
 
 # ---- descriptions: what 'abstraction' refuses ----
-refused() {   # refused WHAT PATTERN DESCRIPTION: tbgen exits 2 with one line
-    printf '%s\n' "$3" >"$TMP/bad.txt"
-    bin/tbgen --puzzle "$TMP/bad.txt" --plan >"$TMP/o" 2>"$TMP/e"; local rc=$?
-    check "$1" sh -c 'test "$1" = 2 && test ! -s "$2" &&
-        test "$(wc -l <"$3")" = 1 && grep -qE -- "$4" "$3"' _ "$rc" "$TMP/o" \
-        "$TMP/e" "$2"
-}
 board='start aBBc/dBBe/df.e/gf.h/iijj
 goal ????/????/????/?BB?/?BB?'
 refused "an abstraction that leaves out a piece the goal names: refused with its line" \

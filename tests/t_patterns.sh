@@ -30,13 +30,6 @@ expect_error 2 "column 34: 16 is no number of this puzzle \(0 for the empty cell
 check "a number past the tiles: refused with its column" test $? = 0
 
 # ---- descriptions: what 'patterns' and 'pattern' refuse ----
-refused() {   # refused WHAT PATTERN DESCRIPTION: tbgen exits 2 with one line
-    printf '%s\n' "$3" >"$TMP/bad.txt"
-    bin/tbgen --puzzle "$TMP/bad.txt" --plan >"$TMP/o" 2>"$TMP/e"; local rc=$?
-    check "$1" sh -c 'test "$1" = 2 && test ! -s "$2" &&
-        test "$(wc -l <"$3")" = 1 && grep -qE -- "$4" "$3"' _ "$rc" "$TMP/o" \
-        "$TMP/e" "$2"
-}
 tiles='name t-bad
 covers reachable
 distinct all'
