@@ -684,12 +684,13 @@ typedef struct ptb_search_stats {
  * Artificial Intelligence 27, 1985) whose bound is the sum of the pattern
  * tables' distances (or the largest of the abstractions'): a lower bound,
  * so the first line found is a shortest one, proven.  Fills out as
- * ptb_solve() does.  With threads, a bound's nodes are shared out and the
- * answer is the same line one thread finds; the node count may differ (a
- * search from abstractions runs on one thread).  opts and stats may be
- * NULL.  PTB_OK; PTB_NOTFOUND (no line: out->distance PTB_UNSOLVABLE);
- * PTB_ELIMIT when a limit ends it first; PTB_EINVAL; PTB_ECORRUPT when a
- * table fails a check; PTB_ENOMEM. */
+ * ptb_solve() does.  With threads, a bound's nodes are shared out; the
+ * answer is the same line one thread finds, except from abstractions,
+ * whose threads share the boards they have met: there the line is as
+ * short, but which one may change from run to run; the node count may
+ * differ.  opts and stats may be NULL.  PTB_OK; PTB_NOTFOUND (no line:
+ * out->distance PTB_UNSOLVABLE); PTB_ELIMIT when a limit ends it first;
+ * PTB_EINVAL; PTB_ECORRUPT when a table fails a check; PTB_ENOMEM. */
 int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
                        unsigned n, const ptb_search_opts *opts,
                        ptb_solution *out, ptb_search_stats *stats);

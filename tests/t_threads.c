@@ -4,10 +4,16 @@
  * one thread's answer.  Then four threads read the same 20,000 random
  * Klotski values at once, each through a reader of its own that decodes
  * (or, packed3, reads in place) what it touches; every value must equal
- * the one thread's.  Last, four threads answer Century's start and two
+ * the one thread's.  Then four threads answer Century's start and two
  * of its neighbours at once, over and over, on a fresh space of its
- * table. */
+ * table.  Last, searches past a full table, one bound shared out among
+ * threads: Korf's first 15-puzzle instance (57 moves, Korf 1985; its tiles
+ * renumbered for the goal 1..15 then the blank) on 1 and
+ * 3 threads, the same line; and a Century board 30 moves from the goal by
+ * its table, searched from abstractions built here, on 1 and 3 threads,
+ * 30 moves each time. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,6 +188,124 @@ static void described_space(void)
     ptb_puzzle_free(p);
 }
 
+/* A search from space s's pattern tables in dir of the board text on
+ * 'threads' threads into sol: PTB_OK or the error. */
+static int search(const ptb_space *s, const char *dir, const char *text,
+                  unsigned threads, ptb_solution *sol)
+{
+    ptb_patterns *pt;
+    ptb_position pos[2];
+    unsigned n;
+    ptb_search_opts o = { .threads = threads };
+    int rc = ptb_patterns_open(s, dir, &pt);
+    if (rc != PTB_OK)
+        return rc;
+    if ((rc = ptb_parse(s, text, NULL, pos, &n, NULL, 0)) == PTB_OK)
+        rc = ptb_patterns_solve(pt, pos, n, &o, sol, NULL);
+    ptb_patterns_close(pt);
+    return rc;
+}
+
+static int same_line(const ptb_solution *a, const ptb_solution *b)
+{
+    if (a->distance != b->distance || a->distance > PTB_MAX_DISTANCE)
+        return 0;
+    for (unsigned i = 0; i < a->distance; i++)
+        if (a->move[i].to != b->move[i].to ||
+            a->move[i].code != b->move[i].code)
+            return 0;
+    return 1;
+}
+
+static void fifteen_search(ptb_solution *one, ptb_solution *three)
+{
+    ptb_puzzle *p;
+    ptb_space *s = NULL;
+    const char *korf1 = "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2";
+    int rc = ptb_puzzle_lookup(tables_dir(), "fifteen", &p);
+    if (rc == PTB_OK)
+        rc = ptb_space_new(p, NULL, &s);
+    int rc1 = rc == PTB_OK ? search(s, tables_dir(), korf1, 1, one) : rc;
+    int rc3 = rc == PTB_OK ? search(s, tables_dir(), korf1, 3, three) : rc;
+    check(rc1 == PTB_OK && rc3 == PTB_OK && one->distance == 57 &&
+          same_line(one, three),
+          "Korf's instance 1 searched on 1 and 3 threads: 57 moves, the "
+          "same line (%s, %s; %u)", ptb_strerror(rc1), ptb_strerror(rc3),
+          one->distance);
+    ptb_space_close(s);
+    ptb_puzzle_free(p);
+}
+
+/* Century's abstractions (tests/t_abstract.py's), their move tables built
+ * into dir. */
+static const char century_abstract[] =
+    "name t-cent\nmetrics move\nabstraction Bdij\nabstraction Baij\n"
+    "abstraction Bad\nstart aBBc/dBBe/df.e/gf.h/iijj\n"
+    "goal \?\?\?\?/\?\?\?\?/\?\?\?\?/\?BB\?/\?BB\?\n";
+
+static int build_abstractions(const ptb_puzzle *p, const char *dir)
+{
+    int rc = PTB_OK;
+    ptb_build_opts o;
+    ptb_table_info info;
+    ptb_build_opts_init(&o);
+    o.threads = 1;
+    for (unsigned g = 0; rc == PTB_OK && g < ptb_puzzle_patterns(p); g++) {
+        ptb_puzzle *q;
+        ptb_space *s = NULL;
+        if ((rc = ptb_puzzle_pattern(p, g, &q)) != PTB_OK)
+            break;
+        if ((rc = ptb_space_new(q, "move", &s)) == PTB_OK)
+            rc = ptb_build(s, dir, &o, &info);
+        ptb_space_close(s);
+        ptb_puzzle_free(q);
+    }
+    return rc;
+}
+
+static void century_search(ptb_solution *one, ptb_solution *three)
+{
+    char tmp[] = "/tmp/t_threads.XXXXXX", err[200], board[64];
+    ptb_puzzle *full = NULL, *p = NULL;
+    ptb_space *fs = NULL, *s = NULL;
+    ptb_table *t = NULL;
+    ptb_position pos[2];
+    unsigned n;
+    int rc = ptb_puzzle_lookup(tables_dir(), "century", &full);
+    if (rc == PTB_OK && (rc = ptb_space_new(full, "move", &fs)) == PTB_OK &&
+        (rc = ptb_table_open(fs, tables_dir(), &t)) == PTB_OK &&
+        (rc = ptb_parse(fs, "aBBc/dBBe/df.e/gf.h/iijj", NULL, pos, &n, NULL,
+                        0)) == PTB_OK)
+        rc = ptb_solve(t, NULL, pos, n, one);
+    if (rc == PTB_OK && one->distance == 99)   /* 30 moves from the goal */
+        rc = ptb_format_board(fs, &one->after[68], board, sizeof board) > 0
+                 ? PTB_OK : PTB_EINVAL;
+    if (!check(rc == PTB_OK && one->distance == 99 && mkdtemp(tmp),
+               "Century's board 30 moves from the goal, by its table: %s",
+               ptb_strerror(rc)))
+        goto end;
+    rc = ptb_puzzle_load(century_abstract, &p, err, sizeof err);
+    if (rc == PTB_OK && (rc = build_abstractions(p, tmp)) == PTB_OK)
+        rc = ptb_space_new(p, "move", &s);
+    int rc1 = rc == PTB_OK ? search(s, tmp, board, 1, one) : rc;
+    int rc3 = rc == PTB_OK ? search(s, tmp, board, 3, three) : rc;
+    check(rc1 == PTB_OK && rc3 == PTB_OK && one->distance == 30 &&
+          three->distance == 30,
+          "abstractions: the board searched on 1 and 3 threads, 30 moves "
+          "each (%s, %s; %u and %u)", ptb_strerror(rc1), ptb_strerror(rc3),
+          one->distance, three->distance);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    if (system(cmd) != 0)
+        check(0, "%s removed", tmp);
+end:
+    ptb_space_close(s);
+    ptb_puzzle_free(p);
+    ptb_table_close(t);
+    ptb_space_close(fs);
+    ptb_puzzle_free(full);
+}
+
 int main(void)
 {
     tables tb;
@@ -225,9 +349,15 @@ int main(void)
     }
     check(bad == 0, "4 threads on one handle give the one thread's answers "
           "(%u differ)", bad);
-    free(sol);
     tables_close(&tb);
     klotski_values();
     described_space();
+    ptb_solution *other = malloc(sizeof *other);
+    if (sol && other) {
+        fifteen_search(sol, other);
+        century_search(sol, other);
+    }
+    free(sol);
+    free(other);
     return check_done();
 }

@@ -69,6 +69,54 @@ typedef int (*ptb_is_step)(const void *arg, unsigned i,
 int ptb_replay(const ptb_space *s, unsigned len, ptb_is_step is_step,
                const void *arg, ptb_solution *out);
 
+/* One bound of an IDA* on several threads.  The nodes at a small depth
+ * that the bound lets through (the front), in the order a search meets
+ * them, are shared out among the threads, each searched below on its own;
+ * the line of the first of them that has one is the answer, as one
+ * thread's would be.  A search names its moves by numbers of its own (the
+ * empty cell's new cell; a move's place in the engine's list), and a node
+ * by the moves that lead to it from the start. */
+#define PTB_FRONT_MAX 24          /* a front node's moves: at most so many */
+#define PTB_FOUND 0xFFFFFFFFu     /* what a search below returns when it
+                                     has a line (or an error) */
+
+typedef struct ptb_front ptb_front;
+
+typedef struct ptb_bound_search {
+    /* Lists the front of the bound 'limit' at depth 'depth' from the
+     * root: each node at that depth the bound lets through, and any goal
+     * above, with ptb_front_add(); the bounds of the nodes it cuts with
+     * ptb_front_cut().  PTB_OK or an error. */
+    int (*list)(void *root, ptb_front *f, unsigned depth, unsigned limit);
+    /* A thread's own copy of the root search (its table readers, its
+     * buffers), NULL when it cannot be made; and its end. */
+    void *(*worker)(void *root);
+    void (*done)(void *worker);
+    /* The search below node i of the front f, within 'limit' and the
+     * limits lim (whose nodes it counts): PTB_FOUND with the whole line's
+     * moves, the node's path first, in line[0..*n), or an error in *rc;
+     * else the least bound past limit that it met. */
+    unsigned (*below)(void *worker, const ptb_front *f, size_t i,
+                      unsigned limit, ptb_limits *lim, uint16_t *line,
+                      unsigned *n, int *rc);
+} ptb_bound_search;
+
+/* Adds the node that path[0..len) leads to (len <= PTB_FRONT_MAX) to the
+ * front: PTB_OK, PTB_ENOMEM. */
+int ptb_front_add(ptb_front *f, const uint16_t *path, unsigned len);
+/* A node cut at bound b: the least such is the next bound. */
+void ptb_front_cut(ptb_front *f, unsigned b);
+/* Node i's moves from the start, *len of them. */
+const uint16_t *ptb_front_path(const ptb_front *f, size_t i, unsigned *len);
+
+/* The bound 'limit' from the root on 1..256 threads: PTB_FOUND with the
+ * line in line[0..*n) (PTB_MAX_DISTANCE moves at most), or with an error
+ * in *rc; else the least bound past limit.  lim counts the nodes of every
+ * thread. */
+unsigned ptb_bound_threads(const ptb_bound_search *bs, void *root,
+                           unsigned limit, unsigned threads, ptb_limits *lim,
+                           uint16_t *line, unsigned *n, int *rc);
+
 /* ---- ida_max.c: abstractions combined by maximum ---------------------- */
 
 /* The abstractions' tables of a description with 'abstraction' lines,
@@ -79,11 +127,11 @@ int ptb_abstractions_open(const ptb_space *s, const char *dir,
                           ptb_abstractions **out);
 void ptb_abstractions_close(ptb_abstractions *a);   /* NULL is fine */
 
-/* ptb_patterns_solve() for such a puzzle, within the limits lim: st's
- * nodes, iterations and bound. */
+/* ptb_patterns_solve() for such a puzzle, on 1..256 threads within the
+ * limits lim: st's nodes, iterations and bound. */
 int ptb_abstractions_solve(const ptb_abstractions *a,
                            const ptb_position *starts, unsigned n,
-                           const ptb_limits *lim, ptb_solution *out,
-                           ptb_search_stats *st);
+                           unsigned threads, const ptb_limits *lim,
+                           ptb_solution *out, ptb_search_stats *st);
 
 #endif

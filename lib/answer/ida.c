@@ -26,7 +26,6 @@
  * May touch: its arguments, the heap, the tables (read only) and the
  * clock.  No I/O of its own.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,8 +33,7 @@
 #include "core/core.h"
 #include "puzzles/pattern.h"
 
-#define FOUND 0xFFFFFFFFu
-#define MAX_FRONT 24             /* the threads' front: at most so deep */
+#define FOUND PTB_FOUND
 #define DECODE_MAX ((uint64_t)1 << 27)   /* states of a table decoded at
                                             open: 32 MB */
 
@@ -82,10 +80,12 @@ typedef struct ida {
                                             0 (the empty cell) */
     unsigned e;                          /* the empty cell */
     view v[2];
-    uint8_t line[PTB_MAX_DISTANCE];      /* where the empty cell went */
+    uint16_t line[PTB_MAX_DISTANCE];     /* where the empty cell went */
     unsigned len;                        /* ... so many times */
     ptb_limits lim;
     int rc;                              /* a read's error, or a limit */
+    const struct ida *root;              /* a thread's: the search it
+                                            shares a bound of */
 } ida;
 
 /* A move: for each view, its group's state after, or none. */
@@ -404,7 +404,7 @@ static unsigned dfs(ida *x, unsigned depth, unsigned limit, unsigned h,
         unsigned got = nh == FOUND ? FOUND
                        : dfs(x, depth + 1, limit, nh, (uint64_t)1 << e);
         if (got == FOUND) {
-            x->line[depth] = (uint8_t)st[i].c;
+            x->line[depth] = (uint16_t)st[i].c;
             return FOUND;
         }
         unslide(x, &st[i], e, old);
@@ -413,70 +413,28 @@ static unsigned dfs(ida *x, unsigned depth, unsigned limit, unsigned h,
     return best;
 }
 
-/* ---- one bound on several threads ------------------------------------ */
+/* ---- one bound on several threads (ptb_bound_threads()) ------------- */
 
-/* The nodes at a small depth (or a goal above it), in the order a search
- * meets them: the threads share them out, and the line of the first of
- * them that has one is the answer, as one thread's would be. */
-typedef struct front {
-    uint8_t len;
-    uint8_t cell[MAX_FRONT];             /* where the empty cell went */
-} front;
-
-typedef struct job {
-    const ida *root;
-    front *f;
-    size_t n, cap;
-    unsigned depth, limit, h;
-    unsigned taken;                      /* atomic: the next front node */
-    unsigned found;                      /* atomic: the least with a line */
-    unsigned best;                       /* atomic: the least bound past */
-    uint64_t nodes;                      /* atomic */
-    int rc;                              /* atomic: an error, or PTB_OK */
-    pthread_mutex_t lock;                /* the line below */
-    uint8_t line[PTB_MAX_DISTANCE];
-    unsigned len;
-} job;
-
-static void least(unsigned *at, unsigned v)
+/* The front below depth 'depth' with h the bound of the board: its
+ * nodes at depth 'want', path[] the empty cell's cells on the way. */
+static int list_at(ida *x, ptb_front *f, unsigned depth, unsigned want,
+                   unsigned limit, unsigned h, uint64_t back, uint16_t *path)
 {
-    unsigned now = __atomic_load_n(at, __ATOMIC_RELAXED);
-    while (v < now && !__atomic_compare_exchange_n(at, &now, v, 0,
-                                                   __ATOMIC_RELAXED,
-                                                   __ATOMIC_RELAXED))
-        ;
-}
-
-/* The front of the bound: the nodes at depth j->depth that the bound
- * lets through, and any goal above them.  PTB_OK, PTB_ENOMEM, or a table's
- * error from slide(). */
-static int expand(ida *x, job *j, unsigned depth, unsigned h, uint64_t back,
-                  uint8_t *path)
-{
-    if (depth + h > j->limit) {
-        least(&j->best, depth + h);
+    if (depth + h > limit) {
+        ptb_front_cut(f, depth + h);
         return PTB_OK;
     }
-    if (depth == j->depth || (h == 0 && at_goal(x))) {
-        if (j->n == j->cap) {
-            front *more = realloc(j->f, 2 * j->cap * sizeof *more);
-            if (!more)
-                return PTB_ENOMEM;
-            j->f = more;
-            j->cap *= 2;
-        }
-        j->f[j->n].len = (uint8_t)depth;
-        memcpy(j->f[j->n++].cell, path, depth);
-        return PTB_OK;
-    }
+    if (depth == want || (h == 0 && at_goal(x)))
+        return ptb_front_add(f, path, depth);
     step st[4];
     unsigned e = x->e, n = steps(x, back, st);
     for (unsigned i = 0; i < n; i++) {
         unsigned old[2], nh = slide(x, &st[i], old);
         if (nh == FOUND)
             return x->rc;
-        path[depth] = (uint8_t)st[i].c;
-        int rc = expand(x, j, depth + 1, nh, (uint64_t)1 << e, path);
+        path[depth] = (uint16_t)st[i].c;
+        int rc = list_at(x, f, depth + 1, want, limit, nh, (uint64_t)1 << e,
+                         path);
         unslide(x, &st[i], e, old);
         if (rc != PTB_OK)
             return rc;
@@ -484,96 +442,73 @@ static int expand(ida *x, job *j, unsigned depth, unsigned h, uint64_t back,
     return PTB_OK;
 }
 
-/* One thread: front nodes in turn, each searched below its depth. */
-static void *search_front(void *arg)
+static int list(void *root, ptb_front *f, unsigned depth, unsigned limit)
 {
-    job *j = arg;
-    const ptb_patterns *pt = j->root->pt;
-    ptb_reader *r[SL_MAX_PATTERNS] = { NULL };  /* its own: one a thread */
-    ida *x = malloc(sizeof *x);
-    int rc = x ? PTB_OK : PTB_ENOMEM;
-    for (unsigned g = 0; rc == PTB_OK && g < pt->t.ngroups; g++)
-        rc = ptb_reader_new(pt->table[g], &r[g]);
-    if (rc != PTB_OK)
-        __atomic_store_n(&j->rc, rc, __ATOMIC_RELAXED);
-    for (; rc == PTB_OK;) {
-        unsigned i = __atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED);
-        if (i >= j->n || i > __atomic_load_n(&j->found, __ATOMIC_RELAXED) ||
-            __atomic_load_n(&j->rc, __ATOMIC_RELAXED) != PTB_OK)
-            break;
-        const front *f = &j->f[i];
-        unsigned h = j->h, got = FOUND;
-        uint64_t back = 0;
-        memcpy(x, j->root, sizeof *x);
-        memcpy(x->r, r, sizeof r);
-        x->lim.nodes = __atomic_load_n(&j->nodes, __ATOMIC_RELAXED);
-        uint64_t before = x->lim.nodes;
-        for (unsigned d = 0; d < f->len && h != FOUND; d++) {
-            unsigned old[2], e = x->e;
-            step st;
-            make_step(x, f->cell[d], &st);
-            h = slide(x, &st, old);
-            back = (uint64_t)1 << e;
-            x->line[d] = f->cell[d];
-        }
-        if (h != FOUND)
-            got = dfs(x, f->len, j->limit, h, back);
-        __atomic_fetch_add(&j->nodes, x->lim.nodes - before,
-                           __ATOMIC_RELAXED);
-        if (x->rc != PTB_OK) {
-            __atomic_store_n(&j->rc, x->rc, __ATOMIC_RELAXED);
-            break;
-        }
-        if (got != FOUND) {
-            least(&j->best, got);
-            continue;
-        }
-        pthread_mutex_lock(&j->lock);
-        if (i < j->found) {
-            __atomic_store_n(&j->found, i, __ATOMIC_RELAXED);
-            memcpy(j->line, x->line, x->len);
-            j->len = x->len;
-        }
-        pthread_mutex_unlock(&j->lock);
-    }
-    for (unsigned g = 0; g < pt->t.ngroups; g++)
-        ptb_reader_free(r[g]);
-    free(x);
-    return NULL;
+    uint16_t path[PTB_FRONT_MAX];
+    return list_at(root, f, 0, depth, limit, bound(root), 0, path);
 }
 
-/* dfs(x, 0, limit, h, 0) on several threads: the same answer, FOUND with
- * the line in x, or the least bound past limit. */
-static unsigned dfs_threads(ida *x, unsigned limit, unsigned h,
-                            unsigned threads)
+static void done(void *worker)
 {
-    job j = { .root = x, .limit = limit, .h = h, .found = UINT32_MAX,
-              .best = UINT32_MAX - 1, .cap = 256, .rc = PTB_OK };
-    uint8_t path[MAX_FRONT];
-    int rc = (j.f = malloc(j.cap * sizeof *j.f)) ? PTB_OK : PTB_ENOMEM;
-    /* deep enough for some nodes a thread, not too deep to list */
-    for (j.depth = 1; rc == PTB_OK && j.depth < MAX_FRONT; j.depth++) {
-        j.n = 0;
-        j.best = UINT32_MAX - 1;
-        if ((rc = expand(x, &j, 0, h, 0, path)) != PTB_OK ||
-            j.n >= 16 * threads || j.depth >= limit)
-            break;
-    }
-    pthread_mutex_init(&j.lock, NULL);
-    if (rc == PTB_OK)
-        ptb_run_threads(search_front, &j, threads);
-    pthread_mutex_destroy(&j.lock);
-    free(j.f);
-    x->lim.nodes = j.nodes + x->lim.nodes;
-    x->rc = rc != PTB_OK ? rc : j.rc;
-    if (x->rc != PTB_OK)
-        return FOUND;
-    if (j.found == UINT32_MAX)
-        return j.best;
-    memcpy(x->line, j.line, j.len);
-    x->len = j.len;
-    return FOUND;
+    ida *x = worker;
+    for (unsigned g = 0; g < SL_MAX_PATTERNS; g++)
+        ptb_reader_free(x->r[g]);
+    free(x);
 }
+
+/* A thread's search: the root's, with readers of its own. */
+static void *worker(void *root)
+{
+    ida *x = malloc(sizeof *x);
+    if (!x)
+        return NULL;
+    memcpy(x, root, sizeof *x);
+    memset(x->r, 0, sizeof x->r);
+    x->root = root;
+    for (unsigned g = 0; g < x->pt->t.ngroups; g++)
+        if (ptb_reader_new(x->pt->table[g], &x->r[g]) != PTB_OK) {
+            done(x);
+            return NULL;
+        }
+    return x;
+}
+
+static unsigned below(void *w, const ptb_front *f, size_t i,
+                      unsigned limit, ptb_limits *lim, uint16_t *line,
+                      unsigned *n, int *rc)
+{
+    ida *x = w;
+    unsigned len;
+    const uint16_t *path = ptb_front_path(f, i, &len);
+    const ida *root = x->root;
+    ptb_reader *r[SL_MAX_PATTERNS];
+    memcpy(r, x->r, sizeof r);
+    memcpy(x, root, sizeof *x);
+    memcpy(x->r, r, sizeof r);
+    x->root = root;
+    x->lim = *lim;
+    unsigned h = bound(x), got = FOUND;
+    uint64_t back = 0;
+    for (unsigned d = 0; d < len && h != FOUND; d++) {
+        unsigned old[2], e = x->e;
+        step st;
+        make_step(x, path[d], &st);
+        h = slide(x, &st, old);
+        back = (uint64_t)1 << e;
+        x->line[d] = path[d];
+    }
+    if (h != FOUND)
+        got = dfs(x, len, limit, h, back);
+    *lim = x->lim;
+    *rc = x->rc;
+    if (got == FOUND && x->rc == PTB_OK) {
+        memcpy(line, x->line, x->len * sizeof *line);
+        *n = x->len;
+    }
+    return got;
+}
+
+static const ptb_bound_search by_threads = { list, worker, done, below };
 
 /* Whether 'after' is step i of the line x->line (ptb_replay()): the
  * tile on open cell x->line[i] moved into the empty cell of 'before'. */
@@ -636,7 +571,9 @@ static int deepen(ida *x, const ptb_position *starts, unsigned n,
             memcpy(x->v, s[i].v, sizeof s[i].v);
             x->e = s[i].e;
             unsigned got = threads > 1
-                               ? dfs_threads(x, limit, s[i].h, threads)
+                               ? ptb_bound_threads(&by_threads, x, limit,
+                                                   threads, &x->lim, x->line,
+                                                   &x->len, &x->rc)
                                : dfs(x, 0, limit, s[i].h, 0);
             if (x->rc != PTB_OK)
                 return x->rc;
@@ -666,7 +603,7 @@ static int solve_tiles(const ptb_patterns *pt, const ptb_position *starts,
     for (unsigned g = 0; rc == PTB_OK && g < pt->t.ngroups; g++)
         rc = ptb_reader_new(pt->table[g], &x->r[g]);
     if (rc == PTB_OK)
-        rc = deepen(x, starts, n, threads > 256 ? 256 : threads, out, st);
+        rc = deepen(x, starts, n, threads, out, st);
     for (unsigned g = 0; g < pt->t.ngroups; g++)
         ptb_reader_free(x->r[g]);
     st->nodes = x->lim.nodes;
@@ -687,10 +624,11 @@ int ptb_patterns_solve(const ptb_patterns *pt, const ptb_position *starts,
     ptb_limits lim = { .max_nodes = opts ? opts->nodes : 0 };
     lim.deadline = opts && opts->seconds > 0 ? t0 + opts->seconds : 0;
     unsigned threads = opts && opts->threads ? opts->threads : 1;
+    threads = threads > 256 ? 256 : threads;
     out->start = starts[0];
     out->distance = PTB_UNSOLVABLE;
-    int rc = pt->max ? ptb_abstractions_solve(pt->max, starts, n, &lim, out,
-                                              st)
+    int rc = pt->max ? ptb_abstractions_solve(pt->max, starts, n, threads,
+                                              &lim, out, st)
                      : solve_tiles(pt, starts, n, threads, &lim, out, st);
     if (rc != PTB_OK && rc != PTB_NOTFOUND)
         out->distance = PTB_UNSOLVABLE;

@@ -19,9 +19,11 @@
  * that merely undoes the one before, or that the one before and it make
  * in one move (the same piece again in the move metric, or again along
  * the same line in the line metric), is never on a shortest line, and is
- * not tried.  Moves come in the engine's fixed order, so the answer is the
- * same every time; it is replayed through the puzzle's own moves into the
- * same ptb_solution as a table's (ptb_replay()).  One thread.
+ * not tried.  Moves come in the engine's fixed order, so on one thread the
+ * answer is the same every time; threads (ptb_bound_threads()) share the
+ * boards they meet and find a line as short, which one depending on their
+ * pace (met()).  The line is replayed through the puzzle's own moves into
+ * the same ptb_solution as a table's (ptb_replay()).
  *
  * May touch: its arguments, the heap, the tables (read only) and the
  * clock.  No I/O of its own.
@@ -33,7 +35,7 @@
 #include "core/core.h"
 #include "puzzles/abstract.h"
 
-#define FOUND 0xFFFFFFFFu
+#define FOUND PTB_FOUND
 #define SEEN_BITS 18             /* boards the search remembers in a
                                     bound: 2^18, n + 2 bytes each */
 #define SEEN_PROBES 4
@@ -60,24 +62,39 @@ typedef struct level {
     unsigned n, taken;
 } level;
 
+/* A candidate's start: its board and distances. */
+typedef struct start {
+    unsigned char *board;
+    unsigned h[SL_MAX_PATTERNS];
+    unsigned f;                          /* its bound, or UINT32_MAX */
+} start;
+
+/* The boards met in a bound, each with the least depth it was met at
+ * (0xFFFF: a free slot): a board met again no shallower is not searched
+ * again (met()).  A cache: a board that finds no slot is searched.  The
+ * threads share it, a slot locked while read or written. */
+typedef struct seen {
+    unsigned char *board;                /* d->n bytes a slot */
+    uint16_t *depth;
+    uint8_t *lock;
+} seen;
+
 /* One search. */
 typedef struct mx {
     const ptb_abstractions *a;
+    const struct mx *root;               /* a thread's: the search it
+                                            shares a bound of */
+    const start *from;                   /* the start searched */
     ptb_reader *r[SL_MAX_PATTERNS];
     size_t bsize;
     level *lv;                           /* made as the search goes deeper */
     unsigned nlv;
-    unsigned char *root;                 /* the candidates' boards */
+    unsigned char *root_boards;          /* the candidates' boards */
     unsigned char *scratch;              /* a board replayed */
     unsigned len;                        /* the line found */
     ptb_limits lim;
     int rc;
-    /* The boards met in this bound, each with the least depth it was met
-     * at (0xFFFF: a free slot): a board met again no shallower is not
-     * searched again (below).  A cache: a board that finds no slot is
-     * searched. */
-    unsigned char *seen;                 /* d->n bytes a slot */
-    uint16_t *seen_depth;
+    seen *seen;                          /* the root's, shared */
 } mx;
 
 void ptb_abstractions_close(ptb_abstractions *a)
@@ -224,15 +241,22 @@ static int needless(const mx *x, uint32_t last, uint32_t code)
 }
 
 /* Whether board b at depth 'depth' was met before in this bound at a depth
- * no greater: then all that lies below it within the bound was searched
+ * no greater: then all that lies below it within the bound is searched
  * from there (a move that this search leaves out as needless there, after
  * the move that led to it, leads to a board one move nearer the start, so
  * searched too), and it is not searched again: the transpositions of a
  * puzzle whose pieces move independently would cost a search exponentially
- * many repetitions.  Else remembers it. */
-static int met(mx *x, const void *b, unsigned depth)
+ * many repetitions.  On several threads the search from there may be
+ * another thread's, still under way: it finds any line that passes there
+ * (or a line is found elsewhere first), so a shortest line is found still,
+ * though which one depends on the threads' pace.  A board on the way to a
+ * front node is met as 'mine' (follow()): the same board met there at the
+ * same depth is on the way to other nodes too, each searched on its own.
+ * Else remembers it. */
+static int met_as(mx *x, const void *b, unsigned depth, int mine)
 {
     const unsigned char *at = b;         /* (a layout begins with at[]) */
+    seen *sn = x->seen;
     unsigned n = x->a->d->n;
     uint64_t h = 0xcbf29ce484222325u;
     for (unsigned i = 0; i < n; i++)
@@ -240,19 +264,33 @@ static int met(mx *x, const void *b, unsigned depth)
     size_t mask = ((size_t)1 << SEEN_BITS) - 1, slot = (size_t)(h >> 20);
     for (unsigned i = 0; i < SEEN_PROBES; i++) {
         size_t j = (slot + i) & mask;
-        if (x->seen_depth[j] == 0xFFFF) {
-            memcpy(x->seen + j * n, at, n);
-            x->seen_depth[j] = (uint16_t)depth;
-            return 0;
+        int free, same, prune = 0;
+        while (__atomic_exchange_n(&sn->lock[j], 1, __ATOMIC_ACQUIRE))
+            ;
+        free = sn->depth[j] == 0xFFFF;
+        same = !free && !memcmp(sn->board + j * n, at, n);
+        if (same)
+            prune = sn->depth[j] < depth || (sn->depth[j] == depth && !mine);
+        if (free || (same && !prune)) {
+            memcpy(sn->board + j * n, at, n);
+            sn->depth[j] = (uint16_t)depth;
         }
-        if (!memcmp(x->seen + j * n, at, n)) {
-            if (x->seen_depth[j] <= depth)
-                return 1;
-            x->seen_depth[j] = (uint16_t)depth;
-            return 0;
-        }
+        __atomic_store_n(&sn->lock[j], 0, __ATOMIC_RELEASE);
+        if (free || same)
+            return prune;
     }
     return 0;
+}
+
+static int met(mx *x, const void *b, unsigned depth)
+{
+    return met_as(x, b, depth, 0);
+}
+
+/* The cache emptied, for a new bound. */
+static void forget(seen *sn)
+{
+    memset(sn->depth, 0xFF, sizeof *sn->depth << SEEN_BITS);
 }
 
 /* Depth i's level, made when first needed: PTB_ENOMEM if it cannot be. */
@@ -317,6 +355,140 @@ static unsigned dfs(mx *x, const void *b, unsigned depth, unsigned limit,
     return best;
 }
 
+/* Follows the moves path[0..len) (their places in the engine's lists)
+ * from the start x->from, the levels taking them: the board they lead to
+ * into *b, its distances into h[], the last move into *last.  With
+ * 'meet', each board on the way is met (met_as(), mine) as a search on
+ * one thread meets it.  PTB_OK; PTB_NOTFOUND when a board on the way has
+ * an image that cannot reach its goal, or was met before (nothing to
+ * search below it here); PTB_ECORRUPT for a move that is not there
+ * (never); a table's error; PTB_ENOMEM. */
+static int follow(mx *x, const uint16_t *path, unsigned len, int meet,
+                  const unsigned char **b, unsigned *h, uint32_t *last)
+{
+    *b = x->from->board;
+    *last = 0;
+    memcpy(h, x->from->h, x->a->n * sizeof *h);
+    for (unsigned d = 0; d < len; d++) {
+        if (meet && met_as(x, *b, d, 1))
+            return PTB_NOTFOUND;
+        int rc = level_at(x, d);
+        if (rc != PTB_OK)
+            return rc;
+        level *l = &x->lv[d];
+        l->n = sl_board_moves(x->a->s, (const sl_board *)*b, l->board, l->code);
+        if (path[d] >= l->n)
+            return PTB_ECORRUPT;
+        const unsigned char *next = l->board + path[d] * x->bsize;
+        uint32_t code = l->code[path[d]];
+        unsigned k = sl_board_kind((const sl_board *)next, code >> 8 & 0xFF);
+        unsigned nh[SL_MAX_PATTERNS];
+        if ((rc = distances(x, next, k, h, nh)) != PTB_OK)
+            return rc;
+        memcpy(h, nh, x->a->n * sizeof *h);
+        l->taken = path[d];
+        *b = next;
+        *last = code;
+    }
+    return PTB_OK;
+}
+
+/* ---- one bound on several threads (ptb_bound_threads()) ------------- */
+
+/* The front below board b at depth 'depth', h its distances: its nodes
+ * at depth 'want', path[] the places of the moves on the way. */
+static int list_at(mx *x, ptb_front *f, const void *b, unsigned depth,
+                   unsigned want, unsigned limit, const unsigned *h,
+                   uint32_t last, uint16_t *path)
+{
+    unsigned bound = depth + largest(h, x->a->n);
+    if (bound > limit) {
+        ptb_front_cut(f, bound);
+        return PTB_OK;
+    }
+    if (depth == want || (bound == depth && sl_board_is_goal(x->a->s, b)))
+        return ptb_front_add(f, path, depth);
+    int rc = level_at(x, depth);
+    if (rc != PTB_OK)
+        return rc;
+    level *l = &x->lv[depth];
+    l->n = sl_board_moves(x->a->s, b, l->board, l->code);
+    for (unsigned j = 0; j < x->lv[depth].n; j++) {   /* (lv may move) */
+        const unsigned char *next = x->lv[depth].board + j * x->bsize;
+        uint32_t code = x->lv[depth].code[j];
+        unsigned nh[SL_MAX_PATTERNS];
+        if (needless(x, last, code))
+            continue;
+        unsigned k = sl_board_kind((const sl_board *)next, code >> 8 & 0xFF);
+        rc = distances(x, next, k, h, nh);
+        if (rc == PTB_NOTFOUND)
+            continue;
+        path[depth] = (uint16_t)j;
+        if (rc != PTB_OK ||
+            (rc = list_at(x, f, next, depth + 1, want, limit, nh, code,
+                          path)) != PTB_OK)
+            return rc;
+    }
+    return PTB_OK;
+}
+
+static int list(void *root, ptb_front *f, unsigned depth, unsigned limit)
+{
+    mx *x = root;
+    uint16_t path[PTB_FRONT_MAX];
+    return list_at(x, f, x->from->board, 0, depth, limit, x->from->h, 0,
+                   path);
+}
+
+static void search_free(mx *x);
+static mx *search_new(const ptb_abstractions *a, const ptb_limits *lim,
+                      const mx *root);
+
+/* A thread's search: levels and table readers of its own, the root's
+ * boards met. */
+static void *worker(void *root)
+{
+    const mx *r = root;
+    mx *x = search_new(r->a, &r->lim, r);
+    if (x)
+        x->from = r->from;
+    return x;
+}
+
+static void done(void *w)
+{
+    search_free(w);
+}
+
+static unsigned below(void *w, const ptb_front *f, size_t i,
+                      unsigned limit, ptb_limits *lim, uint16_t *line,
+                      unsigned *n, int *rc)
+{
+    mx *x = w;
+    const unsigned char *b;
+    unsigned h[SL_MAX_PATTERNS], got = FOUND;
+    uint32_t last;
+    x->lim = *lim;
+    unsigned len;
+    const uint16_t *path = ptb_front_path(f, i, &len);
+    x->rc = follow(x, path, len, 1, &b, h, &last);
+    if (x->rc == PTB_NOTFOUND) {
+        x->rc = PTB_OK;
+        got = UINT32_MAX - 1;
+    } else if (x->rc == PTB_OK)
+        got = dfs(x, b, len, limit, h, last);
+    *lim = x->lim;
+    *rc = x->rc;
+    if (got == FOUND && x->rc == PTB_OK) {
+        for (unsigned d = 0; d < x->len; d++)
+            line[d] = (uint16_t)x->lv[d].taken;
+        *n = x->len;
+    }
+    return got;
+}
+
+static const ptb_bound_search by_threads = { list, worker, done, below };
+
 /* Whether 'after' is the board the search made at step i (ptb_replay()). */
 static int is_step(const void *arg, unsigned i, const ptb_position *before,
                    const ptb_position *after)
@@ -329,22 +501,15 @@ static int is_step(const void *arg, unsigned i, const ptb_position *before,
                          (const sl_board *)(l->board + l->taken * x->bsize));
 }
 
-/* A candidate's start: its board and distances. */
-typedef struct start {
-    unsigned char *board;
-    unsigned h[SL_MAX_PATTERNS];
-    unsigned f;                          /* its bound, or UINT32_MAX */
-} start;
-
 /* IDA* from the candidates: one bound after another, each candidate in
  * turn, so the nearest is found first. */
 static int deepen(mx *x, const ptb_position *starts, unsigned n,
-                  ptb_solution *out, ptb_search_stats *st)
+                  unsigned threads, ptb_solution *out, ptb_search_stats *st)
 {
     start s[2];
     unsigned limit = UINT32_MAX;
     for (unsigned i = 0; i < n; i++) {
-        s[i].board = x->root + i * x->bsize;
+        s[i].board = x->root_boards + i * x->bsize;
         sl_board_of(x->a->s, &starts[i], (sl_board *)s[i].board);
         int rc = start_distances(x, &starts[i], s[i].board, s[i].h);
         if (rc != PTB_OK && rc != PTB_NOTFOUND)
@@ -361,8 +526,24 @@ static int deepen(mx *x, const ptb_position *starts, unsigned n,
                 next = s[i].f < next ? s[i].f : next;
                 continue;
             }
-            memset(x->seen_depth, 0xFF, sizeof *x->seen_depth << SEEN_BITS);
-            unsigned got = dfs(x, s[i].board, 0, limit, s[i].h, 0);
+            unsigned got;
+            x->from = &s[i];
+            forget(x->seen);
+            if (threads > 1) {
+                uint16_t *line = malloc(PTB_MAX_DISTANCE * sizeof *line);
+                const unsigned char *b;
+                unsigned h[SL_MAX_PATTERNS];
+                uint32_t last;
+                if (!line)
+                    return PTB_ENOMEM;
+                got = ptb_bound_threads(&by_threads, x, limit, threads,
+                                        &x->lim, line, &x->len, &x->rc);
+                if (got == FOUND && x->rc == PTB_OK)   /* (the levels) */
+                    x->rc = follow(x, line, x->len, 0, &b, h, &last);
+                free(line);
+            } else {
+                got = dfs(x, s[i].board, 0, limit, s[i].h, 0);
+            }
             if (x->rc != PTB_OK)
                 return x->rc;
             if (got == FOUND) {
@@ -377,38 +558,70 @@ static int deepen(mx *x, const ptb_position *starts, unsigned n,
     return PTB_NOTFOUND;
 }
 
-int ptb_abstractions_solve(const ptb_abstractions *a,
-                           const ptb_position *starts, unsigned n,
-                           const ptb_limits *lim, ptb_solution *out,
-                           ptb_search_stats *st)
+static void search_free(mx *x)
 {
-    mx *x = calloc(1, sizeof *x);
     if (!x)
-        return PTB_ENOMEM;
-    x->a = a;
-    x->lim = *lim;
-    x->bsize = sl_board_size();
-    int rc = (x->root = malloc(3 * x->bsize)) ? PTB_OK : PTB_ENOMEM;
-    x->scratch = x->root + 2 * x->bsize;
-    x->seen = malloc((size_t)a->d->n << SEEN_BITS);
-    x->seen_depth = malloc(sizeof *x->seen_depth << SEEN_BITS);
-    if (!x->seen || !x->seen_depth)
-        rc = PTB_ENOMEM;
-    for (unsigned g = 0; rc == PTB_OK && g < a->n; g++)
-        rc = ptb_reader_new(a->table[g], &x->r[g]);
-    if (rc == PTB_OK)
-        rc = deepen(x, starts, n, out, st);
-    for (unsigned g = 0; g < a->n; g++)
+        return;
+    for (unsigned g = 0; g < x->a->n; g++)
         ptb_reader_free(x->r[g]);
     for (unsigned i = 0; i < x->nlv; i++) {
         free(x->lv[i].board);
         free(x->lv[i].code);
     }
-    st->nodes = x->lim.nodes;
     free(x->lv);
-    free(x->root);
-    free(x->seen);
-    free(x->seen_depth);
+    free(x->root_boards);
+    if (!x->root && x->seen) {
+        free(x->seen->board);
+        free(x->seen->depth);
+        free(x->seen->lock);
+        free(x->seen);
+    }
     free(x);
+}
+
+/* A search of the abstractions a within the limits lim, a thread's of
+ * root's bound or (root NULL) a search's own: NULL when it cannot be made
+ * (memory, or a table's reader). */
+static mx *search_new(const ptb_abstractions *a, const ptb_limits *lim,
+                      const mx *root)
+{
+    mx *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->a = a;
+    x->lim = *lim;
+    x->bsize = sl_board_size();
+    x->root_boards = malloc(3 * x->bsize);
+    int rc = x->root_boards ? PTB_OK : PTB_ENOMEM;
+    if (rc == PTB_OK && !root) {
+        seen *sn = x->seen = calloc(1, sizeof *sn);
+        if (!sn || !(sn->board = malloc((size_t)a->d->n << SEEN_BITS)) ||
+            !(sn->depth = malloc(sizeof *sn->depth << SEEN_BITS)) ||
+            !(sn->lock = calloc((size_t)1 << SEEN_BITS, 1)))
+            rc = PTB_ENOMEM;
+    } else
+        x->seen = root->seen;
+    x->root = root;
+    for (unsigned g = 0; rc == PTB_OK && g < a->n; g++)
+        rc = ptb_reader_new(a->table[g], &x->r[g]);
+    if (rc != PTB_OK) {
+        search_free(x);
+        return NULL;
+    }
+    x->scratch = x->root_boards + 2 * x->bsize;
+    return x;
+}
+
+int ptb_abstractions_solve(const ptb_abstractions *a,
+                           const ptb_position *starts, unsigned n,
+                           unsigned threads, const ptb_limits *lim,
+                           ptb_solution *out, ptb_search_stats *st)
+{
+    mx *x = search_new(a, lim, NULL);
+    if (!x)
+        return PTB_ENOMEM;
+    int rc = deepen(x, starts, n, threads, out, st);
+    st->nodes = x->lim.nodes;
+    search_free(x);
     return rc;
 }
