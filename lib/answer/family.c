@@ -27,27 +27,33 @@
  * pieces that move across and the walls, as a binary number in which cell
  * c weighs 2^c, then by the cells of the pieces that move down.
  *
- * The computation, per space.  Every component that holds a goal is
- * searched once, from a goal of the space's list (the goals that pass the
- * filters, in rank order, from the engine's walk of them:
- * sl_state_goals()) whose component was not searched yet.  A search finds
- * the component's layouts by a hash of their anchors, makes their moves
- * itself (every piece slides along its axis) and keeps them as edges;
- * then a breadth-first search from its goals over those edges gives the
- * component's size, its histogram of distances and its farthest layout
- * least in the order (his "unsolved" board).  Its goals' ranks
- * (sl_state_index()) mark them searched, in a bit array, and the least of
- * them claims the component: threads share the goals, and when two search
- * one component at once, one keeps it.  In a space with a family wall, a
- * goal none of whose pieces moves along a line of the wall is left out:
- * its component is one of the base space's, the wall changing none of its
- * moves, so not minimal (meets()).
+ * The computation, per space.  A layout's pieces never leave their line
+ * (a row for those that move across, a column for the others) nor pass
+ * each other on it, so its configuration (the kinds on each line, in
+ * order) holds for its whole component, and the configuration's layouts
+ * are numbered densely: a line's placements (every way to put its kinds
+ * on it, in order, off the walls) in a table with their moves along the
+ * line, a layout's number its lines' placements in mixed radix.  A search
+ * over the lines lists the configurations with their candidate goals
+ * (each distinct piece where a goal puts it), pruned as it goes: a line
+ * whose sequence fails the filters, a placement that overlaps the lines
+ * before it.  For each configuration that passes the filters, one
+ * breadth-first search from all its goals at once, over arrays indexed by
+ * number (no hash), gives every layout its distance and the goal it was
+ * reached from; goals whose layouts meet are of one component (a
+ * union-find); then each component's size, histogram of distances and
+ * farthest layout least in the order (his "unsolved" board).  Every
+ * component that holds a goal is so searched once, and no other.  In a
+ * space with a family wall, a configuration none of whose pieces moves
+ * along a line of the wall is left out: its components are the base
+ * space's, the wall changing none of their moves, so not minimal
+ * (meets()).
  *
  * Minimal.  Every piece but the distinct ones, and the family wall,
  * matters: the farthest layout without it (D moves from a goal) has a goal
  * nearer.  A piece that some optimal line from it moves matters (the line
  * less that piece's moves is shorter): the optimal lines' moves, followed
- * over the edges, give those (moved()); for each other piece, and the
+ * back from it, give those (moved()); for each other piece, and the
  * wall, a breadth-first search from the layout without it looks for a goal
  * at most D - 1 moves away (without the wall: on the base space's board).
  * Fogleman tests the pieces his solver's one solution leaves in place,
@@ -59,16 +65,17 @@
  * Upside down.  When the family is its own image upside down (flips()),
  * the space with the wall in a row below the middle is not searched: the
  * one with the wall at the image cell gives its puzzles, each component
- * turned (keep_flipped(): its farthest layout least in the order once
- * turned, tested for minimality and drawn turned; minimality is decided on
- * that one layout, so a component and its image need not both be kept).
- * In a space that is its own image (the base space, or a wall in the
- * middle row), a component and its image, when they are two, are found by
- * one search and claimed together (the least rank of either's goals).
+ * turned (its farthest layout least in the order once turned, tested for
+ * minimality and drawn turned; minimality is decided on that one layout,
+ * so a component and its image need not both be kept).  In a space that
+ * is its own image (the base space, or a wall in the middle row), of a
+ * configuration and its image, when they are two, the one whose code
+ * (config_code()) is less is searched and gives the other's puzzles
+ * turned.
  *
- * Threads.  The spaces with a family wall need nothing of each other (the
- * base space's board serves their minimality, not its results): threads
- * share them, a space a thread; the base space's goals are shared instead.
+ * Threads.  Configurations need nothing of each other: threads share the
+ * work a task at a time, a task a space and the sequence on its first
+ * line.
  *
  * A kept puzzle is printed as his program prints it: the moves (two
  * digits at least), the farthest layout, a character a cell in reading
@@ -91,8 +98,8 @@
 
 #define FAR 0xFF                 /* a distance: not reached */
 #define MAX_FAMILY_WALLS 1
-#define MAX_FAMILY_LAYOUTS ((uint64_t)1 << 32)   /* a space's states: its
-                                                    goals' list and bits */
+#define MAX_FAMILY_LAYOUTS ((uint64_t)1 << 32)   /* the most layouts of a
+                                                    family (tbgen(1)) */
 #define KEY_PIECES 21            /* the most pieces of a layout (ckey) */
 
 typedef struct fam_level {
@@ -114,39 +121,12 @@ typedef struct fam_opts {
     int alone, open_lines;
 } fam_opts;
 
-/* A space of the family: the description with its family walls. */
-typedef struct variant {
-    const sl_desc *d;
-    ptb_space *s;
-    uint64_t n, extra;           /* its states; its family walls */
-    uint64_t *seen;              /* a bit a state: a goal whose component
-                                    was searched */
-    uint64_t *list, listed;      /* its goals */
-    int mirrored;                /* its puzzles stand for their images
-                                    upside down too, in the space with
-                                    the image wall (flips()) */
-    int flip;                    /* it is its own image upside down: a
-                                    component's image is one of its own */
-    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps() */
-} variant;
-
 /* A layout's pieces and its place in the order. */
 typedef struct pieces {
     unsigned np;
     uint8_t kind[SL_MAX_PIECES], anchor[SL_MAX_PIECES];
     uint64_t across, down;
 } pieces;
-
-typedef struct run {
-    fam_opts o;
-    const variant *base;         /* the family without family walls */
-    ptb_family *out;
-    unsigned threads;
-    int8_t (*base_next)[SL_MAX_CELLS][2];   /* the base's steps */
-    int8_t flipped[SL_MAX_KINDS][SL_MAX_CELLS];   /* of each kind and
-                                                     anchor, flip_anchor()
-                                                     on the base's board */
-} run;
 
 /* ---- the family's lines --------------------------------------------- */
 
@@ -277,9 +257,8 @@ typedef struct cslot {
     uint32_t id, gen;
 } cslot;
 
-/* A component's layouts, found again by their hash; each one's moves as
- * edges between them (first[m] .. first[m + 1]); the distances of a
- * breadth-first search from its goals. */
+/* The layouts near a layout (cs_near()), found again by their hash, and
+ * their distances from it. */
 typedef struct csearch {
     const sl_desc *d;
     int8_t (*next)[SL_MAX_CELLS][2];   /* steps (make_steps()) */
@@ -292,22 +271,17 @@ typedef struct csearch {
     uint8_t place[2][SL_MAX_CELLS];  /* of each cell, its column, its row */
     int8_t distinct[SL_MAX_KINDS];   /* of a distinct kind, its piece; -1 */
     ckey *key;
-    uint8_t *dist, *mark;
-    uint32_t *first, *edge, *queue, gen;
+    uint8_t *dist;
+    uint32_t gen;
     cslot *slot;
-    uint64_t size, cap, nedge, mask;
-    size_t edgecap;
+    uint64_t size, cap, mask;
 } csearch;
 
 static void cs_free(csearch *cs)
 {
     free(cs->key);
     free(cs->dist);
-    free(cs->mark);
-    free(cs->first);
-    free(cs->edge);
     free(cs->slot);
-    free(cs->queue);
 }
 
 static void cs_put(csearch *cs, const ckey *k, uint32_t m)
@@ -327,21 +301,12 @@ static int cs_grow(csearch *cs)
     ckey *key = realloc(cs->key, cap * sizeof *key);
     if (key)
         cs->key = key;
-    uint8_t *dist = realloc(cs->dist, cap), *mark = realloc(cs->mark, cap);
+    uint8_t *dist = realloc(cs->dist, cap);
     if (dist)
         cs->dist = dist;
-    if (mark)
-        cs->mark = mark;
-    uint32_t *first = realloc(cs->first, (cap + 1) * sizeof *first);
-    if (first)
-        cs->first = first;
-    uint32_t *queue = realloc(cs->queue, cap * sizeof *queue);
-    if (queue)
-        cs->queue = queue;
     free(cs->slot);
     cs->slot = calloc(2 * cap, sizeof *cs->slot);
-    if (!key || !dist || !mark || !first || !queue || !cs->slot ||
-        cap >> 31)
+    if (!key || !dist || !cs->slot || cap >> 31)
         return PTB_ENOMEM;
     cs->cap = cap;
     cs->mask = 2 * cap - 1;
@@ -370,17 +335,6 @@ static uint32_t cs_find(csearch *cs, const ckey *k)
     cs->slot[h].id = (uint32_t)cs->size;
     cs->slot[h].gen = cs->gen;
     return (uint32_t)cs->size++;
-}
-
-static int cs_edge(csearch *cs, uint32_t to)
-{
-    void *e = cs->edge;
-    if (cs->nedge >> 32 ||
-        ptb_room(&e, &cs->edgecap, cs->nedge, sizeof *cs->edge, 8192))
-        return PTB_ENOMEM;
-    cs->edge = e;
-    cs->edge[cs->nedge++] = to;
-    return PTB_OK;
 }
 
 /* Of each kind and anchor, the anchor a step back and a step on along its
@@ -437,9 +391,8 @@ static unsigned place_of(const csearch *cs, unsigned j, unsigned a)
     return cs->place[cs->step[j] != 1][a];
 }
 
-/* Layout m's moves, their layouts added: as its edges, or (edges 0) with
- * the new ones one farther than m. */
-static int cs_moves(csearch *cs, uint64_t m, int edges)
+/* Layout m's moves, their new layouts one farther than m. */
+static int cs_moves(csearch *cs, uint64_t m)
 {
     uint8_t a[KEY_PIECES], to[SL_MAX_CELLS];
     ckey k = cs->key[m];
@@ -453,9 +406,9 @@ static int cs_moves(csearch *cs, uint64_t m, int edges)
             key_set(&k, j, place_of(cs, j, to[i]));
             uint64_t size = cs->size;
             uint32_t t = cs_find(cs, &k);
-            if (t == UINT32_MAX || (edges && cs_edge(cs, t) != PTB_OK))
+            if (t == UINT32_MAX)
                 return PTB_ENOMEM;
-            if (!edges && cs->size > size)
+            if (cs->size > size)
                 cs->dist[t] = (uint8_t)(cs->dist[m] + 1);
         }
         key_set(&k, j, place_of(cs, j, a[j]));
@@ -499,29 +452,6 @@ static int cs_goal(const csearch *cs, const ckey *k)
     return 0;
 }
 
-/* The distances from the goals, by a breadth-first search on the edges. */
-static int cs_distances(csearch *cs)
-{
-    uint64_t head = 0, tail = 0;
-    for (uint64_t m = 0; m < cs->size; m++) {
-        cs->dist[m] = cs_goal(cs, &cs->key[m]) ? 0 : FAR;
-        if (!cs->dist[m])
-            cs->queue[tail++] = (uint32_t)m;
-    }
-    while (head < tail) {
-        uint32_t m = cs->queue[head++];
-        unsigned d = cs->dist[m] + 1u;
-        for (uint64_t e = cs->first[m]; e < cs->first[m + 1]; e++)
-            if (cs->dist[cs->edge[e]] == FAR) {
-                if (d >= FAR)
-                    return PTB_ERANGE;
-                cs->dist[cs->edge[e]] = (uint8_t)d;
-                cs->queue[tail++] = cs->edge[e];
-            }
-    }
-    return PTB_OK;
-}
-
 /* The component of the layout pc (at most KEY_PIECES pieces): every layout
  * a move away, again and again, and their distances. */
 /* A new search whose only layout is pc's. */
@@ -545,7 +475,7 @@ static int cs_start(csearch *cs, const pieces *pc)
         cs->line[j] = (uint8_t)(across ? a - a % d->w : a % d->w);
         key_set(&k, j, place_of(cs, j, a));
     }
-    cs->size = cs->nedge = 0;
+    cs->size = 0;
     if (++cs->gen == 0) {            /* (every slot free again) */
         memset(cs->slot, 0, (cs->mask + 1) * sizeof *cs->slot);
         cs->gen = 1;
@@ -568,21 +498,7 @@ static int cs_near(csearch *cs, const pieces *pc, unsigned limit, int *near)
         if (cs_goal(cs, &cs->key[m]))
             *near = 1;
         else if (cs->dist[m] < limit)
-            rc = cs_moves(cs, m, 0);
-    return rc;
-}
-
-static int cs_run(csearch *cs, const pieces *pc)
-{
-    int rc = cs_start(cs, pc);
-    for (uint64_t m = 0; rc == PTB_OK && m < cs->size; m++) {
-        cs->first[m] = (uint32_t)cs->nedge;
-        rc = cs_moves(cs, m, 1);
-    }
-    if (rc == PTB_OK) {
-        cs->first[cs->size] = (uint32_t)cs->nedge;
-        rc = cs_distances(cs);
-    }
+            rc = cs_moves(cs, m);
     return rc;
 }
 
@@ -600,12 +516,6 @@ static void order_of(const sl_desc *d, pieces *pc)
     }
 }
 
-static int before(const pieces *a, const pieces *b)
-{
-    return a->across != b->across ? a->across < b->across
-                                  : a->down < b->down;
-}
-
 /* What the search of a component finds. */
 typedef struct component {
     uint64_t size, hist[FAR];
@@ -614,62 +524,14 @@ typedef struct component {
     pieces far;
 } component;
 
-/* The component's figures from its search, and the ranks of its goals
- * into rank[] (their number into *ng). */
-static void sum_up(const csearch *cs, const variant *v, component *c,
-                   uint64_t *rank, uint64_t *ng)
-{
-    pieces pc;
-    memset(c, 0, sizeof *c);
-    c->size = cs->size;
-    pc.np = cs->np;
-    memcpy(pc.kind, cs->kind, cs->np);
-    *ng = 0;
-    for (uint64_t m = 0; m < cs->size; m++) {
-        unsigned d = cs->dist[m];
-        c->hist[d]++;
-        if (d == 0 || d >= c->moves)
-            anchors_of(cs, &cs->key[m], pc.anchor);
-        if (d == 0)
-            rank[(*ng)++] = sl_state_index(v->s, pc.np, pc.kind, pc.anchor);
-        if (d < c->moves)
-            continue;
-        order_of(v->d, &pc);
-        if (d > c->moves || c->hist[d] == 1 || before(&pc, &c->far)) {
-            c->far = pc;
-            c->moves = d;
-            c->at = (uint32_t)m;
-        }
-    }
-}
-
-/* The component's goals marked searched, when this search is the first
- * to claim it (another thread's may have found it too): 1, or 0 when
- * another did. */
-static int claim(variant *v, const uint64_t *rank, uint64_t ng)
-{
-    uint64_t least = 0;
-    for (uint64_t i = 1; i < ng; i++)
-        least = rank[i] < rank[least] ? i : least;
-    uint64_t bit = (uint64_t)1 << rank[least] % 64;
-    if (__atomic_fetch_or(&v->seen[rank[least] / 64], bit,
-                          __ATOMIC_RELAXED) & bit)
-        return 0;
-    for (uint64_t i = 0; i < ng; i++)
-        __atomic_fetch_or(&v->seen[rank[i] / 64],
-                          (uint64_t)1 << rank[i] % 64, __ATOMIC_RELAXED);
-    return 1;
-}
-
 /* The family's filters, on a layout of the component (they hold for all
  * or none). */
-static int passes(const run *r, const variant *v, const pieces *pc)
+static int passes(const fam_opts *o, const sl_desc *d, const pieces *pc)
 {
-    const sl_desc *d = v->d;
     uint64_t row = ((uint64_t)1 << d->w) - 1, col = 0;
     for (unsigned y = 0; y < d->h; y++)
         col |= (uint64_t)1 << y * d->w;
-    for (unsigned j = 0; r->o.alone && j < pc->np; j++) {
+    for (unsigned j = 0; o->alone && j < pc->np; j++) {
         const sl_kind *k = &d->kind[pc->kind[j]];
         uint64_t cells = k->shape << pc->anchor[j], line = 0;
         if (!k->label)
@@ -681,23 +543,14 @@ static int passes(const run *r, const variant *v, const pieces *pc)
         if (((k->axis == SL_ACROSS ? pc->across : pc->down) & line) != cells)
             return 0;
     }
-    for (unsigned y = 0; r->o.open_lines && y < d->h; y++)
+    for (unsigned y = 0; o->open_lines && y < d->h; y++)
         if (((pc->across | d->walls) >> y * d->w & row) == row)
             return 0;
-    for (unsigned x = 0; r->o.open_lines && x < d->w; x++)
+    for (unsigned x = 0; o->open_lines && x < d->w; x++)
         if ((pc->down & col << x) == col << x)
             return 0;
     return 1;
 }
-
-/* ---- a space's goals ------------------------------------------------ */
-
-typedef struct goal_arg {
-    const run *r;
-    variant *v;
-    size_t cap;
-    int rc;
-} goal_arg;
 
 /* Whether a piece of pc may ever cover a cell of 'wall' (a family wall)
  * on the board without it: one that moves across on a row of the wall, or
@@ -714,29 +567,6 @@ static int meets(const sl_desc *d, const pieces *pc, uint64_t wall)
     for (unsigned x = 0; x < d->w; x++)
         lines |= pc->down & col << x ? col << x : 0;
     return (lines & wall) != 0;
-}
-
-/* Goal i, whose layout has the kind + 1 of each anchor in at[], listed
- * when it passes the family's filters (and, in a space with a family
- * wall, some piece may meet the wall: meets()). */
-static void add_goal(void *arg, uint64_t i, const uint8_t *at)
-{
-    goal_arg *g = arg;
-    variant *v = g->v;
-    pieces pc = { .np = 0 };
-    for (unsigned c = 0; c < v->d->n; c++)
-        if (at[c] && pc.np < SL_MAX_PIECES) {
-            pc.kind[pc.np] = (uint8_t)(at[c] - 1);
-            pc.anchor[pc.np++] = (uint8_t)c;
-        }
-    order_of(v->d, &pc);
-    void *l = v->list;
-    if (g->rc != PTB_OK || !passes(g->r, v, &pc) ||
-        (v->extra && !meets(v->d, &pc, v->extra)) ||
-        (g->rc = ptb_room(&l, &g->cap, v->listed, sizeof i, 4096)))
-        return;
-    v->list = l;
-    v->list[v->listed++] = i;
 }
 
 /* ---- a kept puzzle -------------------------------------------------- */
@@ -910,220 +740,6 @@ static int flips(const sl_desc *d)
     return 1;
 }
 
-/* ---- a space of the family ------------------------------------------ */
-
-/* One thread's share of a space's components: its searches (of a
- * component; near a layout, on the space's board and on the base's), and
- * the puzzles it kept. */
-typedef struct worker {
-    csearch cs, near, base;
-    component c;
-    uint64_t *rank;              /* of the component's goals */
-    uint64_t rankcap;
-    ptb_family kept;
-    int rc;
-} worker;
-
-/* A space's components, shared by the threads: the goals, taken CHUNK at
- * a time. */
-#define CHUNK 1024
-typedef struct sweep {
-    const run *r;
-    variant *v;
-    worker *w;
-    unsigned taken;              /* workers taken by a thread (atomic) */
-    uint64_t next;               /* the next goal to take (atomic) */
-} sweep;
-
-/* The pieces that some optimal line from layout m of the search moves, a
- * bit each: the moves one nearer, from m and from every layout they lead
- * to (a search over them, marked in mark[]). */
-static uint64_t moved(csearch *cs, uint32_t m)
-{
-    uint64_t bits = 0, all = cs->np < 64 ? ((uint64_t)1 << cs->np) - 1
-                                         : UINT64_MAX;
-    uint64_t head = 0, tail = 0;
-    memset(cs->mark, 0, cs->size);
-    cs->queue[tail++] = m;
-    cs->mark[m] = 1;
-    while (head < tail && bits != all) {
-        m = cs->queue[head++];
-        for (uint64_t e = cs->first[m]; e < cs->first[m + 1]; e++) {
-            uint32_t t = cs->edge[e];
-            if (cs->dist[t] + 1u != cs->dist[m])
-                continue;
-            for (unsigned j = 0; j < cs->np; j++)
-                if (key_get(&cs->key[m], j) != key_get(&cs->key[t], j))
-                    bits |= (uint64_t)1 << j;
-            if (!cs->mark[t]) {
-                cs->mark[t] = 1;
-                cs->queue[tail++] = t;
-            }
-        }
-    }
-    return bits;
-}
-
-/* Whether the component w searched is minimal, into *ok: every piece but
- * the distinct ones, and its family wall, matters (the farthest layout
- * without it has a goal nearer).  A piece that an optimal line moves
- * matters (the line less its moves is shorter); the others are tried. */
-static int minimal(worker *w, const variant *v, int *ok)
-{
-    const component *c = &w->c;
-    const pieces *f = &c->far;
-    uint64_t mv = moved(&w->cs, c->at);
-    pieces less;
-    int near = 1, rc = PTB_OK;
-    for (unsigned j = 0; rc == PTB_OK && near && j < f->np; j++) {
-        if (v->d->kind[f->kind[j]].label || (mv >> j & 1))
-            continue;
-        less.np = 0;
-        for (unsigned i = 0; i < f->np; i++)
-            if (i != j) {
-                less.kind[less.np] = f->kind[i];
-                less.anchor[less.np++] = f->anchor[i];
-            }
-        near = 0;
-        if (c->moves > 0)
-            rc = cs_near(&w->near, &less, c->moves - 1, &near);
-    }
-    if (rc == PTB_OK && near && v->extra) {
-        near = 0;
-        if (c->moves > 0)
-            rc = cs_near(&w->base, f, c->moves - 1, &near);
-    }
-    *ok = near;
-    return rc;
-}
-
-/* The mirror image (upside down) of the component w searched in space v,
- * kept when minimal: the farthest layout least in the order once turned
- * is tested as minimal() tests any (the test is the same upside down),
- * and drawn turned (its pieces' anchors turned by 'flipped', the run's
- * table on the board without family walls; the walls turned). */
-static int keep_flipped(worker *w, const variant *v,
-                        const int8_t (*flipped)[SL_MAX_CELLS])
-{
-    const csearch *cs = &w->cs;
-    component *c = &w->c;
-    pieces pc, turned, least;
-    uint32_t at = 0;
-    int first = 1, ok;
-    pc.np = turned.np = cs->np;
-    memcpy(pc.kind, cs->kind, cs->np);
-    memcpy(turned.kind, cs->kind, cs->np);
-    for (uint64_t m = 0; m < cs->size; m++) {
-        if (cs->dist[m] != c->moves)
-            continue;
-        anchors_of(cs, &cs->key[m], pc.anchor);
-        for (unsigned j = 0; j < pc.np; j++)
-            turned.anchor[j] = (uint8_t)flipped[pc.kind[j]][pc.anchor[j]];
-        order_of(v->d, &turned);
-        if (first || before(&turned, &least)) {
-            least = turned;
-            c->far = pc;
-            at = (uint32_t)m;
-        }
-        first = 0;
-    }
-    order_of(v->d, &c->far);
-    c->at = at;
-    int rc = minimal(w, v, &ok);
-    if (rc != PTB_OK || !ok)
-        return rc;
-    c->far = least;
-    return keep(&w->kept, v->d, flip_cells(v->d, v->d->walls), c);
-}
-
-/* The component of goal g, unless it was searched or it fails the
- * filters: searched, and kept when this search claims it and it is
- * minimal. */
-/* In a space that is its own image upside down, the ranks of the images
- * of the component's ng goals after theirs in rank[]: their number, or 0
- * when the component is its own image (then those are its own goals). */
-/* r's table of anchors upside down, as a constant. */
-static const int8_t (*cflip(const run *r))[SL_MAX_CELLS]
-{
-    return (const int8_t (*)[SL_MAX_CELLS])r->flipped;
-}
-
-static uint64_t image_goals(const csearch *cs, const variant *v,
-                            const int8_t (*flipped)[SL_MAX_CELLS],
-                            uint64_t *rank, uint64_t ng)
-{
-    pieces pc;
-    uint64_t n = 0;
-    pc.np = cs->np;
-    memcpy(pc.kind, cs->kind, cs->np);
-    for (uint64_t m = 0; m < cs->size; m++) {
-        if (cs->dist[m] != 0)
-            continue;
-        anchors_of(cs, &cs->key[m], pc.anchor);
-        for (unsigned j = 0; j < pc.np; j++)
-            pc.anchor[j] = (uint8_t)flipped[pc.kind[j]][pc.anchor[j]];
-        rank[ng + n] = sl_state_index(v->s, pc.np, pc.kind, pc.anchor);
-        for (uint64_t i = 0; n == 0 && i < ng; i++)
-            if (rank[i] == rank[ng])
-                return 0;
-        n++;
-    }
-    return n;
-}
-
-/* The component of goal g, unless it was searched or it fails the
- * filters: searched, and kept when this search claims it and it is
- * minimal; its image upside down with it (keep_flipped()) when that is a
- * component of its own, of this space (claimed with it) or of the space
- * with the image wall. */
-static int from_goal(const run *r, variant *v, worker *w, uint64_t g)
-{
-    pieces seed;
-    uint64_t ng, images = 0;
-    int ok;
-    if (__atomic_load_n(&v->seen[g / 64], __ATOMIC_RELAXED) >> g % 64 & 1)
-        return PTB_OK;
-    seed.np = sl_state_pieces(v->s, g, seed.kind, seed.anchor);
-    order_of(v->d, &seed);
-    int rc = cs_run(&w->cs, &seed);
-    if (rc == PTB_OK && 2 * w->cs.size > w->rankcap) {
-        uint64_t *rank = realloc(w->rank, 2 * w->cs.cap * sizeof *rank);
-        if (!rank)
-            return PTB_ENOMEM;
-        w->rank = rank;
-        w->rankcap = 2 * w->cs.cap;
-    }
-    if (rc != PTB_OK)
-        return rc;
-    sum_up(&w->cs, v, &w->c, w->rank, &ng);
-    if (v->flip)
-        images = image_goals(&w->cs, v, cflip(r), w->rank, ng);
-    if (!claim(v, w->rank, ng + images))
-        return PTB_OK;
-    rc = minimal(w, v, &ok);
-    if (rc == PTB_OK && ok)
-        rc = keep(&w->kept, v->d, v->d->walls, &w->c);
-    if (rc == PTB_OK && (v->mirrored || images))
-        rc = keep_flipped(w, v, cflip(r));
-    return rc;
-}
-
-static void *sweep_thread(void *arg)
-{
-    sweep *sw = arg;
-    worker *w = &sw->w[__atomic_fetch_add(&sw->taken, 1, __ATOMIC_RELAXED)];
-    variant *v = sw->v;
-    for (;;) {
-        uint64_t q = __atomic_fetch_add(&sw->next, CHUNK, __ATOMIC_RELAXED);
-        for (uint64_t e = q + CHUNK; w->rc == PTB_OK && q < e &&
-                                      q < v->listed; q++)
-            w->rc = from_goal(sw->r, v, w, v->list[q]);
-        if (w->rc != PTB_OK || q >= v->listed)
-            break;
-    }
-    return NULL;
-}
-
 /* The puzzles a worker kept, moved to fam. */
 static int gather(ptb_family *fam, ptb_family *kept)
 {
@@ -1137,89 +753,907 @@ static int gather(ptb_family *fam, ptb_family *kept)
     return PTB_OK;
 }
 
-/* Every component of v that holds a goal, once each (from a goal whose
- * component was not searched yet), searched when it passes the filters,
- * and kept when minimal, into out, on 'threads' threads. */
-static int components(const run *r, variant *v, unsigned threads,
-                      ptb_family *out)
+/* ---- lines and configurations --------------------------------------- */
+
+/* A line of the board is a row (the pieces anchored on it that move
+ * across) or a column (those that move down): line l < h is row l, line
+ * h + x column x.  Its pieces keep their order on it, so a layout's
+ * configuration, the kinds on each line in order, holds for its whole
+ * component, and the layouts of a configuration are numbered densely: a
+ * placement a line (ltab), the number of the layout the placements' in
+ * mixed radix. */
+#define MAX_LINES (SL_MAX_H + SL_MAX_W)
+#define LINE_PIECES SL_MAX_W     /* the most pieces on a line (one cell of
+                                    it each) */
+#define MAX_DENSE ((uint64_t)1 << 28)   /* a configuration's numbers */
+
+/* A move on a line from a placement: piece 'piece' of the line slides,
+ * to placement q, over the cells 'swept' (besides its own), which the
+ * other lines' pieces must leave empty. */
+typedef struct lmove {
+    uint64_t swept;
+    uint32_t q;
+    uint8_t piece;
+} lmove;
+
+/* The placements of a sequence of kinds on a line: every way to put them
+ * on it in that order, each on an anchor where it lies (off the walls),
+ * none overlapping; of each, its anchors, cells (and upside down), and
+ * moves along the line; 'seed' the placements a goal may have (each
+ * distinct piece on an anchor some goal gives it, or any). */
+typedef struct ltab {
+    unsigned np, bits;           /* pieces; bits of a placement number */
+    uint32_t n, nseed;           /* placements; those in seed[] */
+    uint8_t kind[LINE_PIECES];
+    uint32_t distinct;           /* its distinct kinds, a bit each */
+    uint8_t *anchor;             /* n x np */
+    uint64_t *cells, *turned;
+    uint32_t *first, *seed;      /* moves of p: first[p] .. first[p + 1] */
+    lmove *move;
+    size_t cap, mcap, nmove;
+} ltab;
+
+/* A space of the family: the description with its family wall, if any. */
+typedef struct fspace {
+    const sl_desc *d;
+    sl_desc *own;                /* d when it is a walled copy */
+    uint64_t extra;              /* its family wall */
+    int mirrored;                /* its puzzles stand for their images
+                                    upside down too, in the space with the
+                                    image wall (flips()) */
+    int flip;                    /* it is its own image upside down: a
+                                    configuration's image is one of its
+                                    own */
+    int simple;                  /* a layout whose distinct pieces stand
+                                    where its goal puts them is a goal */
+    uint64_t gset[SL_MAX_KINDS]; /* of a distinct kind, the anchors a goal
+                                    puts it on (all: some goal puts it
+                                    anywhere) */
+    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps() */
+    unsigned ntab[MAX_LINES];
+    ltab *tab[MAX_LINES];        /* each line's sequences */
+} fspace;
+
+typedef struct run {
+    fam_opts o;
+    const sl_desc *base;         /* the family without family walls */
+    fspace *sp;
+    unsigned nsp;
+    uint32_t distinct;           /* the distinct kinds, a bit each */
+    int8_t flipped[SL_MAX_KINDS][SL_MAX_CELLS];   /* of each kind and
+                                                     anchor, flip_anchor()
+                                                     on the base's board */
+} run;
+
+static unsigned n_lines(const sl_desc *d)
 {
-    sweep sw = { .r = r, .v = v };
-    int rc = PTB_OK;
-    make_steps(v->d, v->next);
-    if (!(sw.w = calloc(threads, sizeof *sw.w)))
+    return d->h + d->w;
+}
+
+static unsigned line_axis(const sl_desc *d, unsigned l)
+{
+    return l < d->h ? SL_ACROSS : SL_DOWN;
+}
+
+static unsigned line_len(const sl_desc *d, unsigned l)
+{
+    return l < d->h ? d->w : d->h;
+}
+
+/* The cell at place i of line l. */
+static unsigned line_cell(const sl_desc *d, unsigned l, unsigned i)
+{
+    return l < d->h ? l * d->w + i : i * d->w + (l - d->h);
+}
+
+static void ltab_free(ltab *t)
+{
+    free(t->anchor);
+    free(t->cells);
+    free(t->turned);
+    free(t->first);
+    free(t->seed);
+    free(t->move);
+}
+
+typedef struct tbuild {
+    const fspace *sp;
+    unsigned l;
+    ltab *t;
+    uint8_t at[LINE_PIECES];
+    int rc;
+} tbuild;
+
+static void place_rec(tbuild *b, unsigned i, unsigned from, uint64_t occ)
+{
+    const sl_desc *d = b->sp->d;
+    ltab *t = b->t;
+    if (b->rc != PTB_OK)
+        return;
+    if (i == t->np) {
+        void *a = t->anchor, *c = t->cells;
+        size_t cap = t->cap;
+        if (ptb_room(&a, &cap, t->n * t->np + t->np, 1, 64) ||
+            (t->anchor = a, ptb_room(&c, &t->mcap, t->n, sizeof *t->cells,
+                                     16))) {
+            b->rc = PTB_ENOMEM;
+            return;
+        }
+        t->cap = cap;
+        t->cells = c;
+        memcpy(t->anchor + (size_t)t->n * t->np, b->at, t->np);
+        t->cells[t->n++] = occ;
+        return;
+    }
+    const sl_kind *k = &d->kind[t->kind[i]];
+    for (unsigned pos = from; pos < line_len(d, b->l); pos++) {
+        unsigned a = line_cell(d, b->l, pos);
+        if (!(k->fit >> a & 1) || (k->shape << a & occ))
+            continue;
+        b->at[i] = (uint8_t)a;
+        place_rec(b, i + 1, pos + 1, occ | k->shape << a);
+    }
+}
+
+/* The place on line l of cell a. */
+static unsigned line_place(const sl_desc *d, unsigned l, unsigned a)
+{
+    return l < d->h ? a % d->w : a / d->w;
+}
+
+/* t's moves, seeds and cells upside down, from its placements. */
+static int tab_moves(const fspace *sp, unsigned l, ltab *t)
+{
+    const sl_desc *d = sp->d;
+    size_t mcap = 0;
+    uint8_t at[LINE_PIECES];
+    if (!(t->first = malloc((t->n + 1) * sizeof *t->first)) ||
+        !(t->seed = malloc(t->n * sizeof *t->seed)) ||
+        !(t->turned = malloc(t->n * sizeof *t->turned)))
         return PTB_ENOMEM;
-    for (unsigned i = 0; i < threads; i++) {
-        csearch cs = { .d = v->d, .metric = v->d->metric[0],
-                       .next = v->next };
-        sw.w[i].cs = sw.w[i].near = cs;
-        cs.d = r->base->d;
-        cs.next = r->base_next;
-        sw.w[i].base = cs;
+    for (uint32_t p = 0; p < t->n; p++) {
+        const uint8_t *pa = t->anchor + (size_t)p * t->np;
+        int seed = 1;
+        t->first[p] = (uint32_t)t->nmove;
+        t->turned[p] = flip_cells(d, t->cells[p]);
+        for (unsigned j = 0; j < t->np; j++) {
+            const sl_kind *k = &d->kind[t->kind[j]];
+            uint64_t own = k->shape << pa[j], others = t->cells[p] & ~own;
+            if (k->label && !(sp->gset[t->kind[j]] >> pa[j] & 1))
+                seed = 0;
+            for (int dir = -1; dir <= 1; dir += 2) {
+                int pos = (int)line_place(d, l, pa[j]);
+                uint64_t swept = 0;
+                for (;;) {
+                    pos += dir;
+                    if (pos < 0 || pos >= (int)line_len(d, l))
+                        break;
+                    unsigned a = line_cell(d, l, (unsigned)pos);
+                    if (!(k->fit >> a & 1) || (k->shape << a & others))
+                        break;
+                    swept |= k->shape << a;
+                    memcpy(at, pa, t->np);
+                    at[j] = (uint8_t)a;
+                    uint32_t q = 0;
+                    while (q < t->n &&
+                           memcmp(t->anchor + (size_t)q * t->np, at, t->np))
+                        q++;
+                    void *m = t->move;
+                    if (q == t->n)
+                        return PTB_EINVAL;       /* (cannot happen) */
+                    if (ptb_room(&m, &mcap, t->nmove, sizeof *t->move, 16))
+                        return PTB_ENOMEM;
+                    t->move = m;
+                    t->move[t->nmove].swept = swept & ~own;
+                    t->move[t->nmove].q = q;
+                    t->move[t->nmove++].piece = (uint8_t)j;
+                    if (d->metric[0] == SL_STEP)
+                        break;
+                }
+            }
+        }
+        if (seed)
+            t->seed[t->nseed++] = p;
     }
-    ptb_run_threads(sweep_thread, &sw, threads);
-    for (unsigned i = 0; i < threads; i++) {
-        worker *w = &sw.w[i];
-        rc = rc != PTB_OK ? rc : w->rc;
-        if (rc == PTB_OK)
-            rc = gather(out, &w->kept);
-        for (size_t j = 0; j < w->kept.n; j++)
-            free(w->kept.level[j].hist);
-        free(w->kept.level);
-        free(w->rank);
-        cs_free(&w->cs);
-        cs_free(&w->near);
-        cs_free(&w->base);
+    t->first[t->n] = (uint32_t)t->nmove;
+    while (((uint64_t)1 << t->bits) < t->n)
+        t->bits++;
+    return PTB_OK;
+}
+
+/* Whether every layout with sequence t on line l fails the family's
+ * filters, whatever the other lines hold: a distinct piece not alone on
+ * its line, a row filled by its straight pieces and walls, a column by
+ * its straight pieces. */
+static int tab_fails(const run *r, const fspace *sp, unsigned l,
+                     const ltab *t)
+{
+    const sl_desc *d = sp->d;
+    unsigned cells = 0, straight = 1, len = line_len(d, l);
+    if (r->o.alone && t->distinct && t->np > 1)
+        return 1;
+    for (unsigned j = 0; j < t->np; j++) {
+        const sl_kind *k = &d->kind[t->kind[j]];
+        unsigned a = t->anchor[j], top = line_place(d, l, a);
+        uint64_t on = 0;
+        for (unsigned i = top; i < len; i++)
+            on |= (uint64_t)1 << line_cell(d, l, i);
+        straight &= (k->shape << a & ~on) == 0;
+        cells += k->cells;
     }
-    free(sw.w);
+    if (l < d->h)
+        for (unsigned i = 0; i < len; i++)
+            cells += (unsigned)(d->walls >> line_cell(d, l, i) & 1);
+    return r->o.open_lines && straight && cells == len;
+}
+
+typedef struct tabs {
+    ltab *t;
+    unsigned n;
+    size_t cap;
+} tabs;
+
+/* Every sequence on line l that starts with kinds[0..np) and fits, into
+ * ts (each table with a placement and, with a distinct piece, a seed). */
+static int seq_rec(const run *r, const fspace *sp, unsigned l,
+                   uint8_t *kinds, unsigned np, uint32_t distinct, tabs *ts)
+{
+    const sl_desc *d = sp->d;
+    if (np == LINE_PIECES)
+        return PTB_OK;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        if (d->kind[k].axis != line_axis(d, l) ||
+            (d->kind[k].label && distinct >> k & 1))
+            continue;
+        ltab t = { .np = np + 1 };
+        memcpy(t.kind, kinds, np);
+        t.kind[np] = (uint8_t)k;
+        t.distinct = distinct | (d->kind[k].label ? 1u << k : 0);
+        tbuild b = { sp, l, &t, { 0 }, PTB_OK };
+        place_rec(&b, 0, 0, 0);
+        int rc = b.rc;
+        if (rc == PTB_OK && t.n)
+            rc = tab_moves(sp, l, &t);
+        if (rc != PTB_OK || !t.n || tab_fails(r, sp, l, &t)) {
+            ltab_free(&t);
+            if (rc != PTB_OK)
+                return rc;
+            continue;        /* (longer sequences fail as this one) */
+        }
+        if (!t.distinct || t.nseed) {
+            void *a = ts->t;
+            if (ptb_room(&a, &ts->cap, ts->n, sizeof t, 8)) {
+                ltab_free(&t);
+                return PTB_ENOMEM;
+            }
+            ts->t = a;
+            ts->t[ts->n++] = t;
+        } else
+            ltab_free(&t);
+        if ((rc = seq_rec(r, sp, l, t.kind, np + 1, t.distinct, ts)))
+            return rc;
+    }
+    return PTB_OK;
+}
+
+static void space_free(fspace *sp)
+{
+    for (unsigned l = 0; l < MAX_LINES; l++) {
+        for (unsigned i = 0; i < sp->ntab[l]; i++)
+            ltab_free(&sp->tab[l][i]);
+        free(sp->tab[l]);
+    }
+    sl_free(sp->own);
+    memset(sp, 0, sizeof *sp);
+}
+
+/* The space of d with family wall 'extra' (d is owned when own): its
+ * goals' anchors and every line's sequences. */
+static int space_open(const run *r, fspace *sp, const sl_desc *d,
+                      sl_desc *own, uint64_t extra)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->d = d;
+    sp->own = own;
+    sp->extra = extra;
+    make_steps(d, sp->next);
+    sp->simple = d->ngoals == 1 && d->goal[0].empty == 0;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        for (unsigned g = 0; g < d->ngoals; g++) {
+            const sl_goal *gl = &d->goal[g];
+            unsigned named = 0;
+            for (unsigned i = 0; i < gl->n; i++)
+                if (gl->kind[i] == k) {
+                    sp->gset[k] |= (uint64_t)1 << gl->anchor[i];
+                    named++;
+                }
+            if (!named)
+                sp->gset[k] = UINT64_MAX;
+            if (d->kind[k].label && named != 1)
+                sp->simple = 0;
+            if (!d->kind[k].label && named)
+                sp->simple = 0;
+        }
+    }
+    for (unsigned l = 0; l < n_lines(d); l++) {
+        uint8_t kinds[LINE_PIECES];
+        tabs ts = { NULL, 0, 0 };
+        int rc = seq_rec(r, sp, l, kinds, 0, 0, &ts);
+        sp->tab[l] = ts.t;
+        sp->ntab[l] = ts.n;
+        if (rc != PTB_OK)
+            return rc;
+    }
+    return PTB_OK;
+}
+
+/* ---- a configuration's components ----------------------------------- */
+
+/* A layout in the making: its cells, its placements' numbers (a field of
+ * bits a line) and its number. */
+typedef struct part {
+    uint64_t occ, key;
+    uint32_t idx;
+} part;
+
+/* A configuration: its lines with pieces, each one's sequence, the place
+ * of its field in a key and its weight in a number. */
+typedef struct cfg {
+    unsigned n, np;
+    const ltab *t[MAX_LINES];
+    unsigned shift[MAX_LINES], first[MAX_LINES];   /* first: its first
+                                                      piece's number */
+    uint64_t mask[MAX_LINES];
+    uint32_t R[MAX_LINES];
+    uint64_t size;
+} cfg;
+
+typedef struct plist {
+    part *a;
+    size_t n, cap;
+} plist;
+
+/* One thread's share: the space it works in, its configuration and
+ * buffers, its searches near a layout (on the space's board and the
+ * base's), and the puzzles it kept. */
+typedef struct worker {
+    const run *r;
+    const fspace *sp;
+    cfg c;
+    plist lvl[MAX_LINES];
+    uint8_t *dist;               /* of each number: FAR, or its distance */
+    uint32_t *lab, *stamp, gen;  /* its goal's label; moved()'s marks */
+    uint64_t cap;                /* of dist, lab and stamp */
+    uint64_t *qkey, *mkey;       /* the layouts reached, and moved()'s */
+    uint32_t *qidx, *midx, *ord;
+    size_t qcap, mcap, ocap;
+    uint32_t *parent, *cid, *count;   /* of each goal label */
+    size_t gcap;
+    csearch near, base;
+    component comp;
+    ptb_family kept;
+    int rc;
+} worker;
+
+static uint64_t decode(const cfg *c, uint64_t key, uint32_t *p)
+{
+    uint64_t occ = 0;
+    for (unsigned i = 0; i < c->n; i++) {
+        p[i] = (uint32_t)(key >> c->shift[i] & c->mask[i]);
+        occ |= c->t[i]->cells[p[i]];
+    }
+    return occ;
+}
+
+/* The pieces of the layout of key, lines in order (piece c->first[i] + j
+ * is piece j of line i). */
+static void layout_of(const sl_desc *d, const cfg *c, uint64_t key,
+                      pieces *pc)
+{
+    pc->np = 0;
+    for (unsigned i = 0; i < c->n; i++) {
+        const ltab *t = c->t[i];
+        uint32_t p = (uint32_t)(key >> c->shift[i] & c->mask[i]);
+        for (unsigned j = 0; j < t->np; j++) {
+            pc->kind[pc->np] = t->kind[j];
+            pc->anchor[pc->np++] = t->anchor[(size_t)p * t->np + j];
+        }
+    }
+    order_of(d, pc);
+}
+
+/* Room for n layouts in the arrays *k and *i of *cap each. */
+static int room2(uint64_t **k, uint32_t **i, size_t *cap, size_t n)
+{
+    if (n <= *cap)
+        return PTB_OK;
+    size_t c = *cap ? *cap : 4096;
+    while (c < n)
+        c *= 2;
+    uint64_t *nk = realloc(*k, c * sizeof *nk);
+    if (nk)
+        *k = nk;
+    uint32_t *ni = realloc(*i, c * sizeof *ni);
+    if (ni)
+        *i = ni;
+    if (!nk || !ni)
+        return PTB_ENOMEM;
+    *cap = c;
+    return PTB_OK;
+}
+
+static int push(worker *w, size_t n, uint64_t key, uint32_t idx)
+{
+    if (n >= w->qcap && room2(&w->qkey, &w->qidx, &w->qcap, n + 1))
+        return PTB_ENOMEM;
+    w->qkey[n] = key;
+    w->qidx[n] = idx;
+    return PTB_OK;
+}
+
+static uint32_t find(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void unite(uint32_t *parent, uint32_t a, uint32_t b)
+{
+    a = find(parent, a);
+    b = find(parent, b);
+    if (a < b)
+        parent[b] = a;
+    else if (b < a)
+        parent[a] = b;
+}
+
+/* The pieces that some optimal line from the layout of key (number idx,
+ * in a component of 'size' layouts) moves, a bit each: the moves one
+ * nearer, from it and from every layout they lead to (marked in
+ * stamp[]). */
+static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
+                 uint64_t *out)
+{
+    const cfg *c = &w->c;
+    uint64_t bits = 0, all = c->np < 64 ? ((uint64_t)1 << c->np) - 1
+                                        : UINT64_MAX;
+    size_t head = 0, tail = 0;
+    if (room2(&w->mkey, &w->midx, &w->mcap, size) != PTB_OK)
+        return PTB_ENOMEM;
+    if (++w->gen == 0) {
+        memset(w->stamp, 0, w->cap * sizeof *w->stamp);
+        w->gen = 1;
+    }
+    w->stamp[idx] = w->gen;
+    w->mkey[tail] = key;
+    w->midx[tail++] = idx;
+    while (head < tail && bits != all) {
+        uint32_t p[MAX_LINES];
+        key = w->mkey[head];
+        idx = w->midx[head++];
+        uint64_t occ = decode(c, key, p);
+        unsigned du = w->dist[idx];
+        for (unsigned i = 0; i < c->n; i++) {
+            const ltab *t = c->t[i];
+            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
+                const lmove *mv = &t->move[e];
+                if (mv->swept & occ)
+                    continue;
+                uint32_t ni = idx + (mv->q - p[i]) * c->R[i];
+                if (w->dist[ni] + 1u != du)
+                    continue;
+                bits |= (uint64_t)1 << (c->first[i] + mv->piece);
+                if (w->stamp[ni] == w->gen)
+                    continue;
+                w->stamp[ni] = w->gen;
+                w->mkey[tail] = (key & ~(c->mask[i] << c->shift[i])) |
+                                (uint64_t)mv->q << c->shift[i];
+                w->midx[tail++] = ni;
+            }
+        }
+    }
+    *out = bits;
+    return PTB_OK;
+}
+
+/* Whether the component's layout f, D = 'moves' from a goal, is minimal,
+ * into *ok: every piece but the distinct ones, and the family wall,
+ * matters (the layout without it has no goal nearer than D).  A piece
+ * that an optimal line moves (mv, a bit each) matters (the line less its
+ * moves is shorter); the others are tried. */
+static int minimal(worker *w, const pieces *f, uint64_t mv, unsigned moves,
+                   int *ok)
+{
+    const sl_desc *d = w->sp->d;
+    pieces less;
+    int near = 1, rc = PTB_OK;
+    for (unsigned j = 0; rc == PTB_OK && near && j < f->np; j++) {
+        if (d->kind[f->kind[j]].label || (mv >> j & 1))
+            continue;
+        less.np = 0;
+        for (unsigned i = 0; i < f->np; i++)
+            if (i != j) {
+                less.kind[less.np] = f->kind[i];
+                less.anchor[less.np++] = f->anchor[i];
+            }
+        near = 0;
+        if (moves > 0)
+            rc = cs_near(&w->near, &less, moves - 1, &near);
+    }
+    if (rc == PTB_OK && near && w->sp->extra) {
+        near = 0;
+        if (moves > 0)
+            rc = cs_near(&w->base, f, moves - 1, &near);
+    }
+    *ok = near;
     return rc;
 }
 
-static void variant_close(variant *v)
+/* The component of layouts ord[s..e) (numbers in the queue, in order of
+ * distance), kept when minimal; its image upside down too when 'mirror'
+ * (its farthest layout least in the order once turned, tested as any
+ * and drawn turned: the image's own puzzle). */
+static int one_component(worker *w, size_t s, size_t e, int mirror)
 {
-    const ptb_puzzle *p = v->s ? v->s->p : NULL;
-    ptb_space_close(v->s);
-    ptb_puzzle_free((ptb_puzzle *)p);
-    free(v->seen);
-    free(v->list);
-    memset(v, 0, sizeof *v);
+    const sl_desc *d = w->sp->d;
+    const cfg *c = &w->c;
+    component *cp = &w->comp;
+    uint32_t p[MAX_LINES];
+    uint64_t best[2][2] = { { 0 } }, bkey[2] = { 0 }, mv;
+    uint32_t bidx[2] = { 0 };
+    int found = 0, ok, rc;
+    unsigned moves = w->dist[w->qidx[w->ord[e - 1]]];
+    cp->size = e - s;
+    cp->moves = moves;
+    memset(cp->hist, 0, (moves + 1) * sizeof *cp->hist);
+    for (size_t j = s; j < e; j++)
+        cp->hist[w->dist[w->qidx[w->ord[j]]]]++;
+    for (size_t j = e; j > s && w->dist[w->qidx[w->ord[j - 1]]] == moves;
+         j--) {
+        uint32_t q = w->ord[j - 1];
+        uint64_t key = w->qkey[q], o[2][2] = { { 0 } };
+        decode(c, key, p);
+        for (unsigned i = 0; i < c->n; i++) {
+            unsigned down = d->kind[c->t[i]->kind[0]].axis != SL_ACROSS;
+            o[0][down] |= c->t[i]->cells[p[i]];
+            o[1][down] |= c->t[i]->turned[p[i]];
+        }
+        for (unsigned m = 0; m < 1u + (mirror != 0); m++)
+            if (!found || o[m][0] < best[m][0] ||
+                (o[m][0] == best[m][0] && o[m][1] < best[m][1])) {
+                best[m][0] = o[m][0];
+                best[m][1] = o[m][1];
+                bkey[m] = key;
+                bidx[m] = w->qidx[q];
+            }
+        found = 1;
+    }
+    for (unsigned m = 0; m < 1u + (mirror != 0); m++) {
+        layout_of(d, c, bkey[m], &cp->far);
+        if ((rc = moved(w, bkey[m], bidx[m], cp->size, &mv)) != PTB_OK ||
+            (rc = minimal(w, &cp->far, mv, moves, &ok)) != PTB_OK)
+            return rc;
+        if (!ok)
+            continue;
+        if (m == 1) {
+            for (unsigned j = 0; j < cp->far.np; j++)
+                cp->far.anchor[j] = (uint8_t)
+                    w->r->flipped[cp->far.kind[j]][cp->far.anchor[j]];
+            order_of(d, &cp->far);
+        }
+        if ((rc = keep(&w->kept, d, m ? flip_cells(d, d->walls) : d->walls,
+                       cp)) != PTB_OK)
+            return rc;
+    }
+    return PTB_OK;
 }
 
-/* Opens the space of d with the family walls extra (d is then its
- * puzzle's, or freed) and lists its goals that pass r's filters. */
-static int variant_open(const run *r, variant *v, sl_desc *d, uint64_t extra,
-                        char *err, size_t errcap)
+/* Whether the layout of key is a goal of the space. */
+static int is_goal(const worker *w, uint64_t key, uint64_t occ)
 {
-    ptb_puzzle *p;
-    memset(v, 0, sizeof *v);
-    int rc = sl_puzzle(d, &p);
-    if (rc != PTB_OK) {
-        sl_free(d);
-        return rc;
+    const sl_desc *d = w->sp->d;
+    pieces pc;
+    layout_of(d, &w->c, key, &pc);
+    for (unsigned g = 0; g < d->ngoals; g++) {
+        const sl_goal *gl = &d->goal[g];
+        unsigned met = 0;
+        for (unsigned i = 0; i < gl->n; i++)
+            for (unsigned j = 0; j < pc.np; j++)
+                met += pc.anchor[j] == gl->anchor[i] &&
+                       pc.kind[j] == gl->kind[i];
+        if (!(occ & gl->empty) && met == gl->n)
+            return 1;
     }
-    if ((rc = ptb_space_new(p, NULL, &v->s)) != PTB_OK) {
-        ptb_puzzle_free(p);
-        if (rc == PTB_EINVAL)
-            ptb_errf(err, errcap, "the family's layouts are too many to "
-                     "rank");
-        return rc;
+    return 0;
+}
+
+/* Room for the configuration's numbers and for ng goal labels. */
+static int dense_room(worker *w, uint64_t size, size_t ng)
+{
+    if (size > w->cap) {
+        free(w->dist);
+        free(w->lab);
+        free(w->stamp);
+        w->dist = malloc(size);
+        w->lab = malloc(size * sizeof *w->lab);
+        w->stamp = calloc(size, sizeof *w->stamp);
+        w->gen = 0;
+        w->cap = w->dist && w->lab && w->stamp ? size : 0;
+        if (!w->cap)
+            return PTB_ENOMEM;
+        memset(w->dist, FAR, size);
     }
-    v->d = d;
-    v->extra = extra;
-    v->n = v->s->p->size(v->s->ctx, 0);
-    if (!sl_space_desc(v->s))
-        return ptb_errf(err, errcap, "a family's description may not be its "
-                        "own mirror image (give its goals a side)");
-    if (v->n > MAX_FAMILY_LAYOUTS) {
-        ptb_errf(err, errcap, "the family has %llu layouts, more than %llu "
-                 "(2^32) that a family may have", (unsigned long long)v->n,
-                 (unsigned long long)MAX_FAMILY_LAYOUTS);
+    if (ng > w->gcap) {
+        size_t cap = ng + ng / 2 + 1024;
+        free(w->parent);
+        free(w->cid);
+        free(w->count);
+        w->parent = malloc(cap * sizeof *w->parent);
+        w->cid = malloc(cap * sizeof *w->cid);
+        w->count = malloc((cap + 1) * sizeof *w->count);
+        w->gcap = w->parent && w->cid && w->count ? cap : 0;
+        if (!w->gcap)
+            return PTB_ENOMEM;
+    }
+    return PTB_OK;
+}
+
+/* Every component of the configuration that holds one of the candidate
+ * goals g[0..ng): a breadth-first search from all its goals at once, each
+ * layout labelled with the goal it was reached from, labels of one
+ * component joined when their layouts meet; then each component from its
+ * layouts, in order of distance. */
+static int explore(worker *w, const part *g, size_t ng, int mirror)
+{
+    const cfg *c = &w->c;
+    size_t n = 0;
+    int rc = dense_room(w, c->size, ng);
+    for (size_t i = 0; rc == PTB_OK && i < ng; i++) {
+        if (!w->sp->simple && !is_goal(w, g[i].key, g[i].occ))
+            continue;
+        w->dist[g[i].idx] = 0;
+        w->lab[g[i].idx] = (uint32_t)n;
+        w->parent[n] = (uint32_t)n;
+        rc = push(w, n++, g[i].key, g[i].idx);
+    }
+    size_t ngoal = n;
+    for (size_t h = 0; rc == PTB_OK && h < n; h++) {
+        uint64_t key = w->qkey[h];
+        uint32_t idx = w->qidx[h], lu = w->lab[idx], p[MAX_LINES];
+        unsigned du = w->dist[idx] + 1u;
+        uint64_t occ = decode(c, key, p);
+        for (unsigned i = 0; rc == PTB_OK && i < c->n; i++) {
+            const ltab *t = c->t[i];
+            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
+                const lmove *mv = &t->move[e];
+                if (mv->swept & occ)
+                    continue;
+                uint32_t ni = idx + (mv->q - p[i]) * c->R[i];
+                if (w->dist[ni] == FAR) {
+                    if (du >= FAR) {
+                        rc = PTB_ERANGE;
+                        break;
+                    }
+                    w->dist[ni] = (uint8_t)du;
+                    w->lab[ni] = lu;
+                    rc = push(w, n++, (key & ~(c->mask[i] << c->shift[i])) |
+                              (uint64_t)mv->q << c->shift[i], ni);
+                    if (rc != PTB_OK)
+                        break;
+                } else if (w->lab[ni] != lu)
+                    unite(w->parent, lu, w->lab[ni]);
+            }
+        }
+    }
+    size_t ncomp = 0;
+    if (rc == PTB_OK && n > w->ocap) {
+        uint32_t *o = realloc(w->ord, (n + n / 2) * sizeof *o);
+        if (!o)
+            rc = PTB_ENOMEM;
+        else {
+            w->ord = o;
+            w->ocap = n + n / 2;
+        }
+    }
+    for (size_t i = 0; rc == PTB_OK && i < ngoal; i++) {
+        uint32_t root = find(w->parent, (uint32_t)i);
+        w->cid[i] = root == i ? (uint32_t)ncomp++ : w->cid[root];
+    }
+    if (rc == PTB_OK) {
+        memset(w->count, 0, (ncomp + 1) * sizeof *w->count);
+        for (size_t h = 0; h < n; h++)
+            w->count[w->cid[w->lab[w->qidx[h]]] + 1]++;
+        for (size_t k = 0; k < ncomp; k++)
+            w->count[k + 1] += w->count[k];
+        for (size_t h = 0; h < n; h++)
+            w->ord[w->count[w->cid[w->lab[w->qidx[h]]]]++] = (uint32_t)h;
+        for (size_t k = 0, s = 0; rc == PTB_OK && k < ncomp; k++) {
+            rc = one_component(w, s, w->count[k], mirror);
+            s = w->count[k];
+        }
+    }
+    for (size_t h = 0; h < n; h++)
+        w->dist[w->qidx[h]] = FAR;
+    return rc;
+}
+
+/* The code of a layout's configuration: its pieces by line and place,
+ * each its line and kind (2 bytes a piece). */
+static void config_code(const sl_desc *d, const pieces *pc, uint8_t *code)
+{
+    uint16_t at[SL_MAX_PIECES];
+    uint8_t kind[SL_MAX_PIECES];
+    for (unsigned j = 0; j < pc->np; j++) {
+        unsigned a = pc->anchor[j], k = pc->kind[j], i = j;
+        unsigned line = d->kind[k].axis == SL_ACROSS ? a / d->w
+                                                     : d->h + a % d->w;
+        uint16_t v = (uint16_t)(line << 8 | a);
+        for (; i > 0 && at[i - 1] > v; i--) {
+            at[i] = at[i - 1];
+            kind[i] = kind[i - 1];
+        }
+        at[i] = v;
+        kind[i] = (uint8_t)k;
+    }
+    for (unsigned j = 0; j < pc->np; j++) {
+        code[2 * j] = (uint8_t)(at[j] >> 8);
+        code[2 * j + 1] = kind[j];
+    }
+}
+
+/* A configuration with its candidate goals g[0..ng) (ng > 0): left out
+ * when it fails the filters, when it is the image upside down of one
+ * searched instead, or (in a space with a family wall) when no piece
+ * meets the wall (its components are the base space's: meets()). */
+static int leaf(worker *w, const part *g, size_t ng)
+{
+    const sl_desc *d = w->sp->d;
+    pieces pc, turned;
+    int mirror = w->sp->mirrored;
+    layout_of(d, &w->c, g[0].key, &pc);
+    unsigned open = d->n - (unsigned)__builtin_popcountll(d->walls);
+    if (open - (unsigned)__builtin_popcountll(g[0].occ) < d->min_empty ||
+        !passes(&w->r->o, d, &pc) ||
+        (w->sp->extra && !meets(d, &pc, w->sp->extra)))
+        return PTB_OK;
+    if (w->sp->flip) {
+        uint8_t a[2 * SL_MAX_PIECES], b[2 * SL_MAX_PIECES];
+        turned = pc;
+        for (unsigned j = 0; j < pc.np; j++)
+            turned.anchor[j] = (uint8_t)
+                w->r->flipped[pc.kind[j]][pc.anchor[j]];
+        config_code(d, &pc, a);
+        config_code(d, &turned, b);
+        int cmp = memcmp(a, b, 2 * pc.np);
+        if (cmp > 0)
+            return PTB_OK;
+        mirror = cmp < 0;
+    }
+    w->c.np = pc.np;
+    return explore(w, g, ng, mirror);
+}
+
+static int dfs(worker *w, unsigned l, uint32_t used, const part *in,
+               size_t nin);
+
+/* Line l of the configuration given sequence t (NULL: none), the
+ * candidates in[0..nin) extended by its seeds, and the lines after it. */
+static int step(worker *w, unsigned l, const ltab *t, uint32_t used,
+                const part *in, size_t nin)
+{
+    cfg *c = &w->c;
+    if (!t)
+        return dfs(w, l + 1, used, in, nin);
+    unsigned k = c->n, shift = k ? c->shift[k - 1] + c->t[k - 1]->bits : 0;
+    uint64_t R = k ? c->R[k - 1] * (uint64_t)c->t[k - 1]->n : 1;
+    if (shift + t->bits > 64 || R * t->n > MAX_DENSE)
         return PTB_EINVAL;
-    }
-    if (!(v->seen = calloc(v->n / 64 + 1, sizeof *v->seen)))
+    plist *o = &w->lvl[l];
+    void *a = o->a;
+    if (ptb_room(&a, &o->cap, nin * t->nseed, sizeof *o->a, 1024))
         return PTB_ENOMEM;
-    goal_arg g = { r, v, 0, PTB_OK };
-    sl_state_goals(v->s, add_goal, &g);
-    return g.rc;
+    o->a = a;
+    part *out = o->a;
+    for (size_t i = 0; i < nin; i++)
+        for (uint32_t s = 0; s < t->nseed; s++) {
+            uint32_t p = t->seed[s];
+            out->occ = in[i].occ | t->cells[p];
+            out->key = in[i].key | (uint64_t)p << shift;
+            out->idx = in[i].idx + p * (uint32_t)R;
+            out += !(t->cells[p] & in[i].occ);
+        }
+    o->n = (size_t)(out - o->a);
+    if (!o->n)
+        return PTB_OK;
+    c->t[k] = t;
+    c->shift[k] = shift;
+    c->mask[k] = ((uint64_t)1 << t->bits) - 1;
+    c->R[k] = (uint32_t)R;
+    c->first[k] = k ? c->first[k - 1] + c->t[k - 1]->np : 0;
+    c->n = k + 1;
+    c->size = R * t->n;
+    int rc = dfs(w, l + 1, used | t->distinct, o->a, o->n);
+    c->n = k;
+    return rc;
+}
+
+/* Every configuration from line l on, the lines before it chosen (w->c),
+ * with the candidate goals in[0..nin) of those lines. */
+static int dfs(worker *w, unsigned l, uint32_t used, const part *in,
+               size_t nin)
+{
+    const fspace *sp = w->sp;
+    if (l == n_lines(sp->d)) {
+        if (used != w->r->distinct)
+            return PTB_OK;
+        const cfg *c = &w->c;
+        w->c.size = c->n ? c->R[c->n - 1] * (uint64_t)c->t[c->n - 1]->n : 1;
+        return leaf(w, in, nin);
+    }
+    int rc = step(w, l, NULL, used, in, nin);
+    for (unsigned i = 0; rc == PTB_OK && i < sp->ntab[l]; i++)
+        if (!(sp->tab[l][i].distinct & used))
+            rc = step(w, l, &sp->tab[l][i], used, in, nin);
+    return rc;
+}
+
+/* The work, shared by the threads a task at a time: a space and the
+ * sequence of its first line (0: none, i: its tab[0][i - 1]). */
+typedef struct task {
+    unsigned sp, first;
+} task;
+
+typedef struct job {
+    const run *r;
+    task *task;
+    unsigned ntask, next, taken;    /* (atomic) */
+    worker *w;
+} job;
+
+static void *job_thread(void *arg)
+{
+    job *j = arg;
+    worker *w = &j->w[__atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED)];
+    const run *r = j->r;
+    for (;;) {
+        unsigned i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (i >= j->ntask || w->rc != PTB_OK)
+            break;
+        const fspace *sp = &r->sp[j->task[i].sp];
+        part root = { 0, 0, 0 };
+        w->sp = sp;
+        w->near.d = sp->d;
+        w->near.next = (int8_t (*)[SL_MAX_CELLS][2])sp->next;
+        w->c.n = 0;
+        unsigned f = j->task[i].first;
+        w->rc = step(w, 0, f ? &sp->tab[0][f - 1] : NULL, 0, &root, 1);
+    }
+    return NULL;
+}
+
+static void worker_free(worker *w)
+{
+    for (unsigned l = 0; l < MAX_LINES; l++)
+        free(w->lvl[l].a);
+    free(w->dist);
+    free(w->lab);
+    free(w->stamp);
+    free(w->qkey);
+    free(w->qidx);
+    free(w->mkey);
+    free(w->midx);
+    free(w->ord);
+    free(w->parent);
+    free(w->cid);
+    free(w->count);
+    cs_free(&w->near);
+    cs_free(&w->base);
+    for (size_t j = 0; j < w->kept.n; j++)
+        free(w->kept.level[j].hist);
+    free(w->kept.level);
 }
 
 /* ---- the family ----------------------------------------------------- */
@@ -1232,87 +1666,73 @@ static int level_cmp(const void *a, const void *b)
     return strcmp(x->board, y->board);
 }
 
-/* The spaces with a family wall, one a cell, shared by the threads: each
- * opened, searched on one thread and let go. */
-typedef struct walls_job {
-    const run *r;
-    const sl_desc *d;
-    int flip;                    /* the family is its own image upside
-                                    down: flips() */
-    ptb_family *out;             /* a thread's */
-    unsigned next, taken;        /* the next cell, the threads (atomic) */
-    int rc;                      /* the first error (atomic) */
-    char err[256];               /* its message, when it has one */
-} walls_job;
-
-static int one_wall(walls_job *j, unsigned c, ptb_family *out, char *err,
-                    size_t errcap)
+/* The family's spaces: the base, then one a family wall's cell (none on
+ * the base's walls, none without goals, none in a row below the middle
+ * when the family is its own image upside down: the space with the wall
+ * at the image cell gives its puzzles). */
+static int spaces(run *r, const sl_desc *d)
 {
-    sl_desc *w;
-    variant v;
-    uint64_t extra = (uint64_t)1 << c;
-    unsigned y = c / j->d->w, image = j->d->h - 1 - y;
-    if (j->d->walls & extra || (j->flip && y > image))
-        return PTB_OK;           /* (the image of row 'image''s puzzles) */
-    int rc = sl_walled(j->d, extra, &w);
-    if (rc != PTB_OK || !w->ngoals) {
-        sl_free(w);
-        return rc;
+    int flip = flips(d), rc;
+    if (!(r->sp = calloc(1 + (r->o.walls ? d->n : 0), sizeof *r->sp)))
+        return PTB_ENOMEM;
+    rc = space_open(r, &r->sp[r->nsp++], d, NULL, 0);
+    r->sp[0].flip = flip;
+    for (unsigned c = 0; rc == PTB_OK && r->o.walls && c < d->n; c++) {
+        uint64_t extra = (uint64_t)1 << c;
+        unsigned y = c / d->w, image = d->h - 1 - y;
+        sl_desc *wd;
+        if (d->walls & extra || (flip && y > image))
+            continue;
+        if ((rc = sl_walled(d, extra, &wd)) != PTB_OK)
+            break;
+        if (!wd->ngoals) {
+            sl_free(wd);
+            continue;
+        }
+        fspace *sp = &r->sp[r->nsp++];
+        rc = space_open(r, sp, wd, wd, extra);
+        sp->mirrored = flip && y < image;
+        sp->flip = flip && y == image;
     }
-    rc = variant_open(j->r, &v, w, extra, err, errcap);
-    v.mirrored = j->flip && y < image;
-    v.flip = j->flip && y == image;
-    if (rc == PTB_OK)
-        rc = components(j->r, &v, 1, out);
-    variant_close(&v);
     return rc;
 }
 
-static void *walls_thread(void *arg)
+/* Whether the family's layouts can be ranked by the engine (the same
+ * limits as any description's: at most 2^32, and not its own mirror
+ * image), into err when not. */
+static int check_space(sl_desc *d, ptb_puzzle **p, char *err, size_t errcap)
 {
-    walls_job *j = arg;
-    ptb_family *out = &j->out[__atomic_fetch_add(&j->taken, 1,
-                                                  __ATOMIC_RELAXED)];
-    char err[256] = "";
-    for (;;) {
-        unsigned c = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-        if (c >= j->d->n || __atomic_load_n(&j->rc, __ATOMIC_RELAXED))
-            break;
-        int rc = one_wall(j, c, out, err, sizeof err), ok = PTB_OK;
-        if (rc != PTB_OK && __atomic_compare_exchange_n(
-                &j->rc, &ok, rc, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            memcpy(j->err, err, sizeof err);
+    ptb_space *s;
+    int rc = sl_puzzle(d, p);
+    if (rc != PTB_OK) {
+        sl_free(d);
+        return rc;
     }
-    return NULL;
-}
-
-static int walled(const run *r, const sl_desc *d, char *err, size_t errcap)
-{
-    walls_job j = { .r = r, .d = d, .flip = flips(d) };
-    int rc = PTB_OK;
-    if (!r->o.walls)
-        return PTB_OK;
-    if (!(j.out = calloc(r->threads, sizeof *j.out)))
-        return PTB_ENOMEM;
-    ptb_run_threads(walls_thread, &j, r->threads);
-    for (unsigned i = 0; i < r->threads; i++) {
-        if (j.rc == PTB_OK && (rc = gather(r->out, &j.out[i])) != PTB_OK)
-            j.rc = rc;
-        for (size_t k = 0; k < j.out[i].n; k++)
-            free(j.out[i].level[k].hist);
-        free(j.out[i].level);
+    if ((rc = ptb_space_new(*p, NULL, &s)) != PTB_OK) {
+        if (rc == PTB_EINVAL)
+            ptb_errf(err, errcap, "the family's layouts are too many to "
+                     "rank");
+        return rc;
     }
-    free(j.out);
-    if (j.rc != PTB_OK && j.err[0])
-        snprintf(err, errcap, "%s", j.err);
-    return j.rc;
+    uint64_t n = s->p->size(s->ctx, 0);
+    if (!sl_space_desc(s))
+        rc = ptb_errf(err, errcap, "a family's description may not be its "
+                      "own mirror image (give its goals a side)");
+    else if (n > MAX_FAMILY_LAYOUTS) {
+        ptb_errf(err, errcap, "the family has %llu layouts, more than %llu "
+                 "(2^32) that a family may have", (unsigned long long)n,
+                 (unsigned long long)MAX_FAMILY_LAYOUTS);
+        rc = PTB_EINVAL;
+    }
+    ptb_space_close(s);
+    return rc;
 }
 
 static int solve(const char *desc, const fam_opts *o, unsigned threads,
                  ptb_family *fam, char *err, size_t errcap)
 {
     sl_desc *d;
-    variant base;
+    ptb_puzzle *p = NULL;
     int rc = sl_read(desc, NULL, &d, err, errcap);
     if (rc != PTB_OK)
         return rc;
@@ -1321,20 +1741,52 @@ static int solve(const char *desc, const fam_opts *o, unsigned threads,
         return rc;
     }
     snprintf(fam->name, sizeof fam->name, "%s", d->name);
-    run r = { .o = *o, .base = &base, .out = fam,
-              .threads = threads < 1 ? 1 : threads > 256 ? 256 : threads };
-    rc = variant_open(&r, &base, d, 0, err, errcap);
-    if (rc == PTB_OK) {
-        r.base_next = base.next;
-        base.flip = flips(base.d);
-        for (unsigned k = 0; k < base.d->nkinds; k++)
-            for (unsigned a = 0; a < base.d->n; a++)
-                r.flipped[k][a] = (int8_t)flip_anchor(base.d, k, a);
-        rc = components(&r, &base, r.threads, fam);
+    threads = threads < 1 ? 1 : threads > 256 ? 256 : threads;
+    run r = { .o = *o, .base = d };
+    job j = { .r = &r };
+    if ((rc = check_space(d, &p, err, errcap)) == PTB_OK)
+        rc = spaces(&r, d);
+    for (unsigned k = 0; rc == PTB_OK && k < d->nkinds; k++) {
+        r.distinct |= d->kind[k].label ? 1u << k : 0;
+        for (unsigned a = 0; a < d->n; a++)
+            r.flipped[k][a] = (int8_t)flip_anchor(d, k, a);
     }
-    if (rc == PTB_OK)
-        rc = walled(&r, base.d, err, errcap);
-    variant_close(&base);
+    for (unsigned s = 0; rc == PTB_OK && s < r.nsp; s++)
+        j.ntask += 1 + r.sp[s].ntab[0];
+    if (rc == PTB_OK && (!(j.task = calloc(j.ntask, sizeof *j.task)) ||
+                         !(j.w = calloc(threads, sizeof *j.w))))
+        rc = PTB_ENOMEM;
+    if (rc == PTB_OK) {
+        unsigned t = 0;
+        for (unsigned s = 0; s < r.nsp; s++)
+            for (unsigned f = 0; f <= r.sp[s].ntab[0]; f++)
+                j.task[t++] = (task){ s, f };
+        for (unsigned i = 0; i < threads; i++) {
+            csearch cs = { .d = d, .metric = d->metric[0],
+                           .next = r.sp[0].next };
+            j.w[i].r = &r;
+            j.w[i].near = j.w[i].base = cs;
+        }
+        ptb_run_threads(job_thread, &j, threads);
+        for (unsigned i = 0; i < threads; i++) {
+            rc = rc != PTB_OK ? rc : j.w[i].rc;
+            if (rc == PTB_OK)
+                rc = gather(fam, &j.w[i].kept);
+        }
+        if (rc == PTB_EINVAL)
+            ptb_errf(err, errcap, "a configuration of the family has more "
+                     "than %llu layouts", (unsigned long long)MAX_DENSE);
+    }
+    for (unsigned i = 0; j.w && i < threads; i++)
+        worker_free(&j.w[i]);
+    free(j.w);
+    free(j.task);
+    for (unsigned s = 0; s < r.nsp; s++)
+        space_free(&r.sp[s]);
+    free(r.sp);
+    if (p)
+        ptb_puzzle_free(p);      /* (and d; without p, check_space() freed
+                                    it) */
     return rc;
 }
 
@@ -1422,3 +1874,4 @@ void ptb_family_free(ptb_family *f)
     free(f->text);
     free(f);
 }
+
