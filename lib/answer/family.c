@@ -811,7 +811,10 @@ typedef struct fspace {
                                     anywhere) */
     int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* make_steps() */
     unsigned ntab[MAX_LINES];
-    ltab *tab[MAX_LINES];        /* each line's sequences */
+    ltab *tab[MAX_LINES];        /* each line's sequences, the lines in
+                                    the search's order (order_lines()) */
+    uint32_t later[MAX_LINES + 1];   /* the distinct kinds some sequence
+                                        of line l or after holds */
 } fspace;
 
 typedef struct run {
@@ -1047,6 +1050,49 @@ static void space_free(fspace *sp)
     memset(sp, 0, sizeof *sp);
 }
 
+/* The lines in the order the search takes them: those with a distinct
+ * piece first, then each time the line that crosses most of the cells the
+ * lines taken may cover (their goals' placements for a distinct piece),
+ * so that overlaps cut the candidates early. */
+static void order_lines(fspace *sp)
+{
+    const sl_desc *d = sp->d;
+    unsigned nl = n_lines(d), n = 0, taken[MAX_LINES] = { 0 };
+    unsigned ntab[MAX_LINES];
+    ltab *tab[MAX_LINES];
+    uint64_t covered = 0;
+    while (n < nl) {
+        unsigned best = nl, most = 0;
+        int dist = 0;
+        for (unsigned l = 0; l < nl; l++) {
+            uint64_t on = 0;
+            int has = 0;
+            if (taken[l])
+                continue;
+            for (unsigned i = 0; i < line_len(d, l); i++)
+                on |= (uint64_t)1 << line_cell(d, l, i);
+            for (unsigned i = 0; i < sp->ntab[l]; i++)
+                has |= sp->tab[l][i].distinct != 0;
+            unsigned cross = (unsigned)__builtin_popcountll(on & covered);
+            if (best == nl || has > dist || (has == dist && cross > most)) {
+                best = l;
+                most = cross;
+                dist = has;
+            }
+        }
+        taken[best] = 1;
+        tab[n] = sp->tab[best];
+        ntab[n++] = sp->ntab[best];
+        for (unsigned i = 0; i < sp->ntab[best]; i++) {
+            const ltab *t = &sp->tab[best][i];
+            for (uint32_t s = 0; s < t->nseed; s++)
+                covered |= t->cells[t->seed[s]];
+        }
+    }
+    memcpy(sp->tab, tab, nl * sizeof *tab);
+    memcpy(sp->ntab, ntab, nl * sizeof *ntab);
+}
+
 /* The space of d with family wall 'extra' (d is owned when own): its
  * goals' anchors and every line's sequences. */
 static int space_open(const run *r, fspace *sp, const sl_desc *d,
@@ -1079,10 +1125,16 @@ static int space_open(const run *r, fspace *sp, const sl_desc *d,
         uint8_t kinds[LINE_PIECES];
         tabs ts = { NULL, 0, 0 };
         int rc = seq_rec(r, sp, l, kinds, 0, 0, &ts);
-        sp->tab[l] = ts.t;
+        sp->tab[l] = ts.t;          /* (by line, until order_lines()) */
         sp->ntab[l] = ts.n;
         if (rc != PTB_OK)
             return rc;
+    }
+    order_lines(sp);
+    for (unsigned l = n_lines(d); l-- > 0;) {
+        sp->later[l] = sp->later[l + 1];
+        for (unsigned i = 0; i < sp->ntab[l]; i++)
+            sp->later[l] |= sp->tab[l][i].distinct;
     }
     return PTB_OK;
 }
@@ -1586,9 +1638,9 @@ static int dfs(worker *w, unsigned l, uint32_t used, const part *in,
                size_t nin)
 {
     const fspace *sp = w->sp;
+    if ((used | sp->later[l]) != w->r->distinct)
+        return PTB_OK;           /* (a distinct piece would be missing) */
     if (l == n_lines(sp->d)) {
-        if (used != w->r->distinct)
-            return PTB_OK;
         const cfg *c = &w->c;
         w->c.size = c->n ? c->R[c->n - 1] * (uint64_t)c->t[c->n - 1]->n : 1;
         return leaf(w, in, nin);
