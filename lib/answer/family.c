@@ -1252,16 +1252,6 @@ static uint32_t find(uint32_t *parent, uint32_t x)
     return x;
 }
 
-static void unite(uint32_t *parent, uint32_t a, uint32_t b)
-{
-    a = find(parent, a);
-    b = find(parent, b);
-    if (a < b)
-        parent[b] = a;
-    else if (b < a)
-        parent[a] = b;
-}
-
 /* The pieces that some optimal line from the layout of key (number idx,
  * in a component of 'size' layouts) moves, a bit each: the moves one
  * nearer, from it and from every layout they lead to (marked in
@@ -1474,7 +1464,10 @@ static int explore(worker *w, const part *g, size_t ng, int mirror)
     size_t ngoal = n;
     for (size_t h = 0; rc == PTB_OK && h < n; h++) {
         uint64_t key = w->qkey[h];
-        uint32_t idx = w->qidx[h], lu = w->lab[idx], p[MAX_LINES];
+        uint32_t idx = w->qidx[h], p[MAX_LINES];
+        uint32_t lu = find(w->parent, w->lab[idx]);   /* (labels given
+                                                         as roots meet
+                                                         less often) */
         unsigned du = w->dist[idx] + 1u;
         uint64_t occ = decode(c, key, p);
         for (unsigned i = 0; rc == PTB_OK && i < c->n; i++) {
@@ -1495,8 +1488,13 @@ static int explore(worker *w, const part *g, size_t ng, int mirror)
                               (uint64_t)mv->q << c->shift[i], ni);
                     if (rc != PTB_OK)
                         break;
-                } else if (w->lab[ni] != lu)
-                    unite(w->parent, lu, w->lab[ni]);
+                } else if (w->lab[ni] != lu) {
+                    uint32_t o = find(w->parent, w->lab[ni]);
+                    if (o != lu) {      /* (the less the root) */
+                        w->parent[o > lu ? o : lu] = o > lu ? lu : o;
+                        lu = o > lu ? lu : o;
+                    }
+                }
             }
         }
     }
