@@ -74,8 +74,8 @@
  * turned.
  *
  * Threads.  Configurations need nothing of each other: threads share the
- * work a task at a time, a task a space and the sequence on its first
- * line.
+ * work a task at a time, a task a space and the sequences of the first
+ * three lines the search takes.
  *
  * A kept puzzle is printed as his program prints it: the moves (two
  * digits at least), the farthest layout, a character a cell in reading
@@ -1160,6 +1160,8 @@ typedef struct cfg {
     uint64_t size;
 } cfg;
 
+#define TASK_LINES 3             /* lines a task fixes (job) */
+
 typedef struct plist {
     part *a;
     size_t n, cap;
@@ -1184,6 +1186,7 @@ typedef struct worker {
     csearch near, base;
     component comp;
     ptb_family kept;
+    unsigned force[TASK_LINES];  /* the task's first lines (job) */
     int rc;
 } worker;
 
@@ -1643,6 +1646,12 @@ static int dfs(worker *w, unsigned l, uint32_t used, const part *in,
         w->c.size = c->n ? c->R[c->n - 1] * (uint64_t)c->t[c->n - 1]->n : 1;
         return leaf(w, in, nin);
     }
+    if (l < TASK_LINES) {        /* (the task's choice) */
+        unsigned f = w->force[l];
+        if (f && (sp->tab[l][f - 1].distinct & used))
+            return PTB_OK;
+        return step(w, l, f ? &sp->tab[l][f - 1] : NULL, used, in, nin);
+    }
     int rc = step(w, l, NULL, used, in, nin);
     for (unsigned i = 0; rc == PTB_OK && i < sp->ntab[l]; i++)
         if (!(sp->tab[l][i].distinct & used))
@@ -1651,7 +1660,9 @@ static int dfs(worker *w, unsigned l, uint32_t used, const part *in,
 }
 
 /* The work, shared by the threads a task at a time: a space and the
- * sequence of its first line (0: none, i: its tab[0][i - 1]). */
+ * sequences of its first TASK_LINES lines (the lines in the search's
+ * order), a number in mixed radix, the digit of each line 0 for none or i
+ * for its tab[i - 1]. */
 typedef struct task {
     unsigned sp, first;
 } task;
@@ -1662,6 +1673,15 @@ typedef struct job {
     unsigned ntask, next, taken;    /* (atomic) */
     worker *w;
 } job;
+
+/* The tasks of space sp: the product of its first lines' choices. */
+static unsigned space_tasks(const fspace *sp)
+{
+    unsigned n = 1;
+    for (unsigned l = 0; l < TASK_LINES && l < n_lines(sp->d); l++)
+        n *= 1 + sp->ntab[l];
+    return n;
+}
 
 static void *job_thread(void *arg)
 {
@@ -1679,7 +1699,11 @@ static void *job_thread(void *arg)
         w->near.next = (int8_t (*)[SL_MAX_CELLS][2])sp->next;
         w->c.n = 0;
         unsigned f = j->task[i].first;
-        w->rc = step(w, 0, f ? &sp->tab[0][f - 1] : NULL, 0, &root, 1);
+        for (unsigned l = 0; l < TASK_LINES; l++) {
+            w->force[l] = l < n_lines(sp->d) ? f % (1 + sp->ntab[l]) : 0;
+            f /= l < n_lines(sp->d) ? 1 + sp->ntab[l] : 1;
+        }
+        w->rc = dfs(w, 0, 0, &root, 1);
     }
     return NULL;
 }
@@ -1802,14 +1826,14 @@ static int solve(const char *desc, const fam_opts *o, unsigned threads,
             r.flipped[k][a] = (int8_t)flip_anchor(d, k, a);
     }
     for (unsigned s = 0; rc == PTB_OK && s < r.nsp; s++)
-        j.ntask += 1 + r.sp[s].ntab[0];
+        j.ntask += space_tasks(&r.sp[s]);
     if (rc == PTB_OK && (!(j.task = calloc(j.ntask, sizeof *j.task)) ||
                          !(j.w = calloc(threads, sizeof *j.w))))
         rc = PTB_ENOMEM;
     if (rc == PTB_OK) {
         unsigned t = 0;
         for (unsigned s = 0; s < r.nsp; s++)
-            for (unsigned f = 0; f <= r.sp[s].ntab[0]; f++)
+            for (unsigned f = 0; f < space_tasks(&r.sp[s]); f++)
                 j.task[t++] = (task){ s, f };
         for (unsigned i = 0; i < threads; i++) {
             csearch cs = { .d = d, .metric = d->metric[0],
