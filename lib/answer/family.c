@@ -55,7 +55,10 @@
  * less that piece's moves is shorter): the optimal lines' moves, followed
  * back from it, give those (moved()); for each other piece, and the
  * wall, a breadth-first search from the layout without it looks for a goal
- * at most D - 1 moves away (without the wall: on the base space's board).
+ * at most D - 1 moves away: over the numbers of its configuration, the
+ * line's shorter sequence (near_dense()), or over a hash of its layouts
+ * when that sequence has no table (cs_near(); without the wall: on the
+ * base space's board).
  * Fogleman tests the pieces his solver's one solution leaves in place,
  * each by solving the board without it: the same test, as a piece that
  * solution moves matters anyway.  His canonical board, the least of the
@@ -789,6 +792,7 @@ typedef struct ltab {
     uint8_t *anchor;             /* n x np */
     uint64_t *cells, *turned;
     uint32_t *first, *seed;      /* moves of p: first[p] .. first[p + 1] */
+    uint8_t *isseed;             /* of each placement: in seed[] */
     lmove *move;
     size_t cap, mcap, nmove;
 } ltab;
@@ -856,6 +860,7 @@ static void ltab_free(ltab *t)
     free(t->turned);
     free(t->first);
     free(t->seed);
+    free(t->isseed);
     free(t->move);
 }
 
@@ -912,6 +917,7 @@ static int tab_moves(const fspace *sp, unsigned l, ltab *t)
     uint8_t at[LINE_PIECES];
     if (!(t->first = malloc((t->n + 1) * sizeof *t->first)) ||
         !(t->seed = malloc(t->n * sizeof *t->seed)) ||
+        !(t->isseed = calloc(t->n, 1)) ||
         !(t->turned = malloc(t->n * sizeof *t->turned)))
         return PTB_ENOMEM;
     for (uint32_t p = 0; p < t->n; p++) {
@@ -957,6 +963,7 @@ static int tab_moves(const fspace *sp, unsigned l, ltab *t)
         }
         if (seed)
             t->seed[t->nseed++] = p;
+        t->isseed[p] = (uint8_t)seed;
     }
     t->first[t->n] = (uint32_t)t->nmove;
     while (((uint64_t)1 << t->bits) < t->n)
@@ -1155,6 +1162,7 @@ typedef struct cfg {
     const ltab *t[MAX_LINES];
     unsigned shift[MAX_LINES], first[MAX_LINES];   /* first: its first
                                                       piece's number */
+    unsigned lev[MAX_LINES];     /* its level in the search (fspace.tab) */
     uint64_t mask[MAX_LINES];
     uint32_t R[MAX_LINES];
     uint64_t size;
@@ -1182,6 +1190,11 @@ typedef struct worker {
     uint32_t *qidx, *midx, *ord;
     size_t qcap, mcap, ocap;
     uint32_t *parent, *cid, *count;   /* of each goal label */
+    cfg less;                    /* near_dense()'s configuration */
+    uint8_t *dist2;              /* its distances (FAR: not reached) */
+    uint64_t cap2, *nkey;
+    uint32_t *nidx;
+    size_t ncap;
     size_t gcap;
     csearch near, base;
     component comp;
@@ -1304,20 +1317,175 @@ static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
     return PTB_OK;
 }
 
+/* Whether the layout of key is a goal of the space. */
+static int is_goal(const worker *w, const cfg *c, uint64_t key, uint64_t occ)
+{
+    const sl_desc *d = w->sp->d;
+    pieces pc;
+    layout_of(d, c, key, &pc);
+    for (unsigned g = 0; g < d->ngoals; g++) {
+        const sl_goal *gl = &d->goal[g];
+        unsigned met = 0;
+        for (unsigned i = 0; i < gl->n; i++)
+            for (unsigned j = 0; j < pc.np; j++)
+                met += pc.anchor[j] == gl->anchor[i] &&
+                       pc.kind[j] == gl->kind[i];
+        if (!(occ & gl->empty) && met == gl->n)
+            return 1;
+    }
+    return 0;
+}
+
+/* The configuration w->c less piece jj of its line i, into w->less, with
+ * the number and key of the layout of key less that piece into *nidx and
+ * *nkey: 0 when the shorter sequence has no table (the filters left it
+ * out) or the numbers would be too many; then cs_near() searches. */
+static int less_cfg(worker *w, uint64_t key, unsigned i, unsigned jj,
+                    uint64_t *nkey, uint32_t *nidx)
+{
+    const fspace *sp = w->sp;
+    const cfg *c = &w->c;
+    cfg *o = &w->less;
+    const ltab *t = c->t[i], *u = NULL;
+    uint32_t pu = 0;
+    if (t->np > 1) {
+        uint8_t kinds[LINE_PIECES], at[LINE_PIECES];
+        uint32_t p = (uint32_t)(key >> c->shift[i] & c->mask[i]);
+        unsigned n = 0;
+        for (unsigned j = 0; j < t->np; j++)
+            if (j != jj) {
+                kinds[n] = t->kind[j];
+                at[n++] = t->anchor[(size_t)p * t->np + j];
+            }
+        for (unsigned x = 0; !u && x < sp->ntab[c->lev[i]]; x++) {
+            const ltab *v = &sp->tab[c->lev[i]][x];
+            if (v->np == n && !memcmp(v->kind, kinds, n))
+                u = v;
+        }
+        if (!u)
+            return 0;
+        while (pu < u->n && memcmp(u->anchor + (size_t)pu * n, at, n))
+            pu++;
+        if (pu == u->n)
+            return 0;
+    }
+    unsigned shift = 0;
+    uint64_t R = 1;
+    *nkey = 0;
+    *nidx = 0;
+    o->n = 0;
+    for (unsigned k = 0; k < c->n; k++) {
+        const ltab *tk = k == i ? u : c->t[k];
+        uint32_t p = k == i ? pu : (uint32_t)(key >> c->shift[k] &
+                                             c->mask[k]);
+        if (!tk)
+            continue;
+        if (R * tk->n > MAX_DENSE)
+            return 0;
+        o->t[o->n] = tk;
+        o->shift[o->n] = shift;
+        o->mask[o->n] = ((uint64_t)1 << tk->bits) - 1;
+        o->R[o->n] = (uint32_t)R;
+        o->lev[o->n] = c->lev[k];
+        o->first[o->n] = o->n ? o->first[o->n - 1] + o->t[o->n - 1]->np : 0;
+        *nkey |= (uint64_t)p << shift;
+        *nidx += p * (uint32_t)R;
+        shift += tk->bits;
+        R *= tk->n;
+        o->n++;
+    }
+    o->size = R;
+    return 1;
+}
+
+/* Whether a goal lies at most 'limit' moves from the layout of key
+ * (number idx) of configuration w->less, into *near: a breadth-first
+ * search from it over the configuration's numbers, cut at that depth. */
+static int near_dense(worker *w, uint64_t key, uint32_t idx, unsigned limit,
+                      int *near)
+{
+    const cfg *o = &w->less;
+    size_t n = 0;
+    int rc = PTB_OK;
+    *near = 0;
+    if (o->size > w->cap2) {
+        free(w->dist2);
+        w->cap2 = 0;
+        if (!(w->dist2 = malloc(o->size)))
+            return PTB_ENOMEM;
+        memset(w->dist2, FAR, o->size);
+        w->cap2 = o->size;
+    }
+    if (room2(&w->nkey, &w->nidx, &w->ncap, 1) != PTB_OK)
+        return PTB_ENOMEM;
+    w->nkey[n] = key;
+    w->nidx[n++] = idx;
+    w->dist2[idx] = 0;
+    for (size_t h = 0; rc == PTB_OK && h < n; h++) {
+        uint32_t p[MAX_LINES];
+        key = w->nkey[h];
+        idx = w->nidx[h];
+        uint64_t occ = decode(o, key, p);
+        int goal = 1;
+        if (w->sp->simple)
+            for (unsigned i = 0; i < o->n; i++)
+                goal &= !o->t[i]->distinct || o->t[i]->isseed[p[i]];
+        else
+            goal = is_goal(w, o, key, occ);
+        if (goal) {
+            *near = 1;
+            break;
+        }
+        unsigned du = w->dist2[idx] + 1u;
+        if (du > limit)
+            continue;
+        for (unsigned i = 0; rc == PTB_OK && i < o->n; i++) {
+            const ltab *t = o->t[i];
+            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
+                const lmove *mv = &t->move[e];
+                if (mv->swept & occ)
+                    continue;
+                uint32_t ni = idx + (mv->q - p[i]) * o->R[i];
+                if (w->dist2[ni] != FAR)
+                    continue;
+                if ((rc = room2(&w->nkey, &w->nidx, &w->ncap, n + 1)))
+                    break;
+                w->dist2[ni] = (uint8_t)du;
+                w->nkey[n] = (key & ~(o->mask[i] << o->shift[i])) |
+                             (uint64_t)mv->q << o->shift[i];
+                w->nidx[n++] = ni;
+            }
+        }
+    }
+    for (size_t h = 0; h < n; h++)
+        w->dist2[w->nidx[h]] = FAR;
+    return rc;
+}
+
 /* Whether the component's layout f, D = 'moves' from a goal, is minimal,
  * into *ok: every piece but the distinct ones, and the family wall,
  * matters (the layout without it has no goal nearer than D).  A piece
  * that an optimal line moves (mv, a bit each) matters (the line less its
  * moves is shorter); the others are tried. */
-static int minimal(worker *w, const pieces *f, uint64_t mv, unsigned moves,
-                   int *ok)
+static int minimal(worker *w, const pieces *f, uint64_t key, uint64_t mv,
+                   unsigned moves, int *ok)
 {
     const sl_desc *d = w->sp->d;
+    const cfg *c = &w->c;
     pieces less;
     int near = 1, rc = PTB_OK;
-    for (unsigned j = 0; rc == PTB_OK && near && j < f->np; j++) {
+    for (unsigned j = 0, i = 0; rc == PTB_OK && near && j < f->np; j++) {
+        uint64_t lkey;
+        uint32_t lidx;
+        while (i + 1 < c->n && c->first[i + 1] <= j)
+            i++;                 /* (piece j is of line i) */
         if (d->kind[f->kind[j]].label || (mv >> j & 1))
             continue;
+        near = 0;
+        if (moves > 0 && less_cfg(w, key, i, j - c->first[i], &lkey, &lidx)) {
+            rc = near_dense(w, lkey, lidx, moves - 1, &near);
+            continue;
+        }
         less.np = 0;
         for (unsigned i = 0; i < f->np; i++)
             if (i != j) {
@@ -1379,7 +1547,7 @@ static int one_component(worker *w, size_t s, size_t e, int mirror)
     for (unsigned m = 0; m < 1u + (mirror != 0); m++) {
         layout_of(d, c, bkey[m], &cp->far);
         if ((rc = moved(w, bkey[m], bidx[m], cp->size, &mv)) != PTB_OK ||
-            (rc = minimal(w, &cp->far, mv, moves, &ok)) != PTB_OK)
+            (rc = minimal(w, &cp->far, bkey[m], mv, moves, &ok)) != PTB_OK)
             return rc;
         if (!ok)
             continue;
@@ -1394,25 +1562,6 @@ static int one_component(worker *w, size_t s, size_t e, int mirror)
             return rc;
     }
     return PTB_OK;
-}
-
-/* Whether the layout of key is a goal of the space. */
-static int is_goal(const worker *w, uint64_t key, uint64_t occ)
-{
-    const sl_desc *d = w->sp->d;
-    pieces pc;
-    layout_of(d, &w->c, key, &pc);
-    for (unsigned g = 0; g < d->ngoals; g++) {
-        const sl_goal *gl = &d->goal[g];
-        unsigned met = 0;
-        for (unsigned i = 0; i < gl->n; i++)
-            for (unsigned j = 0; j < pc.np; j++)
-                met += pc.anchor[j] == gl->anchor[i] &&
-                       pc.kind[j] == gl->kind[i];
-        if (!(occ & gl->empty) && met == gl->n)
-            return 1;
-    }
-    return 0;
 }
 
 /* Room for the configuration's numbers and for ng goal labels. */
@@ -1457,7 +1606,7 @@ static int explore(worker *w, const part *g, size_t ng, int mirror)
     size_t n = 0;
     int rc = dense_room(w, c->size, ng);
     for (size_t i = 0; rc == PTB_OK && i < ng; i++) {
-        if (!w->sp->simple && !is_goal(w, g[i].key, g[i].occ))
+        if (!w->sp->simple && !is_goal(w, &w->c, g[i].key, g[i].occ))
             continue;
         w->dist[g[i].idx] = 0;
         w->lab[g[i].idx] = (uint32_t)n;
@@ -1625,6 +1774,7 @@ static int step(worker *w, unsigned l, const ltab *t, uint32_t used,
     c->shift[k] = shift;
     c->mask[k] = ((uint64_t)1 << t->bits) - 1;
     c->R[k] = (uint32_t)R;
+    c->lev[k] = l;
     c->first[k] = k ? c->first[k - 1] + c->t[k - 1]->np : 0;
     c->n = k + 1;
     c->size = R * t->n;
@@ -1723,6 +1873,9 @@ static void worker_free(worker *w)
     free(w->parent);
     free(w->cid);
     free(w->count);
+    free(w->dist2);
+    free(w->nkey);
+    free(w->nidx);
     cs_free(&w->near);
     cs_free(&w->base);
     for (size_t j = 0; j < w->kept.n; j++)
