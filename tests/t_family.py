@@ -6,7 +6,8 @@
 For small families drawn here (4x3 and 5x3 boards: the distinct 1x2 car
 A, which leaves on the right of the middle row, with 1x2 cars both ways
 and 1x3 trucks; step or line moves; with or without a family wall and
-the filters), every layout is listed, the components are found by a search
+the filters; with one goal, or two: A at the edge, or one short of it with
+the edge's cell empty), every layout is listed, the components are found by a search
 over the moves, and the definitions of tbgen --family (man tbgen,
 FAMILIES; Fogleman's, as doc/guide.md gives them) are applied as stated:
 solvable, the filters, minimal (the farthest layout without any one piece
@@ -24,6 +25,8 @@ import sys
 from collections import deque
 
 W, H, ROW = 0, 0, 0              # the board, A's row (set by main())
+TWO_GOALS = False                # also solved: A one short of the edge,
+                                 # the edge's cell empty (set by main())
 SHAPES = {'A': (2, 1), 'h': (2, 1), 'H': (3, 1), 'v': (1, 2), 't': (1, 3)}
 KINDS = {}                       # the kinds drawn: their width and height
 AXIS = {'A': 'across', 'h': 'across', 'H': 'across', 'v': 'down',
@@ -98,7 +101,10 @@ def moves(lay, wall, metric):
 
 
 def goal(lay):
-    return lay[0] == ROW * W + W - 2
+    if lay[0] == ROW * W + W - 2:
+        return True
+    edge = ROW * W + W - 1
+    return TWO_GOALS and lay[0] == edge - 2 and edge not in occupied(lay)
 
 
 def distances(lays, wall, metric):
@@ -255,17 +261,25 @@ def full_line(lv):
 
 
 def main():
-    global W, H, ROW, KINDS
+    global W, H, ROW, KINDS, TWO_GOALS
     tbgen, tmp, n = sys.argv[1], sys.argv[2], 0
     tblookup = os.path.join(os.path.dirname(tbgen), 'tblookup')
-    for board, metric, walls, filters in (('4x3', 'step', True, False),
-                                          ('5x3', 'line', True, True),
-                                          ('4x4', 'step', False, False),
-                                          ('4x4', 'line', False, True)):
+    for board, metric, walls, filters, two in (
+            ('4x3', 'step', True, False, False),
+            ('5x3', 'line', True, True, False),
+            ('4x4', 'step', False, False, False),
+            ('4x4', 'line', False, True, False),
+            ('5x3', 'line', True, True, True),
+            ('4x4', 'step', False, False, True)):
         W, H, ROW, start = BOARDS[board]
+        TWO_GOALS = two
         KINDS = {k: SHAPES[k] for k in SHAPES if k in start}
         goal_ = '/'.join('?' * (W - 2) + 'AA' if y == ROW else '?' * W
                          for y in range(H))
+        if two:
+            goal_ += '\ngoal     ' + '/'.join(
+                '?' * (W - 3) + 'AA.' if y == ROW else '?' * W
+                for y in range(H))
         extra = ('family walls 1\n' if walls else '') + \
                 ('family alone\nfamily open-lines\n' if filters else '')
         text = DESCRIPTION % (metric, start, goal_, extra)
@@ -281,9 +295,11 @@ def main():
         ours = set(full_line(lv) for lv in json.loads(got.stdout or '[]'))
         want = family(metric, walls, filters)
         n += 1
-        what = '%s, %s moves%s%s: %d puzzles, as the brute force finds' % (
+        what = '%s, %s moves%s%s%s: %d puzzles, as the brute force finds' % (
             board, metric, ', at most one wall' if walls else '',
-            ', alone and open-lines' if filters else '', len(want))
+            ', alone and open-lines' if filters else '',
+            ', two goals (A at the edge, or one short of it and the edge '
+            'empty)' if two else '', len(want))
         if got.returncode == 0 and ours == want:
             print('ok %d - %s' % (n, what))
         else:

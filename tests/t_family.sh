@@ -56,6 +56,11 @@ check "rush-4x4 with 'family walls 1': Fogleman's 32 puzzles again (on 4x4 no mi
 check "tbgen --family rush-4x4: a shipped family by its name; the same bytes again" \
     sh -c 'bin/tbgen --family rush-4x4 -o "$1/again" -q &&
            cmp "$1/again/rush-4x4.levels.mdb" "$1/rush-4x4/rush-4x4.levels.mdb"' _ "$TMP"
+check "tbgen --family rush-5x5 on 1 and 3 threads: the same bytes as on the default" \
+    sh -c 'bin/tbgen --family rush-5x5 -o "$1/j1" -q -j 1 &&
+           bin/tbgen --family rush-5x5 -o "$1/j3" -q -j 3 &&
+           cmp "$1/j1/rush-5x5.levels.mdb" "$1/rush-5x5/rush-5x5.levels.mdb" &&
+           cmp "$1/j3/rush-5x5.levels.mdb" "$1/rush-5x5/rush-5x5.levels.mdb"' _ "$TMP"
 check "tbgen --family: its summary names the table and its levels" \
     sh -c 'bin/tbgen --family rush-4x4 -o "$1/again" |
            grep -q "^$1/again/rush-4x4.levels.mdb: 32 levels, .* kB, [0-9.]* s$"' _ "$TMP"

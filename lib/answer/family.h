@@ -1,0 +1,106 @@
+/* lib/answer/family.h: what the two files of the families share
+ * (library-internal): family.c reads a family, decides which layouts
+ * count and draws a kept puzzle (Fogleman's definitions); family_config.c
+ * finds every component of the family's configurations and keeps those
+ * that count (ptb_family_solve()).  The definitions are in family.c's header.
+ */
+#ifndef PTB_FAMILY_H
+#define PTB_FAMILY_H
+
+#include "answer.h"
+#include "puzzles/slide.h"
+
+#define FAR 0xFF                 /* a distance: not reached */
+#define KEY_PIECES 21            /* the most pieces of a layout (ckey) */
+
+typedef struct fam_level {
+    unsigned moves;
+    uint64_t states;
+    char board[SL_MAX_CELLS + 1];
+    uint64_t *hist;              /* moves + 1 counts */
+} fam_level;
+
+struct ptb_family {
+    size_t n, cap;
+    fam_level *level;
+    char name[32];               /* the description's */
+    char *text;                  /* the family as given (levels.c) */
+};
+
+typedef struct fam_opts {
+    unsigned walls;
+    int alone, open_lines;
+} fam_opts;
+
+/* A layout's pieces and its place in the order. */
+typedef struct pieces {
+    unsigned np;
+    uint8_t kind[SL_MAX_PIECES], anchor[SL_MAX_PIECES];
+    uint64_t across, down;
+} pieces;
+
+/* A layout in a component: where each of the seed's pieces stands on its
+ * line, in the seed's order (pieces never leave their line nor pass each
+ * other, and one kind's are told apart by their place), three bits each
+ * (a line has at most 8 cells), piece j at bit 3j. */
+typedef struct ckey {
+    uint64_t w;
+} ckey;
+
+/* A slot of the hash: a layout's key and 1 + its number, in use when gen
+ * is the search's. */
+typedef struct cslot {
+    ckey key;
+    uint32_t id, gen;
+} cslot;
+
+/* The layouts near a layout (fam_near()), found again by their hash, and
+ * their distances from it. */
+typedef struct csearch {
+    const sl_desc *d;
+    int8_t (*next)[SL_MAX_CELLS][2];   /* steps (fam_make_steps()) */
+    unsigned np, metric;
+    uint8_t kind[KEY_PIECES];
+    uint8_t line[KEY_PIECES], step[KEY_PIECES];   /* of each piece, the
+                                                     anchor at place 0 of
+                                                     its line and from one
+                                                     place to the next */
+    uint8_t place[2][SL_MAX_CELLS];  /* of each cell, its column, its row */
+    int8_t distinct[SL_MAX_KINDS];   /* of a distinct kind, its piece; -1 */
+    ckey *key;
+    uint8_t *dist;
+    uint32_t gen;
+    cslot *slot;
+    uint64_t size, cap, mask;
+} csearch;
+
+/* What the search of a component finds. */
+typedef struct component {
+    uint64_t size, hist[FAR];
+    unsigned moves;
+    uint32_t at;                 /* the farthest layout's number */
+    pieces far;
+} component;
+
+/* family.c */
+void fam_make_steps(const sl_desc *d, int8_t (*next)[SL_MAX_CELLS][2]);
+int fam_near(csearch *cs, const pieces *pc, unsigned limit, int *near);
+void fam_cs_free(csearch *cs);
+void fam_order_of(const sl_desc *d, pieces *pc);
+int fam_passes(const fam_opts *o, const sl_desc *d, const pieces *pc);
+int fam_meets(const sl_desc *d, const pieces *pc, uint64_t wall);
+int fam_keep(ptb_family *fam, const sl_desc *d, uint64_t walls,
+             const component *c);
+uint64_t fam_flip_cells(const sl_desc *d, uint64_t cells);
+int fam_flip_anchor(const sl_desc *d, unsigned k, unsigned a);
+int fam_flips(const sl_desc *d);
+int fam_gather(ptb_family *fam, ptb_family *kept);
+
+/* The description text without its family lines (each made blank), into
+ * *desc (malloc'd), and the family's options into *o; whether d fits a
+ * family, with the reason in err. */
+int fam_split_family(const char *text, fam_opts *o, char **desc, char *err,
+                     size_t errcap);
+int fam_check_desc(const sl_desc *d, char *err, size_t errcap);
+
+#endif

@@ -1,0 +1,1317 @@
+/* lib/answer/family_config.c: every component of a family's layouts that
+ * holds a goal, searched once, and the minimal ones kept (fam_configs(),
+ * for ptb_family_solve()); how, in family.c's header ("The computation,
+ * per space", "Minimal", "Upside down", "Threads").
+ *
+ * May touch: its arguments and the heap.  No I/O.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+
+#define MAX_FAMILY_LAYOUTS ((uint64_t)1 << 32)   /* the most layouts of a
+                                                    family (tbgen(1)) */
+
+/* ---- lines and configurations --------------------------------------- */
+
+/* A line of the board is a row (the pieces anchored on it that move
+ * across) or a column (those that move down): line l < h is row l, line
+ * h + x column x.  Its pieces keep their order on it, so a layout's
+ * configuration, the kinds on each line in order, holds for its whole
+ * component, and the layouts of a configuration are numbered densely: a
+ * placement a line (ltab), the number of the layout the placements' in
+ * mixed radix. */
+#define MAX_LINES (SL_MAX_H + SL_MAX_W)
+#define LINE_PIECES SL_MAX_W     /* the most pieces on a line (one cell of
+                                    it each) */
+#define MAX_DENSE ((uint64_t)1 << 28)   /* a configuration's numbers */
+
+/* A move on a line from a placement: piece 'piece' of the line slides,
+ * to placement q, over the cells 'swept' (besides its own), which the
+ * other lines' pieces must leave empty. */
+typedef struct lmove {
+    uint64_t swept;
+    uint32_t q;
+    uint8_t piece;
+} lmove;
+
+/* The placements of a sequence of kinds on a line: every way to put them
+ * on it in that order, each on an anchor where it lies (off the walls),
+ * none overlapping; of each, its anchors, cells (and upside down), and
+ * moves along the line; 'seed' the placements a goal may have (each
+ * distinct piece on an anchor some goal gives it, or any). */
+typedef struct ltab {
+    unsigned np, bits;           /* pieces; bits of a placement number */
+    uint32_t n, nseed;           /* placements; those in seed[] */
+    uint8_t kind[LINE_PIECES];
+    uint32_t distinct;           /* its distinct kinds, a bit each */
+    uint8_t *anchor;             /* n x np */
+    uint64_t *cells, *turned;
+    uint32_t *first, *seed;      /* moves of p: first[p] .. first[p + 1] */
+    uint8_t *isseed;             /* of each placement: in seed[] */
+    lmove *move;
+    size_t cap, mcap, nmove;
+} ltab;
+
+/* A space of the family: the description with its family wall, if any. */
+typedef struct fspace {
+    const sl_desc *d;
+    sl_desc *own;                /* d when it is a walled copy */
+    uint64_t extra;              /* its family wall */
+    int mirrored;                /* its puzzles stand for their images
+                                    upside down too, in the space with the
+                                    image wall (fam_flips()) */
+    int flip;                    /* it is its own image upside down: a
+                                    configuration's image is one of its
+                                    own */
+    int simple;                  /* a layout whose distinct pieces stand
+                                    where its goal puts them is a goal */
+    uint64_t gset[SL_MAX_KINDS]; /* of a distinct kind, the anchors a goal
+                                    puts it on (all: some goal puts it
+                                    anywhere) */
+    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* fam_make_steps() */
+    unsigned ntab[MAX_LINES];
+    ltab *tab[MAX_LINES];        /* each line's sequences, the lines in
+                                    the search's order (order_lines()) */
+    uint32_t later[MAX_LINES + 1];   /* the distinct kinds some sequence
+                                        of line l or after holds */
+} fspace;
+
+typedef struct run {
+    fam_opts o;
+    const sl_desc *base;         /* the family without family walls */
+    fspace *sp;
+    unsigned nsp;
+    uint32_t distinct;           /* the distinct kinds, a bit each */
+    int8_t flipped[SL_MAX_KINDS][SL_MAX_CELLS];   /* of each kind and
+                                                     anchor, fam_flip_anchor()
+                                                     on the base's board */
+} run;
+
+static unsigned n_lines(const sl_desc *d)
+{
+    return d->h + d->w;
+}
+
+static unsigned line_axis(const sl_desc *d, unsigned l)
+{
+    return l < d->h ? SL_ACROSS : SL_DOWN;
+}
+
+static unsigned line_len(const sl_desc *d, unsigned l)
+{
+    return l < d->h ? d->w : d->h;
+}
+
+/* The cell at place i of line l. */
+static unsigned line_cell(const sl_desc *d, unsigned l, unsigned i)
+{
+    return l < d->h ? l * d->w + i : i * d->w + (l - d->h);
+}
+
+static void ltab_free(ltab *t)
+{
+    free(t->anchor);
+    free(t->cells);
+    free(t->turned);
+    free(t->first);
+    free(t->seed);
+    free(t->isseed);
+    free(t->move);
+}
+
+typedef struct tbuild {
+    const fspace *sp;
+    unsigned l;
+    ltab *t;
+    uint8_t at[LINE_PIECES];
+    int rc;
+} tbuild;
+
+static void place_rec(tbuild *b, unsigned i, unsigned from, uint64_t occ)
+{
+    const sl_desc *d = b->sp->d;
+    ltab *t = b->t;
+    if (b->rc != PTB_OK)
+        return;
+    if (i == t->np) {
+        void *a = t->anchor, *c = t->cells;
+        size_t cap = t->cap;
+        if (ptb_room(&a, &cap, t->n * t->np + t->np, 1, 64) ||
+            (t->anchor = a, ptb_room(&c, &t->mcap, t->n, sizeof *t->cells,
+                                     16))) {
+            b->rc = PTB_ENOMEM;
+            return;
+        }
+        t->cap = cap;
+        t->cells = c;
+        memcpy(t->anchor + (size_t)t->n * t->np, b->at, t->np);
+        t->cells[t->n++] = occ;
+        return;
+    }
+    const sl_kind *k = &d->kind[t->kind[i]];
+    for (unsigned pos = from; pos < line_len(d, b->l); pos++) {
+        unsigned a = line_cell(d, b->l, pos);
+        if (!(k->fit >> a & 1) || (k->shape << a & occ))
+            continue;
+        b->at[i] = (uint8_t)a;
+        place_rec(b, i + 1, pos + 1, occ | k->shape << a);
+    }
+}
+
+/* The place on line l of cell a. */
+static unsigned line_place(const sl_desc *d, unsigned l, unsigned a)
+{
+    return l < d->h ? a % d->w : a / d->w;
+}
+
+/* t's moves, seeds and cells upside down, from its placements. */
+static int tab_moves(const fspace *sp, unsigned l, ltab *t)
+{
+    const sl_desc *d = sp->d;
+    size_t mcap = 0;
+    uint8_t at[LINE_PIECES];
+    if (!(t->first = malloc((t->n + 1) * sizeof *t->first)) ||
+        !(t->seed = malloc(t->n * sizeof *t->seed)) ||
+        !(t->isseed = calloc(t->n, 1)) ||
+        !(t->turned = malloc(t->n * sizeof *t->turned)))
+        return PTB_ENOMEM;
+    for (uint32_t p = 0; p < t->n; p++) {
+        const uint8_t *pa = t->anchor + (size_t)p * t->np;
+        int seed = 1;
+        t->first[p] = (uint32_t)t->nmove;
+        t->turned[p] = fam_flip_cells(d, t->cells[p]);
+        for (unsigned j = 0; j < t->np; j++) {
+            const sl_kind *k = &d->kind[t->kind[j]];
+            uint64_t own = k->shape << pa[j], others = t->cells[p] & ~own;
+            if (k->label && !(sp->gset[t->kind[j]] >> pa[j] & 1))
+                seed = 0;
+            for (int dir = -1; dir <= 1; dir += 2) {
+                int pos = (int)line_place(d, l, pa[j]);
+                uint64_t swept = 0;
+                for (;;) {
+                    pos += dir;
+                    if (pos < 0 || pos >= (int)line_len(d, l))
+                        break;
+                    unsigned a = line_cell(d, l, (unsigned)pos);
+                    if (!(k->fit >> a & 1) || (k->shape << a & others))
+                        break;
+                    swept |= k->shape << a;
+                    memcpy(at, pa, t->np);
+                    at[j] = (uint8_t)a;
+                    uint32_t q = 0;
+                    while (q < t->n &&
+                           memcmp(t->anchor + (size_t)q * t->np, at, t->np))
+                        q++;
+                    void *m = t->move;
+                    if (q == t->n)
+                        return PTB_EINVAL;       /* (cannot happen) */
+                    if (ptb_room(&m, &mcap, t->nmove, sizeof *t->move, 16))
+                        return PTB_ENOMEM;
+                    t->move = m;
+                    t->move[t->nmove].swept = swept & ~own;
+                    t->move[t->nmove].q = q;
+                    t->move[t->nmove++].piece = (uint8_t)j;
+                    if (d->metric[0] == SL_STEP)
+                        break;
+                }
+            }
+        }
+        if (seed)
+            t->seed[t->nseed++] = p;
+        t->isseed[p] = (uint8_t)seed;
+    }
+    t->first[t->n] = (uint32_t)t->nmove;
+    while (((uint64_t)1 << t->bits) < t->n)
+        t->bits++;
+    return PTB_OK;
+}
+
+/* Whether every layout with sequence t on line l fails the family's
+ * filters, whatever the other lines hold: a distinct piece not alone on
+ * its line, a row filled by its straight pieces and walls, a column by
+ * its straight pieces. */
+static int tab_fails(const run *r, const fspace *sp, unsigned l,
+                     const ltab *t)
+{
+    const sl_desc *d = sp->d;
+    unsigned cells = 0, straight = 1, len = line_len(d, l);
+    if (r->o.alone && t->distinct && t->np > 1)
+        return 1;
+    for (unsigned j = 0; j < t->np; j++) {
+        const sl_kind *k = &d->kind[t->kind[j]];
+        unsigned a = t->anchor[j], top = line_place(d, l, a);
+        uint64_t on = 0;
+        for (unsigned i = top; i < len; i++)
+            on |= (uint64_t)1 << line_cell(d, l, i);
+        straight &= (k->shape << a & ~on) == 0;
+        cells += k->cells;
+    }
+    if (l < d->h)
+        for (unsigned i = 0; i < len; i++)
+            cells += (unsigned)(d->walls >> line_cell(d, l, i) & 1);
+    return r->o.open_lines && straight && cells == len;
+}
+
+typedef struct tabs {
+    ltab *t;
+    unsigned n;
+    size_t cap;
+} tabs;
+
+/* Every sequence on line l that starts with kinds[0..np) and fits, into
+ * ts (each table with a placement and, with a distinct piece, a seed). */
+static int seq_rec(const run *r, const fspace *sp, unsigned l,
+                   uint8_t *kinds, unsigned np, uint32_t distinct, tabs *ts)
+{
+    const sl_desc *d = sp->d;
+    if (np == LINE_PIECES)
+        return PTB_OK;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        if (d->kind[k].axis != line_axis(d, l) ||
+            (d->kind[k].label && distinct >> k & 1))
+            continue;
+        ltab t = { .np = np + 1 };
+        memcpy(t.kind, kinds, np);
+        t.kind[np] = (uint8_t)k;
+        t.distinct = distinct | (d->kind[k].label ? 1u << k : 0);
+        tbuild b = { sp, l, &t, { 0 }, PTB_OK };
+        place_rec(&b, 0, 0, 0);
+        int rc = b.rc;
+        if (rc == PTB_OK && t.n)
+            rc = tab_moves(sp, l, &t);
+        if (rc != PTB_OK || !t.n || tab_fails(r, sp, l, &t)) {
+            ltab_free(&t);
+            if (rc != PTB_OK)
+                return rc;
+            continue;        /* (longer sequences fail as this one) */
+        }
+        if (!t.distinct || t.nseed) {
+            void *a = ts->t;
+            if (ptb_room(&a, &ts->cap, ts->n, sizeof t, 8)) {
+                ltab_free(&t);
+                return PTB_ENOMEM;
+            }
+            ts->t = a;
+            ts->t[ts->n++] = t;
+        } else
+            ltab_free(&t);
+        if ((rc = seq_rec(r, sp, l, t.kind, np + 1, t.distinct, ts)))
+            return rc;
+    }
+    return PTB_OK;
+}
+
+static void space_free(fspace *sp)
+{
+    for (unsigned l = 0; l < MAX_LINES; l++) {
+        for (unsigned i = 0; i < sp->ntab[l]; i++)
+            ltab_free(&sp->tab[l][i]);
+        free(sp->tab[l]);
+    }
+    sl_free(sp->own);
+    memset(sp, 0, sizeof *sp);
+}
+
+/* The lines in the order the search takes them: those with a distinct
+ * piece first, then each time the line that crosses most of the cells the
+ * lines taken may cover (their goals' placements for a distinct piece),
+ * so that overlaps cut the candidates early. */
+static void order_lines(fspace *sp)
+{
+    const sl_desc *d = sp->d;
+    unsigned nl = n_lines(d), n = 0, taken[MAX_LINES] = { 0 };
+    unsigned ntab[MAX_LINES];
+    ltab *tab[MAX_LINES];
+    uint64_t covered = 0;
+    while (n < nl) {
+        unsigned best = nl, most = 0;
+        int dist = 0;
+        for (unsigned l = 0; l < nl; l++) {
+            uint64_t on = 0;
+            int has = 0;
+            if (taken[l])
+                continue;
+            for (unsigned i = 0; i < line_len(d, l); i++)
+                on |= (uint64_t)1 << line_cell(d, l, i);
+            for (unsigned i = 0; i < sp->ntab[l]; i++)
+                has |= sp->tab[l][i].distinct != 0;
+            unsigned cross = (unsigned)__builtin_popcountll(on & covered);
+            if (best == nl || has > dist || (has == dist && cross > most)) {
+                best = l;
+                most = cross;
+                dist = has;
+            }
+        }
+        taken[best] = 1;
+        tab[n] = sp->tab[best];
+        ntab[n++] = sp->ntab[best];
+        for (unsigned i = 0; i < sp->ntab[best]; i++) {
+            const ltab *t = &sp->tab[best][i];
+            for (uint32_t s = 0; s < t->nseed; s++)
+                covered |= t->cells[t->seed[s]];
+        }
+    }
+    memcpy(sp->tab, tab, nl * sizeof *tab);
+    memcpy(sp->ntab, ntab, nl * sizeof *ntab);
+}
+
+/* The space of d with family wall 'extra' (d is owned when own): its
+ * goals' anchors and every line's sequences. */
+static int space_open(const run *r, fspace *sp, const sl_desc *d,
+                      sl_desc *own, uint64_t extra)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->d = d;
+    sp->own = own;
+    sp->extra = extra;
+    fam_make_steps(d, sp->next);
+    sp->simple = d->ngoals == 1 && d->goal[0].empty == 0;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        for (unsigned g = 0; g < d->ngoals; g++) {
+            const sl_goal *gl = &d->goal[g];
+            unsigned named = 0;
+            for (unsigned i = 0; i < gl->n; i++)
+                if (gl->kind[i] == k) {
+                    sp->gset[k] |= (uint64_t)1 << gl->anchor[i];
+                    named++;
+                }
+            if (!named)
+                sp->gset[k] = UINT64_MAX;
+            if (d->kind[k].label && named != 1)
+                sp->simple = 0;
+            if (!d->kind[k].label && named)
+                sp->simple = 0;
+        }
+    }
+    for (unsigned l = 0; l < n_lines(d); l++) {
+        uint8_t kinds[LINE_PIECES];
+        tabs ts = { NULL, 0, 0 };
+        int rc = seq_rec(r, sp, l, kinds, 0, 0, &ts);
+        sp->tab[l] = ts.t;          /* (by line, until order_lines()) */
+        sp->ntab[l] = ts.n;
+        if (rc != PTB_OK)
+            return rc;
+    }
+    order_lines(sp);
+    for (unsigned l = n_lines(d); l-- > 0;) {
+        sp->later[l] = sp->later[l + 1];
+        for (unsigned i = 0; i < sp->ntab[l]; i++)
+            sp->later[l] |= sp->tab[l][i].distinct;
+    }
+    return PTB_OK;
+}
+
+/* ---- a configuration's components ----------------------------------- */
+
+/* A layout in the making: its cells, its placements' numbers (a field of
+ * bits a line) and its number. */
+typedef struct part {
+    uint64_t occ, key;
+    uint32_t idx;
+} part;
+
+/* A configuration: its lines with pieces, each one's sequence, the place
+ * of its field in a key and its weight in a number. */
+typedef struct cfg {
+    unsigned n, np;
+    const ltab *t[MAX_LINES];
+    unsigned shift[MAX_LINES], first[MAX_LINES];   /* first: its first
+                                                      piece's number */
+    unsigned lev[MAX_LINES];     /* its level in the search (fspace.tab) */
+    uint64_t mask[MAX_LINES];
+    uint32_t R[MAX_LINES];
+    uint64_t size;
+} cfg;
+
+#define TASK_LINES 3             /* lines a task fixes (job) */
+
+typedef struct plist {
+    part *a;
+    size_t n, cap;
+} plist;
+
+/* One thread's share: the space it works in, its configuration and
+ * buffers, its searches near a layout (on the space's board and the
+ * base's), and the puzzles it kept. */
+typedef struct worker {
+    const run *r;
+    const fspace *sp;
+    cfg c;
+    plist lvl[MAX_LINES];
+    uint8_t *dist;               /* of each number: FAR, or its distance */
+    uint32_t *lab, *stamp, gen;  /* its goal's label; moved()'s marks */
+    uint64_t cap;                /* of dist, lab and stamp */
+    uint64_t *qkey, *mkey;       /* the layouts reached, and moved()'s */
+    uint32_t *qidx, *midx, *ord;
+    size_t qcap, mcap, ocap;
+    uint32_t *parent, *cid, *count;   /* of each goal label */
+    cfg less;                    /* near_dense()'s configuration */
+    uint8_t *dist2;              /* its distances (FAR: not reached) */
+    uint64_t cap2, *nkey;
+    uint32_t *nidx;
+    size_t ncap;
+    size_t gcap;
+    csearch near, base;
+    component comp;
+    ptb_family kept;
+    unsigned force[TASK_LINES];  /* the task's first lines (job) */
+    int rc;
+} worker;
+
+static uint64_t decode(const cfg *c, uint64_t key, uint32_t *p)
+{
+    uint64_t occ = 0;
+    for (unsigned i = 0; i < c->n; i++) {
+        p[i] = (uint32_t)(key >> c->shift[i] & c->mask[i]);
+        occ |= c->t[i]->cells[p[i]];
+    }
+    return occ;
+}
+
+/* The pieces of the layout of key, lines in order (piece c->first[i] + j
+ * is piece j of line i). */
+static void layout_of(const sl_desc *d, const cfg *c, uint64_t key,
+                      pieces *pc)
+{
+    pc->np = 0;
+    for (unsigned i = 0; i < c->n; i++) {
+        const ltab *t = c->t[i];
+        uint32_t p = (uint32_t)(key >> c->shift[i] & c->mask[i]);
+        for (unsigned j = 0; j < t->np; j++) {
+            pc->kind[pc->np] = t->kind[j];
+            pc->anchor[pc->np++] = t->anchor[(size_t)p * t->np + j];
+        }
+    }
+    fam_order_of(d, pc);
+}
+
+/* Room for n layouts in the arrays *k and *i of *cap each. */
+static int room2(uint64_t **k, uint32_t **i, size_t *cap, size_t n)
+{
+    if (n <= *cap)
+        return PTB_OK;
+    size_t c = *cap ? *cap : 4096;
+    while (c < n)
+        c *= 2;
+    uint64_t *nk = realloc(*k, c * sizeof *nk);
+    if (nk)
+        *k = nk;
+    uint32_t *ni = realloc(*i, c * sizeof *ni);
+    if (ni)
+        *i = ni;
+    if (!nk || !ni)
+        return PTB_ENOMEM;
+    *cap = c;
+    return PTB_OK;
+}
+
+static int push(worker *w, size_t n, uint64_t key, uint32_t idx)
+{
+    if (n >= w->qcap && room2(&w->qkey, &w->qidx, &w->qcap, n + 1))
+        return PTB_ENOMEM;
+    w->qkey[n] = key;
+    w->qidx[n] = idx;
+    return PTB_OK;
+}
+
+static uint32_t find(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* The pieces that some optimal line from the layout of key (number idx,
+ * in a component of 'size' layouts) moves, a bit each: the moves one
+ * nearer, from it and from every layout they lead to (marked in
+ * stamp[]). */
+static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
+                 uint64_t *out)
+{
+    const cfg *c = &w->c;
+    uint64_t bits = 0, all = c->np < 64 ? ((uint64_t)1 << c->np) - 1
+                                        : UINT64_MAX;
+    size_t head = 0, tail = 0;
+    if (room2(&w->mkey, &w->midx, &w->mcap, size) != PTB_OK)
+        return PTB_ENOMEM;
+    if (++w->gen == 0) {
+        memset(w->stamp, 0, w->cap * sizeof *w->stamp);
+        w->gen = 1;
+    }
+    w->stamp[idx] = w->gen;
+    w->mkey[tail] = key;
+    w->midx[tail++] = idx;
+    while (head < tail && bits != all) {
+        uint32_t p[MAX_LINES];
+        key = w->mkey[head];
+        idx = w->midx[head++];
+        uint64_t occ = decode(c, key, p);
+        unsigned du = w->dist[idx];
+        for (unsigned i = 0; i < c->n; i++) {
+            const ltab *t = c->t[i];
+            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
+                const lmove *mv = &t->move[e];
+                if (mv->swept & occ)
+                    continue;
+                uint32_t ni = idx + (mv->q - p[i]) * c->R[i];
+                if (w->dist[ni] + 1u != du)
+                    continue;
+                bits |= (uint64_t)1 << (c->first[i] + mv->piece);
+                if (w->stamp[ni] == w->gen)
+                    continue;
+                w->stamp[ni] = w->gen;
+                w->mkey[tail] = (key & ~(c->mask[i] << c->shift[i])) |
+                                (uint64_t)mv->q << c->shift[i];
+                w->midx[tail++] = ni;
+            }
+        }
+    }
+    *out = bits;
+    return PTB_OK;
+}
+
+/* Whether the layout of key is a goal of the space. */
+static int is_goal(const worker *w, const cfg *c, uint64_t key, uint64_t occ)
+{
+    const sl_desc *d = w->sp->d;
+    pieces pc;
+    layout_of(d, c, key, &pc);
+    for (unsigned g = 0; g < d->ngoals; g++) {
+        const sl_goal *gl = &d->goal[g];
+        unsigned met = 0;
+        for (unsigned i = 0; i < gl->n; i++)
+            for (unsigned j = 0; j < pc.np; j++)
+                met += pc.anchor[j] == gl->anchor[i] &&
+                       pc.kind[j] == gl->kind[i];
+        if (!(occ & gl->empty) && met == gl->n)
+            return 1;
+    }
+    return 0;
+}
+
+/* The configuration w->c less piece jj of its line i, into w->less, with
+ * the number and key of the layout of key less that piece into *nidx and
+ * *nkey: 0 when the shorter sequence has no table (the filters left it
+ * out) or the numbers would be too many; then fam_near() searches. */
+static int less_cfg(worker *w, uint64_t key, unsigned i, unsigned jj,
+                    uint64_t *nkey, uint32_t *nidx)
+{
+    const fspace *sp = w->sp;
+    const cfg *c = &w->c;
+    cfg *o = &w->less;
+    const ltab *t = c->t[i], *u = NULL;
+    uint32_t pu = 0;
+    if (t->np > 1) {
+        uint8_t kinds[LINE_PIECES], at[LINE_PIECES];
+        uint32_t p = (uint32_t)(key >> c->shift[i] & c->mask[i]);
+        unsigned n = 0;
+        for (unsigned j = 0; j < t->np; j++)
+            if (j != jj) {
+                kinds[n] = t->kind[j];
+                at[n++] = t->anchor[(size_t)p * t->np + j];
+            }
+        for (unsigned x = 0; !u && x < sp->ntab[c->lev[i]]; x++) {
+            const ltab *v = &sp->tab[c->lev[i]][x];
+            if (v->np == n && !memcmp(v->kind, kinds, n))
+                u = v;
+        }
+        if (!u)
+            return 0;
+        while (pu < u->n && memcmp(u->anchor + (size_t)pu * n, at, n))
+            pu++;
+        if (pu == u->n)
+            return 0;
+    }
+    unsigned shift = 0;
+    uint64_t R = 1;
+    *nkey = 0;
+    *nidx = 0;
+    o->n = 0;
+    for (unsigned k = 0; k < c->n; k++) {
+        const ltab *tk = k == i ? u : c->t[k];
+        uint32_t p = k == i ? pu : (uint32_t)(key >> c->shift[k] &
+                                             c->mask[k]);
+        if (!tk)
+            continue;
+        if (R * tk->n > MAX_DENSE)
+            return 0;
+        o->t[o->n] = tk;
+        o->shift[o->n] = shift;
+        o->mask[o->n] = ((uint64_t)1 << tk->bits) - 1;
+        o->R[o->n] = (uint32_t)R;
+        o->lev[o->n] = c->lev[k];
+        o->first[o->n] = o->n ? o->first[o->n - 1] + o->t[o->n - 1]->np : 0;
+        *nkey |= (uint64_t)p << shift;
+        *nidx += p * (uint32_t)R;
+        shift += tk->bits;
+        R *= tk->n;
+        o->n++;
+    }
+    o->size = R;
+    return 1;
+}
+
+/* Whether a goal lies at most 'limit' moves from the layout of key
+ * (number idx) of configuration w->less, into *near: a breadth-first
+ * search from it over the configuration's numbers, cut at that depth. */
+static int near_dense(worker *w, uint64_t key, uint32_t idx, unsigned limit,
+                      int *near)
+{
+    const cfg *o = &w->less;
+    size_t n = 0;
+    int rc = PTB_OK;
+    *near = 0;
+    if (o->size > w->cap2) {
+        free(w->dist2);
+        w->cap2 = 0;
+        if (!(w->dist2 = malloc(o->size)))
+            return PTB_ENOMEM;
+        memset(w->dist2, FAR, o->size);
+        w->cap2 = o->size;
+    }
+    if (room2(&w->nkey, &w->nidx, &w->ncap, 1) != PTB_OK)
+        return PTB_ENOMEM;
+    w->nkey[n] = key;
+    w->nidx[n++] = idx;
+    w->dist2[idx] = 0;
+    for (size_t h = 0; rc == PTB_OK && h < n; h++) {
+        uint32_t p[MAX_LINES];
+        key = w->nkey[h];
+        idx = w->nidx[h];
+        uint64_t occ = decode(o, key, p);
+        int goal = 1;
+        if (w->sp->simple)
+            for (unsigned i = 0; i < o->n; i++)
+                goal &= !o->t[i]->distinct || o->t[i]->isseed[p[i]];
+        else
+            goal = is_goal(w, o, key, occ);
+        if (goal) {
+            *near = 1;
+            break;
+        }
+        unsigned du = w->dist2[idx] + 1u;
+        if (du > limit)
+            continue;
+        for (unsigned i = 0; rc == PTB_OK && i < o->n; i++) {
+            const ltab *t = o->t[i];
+            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
+                const lmove *mv = &t->move[e];
+                if (mv->swept & occ)
+                    continue;
+                uint32_t ni = idx + (mv->q - p[i]) * o->R[i];
+                if (w->dist2[ni] != FAR)
+                    continue;
+                if ((rc = room2(&w->nkey, &w->nidx, &w->ncap, n + 1)))
+                    break;
+                w->dist2[ni] = (uint8_t)du;
+                w->nkey[n] = (key & ~(o->mask[i] << o->shift[i])) |
+                             (uint64_t)mv->q << o->shift[i];
+                w->nidx[n++] = ni;
+            }
+        }
+    }
+    for (size_t h = 0; h < n; h++)
+        w->dist2[w->nidx[h]] = FAR;
+    return rc;
+}
+
+/* Whether the component's layout f, D = 'moves' from a goal, is minimal,
+ * into *ok: every piece but the distinct ones, and the family wall,
+ * matters (the layout without it has no goal nearer than D).  A piece
+ * that an optimal line moves (mv, a bit each) matters (the line less its
+ * moves is shorter); the others are tried. */
+static int minimal(worker *w, const pieces *f, uint64_t key, uint64_t mv,
+                   unsigned moves, int *ok)
+{
+    const sl_desc *d = w->sp->d;
+    const cfg *c = &w->c;
+    pieces less;
+    int near = 1, rc = PTB_OK;
+    for (unsigned j = 0, i = 0; rc == PTB_OK && near && j < f->np; j++) {
+        uint64_t lkey;
+        uint32_t lidx;
+        while (i + 1 < c->n && c->first[i + 1] <= j)
+            i++;                 /* (piece j is of line i) */
+        if (d->kind[f->kind[j]].label || (mv >> j & 1))
+            continue;
+        near = 0;
+        if (moves > 0 && less_cfg(w, key, i, j - c->first[i], &lkey, &lidx)) {
+            rc = near_dense(w, lkey, lidx, moves - 1, &near);
+            continue;
+        }
+        less.np = 0;
+        for (unsigned i = 0; i < f->np; i++)
+            if (i != j) {
+                less.kind[less.np] = f->kind[i];
+                less.anchor[less.np++] = f->anchor[i];
+            }
+        near = 0;
+        if (moves > 0)
+            rc = fam_near(&w->near, &less, moves - 1, &near);
+    }
+    if (rc == PTB_OK && near && w->sp->extra) {
+        near = 0;
+        if (moves > 0)
+            rc = fam_near(&w->base, f, moves - 1, &near);
+    }
+    *ok = near;
+    return rc;
+}
+
+/* The component of layouts ord[s..e) (numbers in the queue, in order of
+ * distance), kept when minimal; its image upside down too when 'mirror'
+ * (its farthest layout least in the order once turned, tested as any
+ * and drawn turned: the image's own puzzle). */
+static int one_component(worker *w, size_t s, size_t e, int mirror)
+{
+    const sl_desc *d = w->sp->d;
+    const cfg *c = &w->c;
+    component *cp = &w->comp;
+    uint32_t p[MAX_LINES];
+    uint64_t best[2][2] = { { 0 } }, bkey[2] = { 0 }, mv;
+    uint32_t bidx[2] = { 0 };
+    int found = 0, ok, rc;
+    unsigned moves = w->dist[w->qidx[w->ord[e - 1]]];
+    cp->size = e - s;
+    cp->moves = moves;
+    memset(cp->hist, 0, (moves + 1) * sizeof *cp->hist);
+    for (size_t j = s; j < e; j++)
+        cp->hist[w->dist[w->qidx[w->ord[j]]]]++;
+    for (size_t j = e; j > s && w->dist[w->qidx[w->ord[j - 1]]] == moves;
+         j--) {
+        uint32_t q = w->ord[j - 1];
+        uint64_t key = w->qkey[q], o[2][2] = { { 0 } };
+        decode(c, key, p);
+        for (unsigned i = 0; i < c->n; i++) {
+            unsigned down = d->kind[c->t[i]->kind[0]].axis != SL_ACROSS;
+            o[0][down] |= c->t[i]->cells[p[i]];
+            o[1][down] |= c->t[i]->turned[p[i]];
+        }
+        for (unsigned m = 0; m < 1u + (mirror != 0); m++)
+            if (!found || o[m][0] < best[m][0] ||
+                (o[m][0] == best[m][0] && o[m][1] < best[m][1])) {
+                best[m][0] = o[m][0];
+                best[m][1] = o[m][1];
+                bkey[m] = key;
+                bidx[m] = w->qidx[q];
+            }
+        found = 1;
+    }
+    for (unsigned m = 0; m < 1u + (mirror != 0); m++) {
+        layout_of(d, c, bkey[m], &cp->far);
+        if ((rc = moved(w, bkey[m], bidx[m], cp->size, &mv)) != PTB_OK ||
+            (rc = minimal(w, &cp->far, bkey[m], mv, moves, &ok)) != PTB_OK)
+            return rc;
+        if (!ok)
+            continue;
+        if (m == 1) {
+            for (unsigned j = 0; j < cp->far.np; j++)
+                cp->far.anchor[j] = (uint8_t)
+                    w->r->flipped[cp->far.kind[j]][cp->far.anchor[j]];
+            fam_order_of(d, &cp->far);
+        }
+        uint64_t walls = m ? fam_flip_cells(d, d->walls) : d->walls;
+        if ((rc = fam_keep(&w->kept, d, walls, cp)) != PTB_OK)
+            return rc;
+    }
+    return PTB_OK;
+}
+
+/* Room for the configuration's numbers and for ng goal labels. */
+static int dense_room(worker *w, uint64_t size, size_t ng)
+{
+    if (size > w->cap) {
+        free(w->dist);
+        free(w->lab);
+        free(w->stamp);
+        w->dist = malloc(size);
+        w->lab = malloc(size * sizeof *w->lab);
+        w->stamp = calloc(size, sizeof *w->stamp);
+        w->gen = 0;
+        w->cap = w->dist && w->lab && w->stamp ? size : 0;
+        if (!w->cap)
+            return PTB_ENOMEM;
+        memset(w->dist, FAR, size);
+    }
+    if (ng > w->gcap) {
+        size_t cap = ng + ng / 2 + 1024;
+        free(w->parent);
+        free(w->cid);
+        free(w->count);
+        w->parent = malloc(cap * sizeof *w->parent);
+        w->cid = malloc(cap * sizeof *w->cid);
+        w->count = malloc((cap + 1) * sizeof *w->count);
+        w->gcap = w->parent && w->cid && w->count ? cap : 0;
+        if (!w->gcap)
+            return PTB_ENOMEM;
+    }
+    return PTB_OK;
+}
+
+/* The n layouts reached from ngoal goals (in the queue, in order of
+ * distance) split into their components by their goals' roots, a
+ * counting sort keeping that order, and each one_component(). */
+static int components(worker *w, size_t n, size_t ngoal, int mirror)
+{
+    int rc = PTB_OK;
+    size_t ncomp = 0;
+    if (n > w->ocap) {
+        uint32_t *o = realloc(w->ord, (n + n / 2) * sizeof *o);
+        if (!o)
+            return PTB_ENOMEM;
+        w->ord = o;
+        w->ocap = n + n / 2;
+    }
+    for (size_t i = 0; i < ngoal; i++) {
+        uint32_t root = find(w->parent, (uint32_t)i);
+        w->cid[i] = root == i ? (uint32_t)ncomp++ : w->cid[root];
+    }
+    memset(w->count, 0, (ncomp + 1) * sizeof *w->count);
+    for (size_t h = 0; h < n; h++)
+        w->count[w->cid[w->lab[w->qidx[h]]] + 1]++;
+    for (size_t k = 0; k < ncomp; k++)
+        w->count[k + 1] += w->count[k];
+    for (size_t h = 0; h < n; h++)
+        w->ord[w->count[w->cid[w->lab[w->qidx[h]]]]++] = (uint32_t)h;
+    for (size_t k = 0, s = 0; rc == PTB_OK && k < ncomp; k++) {
+        rc = one_component(w, s, w->count[k], mirror);
+        s = w->count[k];
+    }
+    return rc;
+}
+
+/* Every component of the configuration that holds one of the candidate
+ * goals g[0..ng): a breadth-first search from all its goals at once, each
+ * layout labelled with the goal it was reached from, labels of one
+ * component joined when their layouts meet; then each component from its
+ * layouts, in order of distance. */
+static int explore(worker *w, const part *g, size_t ng, int mirror)
+{
+    const cfg *c = &w->c;
+    size_t n = 0;
+    int rc = dense_room(w, c->size, ng);
+    for (size_t i = 0; rc == PTB_OK && i < ng; i++) {
+        if (!w->sp->simple && !is_goal(w, &w->c, g[i].key, g[i].occ))
+            continue;
+        w->dist[g[i].idx] = 0;
+        w->lab[g[i].idx] = (uint32_t)n;
+        w->parent[n] = (uint32_t)n;
+        rc = push(w, n++, g[i].key, g[i].idx);
+    }
+    size_t ngoal = n;
+    for (size_t h = 0; rc == PTB_OK && h < n; h++) {
+        uint64_t key = w->qkey[h];
+        uint32_t idx = w->qidx[h], p[MAX_LINES];
+        uint32_t lu = find(w->parent, w->lab[idx]);   /* (labels given
+                                                         as roots meet
+                                                         less often) */
+        unsigned du = w->dist[idx] + 1u;
+        uint64_t occ = decode(c, key, p);
+        for (unsigned i = 0; rc == PTB_OK && i < c->n; i++) {
+            const ltab *t = c->t[i];
+            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
+                const lmove *mv = &t->move[e];
+                if (mv->swept & occ)
+                    continue;
+                uint32_t ni = idx + (mv->q - p[i]) * c->R[i];
+                if (w->dist[ni] == FAR) {
+                    if (du >= FAR) {
+                        rc = PTB_ERANGE;
+                        break;
+                    }
+                    w->dist[ni] = (uint8_t)du;
+                    w->lab[ni] = lu;
+                    rc = push(w, n++, (key & ~(c->mask[i] << c->shift[i])) |
+                              (uint64_t)mv->q << c->shift[i], ni);
+                    if (rc != PTB_OK)
+                        break;
+                } else if (w->lab[ni] != lu) {
+                    uint32_t o = find(w->parent, w->lab[ni]);
+                    if (o != lu) {      /* (the less the root) */
+                        w->parent[o > lu ? o : lu] = o > lu ? lu : o;
+                        lu = o > lu ? lu : o;
+                    }
+                }
+            }
+        }
+    }
+    if (rc == PTB_OK)
+        rc = components(w, n, ngoal, mirror);
+    for (size_t h = 0; h < n; h++)
+        w->dist[w->qidx[h]] = FAR;
+    return rc;
+}
+
+/* The code of a layout's configuration: its pieces by line and place,
+ * each its line and kind (2 bytes a piece). */
+static void config_code(const sl_desc *d, const pieces *pc, uint8_t *code)
+{
+    uint16_t at[SL_MAX_PIECES];
+    uint8_t kind[SL_MAX_PIECES];
+    for (unsigned j = 0; j < pc->np; j++) {
+        unsigned a = pc->anchor[j], k = pc->kind[j], i = j;
+        unsigned line = d->kind[k].axis == SL_ACROSS ? a / d->w
+                                                     : d->h + a % d->w;
+        uint16_t v = (uint16_t)(line << 8 | a);
+        for (; i > 0 && at[i - 1] > v; i--) {
+            at[i] = at[i - 1];
+            kind[i] = kind[i - 1];
+        }
+        at[i] = v;
+        kind[i] = (uint8_t)k;
+    }
+    for (unsigned j = 0; j < pc->np; j++) {
+        code[2 * j] = (uint8_t)(at[j] >> 8);
+        code[2 * j + 1] = kind[j];
+    }
+}
+
+/* A configuration with its candidate goals g[0..ng) (ng > 0): left out
+ * when it fails the filters, when it is the image upside down of one
+ * searched instead, or (in a space with a family wall) when no piece
+ * meets the wall (its components are the base space's: fam_meets()). */
+static int leaf(worker *w, const part *g, size_t ng)
+{
+    const sl_desc *d = w->sp->d;
+    pieces pc, turned;
+    int mirror = w->sp->mirrored;
+    layout_of(d, &w->c, g[0].key, &pc);
+    unsigned open = d->n - (unsigned)__builtin_popcountll(d->walls);
+    if (open - (unsigned)__builtin_popcountll(g[0].occ) < d->min_empty ||
+        !fam_passes(&w->r->o, d, &pc) ||
+        (w->sp->extra && !fam_meets(d, &pc, w->sp->extra)))
+        return PTB_OK;
+    if (w->sp->flip) {
+        uint8_t a[2 * SL_MAX_PIECES], b[2 * SL_MAX_PIECES];
+        turned = pc;
+        for (unsigned j = 0; j < pc.np; j++)
+            turned.anchor[j] = (uint8_t)
+                w->r->flipped[pc.kind[j]][pc.anchor[j]];
+        config_code(d, &pc, a);
+        config_code(d, &turned, b);
+        int cmp = memcmp(a, b, 2 * pc.np);
+        if (cmp > 0)
+            return PTB_OK;
+        mirror = cmp < 0;
+    }
+    w->c.np = pc.np;
+    return explore(w, g, ng, mirror);
+}
+
+static int dfs(worker *w, unsigned l, uint32_t used, const part *in,
+               size_t nin);
+
+/* Line l of the configuration given sequence t (NULL: none), the
+ * candidates in[0..nin) extended by its seeds, and the lines after it. */
+static int step(worker *w, unsigned l, const ltab *t, uint32_t used,
+                const part *in, size_t nin)
+{
+    cfg *c = &w->c;
+    if (!t)
+        return dfs(w, l + 1, used, in, nin);
+    unsigned k = c->n, shift = k ? c->shift[k - 1] + c->t[k - 1]->bits : 0;
+    uint64_t R = k ? c->R[k - 1] * (uint64_t)c->t[k - 1]->n : 1;
+    if (shift + t->bits > 64 || R * t->n > MAX_DENSE)
+        return PTB_EINVAL;
+    plist *o = &w->lvl[l];
+    void *a = o->a;
+    if (ptb_room(&a, &o->cap, nin * t->nseed, sizeof *o->a, 1024))
+        return PTB_ENOMEM;
+    o->a = a;
+    part *out = o->a;
+    for (size_t i = 0; i < nin; i++)
+        for (uint32_t s = 0; s < t->nseed; s++) {
+            uint32_t p = t->seed[s];
+            out->occ = in[i].occ | t->cells[p];
+            out->key = in[i].key | (uint64_t)p << shift;
+            out->idx = in[i].idx + p * (uint32_t)R;
+            out += !(t->cells[p] & in[i].occ);
+        }
+    o->n = (size_t)(out - o->a);
+    if (!o->n)
+        return PTB_OK;
+    c->t[k] = t;
+    c->shift[k] = shift;
+    c->mask[k] = ((uint64_t)1 << t->bits) - 1;
+    c->R[k] = (uint32_t)R;
+    c->lev[k] = l;
+    c->first[k] = k ? c->first[k - 1] + c->t[k - 1]->np : 0;
+    c->n = k + 1;
+    c->size = R * t->n;
+    int rc = dfs(w, l + 1, used | t->distinct, o->a, o->n);
+    c->n = k;
+    return rc;
+}
+
+/* Every configuration from line l on, the lines before it chosen (w->c),
+ * with the candidate goals in[0..nin) of those lines. */
+static int dfs(worker *w, unsigned l, uint32_t used, const part *in,
+               size_t nin)
+{
+    const fspace *sp = w->sp;
+    if ((used | sp->later[l]) != w->r->distinct)
+        return PTB_OK;           /* (a distinct piece would be missing) */
+    if (l == n_lines(sp->d)) {
+        const cfg *c = &w->c;
+        w->c.size = c->n ? c->R[c->n - 1] * (uint64_t)c->t[c->n - 1]->n : 1;
+        return leaf(w, in, nin);
+    }
+    if (l < TASK_LINES) {        /* (the task's choice) */
+        unsigned f = w->force[l];
+        if (f && (sp->tab[l][f - 1].distinct & used))
+            return PTB_OK;
+        return step(w, l, f ? &sp->tab[l][f - 1] : NULL, used, in, nin);
+    }
+    int rc = step(w, l, NULL, used, in, nin);
+    for (unsigned i = 0; rc == PTB_OK && i < sp->ntab[l]; i++)
+        if (!(sp->tab[l][i].distinct & used))
+            rc = step(w, l, &sp->tab[l][i], used, in, nin);
+    return rc;
+}
+
+/* The work, shared by the threads a task at a time: a space and the
+ * sequences of its first TASK_LINES lines (the lines in the search's
+ * order), a number in mixed radix, the digit of each line 0 for none or i
+ * for its tab[i - 1]. */
+typedef struct task {
+    unsigned sp, first;
+} task;
+
+typedef struct job {
+    const run *r;
+    task *task;
+    unsigned ntask, next, taken;    /* (atomic) */
+    worker *w;
+} job;
+
+/* The tasks of space sp: the product of its first lines' choices. */
+static unsigned space_tasks(const fspace *sp)
+{
+    unsigned n = 1;
+    for (unsigned l = 0; l < TASK_LINES && l < n_lines(sp->d); l++)
+        n *= 1 + sp->ntab[l];
+    return n;
+}
+
+static void *job_thread(void *arg)
+{
+    job *j = arg;
+    worker *w = &j->w[__atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED)];
+    const run *r = j->r;
+    for (;;) {
+        unsigned i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (i >= j->ntask || w->rc != PTB_OK)
+            break;
+        const fspace *sp = &r->sp[j->task[i].sp];
+        part root = { 0, 0, 0 };
+        w->sp = sp;
+        w->near.d = sp->d;
+        w->near.next = (int8_t (*)[SL_MAX_CELLS][2])sp->next;
+        w->c.n = 0;
+        unsigned f = j->task[i].first;
+        for (unsigned l = 0; l < TASK_LINES; l++) {
+            w->force[l] = l < n_lines(sp->d) ? f % (1 + sp->ntab[l]) : 0;
+            f /= l < n_lines(sp->d) ? 1 + sp->ntab[l] : 1;
+        }
+        w->rc = dfs(w, 0, 0, &root, 1);
+    }
+    return NULL;
+}
+
+static void worker_free(worker *w)
+{
+    for (unsigned l = 0; l < MAX_LINES; l++)
+        free(w->lvl[l].a);
+    free(w->dist);
+    free(w->lab);
+    free(w->stamp);
+    free(w->qkey);
+    free(w->qidx);
+    free(w->mkey);
+    free(w->midx);
+    free(w->ord);
+    free(w->parent);
+    free(w->cid);
+    free(w->count);
+    free(w->dist2);
+    free(w->nkey);
+    free(w->nidx);
+    fam_cs_free(&w->near);
+    fam_cs_free(&w->base);
+    for (size_t j = 0; j < w->kept.n; j++)
+        free(w->kept.level[j].hist);
+    free(w->kept.level);
+}
+
+/* The family's spaces: the base, then one a family wall's cell (none on
+ * the base's walls, none without goals, none in a row below the middle
+ * when the family is its own image upside down: the space with the wall
+ * at the image cell gives its puzzles). */
+static int spaces(run *r, const sl_desc *d)
+{
+    int flip = fam_flips(d), rc;
+    if (!(r->sp = calloc(1 + (r->o.walls ? d->n : 0), sizeof *r->sp)))
+        return PTB_ENOMEM;
+    rc = space_open(r, &r->sp[r->nsp++], d, NULL, 0);
+    r->sp[0].flip = flip;
+    for (unsigned c = 0; rc == PTB_OK && r->o.walls && c < d->n; c++) {
+        uint64_t extra = (uint64_t)1 << c;
+        unsigned y = c / d->w, image = d->h - 1 - y;
+        sl_desc *wd;
+        if (d->walls & extra || (flip && y > image))
+            continue;
+        if ((rc = sl_walled(d, extra, &wd)) != PTB_OK)
+            break;
+        if (!wd->ngoals) {
+            sl_free(wd);
+            continue;
+        }
+        fspace *sp = &r->sp[r->nsp++];
+        rc = space_open(r, sp, wd, wd, extra);
+        sp->mirrored = flip && y < image;
+        sp->flip = flip && y == image;
+    }
+    return rc;
+}
+
+static int configs(const sl_desc *d, const fam_opts *o, unsigned threads,
+                   ptb_family *fam, char *err, size_t errcap)
+{
+    threads = threads < 1 ? 1 : threads > 256 ? 256 : threads;
+    run r = { .o = *o, .base = d };
+    job j = { .r = &r };
+    int rc = spaces(&r, d);
+    for (unsigned k = 0; rc == PTB_OK && k < d->nkinds; k++) {
+        r.distinct |= d->kind[k].label ? 1u << k : 0;
+        for (unsigned a = 0; a < d->n; a++)
+            r.flipped[k][a] = (int8_t)fam_flip_anchor(d, k, a);
+    }
+    for (unsigned s = 0; rc == PTB_OK && s < r.nsp; s++)
+        j.ntask += space_tasks(&r.sp[s]);
+    if (rc == PTB_OK && (!(j.task = calloc(j.ntask, sizeof *j.task)) ||
+                         !(j.w = calloc(threads, sizeof *j.w))))
+        rc = PTB_ENOMEM;
+    if (rc == PTB_OK) {
+        unsigned t = 0;
+        for (unsigned s = 0; s < r.nsp; s++)
+            for (unsigned f = 0; f < space_tasks(&r.sp[s]); f++)
+                j.task[t++] = (task){ s, f };
+        for (unsigned i = 0; i < threads; i++) {
+            csearch cs = { .d = d, .metric = d->metric[0],
+                           .next = r.sp[0].next };
+            j.w[i].r = &r;
+            j.w[i].near = j.w[i].base = cs;
+        }
+        ptb_run_threads(job_thread, &j, threads);
+        for (unsigned i = 0; i < threads; i++) {
+            rc = rc != PTB_OK ? rc : j.w[i].rc;
+            if (rc == PTB_OK)
+                rc = fam_gather(fam, &j.w[i].kept);
+        }
+        if (rc == PTB_EINVAL)
+            ptb_errf(err, errcap, "a configuration of the family has more "
+                     "than %llu layouts", (unsigned long long)MAX_DENSE);
+    }
+    for (unsigned i = 0; j.w && i < threads; i++)
+        worker_free(&j.w[i]);
+    free(j.w);
+    free(j.task);
+    for (unsigned s = 0; s < r.nsp; s++)
+        space_free(&r.sp[s]);
+    free(r.sp);
+    return rc;
+}
+
+/* ---- the family ----------------------------------------------------- */
+
+static int level_cmp(const void *a, const void *b)
+{
+    const fam_level *x = a, *y = b;
+    if (x->moves != y->moves)
+        return x->moves < y->moves ? -1 : 1;
+    return strcmp(x->board, y->board);
+}
+
+/* Whether the family's layouts can be ranked by the engine (the same
+ * limits as any description's: at most 2^32, and not its own mirror
+ * image), into err when not. */
+static int check_space(sl_desc *d, ptb_puzzle **p, char *err, size_t errcap)
+{
+    ptb_space *s;
+    int rc = sl_puzzle(d, p);
+    if (rc != PTB_OK) {
+        sl_free(d);
+        return rc;
+    }
+    if ((rc = ptb_space_new(*p, NULL, &s)) != PTB_OK) {
+        if (rc == PTB_EINVAL)
+            ptb_errf(err, errcap, "the family's layouts are too many to "
+                     "rank");
+        return rc;
+    }
+    uint64_t n = s->p->size(s->ctx, 0);
+    if (!sl_space_desc(s))
+        rc = ptb_errf(err, errcap, "a family's description may not be its "
+                      "own mirror image (give its goals a side)");
+    else if (n > MAX_FAMILY_LAYOUTS) {
+        ptb_errf(err, errcap, "the family has %llu layouts, more than %llu "
+                 "(2^32) that a family may have", (unsigned long long)n,
+                 (unsigned long long)MAX_FAMILY_LAYOUTS);
+        rc = PTB_EINVAL;
+    }
+    ptb_space_close(s);
+    return rc;
+}
+
+static int solve(const char *desc, const fam_opts *o, unsigned threads,
+                 ptb_family *fam, char *err, size_t errcap)
+{
+    sl_desc *d;
+    ptb_puzzle *p = NULL;
+    int rc = sl_read(desc, NULL, &d, err, errcap);
+    if (rc != PTB_OK)
+        return rc;
+    if ((rc = fam_check_desc(d, err, errcap)) != PTB_OK) {
+        sl_free(d);
+        return rc;
+    }
+    snprintf(fam->name, sizeof fam->name, "%s", d->name);
+    if ((rc = check_space(d, &p, err, errcap)) == PTB_OK)
+        rc = configs(d, o, threads, fam, err, errcap);
+    if (p)
+        ptb_puzzle_free(p);      /* (and d; without p, check_space() freed
+                                    it) */
+    return rc;
+}
+
+int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
+                     char *err, size_t errcap)
+{
+    fam_opts o;
+    char *desc;
+    *out = NULL;
+    ptb_family *fam = calloc(1, sizeof *fam);
+    if (!fam)
+        return PTB_ENOMEM;
+    int rc = fam_split_family(text, &o, &desc, err, errcap);
+    if (rc == PTB_OK) {
+        rc = solve(desc, &o, threads, fam, err, errcap);
+        free(desc);
+    }
+    if (rc != PTB_OK) {
+        ptb_family_free(fam);
+        return rc;
+    }
+    qsort(fam->level, fam->n, sizeof *fam->level, level_cmp);
+    if (!(fam->text = strdup(text))) {
+        ptb_family_free(fam);
+        return PTB_ENOMEM;
+    }
+    *out = fam;
+    return PTB_OK;
+}
