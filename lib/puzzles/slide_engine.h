@@ -159,7 +159,8 @@ typedef struct sl_place {
  * pieces of one kind stepping one way, from an anchor in ok when the
  * cells the step newly covers are free: the cells c + off of each free
  * cell c, for off = rs[i] - ls[i] (i < noff); the anchor moves by
- * delta. */
+ * delta.  Past noff, up to the most any class has (cls_offs), the first
+ * offset again: every class tested by a loop of one length. */
 #define CLASS_OFFS 4
 typedef struct sl_class {
     uint64_t ok;
@@ -296,7 +297,7 @@ typedef struct sl_ctx {
     /* the search's moves by classes (sl_make_classes()), ncls of them
      * (0: the moves of each piece in turn) */
     sl_class cls[4 * SL_MAX_KINDS];
-    unsigned ncls;
+    unsigned ncls, cls_offs;
     uint64_t open_cells;         /* the cells off the walls */
     uint8_t below[SL_MAX_KINDS];   /* of each kind, its cells' rows below
                                       its anchor's, times w */

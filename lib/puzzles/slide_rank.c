@@ -925,6 +925,15 @@ void sl_make_classes(sl_ctx *x)
             cl->noff = (uint8_t)i;
             x->ncls += i > 0;           /* (a step covers a new cell) */
         }
+    x->cls_offs = 0;
+    for (unsigned j = 0; j < x->ncls; j++)
+        if (x->cls[j].noff > x->cls_offs)
+            x->cls_offs = x->cls[j].noff;
+    for (unsigned j = 0; j < x->ncls; j++)
+        for (unsigned i = x->cls[j].noff; i < CLASS_OFFS; i++) {
+            x->cls[j].rs[i] = x->cls[j].rs[0];
+            x->cls[j].ls[i] = x->cls[j].ls[0];
+        }
     if (x->ncls > 3 * d->npieces)       /* (eight's 32 classes for 8 */
         x->ncls = 0;                    /* tiles cost 4 % more) */
 }
@@ -1102,11 +1111,21 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
     if (table)
         for (unsigned c = 0; c < d->n; c += d->w)
             code[c] = row_code(x, l->at, c);
-    for (const sl_class *cl = x->cls; cl < x->cls + x->ncls; cl++) {
+    uint64_t ms[4 * SL_MAX_KINDS], has = 0;
+    for (unsigned i = 0; i < x->ncls; i++) {   /* (without a branch) */
+        const sl_class *cl = &x->cls[i];
         uint64_t m = l->kinds[cl->kind] & cl->ok;
-        if (m && (m = steps_from(cl, m, free)) && metric == SL_MOVE)
-            moving |= m;
-        for (; metric != SL_MOVE && m; m &= m - 1) {
+        for (unsigned j = 0; j < x->cls_offs; j++)
+            m &= free >> cl->rs[j] << cl->ls[j];
+        ms[i] = m;
+        moving |= m;
+        has |= (uint64_t)(m != 0) << i;
+    }
+    if (metric != SL_MOVE)
+        moving = 0;
+    for (; metric != SL_MOVE && has; has &= has - 1) {
+        const sl_class *cl = &x->cls[ptb_low_bit(has)];
+        for (uint64_t m = ms[ptb_low_bit(has)]; m; m &= m - 1) {
             unsigned a = ptb_low_bit(m), k = cl->kind, b = a;
             uint64_t own = free | d->kind[k].shape << a;
             uint32_t digit = table ? (k + 1) * x->rt_digit[a] : 0;
