@@ -719,7 +719,8 @@ static int shares(const sl_ctx *x, const prefix *pre, unsigned c, uint64_t r)
 static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
     const sl_desc *d = x->d;
-    unsigned step = x->fold ? d->w : 1, lo = 0, hi = (d->n - 1) / step;
+    unsigned step = x->fold ? d->w : 1, lo = 0,
+             hi = x->fold ? d->h - 1 : d->n - 1;   /* (no division) */
     while (lo < hi) {
         unsigned mid = (lo + hi + 1) / 2;
         if (shares(x, pre, mid * step, r))
