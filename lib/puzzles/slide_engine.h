@@ -312,6 +312,12 @@ typedef struct sl_ctx {
     rt_fold *rt_fold;
     uint32_t *rt_mc;
     uint32_t rt_mrow[SL_MAX_CELLS];
+    /* of each entry of rt_ent and rt_fold, its row's node at the next
+     * row (a walk's path: table_row_rank()); tabled, set once the whole
+     * row table is made (tabled()): at open, or for a graph read from a
+     * table with its row hash (hash_late()) */
+    uint32_t *rt_node, *rt_fold_node;
+    int tabled;
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors, and
@@ -674,6 +680,11 @@ static inline uint32_t row_code(const sl_ctx *x, const uint8_t *at,
 static inline int hashed(const sl_ctx *x)
 {
     return __atomic_load_n(&x->hashed, __ATOMIC_ACQUIRE);
+}
+/* Whether the row table is in use (sl_row_table()). */
+static inline int tabled(const sl_ctx *x)
+{
+    return __atomic_load_n(&x->tabled, __ATOMIC_ACQUIRE);
 }
 /* The anchor one cell from a in direction dir, if the piece (kind k, the
  * others covering occ) can stand there; -1 otherwise. */

@@ -257,7 +257,8 @@ static NEVER_INLINE void hash_late(const sl_ctx *cx)
         if (v >= x->nunits || !sl_row_checked(x, f, v, sl_node_cell(x, v)))
             return;
     }
-    (void)sl_row_hash(x);
+    if (sl_row_hash(x) == PTB_OK && hashed(x) && x->npar == 1)
+        (void)sl_row_table(x);          /* (for the walks: tabled()) */
 }
 
 /* The place of a canonical layout among them, from the row at cell c0 on,
@@ -512,6 +513,79 @@ static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
     return r;
 }
 
+/* The row table's entry of the row of full code q at a row-start node of
+ * place 'at' (rt_at[]), and of a fold row's (rt_fold_at[]). */
+static inline const rt_entry *rt_row(const sl_ctx *x, uint32_t at,
+                                     uint32_t q)
+{
+    return &x->rt_ent[(at & RT_BASE) +
+                      x->rt_sq[q << x->d->w | at >> RT_COVER]];
+}
+static inline const rt_fold *rt_fold_row(const sl_ctx *x, uint32_t at,
+                                         uint32_t q)
+{
+    return &x->rt_fold[(at & RT_BASE) +
+                       x->rt_sq[q << x->d->w | at >> RT_COVER]];
+}
+/* The full code of the mirror image of the row at cell c of full code q. */
+static inline uint32_t rt_mirror(const sl_ctx *x, unsigned c, uint32_t q)
+{
+    return x->rt_mc[x->rt_mrow[c] + q];
+}
+
+/* row_rank() by the row table (tabled(), with its fold rows' part), of
+ * a layout of the space (a move's successor: a row the graph does not
+ * hold would not be found out): each row's completions before it and its
+ * node at the next row read at once by the row's full code, while the
+ * rows are their own mirror images from rt_fold (a row after its mirror
+ * image turning the rest, as row_rank()'s), then from rt_ent. */
+static uint64_t table_row_rank(const sl_ctx *x, const layout *l, unsigned c,
+                               uint32_t v, uint64_t r, int same,
+                               const prefix *pre, unsigned join,
+                               uint32_t *turn, prefix *out)
+{
+    const sl_desc *d = x->d;
+    const unsigned w = d->w;
+    int turned = 0;
+    for (; c < d->n; c += w) {
+        if (pre && c >= join && v == pre->node[c] && same == pre->same[c]) {
+            if (same && pre->same[d->n])
+                *turn = CODE_OWN;       /* (pre's rows from c: l's) */
+            return out ? follow(x, pre, c, r, out)
+                       : r + pre->r[d->n] - pre->r[c];
+        }
+        set_path(out, c, v, r, same);
+        uint32_t q = row_code(x, l->at, c);
+        if (turned)
+            q = rt_mirror(x, c, q);
+        if (same) {
+            uint32_t at = x->rt_fold_at[v];
+            uint32_t i = (at & RT_BASE) + x->rt_sq[q << w | at >> RT_COVER];
+            if (x->rt_fold[i].kind == RT_AFTER) {   /* its mirror image */
+                turned = 1;
+                pre = NULL;
+                *turn = CODE_TURNS;
+                q = rt_mirror(x, c, q);
+                i = (at & RT_BASE) + x->rt_sq[q << w | at >> RT_COVER];
+                if (x->rt_fold[i].kind == RT_AFTER)
+                    return UINT64_MAX;  /* (cannot be) */
+            }
+            r += x->rt_fold[i].before;
+            same = x->rt_fold[i].kind == RT_SAME;
+            v = x->rt_fold_node[i];
+        } else {
+            uint32_t at = x->rt_at[v];
+            uint32_t i = (at & RT_BASE) + x->rt_sq[q << w | at >> RT_COVER];
+            r += x->rt_ent[i].off;
+            v = x->rt_node[i];
+        }
+    }
+    if (same)
+        *turn = CODE_OWN;
+    set_path(out, d->n, v, r, same);
+    return r;
+}
+
 /* MIRRORED when layout l is not its class's canonical one, else 0. */
 uint32_t sl_mirrored(const sl_ctx *x, const layout *l)
 {
@@ -647,6 +721,9 @@ static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
         copy_path(x, out, pre, c0);
     if (x->fold) {                      /* its class: the canonical one */
         int same = !pre || pre->same[c0], own = 0;
+        if (pre && !mp && tabled(x))   /* (a successor: of the space) */
+            return table_row_rank(x, l, c0, pre->node[c0], pre->r[c0],
+                                  same, pre, join, turn, out);
         if (hashed(x))
             return row_rank(x, l, c0, pre ? pre->node[c0] : x->root,
                             pre ? pre->r[c0] : 0, same, pre, join, turn,
@@ -950,25 +1027,6 @@ static inline uint64_t steps_from(const sl_class *cl, uint64_t ok,
     return ok;
 }
 
-/* The row table's entry of the row of full code q at a row-start node of
- * place 'at' (rt_at[]), and of a fold row's (rt_fold_at[]). */
-static inline const rt_entry *rt_row(const sl_ctx *x, uint32_t at,
-                                     uint32_t q)
-{
-    return &x->rt_ent[(at & RT_BASE) +
-                      x->rt_sq[q << x->d->w | at >> RT_COVER]];
-}
-static inline const rt_fold *rt_fold_row(const sl_ctx *x, uint32_t at,
-                                         uint32_t q)
-{
-    return &x->rt_fold[(at & RT_BASE) +
-                       x->rt_sq[q << x->d->w | at >> RT_COVER]];
-}
-/* The full code of the mirror image of the row at cell c of full code q. */
-static inline uint32_t rt_mirror(const sl_ctx *x, unsigned c, uint32_t q)
-{
-    return x->rt_mc[x->rt_mrow[c] + q];
-}
 
 /* The rank of a successor of the layout of path pre (whose rows from c
  * on are not their own mirror images' concern: pre->same[c] is 0) that
@@ -1168,7 +1226,10 @@ static ALWAYS_INLINE unsigned search_moves(const sl_ctx *x,
                                            const layout *l,
                                            const prefix *pre, uint64_t *idx)
 {
-    if (x->rt_ent)
+    if (x->rt_ent && !x->lazy)          /* (a graph read from a table
+                                           gets its row table while other
+                                           threads list moves: its walks
+                                           alone take it, by tabled()) */
         switch (x->metric) {
         case SL_STEP:
             return class_moves(x, l, pre, idx, SL_STEP, 1);
