@@ -165,6 +165,8 @@ typedef struct sl_place {
 typedef struct sl_class {
     uint64_t ok;
     uint8_t rs[CLASS_OFFS], ls[CLASS_OFFS];
+    uint8_t shift[CLASS_OFFS];   /* of each offset, its place among the
+                                    space's (cls_rs[], cls_ls[]) */
     uint8_t noff, kind;
     int8_t delta;
 } sl_class;
@@ -298,6 +300,11 @@ typedef struct sl_ctx {
      * (0: the moves of each piece in turn) */
     sl_class cls[4 * SL_MAX_KINDS];
     unsigned ncls, cls_offs;
+    /* the classes' offsets, each once (nshift): the free cells shifted
+     * by each are made once a state */
+    uint8_t cls_rs[4 * SL_MAX_KINDS * CLASS_OFFS],
+            cls_ls[4 * SL_MAX_KINDS * CLASS_OFFS];
+    unsigned nshift;
     uint64_t open_cells;         /* the cells off the walls */
     uint8_t below[SL_MAX_KINDS];   /* of each kind, its cells' rows below
                                       its anchor's, times w */

@@ -1007,10 +1007,24 @@ void sl_make_classes(sl_ctx *x)
     for (unsigned j = 0; j < x->ncls; j++)
         if (x->cls[j].noff > x->cls_offs)
             x->cls_offs = x->cls[j].noff;
+    x->nshift = 0;
     for (unsigned j = 0; j < x->ncls; j++)
-        for (unsigned i = x->cls[j].noff; i < CLASS_OFFS; i++) {
-            x->cls[j].rs[i] = x->cls[j].rs[0];
-            x->cls[j].ls[i] = x->cls[j].ls[0];
+        for (unsigned i = 0; i < CLASS_OFFS; i++) {
+            sl_class *cl = &x->cls[j];
+            unsigned f = 0;
+            if (i >= cl->noff) {
+                cl->rs[i] = cl->rs[0];
+                cl->ls[i] = cl->ls[0];
+            }
+            while (f < x->nshift && (x->cls_rs[f] != cl->rs[i] ||
+                                     x->cls_ls[f] != cl->ls[i]))
+                f++;
+            if (f == x->nshift) {
+                x->cls_rs[f] = cl->rs[i];
+                x->cls_ls[f] = cl->ls[i];
+                x->nshift++;
+            }
+            cl->shift[i] = (uint8_t)f;
         }
     if (x->ncls > 3 * d->npieces)       /* (eight's 32 classes for 8 */
         x->ncls = 0;                    /* tiles cost 4 % more) */
@@ -1170,12 +1184,18 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
     if (table)
         for (unsigned c = 0; c < d->n; c += d->w)
             code[c] = row_code(x, l->at, c);
-    uint64_t ms[4 * SL_MAX_KINDS], has = 0;
+    uint64_t ms[4 * SL_MAX_KINDS], has = 0,
+             shifted[4 * SL_MAX_KINDS * CLASS_OFFS];
+    for (unsigned i = 0; i < x->nshift; i++)
+        shifted[i] = free >> x->cls_rs[i] << x->cls_ls[i];
     for (unsigned i = 0; i < x->ncls; i++) {   /* (without a branch) */
         const sl_class *cl = &x->cls[i];
         uint64_t m = l->kinds[cl->kind] & cl->ok;
-        for (unsigned j = 0; j < x->cls_offs; j++)
-            m &= free >> cl->rs[j] << cl->ls[j];
+        if (x->cls_offs <= 2)
+            m &= shifted[cl->shift[0]] & shifted[cl->shift[1]];
+        else
+            for (unsigned j = 0; j < x->cls_offs; j++)
+                m &= shifted[cl->shift[j]];
         ms[i] = m;
         moving |= m;
         has |= (uint64_t)(m != 0) << i;
