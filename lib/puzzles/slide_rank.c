@@ -534,7 +534,7 @@ static inline uint32_t rt_mirror(const sl_ctx *x, unsigned c, uint32_t q)
 }
 
 /* row_rank() by the row table (tabled(), with its fold rows' part), of
- * a layout of the space (a move's successor: a row the graph does not
+ * a layout of the space (a walk's successor: a row the graph does not
  * hold would not be found out): each row's completions before it and its
  * node at the next row read at once by the row's full code, while the
  * rows are their own mirror images from rt_fold (a row after its mirror
@@ -721,9 +721,6 @@ static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
         copy_path(x, out, pre, c0);
     if (x->fold) {                      /* its class: the canonical one */
         int same = !pre || pre->same[c0], own = 0;
-        if (pre && !mp && tabled(x))   /* (a successor: of the space) */
-            return table_row_rank(x, l, c0, pre->node[c0], pre->r[c0],
-                                  same, pre, join, turn, out);
         if (hashed(x))
             return row_rank(x, l, c0, pre ? pre->node[c0] : x->root,
                             pre ? pre->r[c0] : 0, same, pre, join, turn,
@@ -894,6 +891,24 @@ static void keep_last(const sl_ctx *x, const layout *l, uint64_t idx,
     last.idx = idx;
 }
 
+/* rank_path() of a walk's successor: by the row table once there is
+ * one (tabled(): a graph read from a table gets it with its row hash),
+ * else by the row hash or the graph. */
+static uint64_t walk_rank(const sl_ctx *x, const layout *l, const prefix *pre,
+                          unsigned from, unsigned join, uint32_t *turn,
+                          prefix *out)
+{
+    if (pre && x->fold && tabled(x)) {
+        unsigned c0 = x->row[from];
+        *turn = 0;
+        if (out)                        /* (the rows above: pre's) */
+            copy_path(x, out, pre, c0);
+        return table_row_rank(x, l, c0, pre->node[c0], pre->r[c0],
+                              pre->same[c0], pre, join, turn, out);
+    }
+    return rank_path(x, l, pre, from, join, turn, out);
+}
+
 /* add_move() of a walk: each move in turn into out[0] until pick takes
  * one, whose layout and path become the thread's last (keep_last()). */
 static NEVER_INLINE int pick_move(move_list *ml, const layout *next, unsigned a,
@@ -901,7 +916,7 @@ static NEVER_INLINE int pick_move(move_list *ml, const layout *next, unsigned a,
 {
     uint32_t turn;
     prefix path, *out = ml->pre && ranks_path(ml->x) ? &path : NULL;
-    uint64_t r = rank_path(ml->x, next, ml->pre, a < b ? a : b,
+    uint64_t r = walk_rank(ml->x, next, ml->pre, a < b ? a : b,
                            (a > b ? a : b) + 1, &turn, out);
     if (r == UINT64_MAX)
         return 0;
