@@ -109,6 +109,8 @@ static void slide_close(void *ctx)
         free(x->rt_fold_at);
         free(x->rt_fold);
         free(x->rt_mc);
+        free(x->rt_node);
+        free(x->rt_fold_node);
         free(x->place);
     }
     free(x);

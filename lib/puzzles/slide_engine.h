@@ -159,11 +159,14 @@ typedef struct sl_place {
  * pieces of one kind stepping one way, from an anchor in ok when the
  * cells the step newly covers are free: the cells c + off of each free
  * cell c, for off = rs[i] - ls[i] (i < noff); the anchor moves by
- * delta. */
+ * delta.  Past noff, up to the most any class has (cls_offs), the first
+ * offset again: every class tested by a loop of one length. */
 #define CLASS_OFFS 4
 typedef struct sl_class {
     uint64_t ok;
     uint8_t rs[CLASS_OFFS], ls[CLASS_OFFS];
+    uint8_t shift[CLASS_OFFS];   /* of each offset, its place among the
+                                    space's (cls_rs[], cls_ls[]) */
     uint8_t noff, kind;
     int8_t delta;
 } sl_class;
@@ -296,7 +299,12 @@ typedef struct sl_ctx {
     /* the search's moves by classes (sl_make_classes()), ncls of them
      * (0: the moves of each piece in turn) */
     sl_class cls[4 * SL_MAX_KINDS];
-    unsigned ncls;
+    unsigned ncls, cls_offs;
+    /* the classes' offsets, each once (nshift): the free cells shifted
+     * by each are made once a state */
+    uint8_t cls_rs[4 * SL_MAX_KINDS * CLASS_OFFS],
+            cls_ls[4 * SL_MAX_KINDS * CLASS_OFFS];
+    unsigned nshift;
     uint64_t open_cells;         /* the cells off the walls */
     uint8_t below[SL_MAX_KINDS];   /* of each kind, its cells' rows below
                                       its anchor's, times w */
@@ -311,6 +319,12 @@ typedef struct sl_ctx {
     rt_fold *rt_fold;
     uint32_t *rt_mc;
     uint32_t rt_mrow[SL_MAX_CELLS];
+    /* of each entry of rt_ent and rt_fold, its row's node at the next
+     * row (a walk's path: table_row_rank()); tabled, set once the whole
+     * row table is made (tabled()): at open, or for a graph read from a
+     * table with its row hash (hash_late()) */
+    uint32_t *rt_node, *rt_fold_node;
+    int tabled;
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors, and
@@ -673,6 +687,11 @@ static inline uint32_t row_code(const sl_ctx *x, const uint8_t *at,
 static inline int hashed(const sl_ctx *x)
 {
     return __atomic_load_n(&x->hashed, __ATOMIC_ACQUIRE);
+}
+/* Whether the row table is in use (sl_row_table()). */
+static inline int tabled(const sl_ctx *x)
+{
+    return __atomic_load_n(&x->tabled, __ATOMIC_ACQUIRE);
 }
 /* The anchor one cell from a in direction dir, if the piece (kind k, the
  * others covering occ) can stand there; -1 otherwise. */

@@ -500,8 +500,10 @@ static int fold_table(sl_ctx *x, size_t full)
     }
     x->rt_fold_at = calloc(x->nunits, sizeof *x->rt_fold_at);
     x->rt_fold = calloc(entries ? entries : 1, sizeof *x->rt_fold);
+    x->rt_fold_node = calloc(entries ? entries : 1,
+                             sizeof *x->rt_fold_node);
     x->rt_mc = calloc(full * d->h, sizeof *x->rt_mc);
-    if (!x->rt_fold_at || !x->rt_fold || !x->rt_mc)
+    if (!x->rt_fold_at || !x->rt_fold || !x->rt_fold_node || !x->rt_mc)
         return PTB_ENOMEM;
     entries = 0;
     for (size_t f = 0; f < x->nfrow; f++) {
@@ -520,13 +522,15 @@ static int fold_table(sl_ctx *x, size_t full)
             uint8_t cells[SL_MAX_CELLS + 8] = { 0 };
             memcpy(cells + c, &e[j].row, sizeof e[j].row);
             const row_slot *sl = row_lookup(x, v, e[j].row);
-            rt_fold *rf = &x->rt_fold[(at & RT_BASE) +
-                                      x->rt_sq[row_code(x, cells, c) << w |
-                                               at >> RT_COVER]];
+            uint32_t i = (at & RT_BASE) +
+                         x->rt_sq[row_code(x, cells, c) << w |
+                                  at >> RT_COVER];
+            rt_fold *rf = &x->rt_fold[i];
             if (!sl)
                 return PTB_EINVAL;      /* (cannot be: every row hashed) */
             if (sl->path) {
                 const fold_path *p = &x->fpath[sl->path - 1];
+                x->rt_fold_node[i] = p->end;
                 *rf = (rt_fold){ p->before, p->same ? x->rt_fold_at[p->end]
                                                     : x->rt_at[p->end],
                                  p->same ? RT_SAME : RT_BEFORE };
@@ -572,7 +576,9 @@ int sl_row_table(sl_ctx *x)
         return PTB_ENOMEM;
     if (!(entries = number_rows(x)))
         return PTB_OK;
-    if (!(x->rt_ent = calloc(entries, sizeof *x->rt_ent)))
+    x->rt_ent = calloc(entries, sizeof *x->rt_ent);
+    x->rt_node = calloc(entries, sizeof *x->rt_node);
+    if (!x->rt_ent || !x->rt_node)
         return PTB_ENOMEM;
     for (uint32_t q = 0; q < full; q++)
         for (uint32_t cover = 0; cover < 1u << w; cover++) {
@@ -595,14 +601,19 @@ int sl_row_table(sl_ctx *x)
             for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
                 uint8_t cells[SL_MAX_CELLS + 8] = { 0 };
                 memcpy(cells + c, &e[j].row, sizeof e[j].row);
-                x->rt_ent[(at & RT_BASE) +
-                          x->rt_sq[row_code(x, cells, c) << w |
-                                   at >> RT_COVER]] =
-                    (rt_entry){ (uint32_t)e[j].off, x->rt_at[e[j].end] };
+                uint32_t i = (at & RT_BASE) +
+                             x->rt_sq[row_code(x, cells, c) << w |
+                                      at >> RT_COVER];
+                x->rt_ent[i] = (rt_entry){ (uint32_t)e[j].off,
+                                           x->rt_at[e[j].end] };
+                x->rt_node[i] = e[j].end;
             }
         }
     }
-    return fold_table(x, full);
+    int rc = fold_table(x, full);
+    if (rc == PTB_OK && x->rt_fold)
+        __atomic_store_n(&x->tabled, 1, __ATOMIC_RELEASE);
+    return rc;
 }
 
 /* A move of the state (code: from anchor | to anchor << 8) as a move of

@@ -257,7 +257,8 @@ static NEVER_INLINE void hash_late(const sl_ctx *cx)
         if (v >= x->nunits || !sl_row_checked(x, f, v, sl_node_cell(x, v)))
             return;
     }
-    (void)sl_row_hash(x);
+    if (sl_row_hash(x) == PTB_OK && hashed(x) && x->npar == 1)
+        (void)sl_row_table(x);          /* (for the walks: tabled()) */
 }
 
 /* The place of a canonical layout among them, from the row at cell c0 on,
@@ -512,6 +513,79 @@ static ALWAYS_INLINE uint64_t row_rank(const sl_ctx *x, const layout *l,
     return r;
 }
 
+/* The row table's entry of the row of full code q at a row-start node of
+ * place 'at' (rt_at[]), and of a fold row's (rt_fold_at[]). */
+static inline const rt_entry *rt_row(const sl_ctx *x, uint32_t at,
+                                     uint32_t q)
+{
+    return &x->rt_ent[(at & RT_BASE) +
+                      x->rt_sq[q << x->d->w | at >> RT_COVER]];
+}
+static inline const rt_fold *rt_fold_row(const sl_ctx *x, uint32_t at,
+                                         uint32_t q)
+{
+    return &x->rt_fold[(at & RT_BASE) +
+                       x->rt_sq[q << x->d->w | at >> RT_COVER]];
+}
+/* The full code of the mirror image of the row at cell c of full code q. */
+static inline uint32_t rt_mirror(const sl_ctx *x, unsigned c, uint32_t q)
+{
+    return x->rt_mc[x->rt_mrow[c] + q];
+}
+
+/* row_rank() by the row table (tabled(), with its fold rows' part), of
+ * a layout of the space (a walk's successor: a row the graph does not
+ * hold would not be found out): each row's completions before it and its
+ * node at the next row read at once by the row's full code, while the
+ * rows are their own mirror images from rt_fold (a row after its mirror
+ * image turning the rest, as row_rank()'s), then from rt_ent. */
+static uint64_t table_row_rank(const sl_ctx *x, const layout *l, unsigned c,
+                               uint32_t v, uint64_t r, int same,
+                               const prefix *pre, unsigned join,
+                               uint32_t *turn, prefix *out)
+{
+    const sl_desc *d = x->d;
+    const unsigned w = d->w;
+    int turned = 0;
+    for (; c < d->n; c += w) {
+        if (pre && c >= join && v == pre->node[c] && same == pre->same[c]) {
+            if (same && pre->same[d->n])
+                *turn = CODE_OWN;       /* (pre's rows from c: l's) */
+            return out ? follow(x, pre, c, r, out)
+                       : r + pre->r[d->n] - pre->r[c];
+        }
+        set_path(out, c, v, r, same);
+        uint32_t q = row_code(x, l->at, c);
+        if (turned)
+            q = rt_mirror(x, c, q);
+        if (same) {
+            uint32_t at = x->rt_fold_at[v];
+            uint32_t i = (at & RT_BASE) + x->rt_sq[q << w | at >> RT_COVER];
+            if (x->rt_fold[i].kind == RT_AFTER) {   /* its mirror image */
+                turned = 1;
+                pre = NULL;
+                *turn = CODE_TURNS;
+                q = rt_mirror(x, c, q);
+                i = (at & RT_BASE) + x->rt_sq[q << w | at >> RT_COVER];
+                if (x->rt_fold[i].kind == RT_AFTER)
+                    return UINT64_MAX;  /* (cannot be) */
+            }
+            r += x->rt_fold[i].before;
+            same = x->rt_fold[i].kind == RT_SAME;
+            v = x->rt_fold_node[i];
+        } else {
+            uint32_t at = x->rt_at[v];
+            uint32_t i = (at & RT_BASE) + x->rt_sq[q << w | at >> RT_COVER];
+            r += x->rt_ent[i].off;
+            v = x->rt_node[i];
+        }
+    }
+    if (same)
+        *turn = CODE_OWN;
+    set_path(out, d->n, v, r, same);
+    return r;
+}
+
 /* MIRRORED when layout l is not its class's canonical one, else 0. */
 uint32_t sl_mirrored(const sl_ctx *x, const layout *l)
 {
@@ -719,7 +793,8 @@ static int shares(const sl_ctx *x, const prefix *pre, unsigned c, uint64_t r)
 static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
 {
     const sl_desc *d = x->d;
-    unsigned step = x->fold ? d->w : 1, lo = 0, hi = (d->n - 1) / step;
+    unsigned step = x->fold ? d->w : 1, lo = 0,
+             hi = x->fold ? d->h - 1 : d->n - 1;   /* (no division) */
     while (lo < hi) {
         unsigned mid = (lo + hi + 1) / 2;
         if (shares(x, pre, mid * step, r))
@@ -816,6 +891,24 @@ static void keep_last(const sl_ctx *x, const layout *l, uint64_t idx,
     last.idx = idx;
 }
 
+/* rank_path() of a walk's successor: by the row table once there is
+ * one (tabled(): a graph read from a table gets it with its row hash),
+ * else by the row hash or the graph. */
+static uint64_t walk_rank(const sl_ctx *x, const layout *l, const prefix *pre,
+                          unsigned from, unsigned join, uint32_t *turn,
+                          prefix *out)
+{
+    if (pre && x->fold && tabled(x)) {
+        unsigned c0 = x->row[from];
+        *turn = 0;
+        if (out)                        /* (the rows above: pre's) */
+            copy_path(x, out, pre, c0);
+        return table_row_rank(x, l, c0, pre->node[c0], pre->r[c0],
+                              pre->same[c0], pre, join, turn, out);
+    }
+    return rank_path(x, l, pre, from, join, turn, out);
+}
+
 /* add_move() of a walk: each move in turn into out[0] until pick takes
  * one, whose layout and path become the thread's last (keep_last()). */
 static NEVER_INLINE int pick_move(move_list *ml, const layout *next, unsigned a,
@@ -823,7 +916,7 @@ static NEVER_INLINE int pick_move(move_list *ml, const layout *next, unsigned a,
 {
     uint32_t turn;
     prefix path, *out = ml->pre && ranks_path(ml->x) ? &path : NULL;
-    uint64_t r = rank_path(ml->x, next, ml->pre, a < b ? a : b,
+    uint64_t r = walk_rank(ml->x, next, ml->pre, a < b ? a : b,
                            (a > b ? a : b) + 1, &turn, out);
     if (r == UINT64_MAX)
         return 0;
@@ -925,6 +1018,29 @@ void sl_make_classes(sl_ctx *x)
             cl->noff = (uint8_t)i;
             x->ncls += i > 0;           /* (a step covers a new cell) */
         }
+    x->cls_offs = 0;
+    for (unsigned j = 0; j < x->ncls; j++)
+        if (x->cls[j].noff > x->cls_offs)
+            x->cls_offs = x->cls[j].noff;
+    x->nshift = 0;
+    for (unsigned j = 0; j < x->ncls; j++)
+        for (unsigned i = 0; i < CLASS_OFFS; i++) {
+            sl_class *cl = &x->cls[j];
+            unsigned f = 0;
+            if (i >= cl->noff) {
+                cl->rs[i] = cl->rs[0];
+                cl->ls[i] = cl->ls[0];
+            }
+            while (f < x->nshift && (x->cls_rs[f] != cl->rs[i] ||
+                                     x->cls_ls[f] != cl->ls[i]))
+                f++;
+            if (f == x->nshift) {
+                x->cls_rs[f] = cl->rs[i];
+                x->cls_ls[f] = cl->ls[i];
+                x->nshift++;
+            }
+            cl->shift[i] = (uint8_t)f;
+        }
     if (x->ncls > 3 * d->npieces)       /* (eight's 32 classes for 8 */
         x->ncls = 0;                    /* tiles cost 4 % more) */
 }
@@ -940,25 +1056,6 @@ static inline uint64_t steps_from(const sl_class *cl, uint64_t ok,
     return ok;
 }
 
-/* The row table's entry of the row of full code q at a row-start node of
- * place 'at' (rt_at[]), and of a fold row's (rt_fold_at[]). */
-static inline const rt_entry *rt_row(const sl_ctx *x, uint32_t at,
-                                     uint32_t q)
-{
-    return &x->rt_ent[(at & RT_BASE) +
-                      x->rt_sq[q << x->d->w | at >> RT_COVER]];
-}
-static inline const rt_fold *rt_fold_row(const sl_ctx *x, uint32_t at,
-                                         uint32_t q)
-{
-    return &x->rt_fold[(at & RT_BASE) +
-                       x->rt_sq[q << x->d->w | at >> RT_COVER]];
-}
-/* The full code of the mirror image of the row at cell c of full code q. */
-static inline uint32_t rt_mirror(const sl_ctx *x, unsigned c, uint32_t q)
-{
-    return x->rt_mc[x->rt_mrow[c] + q];
-}
 
 /* The rank of a successor of the layout of path pre (whose rows from c
  * on are not their own mirror images' concern: pre->same[c] is 0) that
@@ -1102,11 +1199,27 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
     if (table)
         for (unsigned c = 0; c < d->n; c += d->w)
             code[c] = row_code(x, l->at, c);
-    for (const sl_class *cl = x->cls; cl < x->cls + x->ncls; cl++) {
+    uint64_t ms[4 * SL_MAX_KINDS], has = 0,
+             shifted[4 * SL_MAX_KINDS * CLASS_OFFS];
+    for (unsigned i = 0; i < x->nshift; i++)
+        shifted[i] = free >> x->cls_rs[i] << x->cls_ls[i];
+    for (unsigned i = 0; i < x->ncls; i++) {   /* (without a branch) */
+        const sl_class *cl = &x->cls[i];
         uint64_t m = l->kinds[cl->kind] & cl->ok;
-        if (m && (m = steps_from(cl, m, free)) && metric == SL_MOVE)
-            moving |= m;
-        for (; metric != SL_MOVE && m; m &= m - 1) {
+        if (x->cls_offs <= 2)
+            m &= shifted[cl->shift[0]] & shifted[cl->shift[1]];
+        else
+            for (unsigned j = 0; j < x->cls_offs; j++)
+                m &= shifted[cl->shift[j]];
+        ms[i] = m;
+        moving |= m;
+        has |= (uint64_t)(m != 0) << i;
+    }
+    if (metric != SL_MOVE)
+        moving = 0;
+    for (; metric != SL_MOVE && has; has &= has - 1) {
+        const sl_class *cl = &x->cls[ptb_low_bit(has)];
+        for (uint64_t m = ms[ptb_low_bit(has)]; m; m &= m - 1) {
             unsigned a = ptb_low_bit(m), k = cl->kind, b = a;
             uint64_t own = free | d->kind[k].shape << a;
             uint32_t digit = table ? (k + 1) * x->rt_digit[a] : 0;
@@ -1148,7 +1261,10 @@ static ALWAYS_INLINE unsigned search_moves(const sl_ctx *x,
                                            const layout *l,
                                            const prefix *pre, uint64_t *idx)
 {
-    if (x->rt_ent)
+    if (x->rt_ent && !x->lazy)          /* (a graph read from a table
+                                           gets its row table while other
+                                           threads list moves: its walks
+                                           alone take it, by tabled()) */
         switch (x->metric) {
         case SL_STEP:
             return class_moves(x, l, pre, idx, SL_STEP, 1);
