@@ -724,53 +724,10 @@ int sl_puzzle(sl_desc *d, ptb_puzzle **out)
     return PTB_OK;
 }
 
-/* ==== a family's access to its states (lib/answer/family.c) ============ */
-
-static const sl_ctx *plain_ctx(const ptb_space *s)
-{
-    const sl_ctx *x = s->p->open == slide_open ? s->ctx : NULL;
-    return x && !x->level && !x->fold ? x : NULL;
-}
+/* ==== a family's check of its space (lib/answer/family_config.c) ====== */
 
 const sl_desc *sl_space_desc(const ptb_space *s)
 {
-    return plain_ctx(s) ? ((const sl_ctx *)s->ctx)->d : NULL;
-}
-
-unsigned sl_state_pieces(const ptb_space *s, uint64_t idx, uint8_t *kind,
-                         uint8_t *anchor)
-{
-    const sl_ctx *x = plain_ctx(s);
-    layout l;
-    sl_unrank(x, idx, &l, NULL);
-    for (unsigned i = 0; i < l.np; i++) {
-        anchor[i] = l.anchor[i];
-        kind[i] = (uint8_t)(l.at[l.anchor[i]] - 1);
-    }
-    return l.np;
-}
-
-void sl_state_goals(const ptb_space *s,
-                    void (*emit)(void *arg, uint64_t idx, const uint8_t *at),
-                    void *arg)
-{
-    goal_walk gw = { .x = plain_ctx(s), .emit_at = emit, .arg = arg };
-    goal_walks(gw.x, &gw);
-}
-
-uint64_t sl_state_index(const ptb_space *s, unsigned np, const uint8_t *kind,
-                        const uint8_t *anchor)
-{
-    const sl_ctx *x = plain_ctx(s);
-    layout l;
-    uint64_t occ = 0;
-    memset(l.at, 0, x->d->n);
-    for (unsigned i = 0; i < np; i++) {
-        uint64_t cells = x->d->kind[kind[i]].shape << anchor[i];
-        if (!(x->d->kind[kind[i]].fit >> anchor[i] & 1) || (occ & cells))
-            return UINT64_MAX;
-        occ |= cells;
-        l.at[anchor[i]] = (uint8_t)(kind[i] + 1);
-    }
-    return sl_rank(x, &l, NULL, 0, 0, NULL);   /* (which reads at[] only) */
+    const sl_ctx *x = s->p->open == slide_open ? s->ctx : NULL;
+    return x && !x->level && !x->fold ? x->d : NULL;
 }

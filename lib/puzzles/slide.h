@@ -127,26 +127,11 @@ int sl_kind_of(const sl_desc *d, char x, uint64_t shape);
  * summary, metrics and description are d's; it owns d. */
 int sl_puzzle(sl_desc *d, ptb_puzzle **out);
 
-/* A family's access to the states of a space of a described puzzle
- * (lib/answer/family.c): sl_space_desc() is its description when its
- * states are layouts ranked by the programme ('covers layouts' or
- * 'mixes'), one state a layout (not folded); NULL otherwise, and then the
- * others may not be called.  sl_state_pieces() writes the kind and the
- * anchor of each piece of state idx (at most SL_MAX_PIECES), anchors in
- * reading order, and returns their number; sl_state_index() is the state
- * of the layout of np such pieces (any order), or UINT64_MAX when it is
- * none of the space's (a piece off the board or on a wall, two that
- * overlap, too few empty cells); sl_state_goals() calls emit(arg, idx,
- * at) for every goal, at[c] the kind + 1 of the piece anchored at cell c
- * (0: none), as the puzzle's goals() does for each idx. */
+/* The description of a space of a described puzzle whose states are
+ * layouts ranked by the programme ('covers layouts' or 'mixes'), one
+ * state a layout (not folded); NULL for any other space (a family's check,
+ * lib/answer/family_config.c). */
 const sl_desc *sl_space_desc(const ptb_space *s);
-unsigned sl_state_pieces(const ptb_space *s, uint64_t idx, uint8_t *kind,
-                         uint8_t *anchor);
-uint64_t sl_state_index(const ptb_space *s, unsigned np, const uint8_t *kind,
-                        const uint8_t *anchor);
-void sl_state_goals(const ptb_space *s,
-                    void (*emit)(void *arg, uint64_t idx, const uint8_t *at),
-                    void *arg);
 
 /* The description of the abstraction d->abstract of d, a description
  * with 'abstraction' lines read with its 'pattern N' line: d without the

@@ -314,10 +314,7 @@ void sl_goal_layouts(goal_walk *gw, unsigned c, uint32_t v, uint64_t r,
         for (unsigned g = 0; g < gw->g; g++)
             if (matches(&d->goal[g], &gw->l))
                 return;
-        if (gw->emit_at)
-            gw->emit_at(gw->arg, r, gw->l.at);
-        else
-            gw->emit(gw->arg, r);
+        gw->emit(gw->arg, r);
         return;
     }
     int hole = d->goal[gw->g].empty >> c & 1, want = gw->want[c] - 1;

@@ -442,8 +442,6 @@ typedef struct goal_walk {
     uint8_t want[SL_MAX_CELLS];       /* kind + 1 at the pattern's anchors */
     layout l;
     void (*emit)(void *arg, uint64_t idx);
-    /* or, when set, this with the layout's kind + 1 at each anchor */
-    void (*emit_at)(void *arg, uint64_t idx, const uint8_t *at);
     void *arg;
 } goal_walk;
 
