@@ -325,8 +325,8 @@ static int check_index(const ptb_space *s, ptb_puzzle **fp,
     const unsigned char *own = ptb_space_index(s, &len), *again;
     ptb_puzzle *p;
     ptb_space *f = NULL;
-    if (!own)
-        return PTB_OK;
+    if (!own || !s->p->stored)
+        return PTB_OK;                  /* (built from the description) */
     int rc = ptb_puzzle_load(s->p->description, &p, NULL, 0);
     if (rc != PTB_OK)
         return rc;

@@ -39,6 +39,16 @@ const ptb_puzzle *ptb_puzzle_find(const char *name)
     return NULL;
 }
 
+/* Whether p is a built-in puzzle (one of the registry's, never freed),
+ * not one loaded from a description. */
+static int registered(const ptb_puzzle *p)
+{
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++)
+        if (registry[i] == p)
+            return 1;
+    return 0;
+}
+
 /* Whether name is a built-in puzzle's, which no description may take. */
 static int built_in(const char *name)
 {
@@ -83,7 +93,8 @@ const ptb_option *ptb_puzzle_option(const ptb_puzzle *p, unsigned i)
 
 const char *ptb_puzzle_description(const ptb_puzzle *p)
 {
-    return p->description;
+    return registered(p) ? NULL : p->description;   /* (Klotski's is the
+                                                      library's own) */
 }
 
 const char *ptb_puzzle_start(const ptb_puzzle *p)
@@ -165,10 +176,15 @@ int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
     int rc = ptb_table_identify(path, &id, &t);
     if (rc != PTB_OK)
         return rc;
-    if (!id.description)
-        *out = (ptb_puzzle *)ptb_puzzle_find(id.puzzle);
-    else if (ptb_puzzle_load(id.description, out, NULL, 0) != PTB_OK)
+    if ((*out = (ptb_puzzle *)ptb_puzzle_find(id.puzzle))) {
+        /* built in: with the description it keeps, if any */
+        const char *own = (*out)->description;
+        if (!own != !id.description || (own && strcmp(own, id.description)))
+            *out = NULL;
+    } else if (!id.description ||
+               ptb_puzzle_load(id.description, out, NULL, 0) != PTB_OK) {
         *out = NULL;
+    }
     if (*out && !strcmp((*out)->name, id.puzzle))
         while ((*out)->metrics[m] && strcmp((*out)->metrics[m], id.metric))
             m++;
@@ -178,7 +194,8 @@ int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
         rc = PTB_EFORMAT;
     } else {
         snprintf(metric, cap, "%s", id.metric);
-        if (id.ranking) {                /* kept, and the table with it */
+        if (id.ranking && !registered(*out)) {   /* kept, and the table
+                                                     with it */
             (*out)->stored = id.ranking;
             (*out)->stored_len = id.ranking_len;
             (*out)->stored_table = t;
@@ -245,7 +262,7 @@ int ptb_puzzle_keep(ptb_puzzle *p, const void *bytes, size_t len)
 int ptb_puzzle_copy(const ptb_puzzle *p, ptb_puzzle **out)
 {
     *out = NULL;
-    if (!p->description) {
+    if (registered(p)) {
         *out = (ptb_puzzle *)p;
         return PTB_OK;
     }
@@ -260,7 +277,7 @@ int ptb_puzzle_copy(const ptb_puzzle *p, ptb_puzzle **out)
 
 void ptb_puzzle_free(ptb_puzzle *p)
 {
-    if (!p || !p->description)
+    if (!p || registered(p))
         return;
     sl_free((sl_desc *)p->data);
     drop_stored(p);
@@ -351,7 +368,7 @@ static int lookup_one(void *arg, const char *file, ptb_puzzle **pp,
     lookup *l = arg;
     ptb_puzzle *p = *pp;
     char own[160];
-    if (strcmp(p->name, l->name) || !p->description) {
+    if (strcmp(p->name, l->name) || registered(p)) {
         /* NAME.mdb or NAME-<its metric>.mdb holding another puzzle's
          * table: that table is in the place of one of name's */
         size_t n = strlen(l->name);
@@ -388,7 +405,7 @@ static int pattern_owner(const char *dir, const char *name, ptb_puzzle **out)
         if (ptb_table_puzzle(path, &q, metric, sizeof metric) != PTB_OK)
             q = NULL;
     }
-    if (q && q->description) {
+    if (q && !registered(q)) {
         const char *line = strstr(q->description, "\npattern ");
         char *text = line ? strdup(q->description) : NULL;
         if (text) {                     /* the line cut out */
@@ -424,7 +441,7 @@ int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
     path = name[0] != '.' && !strchr(name, '/')
            ? ptb_join_path(dir, name, ".mdb") : NULL;
     if (path && ptb_table_puzzle(path, out, metric, sizeof metric) == PTB_OK &&
-        (!(*out)->description || strcmp((*out)->name, name))) {
+        (registered(*out) || strcmp((*out)->name, name))) {
         ptb_puzzle_free(*out);
         *out = NULL;
     }
