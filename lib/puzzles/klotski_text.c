@@ -340,7 +340,7 @@ static void kl_close(void *ctx)
     if (k) {
         if (k->engine)
             k->engine->close(k->x);
-        ptb_puzzle_free(k->engine);
+        sl_puzzle_free(k->engine);
     }
     free(k);
 }

@@ -6,6 +6,14 @@
  * May touch: its arguments only.  No I/O. */
 #include "slide_engine.h"
 
+void sl_puzzle_free(ptb_puzzle *p)
+{
+    if (p) {
+        sl_free((sl_desc *)p->data);
+        free(p);
+    }
+}
+
 const sl_desc *sl_ctx_desc(const void *ctx)
 {
     return ((const sl_ctx *)ctx)->d;
