@@ -327,7 +327,10 @@ static int check_index(const ptb_space *s, ptb_puzzle **fp,
     ptb_space *f = NULL;
     if (!own || !s->p->stored)
         return PTB_OK;                  /* (built from the description) */
-    int rc = ptb_puzzle_load(s->p->description, &p, NULL, 0);
+    /* (a built-in puzzle that keeps a description builds it afresh) */
+    int rc = ptb_puzzle_find(s->p->name)
+                 ? (p = (ptb_puzzle *)ptb_puzzle_find(s->p->name), PTB_OK)
+                 : ptb_puzzle_load(s->p->description, &p, NULL, 0);
     if (rc != PTB_OK)
         return rc;
     rc = ptb_space_new(p, ptb_space_metric(s), &f);

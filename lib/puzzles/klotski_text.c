@@ -376,8 +376,11 @@ static int kl_open(const ptb_puzzle *self, unsigned metric, void **ctx)
                          strcmp(d->metric_name[metric],
                                 self->metrics[metric])))
         rc = PTB_EINVAL;                /* (not the text it reads as) */
-    if (rc == PTB_OK)
+    if (rc == PTB_OK) {              /* a table's ranking, when self has it */
+        k->engine->stored = self->stored;
+        k->engine->stored_len = self->stored_len;
         rc = k->engine->open(k->engine, metric, &k->x);
+    }
     if (rc == PTB_OK)
         rc = kl_kinds(k);
     if (rc != PTB_OK) {
