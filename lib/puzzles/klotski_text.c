@@ -42,8 +42,9 @@
  * at each such cell, the completions of the choices before the layout's
  * own, from a table of completions by cell, the cells the pieces above
  * cover from there on (five at most: a 2x1 reaches one row down) and the
- * empty cells so far (0, 1, 2 or more): 12 x 21 x 32 x 3 counts, made when
- * a space opens (kl_count_completions()).
+ * empty cells so far (0, 1, 2 or more): 12 x 21 x 32 x 3 counts, made the
+ * first time a space needs one (kl_shorts_of(): a query in JSON or by its
+ * ShortCode), so that a query of a board or a CommonCode does without.
  *
  * Output: a board comes back in the notation it came in, with the user's
  * letters, in the user's orientation (the engine's native view records
@@ -106,17 +107,22 @@ typedef struct kl_layout {
     uint8_t at[KL_CELLS];
 } kl_layout;
 
+/* The ShortCode's table: the completions of layouts by the block's place,
+ * the cell, the cells covered from there on (5 bits) and the empty cells
+ * so far (0-2), and the layouts before each place. */
+typedef struct kl_shorts {
+    uint32_t done[KL_HEADS][KL_CELLS + 1][32][3];
+    uint32_t first[KL_HEADS + 1];
+} kl_shorts;
+
 /* A space: the engine's, the kinds of the description's pieces, and the
- * ShortCode's table of completions. */
+ * ShortCode's table once made (set once, atomically: kl_shorts_of()). */
 typedef struct kl_ctx {
     ptb_puzzle *engine;          /* the description's puzzle */
     void *x;                     /* its context */
     uint8_t kind_of[5];          /* a type's kind + 1 (KL_HORZ..KL_BLOCK) */
     uint8_t type_of[SL_MAX_KINDS];
-    /* completions of layouts by the block's place, the cell, the cells
-     * covered from there on (5 bits) and the empty cells so far (0-2) */
-    uint32_t done[KL_HEADS][KL_CELLS + 1][32][3];
-    uint32_t first[KL_HEADS + 1];   /* layouts before each place */
+    kl_shorts *shorts;
 } kl_ctx;
 
 /* The board as text: 5 rows of 4 cells joined by '\n', and a NUL. */
@@ -229,7 +235,7 @@ static const char *kl_decode(uint64_t code, kl_layout *l)
 
 /* The completions from cell c with the cells win covered from c on (bit
  * 0 is c) and e empty cells so far, with the block at head: kl->done. */
-static void kl_count_completions(kl_ctx *k)
+static void kl_count_completions(kl_shorts *k)
 {
     uint32_t total = 0;
     for (unsigned h = 0, head = 0; head < KL_CELLS; head++) {
@@ -264,6 +270,26 @@ static void kl_count_completions(kl_ctx *k)
     k->first[KL_HEADS] = total;
 }
 
+/* The ShortCode's table of space k, made by the first call that needs it
+ * (threads that race each make one; the first kept stays); NULL: out of
+ * memory. */
+static const kl_shorts *kl_shorts_of(const kl_ctx *k)
+{
+    kl_shorts **at = &((kl_ctx *)k)->shorts;
+    kl_shorts *got = __atomic_load_n(at, __ATOMIC_ACQUIRE), *none = NULL;
+    if (got)
+        return got;
+    if (!(got = malloc(sizeof *got)))
+        return NULL;
+    kl_count_completions(got);
+    if (!__atomic_compare_exchange_n(at, &none, got, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        free(got);
+        got = none;
+    }
+    return got;
+}
+
 /* The choices at cell c, in CommonCode order, with what each adds to the
  * window: calls kl_choice() for each that fits.  The window after a
  * choice of type ty is (win | add) >> 1. */
@@ -279,7 +305,7 @@ static int kl_fits_at(unsigned c, uint32_t win, unsigned ty)
 }
 
 /* The ShortCode number of a layout. */
-static uint32_t kl_short_rank(const kl_ctx *k, const kl_layout *l)
+static uint32_t kl_short_rank(const kl_shorts *k, const kl_layout *l)
 {
     unsigned head = kl_head(l), h = (unsigned)kl_head_id[head], e = 0;
     uint32_t block = kl_shape[KL_BLOCK] << head, w = 0;
@@ -301,7 +327,7 @@ static uint32_t kl_short_rank(const kl_ctx *k, const kl_layout *l)
 }
 
 /* The layout of a ShortCode's number n (below k->first[KL_HEADS]). */
-static void kl_short_unrank(const kl_ctx *k, uint32_t n, kl_layout *l)
+static void kl_short_unrank(const kl_shorts *k, uint32_t n, kl_layout *l)
 {
     unsigned h = 0, head = 0, e = 0;
     while (h + 1 < KL_HEADS && k->first[h + 1] <= n)
@@ -341,6 +367,7 @@ static void kl_close(void *ctx)
         if (k->engine)
             k->engine->close(k->x);
         sl_puzzle_free(k->engine);
+        free(k->shorts);
     }
     free(k);
 }
@@ -387,7 +414,6 @@ static int kl_open(const ptb_puzzle *self, unsigned metric, void **ctx)
         kl_close(k);
         return rc == PTB_EPARSE ? PTB_EINVAL : rc;
     }
-    kl_count_completions(k);
     *ctx = k;
     return PTB_OK;
 }
@@ -712,22 +738,27 @@ static int kl_format_code(const void *ctx, uint32_t sub, uint64_t idx,
 
 /* ==== JSON ============================================================ */
 
-/* "common_code" and "short_code" of the user's layout, and "code": the
- * board on one line, rows split by blanks, which parse() reads back with
- * the same letters. */
+/* "common_code" and "short_code" of the user's layout (null when its
+ * table cannot be made: out of memory), and "code": the board on one
+ * line, rows split by blanks, which parse() reads back with the same
+ * letters. */
 static int kl_format_query_json(const void *ctx, const ptb_position *p,
                                 char *buf, size_t cap)
 {
+    const kl_shorts *sh = kl_shorts_of(ctx);
     kl_layout l;
-    char shortcode[6];
+    char shortcode[8] = "null";     /* (out of memory) */
     size_t len = 0;
     kl_layout_of_view(p, &l);
-    uint32_t rank = kl_short_rank(ctx, &l);
-    for (int i = 4; i >= 0; i--, rank /= 32)
-        shortcode[i] = kl_b32[rank % 32];
-    shortcode[5] = '\0';
+    if (sh) {
+        uint32_t rank = kl_short_rank(sh, &l);
+        shortcode[0] = shortcode[6] = '"';
+        for (int i = 5; i >= 1; i--, rank /= 32)
+            shortcode[i] = kl_b32[rank % 32];
+        shortcode[7] = '\0';
+    }
     ptb_catf(buf, cap, &len, "\"common_code\":\"%09llX\",\"short_code\":"
-             "\"%s\",\"code\":\"", (unsigned long long)kl_common_code(&l),
+             "%s,\"code\":\"", (unsigned long long)kl_common_code(&l),
              shortcode);
     for (unsigned r = 0; r < KL_ROWS; r++)
         ptb_catf(buf, cap, &len, "%s%.4s", r ? " " : "",
@@ -937,10 +968,13 @@ static int kl_b32_digit(char c)
 }
 
 /* A ShortCode (exactly 5 characters) into a layout. */
-static int kl_read_short(const kl_ctx *k, const char *w, size_t n,
+static int kl_read_short(const kl_ctx *kx, const char *w, size_t n,
                          kl_layout *l, char *err, size_t errcap)
 {
+    const kl_shorts *k = kl_shorts_of(kx);
     uint64_t v = 0;
+    if (!k)
+        return PTB_ENOMEM;
     if (n != 5)
         return ptb_errf(err, errcap, "ShortCode '%.*s': %u characters, "
                         "expected 5", (int)n, w, (unsigned)n);
