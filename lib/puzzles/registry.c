@@ -68,7 +68,7 @@ static ptb_puzzle *builtin_copy(const ptb_puzzle *b, const void *ranking,
     *c = *b;
     c->stored = NULL;
     c->stored_table = NULL;
-    if (!t && ptb_puzzle_keep(c, ranking, len) != PTB_OK) {
+    if (!t && ranking && ptb_puzzle_keep(c, ranking, len) != PTB_OK) {
         free(c);
         return NULL;
     }
