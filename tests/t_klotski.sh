@@ -188,4 +188,23 @@ IN=$'4WVE1\nBAAC\nBAAC\nDEEF\nDGHF\nIKKJ\nBAAC BAAC DEEF DGHF IKKJ\nBAAC\n' \
 check "batch: codes, 5-line and one-line grids; a bad record: -2, status 2" \
     test "$rc" = 2 -a "$out" = $'116\n116\n116\n-2' -a \
     "$(printf '%s\n' "$err" | grep -c 'record 4 (from line 8)')" = 1
+
+# A table of the built-in format Klotski had before it was a description:
+# the header of main's klotski-step.mdb at d85fee0 (tests/data), put in a
+# copy of today's table in place of its own, its ranking taken out.
+# Refused as any table of another format is: status 3, 'make tables'.
+mkdir -p "$TMP/old"
+cp "$TABLES/klotski-step.mdb" "$TMP/old/"
+/usr/bin/python3 - "$TMP/old/klotski-step.mdb" \
+    tests/data/klotski-step.builtin-header <<'PY'
+import sys
+import lmdb
+env = lmdb.open(sys.argv[1], subdir=False, lock=False, max_dbs=0)
+with env.begin(write=True) as txn:
+    txn.put(b'header', open(sys.argv[2], 'rb').read())
+    txn.delete(b'ranking')
+PY
+check "a table of the old built-in format: refused, status 3, rebuild with 'make tables'" \
+    expect_error 3 "klotski-step.mdb: not a puzzletb table for this puzzle; rebuild it with 'make tables'" \
+    klotski --tables "$TMP/old" 4WVE1
 echo "1..$n"

@@ -135,15 +135,15 @@ check "... byte for byte" same "$TMP/s"
 rm -f "$TMP/s"/r34*
 
 # A resumed build's progress counts the states its checkpoint gave back:
-# each log line "layer N, X of T states found" of a search (klotski-4x5
+# each log line "layer N, X of T states found" of a search (klotski
 # step: 14,673,066 states, past the size whose layers report) has X the
 # states at distances 0 to N, from the histogram of the table it writes.
 # ($TMP/gen.err: the stderr of the run that resumed.)
 progress_counts_layers() {
-    "$LOOKUP" klotski-4x5 --tables "$1" --metric step --stats 2>/dev/null |
+    "$LOOKUP" klotski --tables "$1" --metric step --stats 2>/dev/null |
         awk 'NR > 2 && $1 ~ /^[0-9]+$/ { sum += $2; print $1, sum }' \
         >"$TMP/cum"
-    sed -n 's/^tbgen: klotski-4x5-step.mdb: layer \([0-9]*\), \([0-9,]*\) of .*/\1 \2/p' \
+    sed -n 's/^tbgen: klotski-step.mdb: layer \([0-9]*\), \([0-9,]*\) of .*/\1 \2/p' \
         "$2" | tr -d , >"$TMP/logged"
     [ -s "$TMP/logged" ] && [ -s "$TMP/cum" ] &&
         awk 'NR == FNR { cum[$1] = $2; next }
@@ -152,10 +152,10 @@ progress_counts_layers() {
 }
 mkdir -p "$TMP/kp"
 TBGEN_LOG_EVERY=0 PTB_TEST_KILL_AFTER=$((RANDOM % 100 + 20)) \
-    build klotski-4x5 "$TMP/kp" --metric step --threads 2
+    build klotski "$TMP/kp" --metric step --threads 2
 killed=$rc
-TBGEN_LOG_EVERY=0 build klotski-4x5 "$TMP/kp" --metric step --threads 2
-check "klotski-4x5 step killed mid-search and resumed: each progress line counts the states of every layer so far" \
+TBGEN_LOG_EVERY=0 build klotski "$TMP/kp" --metric step --threads 2
+check "klotski step killed mid-search and resumed: each progress line counts the states of every layer so far" \
     sh -c '[ "$1" = 137 ] && [ "$2" = 0 ] && grep -q resumed "$3"' _ \
     "$killed" "$rc" "$TMP/gen.err"
 check "... as the written table's histogram sums them" \

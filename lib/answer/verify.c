@@ -325,9 +325,12 @@ static int check_index(const ptb_space *s, ptb_puzzle **fp,
     const unsigned char *own = ptb_space_index(s, &len), *again;
     ptb_puzzle *p;
     ptb_space *f = NULL;
-    if (!own)
-        return PTB_OK;
-    int rc = ptb_puzzle_load(s->p->description, &p, NULL, 0);
+    if (!own || !s->p->stored)
+        return PTB_OK;                  /* (built from the description) */
+    /* (a built-in puzzle that keeps a description builds it afresh) */
+    int rc = ptb_puzzle_find(s->p->name)
+                 ? (p = (ptb_puzzle *)ptb_puzzle_find(s->p->name), PTB_OK)
+                 : ptb_puzzle_load(s->p->description, &p, NULL, 0);
     if (rc != PTB_OK)
         return rc;
     rc = ptb_space_new(p, ptb_space_metric(s), &f);

@@ -45,7 +45,10 @@ struct ptb_puzzle {
     const ptb_option *options;
     /* A described puzzle's canonical description (what its tables store),
      * the engine's reading of it, and its start; NULL for a built-in
-     * puzzle. */
+     * puzzle, except that one whose rules are a description with
+     * notations of its own keeps the description (Klotski:
+     * lib/puzzles/klotski_text.c; data and start NULL), and its tables
+     * store it. */
     const char *description;
     const void *data;
     const char *start;       /* its drawn start as query text, or NULL */

@@ -39,6 +39,47 @@ const ptb_puzzle *ptb_puzzle_find(const char *name)
     return NULL;
 }
 
+/* Whether p is one of the registry's puzzles (static, never freed). */
+static int registered(const ptb_puzzle *p)
+{
+    for (unsigned i = 0; i < ptb_puzzle_count(); i++)
+        if (registry[i] == p)
+            return 1;
+    return 0;
+}
+
+/* Whether p is a built-in puzzle: one of the registry's, or a copy of one
+ * that keeps a description (Klotski) made to hold its table's ranking
+ * (builtin_copy()); no description may take a built-in's name. */
+static int builtin(const ptb_puzzle *p)
+{
+    return ptb_puzzle_find(p->name) != NULL;
+}
+
+/* A copy of built-in puzzle b that holds the ranking its table stores
+ * (read in place from t, or copied when t is NULL), so that a space on it
+ * reads the ranking instead of building it.  NULL: out of memory. */
+static ptb_puzzle *builtin_copy(const ptb_puzzle *b, const void *ranking,
+                                size_t len, ptb_table *t)
+{
+    ptb_puzzle *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *b;
+    c->stored = NULL;
+    c->stored_table = NULL;
+    if (!t && ranking && ptb_puzzle_keep(c, ranking, len) != PTB_OK) {
+        free(c);
+        return NULL;
+    }
+    if (t) {
+        c->stored = ranking;
+        c->stored_len = len;
+        c->stored_table = t;
+    }
+    return c;
+}
+
 /* Whether name is a built-in puzzle's, which no description may take. */
 static int built_in(const char *name)
 {
@@ -83,7 +124,8 @@ const ptb_option *ptb_puzzle_option(const ptb_puzzle *p, unsigned i)
 
 const char *ptb_puzzle_description(const ptb_puzzle *p)
 {
-    return p->description;
+    return builtin(p) ? NULL : p->description;   /* (Klotski's is the
+                                                   library's own) */
 }
 
 const char *ptb_puzzle_start(const ptb_puzzle *p)
@@ -165,10 +207,15 @@ int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
     int rc = ptb_table_identify(path, &id, &t);
     if (rc != PTB_OK)
         return rc;
-    if (!id.description)
-        *out = (ptb_puzzle *)ptb_puzzle_find(id.puzzle);
-    else if (ptb_puzzle_load(id.description, out, NULL, 0) != PTB_OK)
+    if ((*out = (ptb_puzzle *)ptb_puzzle_find(id.puzzle))) {
+        /* built in: with the description it keeps, if any */
+        const char *own = (*out)->description;
+        if (!own != !id.description || (own && strcmp(own, id.description)))
+            *out = NULL;
+    } else if (!id.description ||
+               ptb_puzzle_load(id.description, out, NULL, 0) != PTB_OK) {
         *out = NULL;
+    }
     if (*out && !strcmp((*out)->name, id.puzzle))
         while ((*out)->metrics[m] && strcmp((*out)->metrics[m], id.metric))
             m++;
@@ -178,7 +225,13 @@ int ptb_table_puzzle(const char *path, ptb_puzzle **out, char *metric,
         rc = PTB_EFORMAT;
     } else {
         snprintf(metric, cap, "%s", id.metric);
-        if (id.ranking) {                /* kept, and the table with it */
+        if (id.ranking && registered(*out)) {    /* a copy keeps it */
+            ptb_puzzle *c = builtin_copy(*out, id.ranking, id.ranking_len, t);
+            if (c) {
+                *out = c;
+                t = NULL;
+            }
+        } else if (id.ranking) {         /* kept, and the table with it */
             (*out)->stored = id.ranking;
             (*out)->stored_len = id.ranking_len;
             (*out)->stored_table = t;
@@ -245,9 +298,14 @@ int ptb_puzzle_keep(ptb_puzzle *p, const void *bytes, size_t len)
 int ptb_puzzle_copy(const ptb_puzzle *p, ptb_puzzle **out)
 {
     *out = NULL;
-    if (!p->description) {
+    if (registered(p)) {
         *out = (ptb_puzzle *)p;
         return PTB_OK;
+    }
+    if (builtin(p)) {
+        *out = builtin_copy(ptb_puzzle_find(p->name), p->stored,
+                            p->stored_len, NULL);
+        return *out ? PTB_OK : PTB_ENOMEM;
     }
     int rc = ptb_puzzle_load(p->description, out, NULL, 0);
     if (rc == PTB_OK && p->stored &&
@@ -260,7 +318,7 @@ int ptb_puzzle_copy(const ptb_puzzle *p, ptb_puzzle **out)
 
 void ptb_puzzle_free(ptb_puzzle *p)
 {
-    if (!p || !p->description)
+    if (!p || registered(p))
         return;
     sl_free((sl_desc *)p->data);
     drop_stored(p);
@@ -351,7 +409,7 @@ static int lookup_one(void *arg, const char *file, ptb_puzzle **pp,
     lookup *l = arg;
     ptb_puzzle *p = *pp;
     char own[160];
-    if (strcmp(p->name, l->name) || !p->description) {
+    if (strcmp(p->name, l->name) || builtin(p)) {
         /* NAME.mdb or NAME-<its metric>.mdb holding another puzzle's
          * table: that table is in the place of one of name's */
         size_t n = strlen(l->name);
@@ -388,7 +446,7 @@ static int pattern_owner(const char *dir, const char *name, ptb_puzzle **out)
         if (ptb_table_puzzle(path, &q, metric, sizeof metric) != PTB_OK)
             q = NULL;
     }
-    if (q && q->description) {
+    if (q && !builtin(q)) {
         const char *line = strstr(q->description, "\npattern ");
         char *text = line ? strdup(q->description) : NULL;
         if (text) {                     /* the line cut out */
@@ -410,12 +468,38 @@ static int pattern_owner(const char *dir, const char *name, ptb_puzzle **out)
     return rc;
 }
 
+/* A built-in puzzle that keeps a description (*out): a copy holding the
+ * ranking the first of its tables in dir that reads stores (its space
+ * then opens without building it), or itself when none reads. */
+static int builtin_ranked(const char *dir, ptb_puzzle **out)
+{
+    const ptb_puzzle *b = *out;
+    char file[160], metric[64];
+    for (unsigned m = 0; b->metrics[m]; m++) {
+        ptb_puzzle *q = NULL;
+        snprintf(file, sizeof file, b->metrics[1] ? "%s-%s" : "%s", b->name,
+                 b->metrics[m]);
+        char *path = ptb_join_path(dir, file, ".mdb");
+        if (!path)
+            return PTB_ENOMEM;
+        int rc = ptb_table_puzzle(path, &q, metric, sizeof metric);
+        free(path);
+        if (rc == PTB_OK && q != b) {
+            *out = q;
+            return PTB_OK;
+        }
+    }
+    return PTB_OK;
+}
+
 int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
 {
     lookup l = { name, NULL, PTB_EINVAL };
     int bad = PTB_OK;
     char metric[64], *path;
     *out = (ptb_puzzle *)ptb_puzzle_find(name);   /* built in */
+    if (*out && (*out)->description)
+        return builtin_ranked(dir, out);
     if (*out)
         return PTB_OK;
     /* NAME.mdb first, without reading the directory: the one table of a
@@ -424,7 +508,7 @@ int ptb_puzzle_lookup(const char *dir, const char *name, ptb_puzzle **out)
     path = name[0] != '.' && !strchr(name, '/')
            ? ptb_join_path(dir, name, ".mdb") : NULL;
     if (path && ptb_table_puzzle(path, out, metric, sizeof metric) == PTB_OK &&
-        (!(*out)->description || strcmp((*out)->name, name))) {
+        (builtin(*out) || strcmp((*out)->name, name))) {
         ptb_puzzle_free(*out);
         *out = NULL;
     }

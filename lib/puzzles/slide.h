@@ -133,6 +133,29 @@ int sl_puzzle(sl_desc *d, ptb_puzzle **out);
  * lib/answer/family_config.c). */
 const sl_desc *sl_space_desc(const ptb_space *s);
 
+/* A notation over the engine (lib/puzzles/slide_view.c): a puzzle whose
+ * rules are a description but whose queries are written its own way
+ * (Klotski's codes: lib/puzzles/klotski_text.c) makes the description's
+ * puzzle (sl_read(), sl_puzzle(); sl_puzzle_free() frees it and its
+ * description, when it holds no table's index), opens the engine's
+ * context on it and reads and writes states through these, ctx being that
+ * context (the described puzzle's open()).  A layout is
+ * given as at[c], the kind + 1 of the piece anchored at cell c (0: none),
+ * for the description's d->n cells.  sl_ctx_desc() is the description;
+ * sl_ctx_layout() writes state idx's own layout (with the mirror image
+ * folded, the one of the two that stands for both); sl_ctx_state() is the
+ * state of a layout, or UINT64_MAX when it is none of the space's (a piece
+ * off the board, two that overlap, too few empty cells), with *aux the
+ * bits a position's aux carries for it (the drawing the state's mirror
+ * image, or 0); sl_ctx_move() is table move m as made on position p's
+ * drawing: its piece's anchor before, and after shifted left by 8. */
+void sl_puzzle_free(ptb_puzzle *p);
+const sl_desc *sl_ctx_desc(const void *ctx);
+void sl_ctx_layout(const void *ctx, uint64_t idx, uint8_t *at);
+uint64_t sl_ctx_state(const void *ctx, const uint8_t *at, uint32_t *aux);
+uint32_t sl_ctx_move(const void *ctx, const ptb_position *p,
+                     const ptb_move *m);
+
 /* The description of the abstraction d->abstract of d, a description
  * with 'abstraction' lines read with its 'pattern N' line: d without the
  * pieces the abstraction leaves out, covering every layout of the rest
