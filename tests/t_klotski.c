@@ -15,9 +15,10 @@
  *     last layout and a sample of the others, by their CommonCode, their
  *     ShortCode and their mirror's CommonCode, parse to one state below
  *     size(), whose code format_code() prints as the smaller of the pair,
- *     and whose JSON gives the layout's ShortCode; a stride of every
- *     state's code is the smaller of a pair and parses back to it (so the
- *     states are the mirror classes, one each);
+ *     and whose JSON gives the layout's ShortCode; every 101st state's
+ *     code is the smaller of a pair and parses back to it; goals() gives
+ *     the mirror classes with the block on cell 13, each a goal, and
+ *     is_goal() of every 101st state agrees with its code;
  *   - 1A9BF0C00 = 4WVE1 = 4,091,296, in both directions and lower case;
  *   - the notation: 5-character words are ShortCodes, 6-9 hex digits
  *     CommonCodes, short: and common: say which; a code comes back as a
@@ -48,6 +49,7 @@
 
 #define CELLS 20
 #define TOTAL 29334498u
+#define STRIDE 101u              /* every so many states, checked */
 #define STATES 14673066u
 #define SELF_MIRRORED 11634u
 #define GOAL 13
@@ -538,7 +540,7 @@ static void check_group(const group *g, uint64_t pub, tally *t)
  * share a code). */
 static void check_states(tally *t)
 {
-    for (uint64_t idx = 0; idx < STATES; idx += 5) {
+    for (uint64_t idx = 0; idx < STATES; idx += STRIDE) {
         uint64_t code = ops_code(0, idx);
         char text[16];
         board b, m;
@@ -609,9 +611,9 @@ static uint64_t enumeration_gives_the_states(void)
           "of the pair (%u wrong)", t.code);
     check(t.json == 0, "... and whose JSON query gives the layout's "
           "ShortCode (%u wrong)", t.json);
-    check(t.stride == 0 && t.strided > STATES / 5, "%u states, every 5th: "
-          "each one's code is the smaller of a mirror pair and parses back "
-          "to it (%u wrong)", t.strided, t.stride);
+    check(t.stride == 0 && t.strided > STATES / STRIDE, "%u states, one in "
+          "%u: each one's code is the smaller of a mirror pair and parses "
+          "back to it (%u wrong)", t.strided, STRIDE, t.stride);
     return at_goal;
 }
 
@@ -867,30 +869,37 @@ static void moves_match_the_model(unsigned metric)
           name[metric], flipped, bad_apply);
 }
 
+typedef struct goal_tally {
+    uint64_t emitted;
+    unsigned bad;
+} goal_tally;
+
+/* One goal goals() gives: a goal, its code's block on cell 13. */
 static void count_goal(void *arg, uint64_t idx)
 {
-    uint64_t *n = arg;
-    (void)idx;
-    (*n)++;
+    goal_tally *g = arg;
+    g->emitted++;
+    g->bad += !kp->is_goal(ctx[0], 0, idx) || ops_code(0, idx) >> 32 != GOAL;
 }
 
-/* Goals: every state whose code has the block on cell 13, as many as the
- * enumeration found mirror classes there (classes). */
+/* Goals: goals() gives as many states as the enumeration found mirror
+ * classes with the block on cell 13 (classes), each a goal with the block
+ * there; and on a stride of the states, is_goal() says whether the block
+ * is there. */
 static void goals_are_the_block_at_cell_13(uint64_t classes)
 {
-    uint64_t n = 0, emitted = 0;
-    unsigned bad = 0;
-    for (uint64_t i = 0; i < STATES; i++) {
-        int goal = kp->is_goal(ctx[0], 0, i);
-        n += goal != 0;
-        if (goal || i % 7919 == 0)
-            bad += goal != (ops_code(0, i) >> 32 == GOAL);
-    }
-    kp->goals(ctx[0], 0, count_goal, &emitted);
-    check(bad == 0 && n == classes && emitted == n,
-          "goals are the %llu states (mirror classes) with the 2x2 block on "
-          "cell 13, and goals() gives each (%llu; %u wrong)",
-          (unsigned long long)n, (unsigned long long)emitted, bad);
+    goal_tally g = { 0, 0 };
+    unsigned bad = 0, n = 0;
+    kp->goals(ctx[0], 0, count_goal, &g);
+    for (uint64_t i = 0; i < STATES; i += STRIDE, n++)
+        bad += !kp->is_goal(ctx[0], 0, i) != (ops_code(0, i) >> 32 != GOAL);
+    check(g.bad == 0 && g.emitted == classes,
+          "goals() gives the %llu states (mirror classes) with the 2x2 block "
+          "on cell 13, each a goal (%llu; %u wrong)",
+          (unsigned long long)classes, (unsigned long long)g.emitted, g.bad);
+    check(bad == 0 && n > STATES / STRIDE, "is_goal() of one state in %u "
+          "is whether the block is on cell 13 (%u states, %u wrong)",
+          STRIDE, n, bad);
 }
 
 /* ==== answers through the public API ================================== */
