@@ -664,6 +664,31 @@ int ptb_patterns_open(const ptb_space *s, const char *dir,
                       ptb_patterns **out);
 void ptb_patterns_close(ptb_patterns *pt);   /* NULL is fine */
 
+/* What answers space s's questions, from dir: its table (*table) when the
+ * file is there; else, for a puzzle with pattern tables
+ * (ptb_puzzle_patterns), those (*patterns; *table NULL).  PTB_OK; else
+ * what ptb_table_open() or ptb_patterns_open() returned, both pointers
+ * NULL, and in why (snprintf conventions; NULL with cap 0: not wanted)
+ * the line ptb_answers_why() gives for it.  as is how the puzzle was named to the program (a
+ * description's file, say), for the command the line suggests; NULL: its
+ * name.  tblookup, tbserve and the Python module open tables this way. */
+int ptb_answers_open(const ptb_space *s, const char *dir, const char *as,
+                     ptb_table **table, ptb_patterns **patterns,
+                     char *why, size_t cap);
+
+/* One line for tables that cannot be used: rc from ptb_answers_open() or
+ * from a later read (PTB_ECORRUPT, ...), of the table, or of the pattern
+ * tables when the puzzle has them and its table's file is not there.  It
+ * names the file and, when the file is the problem, the command that
+ * builds it again:
+ *   DIR/swap.mdb: table not found; rebuild it with 'make tables' or
+ *     'tbgen --puzzle swap --metric step --out DIR'
+ *   DIR/fifteen.mdb: table not found, and its pattern tables: table not
+ *     found; build them with 'tbgen --puzzle fifteen --patterns --out DIR'
+ * (one line each).  snprintf conventions. */
+int ptb_answers_why(const ptb_space *s, const char *dir, const char *as,
+                    int rc, char *buf, size_t cap);
+
 /* How one search runs: its threads, and its limits (0: none). */
 typedef struct ptb_search_opts {
     unsigned threads;        /* 1..256; 0: 1 */

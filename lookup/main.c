@@ -287,33 +287,32 @@ static int list(const options *o)
 
 /* ==== tables =========================================================== */
 
-/* A table that cannot be used: name it; suggest rebuilding it only when
- * the table itself is the problem. */
+/* Tables that cannot be used: name them, and how to build them again. */
 static int table_error(const session *ss, int rc)
 {
-    char file[128];
-    ptb_space_file(ss->s, file, sizeof file);
-    int rebuild = rc == PTB_ENOTABLE || rc == PTB_EFORMAT ||
-                  rc == PTB_EVERSION || rc == PTB_ETRUNC ||
-                  rc == PTB_ECORRUPT;
-    if (rebuild)
-        fprintf(stderr, "tblookup: %s/%s: %s; rebuild it with 'make tables' "
-                "or 'tbgen --puzzle %s --metric %s --out %s'\n",
-                ss->o->tables, file, ptb_strerror(rc), ss->o->puzzle,
-                ptb_space_metric(ss->s), ss->o->tables);
-    else
-        fprintf(stderr, "tblookup: %s/%s: %s\n", ss->o->tables, file,
-                ptb_strerror(rc));
+    char why[1024];
+    ptb_answers_why(ss->s, ss->o->tables, ss->o->puzzle, rc, why,
+                    sizeof why);
+    fprintf(stderr, "tblookup: %s\n", why);
     return rc == PTB_ENOMEM ? 1 : EXIT_TABLE;
 }
 
-static int open_table(session *ss)
+/* The full table, which what (an option) needs. */
+static int open_table(session *ss, const char *what)
 {
     if (ss->t)
         return 0;
     int rc = ptb_table_open(ss->s, ss->o->tables, &ss->t);
     if (rc == PTB_OK)
         rc = ptb_reader_new(ss->t, &ss->r);
+    if (rc == PTB_ENOTABLE && ptb_puzzle_patterns(ptb_space_puzzle(ss->s))) {
+        char file[256];
+        ptb_space_file(ss->s, file, sizeof file);
+        fprintf(stderr, "tblookup: %s/%s: %s; %s needs a full table, and %s "
+                "is answered by a search from its pattern tables\n",
+                ss->o->tables, file, ptb_strerror(rc), what, ss->o->puzzle);
+        return EXIT_TABLE;
+    }
     return rc == PTB_OK ? 0 : table_error(ss, rc);
 }
 
@@ -321,24 +320,17 @@ static int open_table(session *ss)
  * has one, else by a search guided by them. */
 static int open_answers(session *ss)
 {
-    char file[128];
+    char why[1024];
     if (ss->t || ss->pt)
         return 0;
-    if (!ptb_puzzle_patterns(ptb_space_puzzle(ss->s)))
-        return open_table(ss);
-    int rc = ptb_table_open(ss->s, ss->o->tables, &ss->t);
-    if (rc == PTB_OK)
-        rc = ptb_reader_new(ss->t, &ss->r);
-    if (rc != PTB_ENOTABLE)
-        return rc == PTB_OK ? 0 : table_error(ss, rc);
-    if ((rc = ptb_patterns_open(ss->s, ss->o->tables, &ss->pt)) == PTB_OK)
-        return 0;
-    ptb_space_file(ss->s, file, sizeof file);
-    fprintf(stderr, "tblookup: %s/%s: %s, and its pattern tables: %s; "
-            "build them with 'tbgen --puzzle %s --patterns --out %s'\n",
-            ss->o->tables, file, ptb_strerror(PTB_ENOTABLE),
-            ptb_strerror(rc), ss->o->puzzle, ss->o->tables);
-    return rc == PTB_ENOMEM ? 1 : EXIT_TABLE;
+    int rc = ptb_answers_open(ss->s, ss->o->tables, ss->o->puzzle, &ss->t,
+                              &ss->pt, why, sizeof why);
+    if (rc != PTB_OK) {
+        fprintf(stderr, "tblookup: %s\n", why);
+        return rc == PTB_ENOMEM ? 1 : EXIT_TABLE;
+    }
+    rc = ss->t ? ptb_reader_new(ss->t, &ss->r) : PTB_OK;
+    return rc == PTB_OK ? 0 : table_error(ss, rc);
 }
 
 /* ==== answers ========================================================== */
@@ -523,7 +515,7 @@ static int print_random(session *ss)
     unsigned limit = o->limit ? o->limit : 1, got = 0, n;
     ptb_position start[2];
     char err[256], code[256];
-    int rc = open_table(ss);
+    int rc = open_table(ss, "--random-at");
     if (rc)
         return rc;
     if (o->text || position_option(o, ptb_space_puzzle(ss->s))) {
@@ -649,7 +641,9 @@ static int answer(session *ss, const char *text, unsigned record,
         return EXIT_USAGE;
     }
     int full = ss->o->analyse || ss->o->solutions;
-    if (!ss->o->bfs && (rc = full ? open_table(ss) : open_answers(ss)) != 0)
+    if (!ss->o->bfs && (rc = full ? open_table(ss, ss->o->analyse ? "--analyse"
+                                                 : "--solutions")
+                          : open_answers(ss)) != 0)
         return rc;
     if (full)
         return analysis_answer(ss, start, n, record, line);
@@ -857,7 +851,7 @@ static int answer_batch(session *ss, FILE *f)
 static int print_stats(session *ss)
 {
     ptb_table_info in;
-    int rc = open_table(ss), json = ss->o->out == OUT_JSON;
+    int rc = open_table(ss, "--stats"), json = ss->o->out == OUT_JSON;
     if (rc)
         return rc;
     if ((rc = ptb_table_get_info(ss->t, &in)) != PTB_OK)

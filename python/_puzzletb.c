@@ -705,49 +705,25 @@ static PyObject *raise_table_error(modstate *st, PyObject *path,
     return NULL;
 }
 
-/* A failed read: TableError with tblookup's words, naming the file, and
- * for a table that is missing or damaged the command that rebuilds it. */
-static PyObject *table_error(modstate *st, const ptb_space *s,
-                             const char *dir, int rc)
+/* Tables that cannot be used: TableError with why (ptb_answers_why:
+ * tblookup's words, naming them and how to build them again), its path
+ * the file named (NULL: the table's file in dir); MemoryError for
+ * PTB_ENOMEM.  Returns NULL. */
+static PyObject *answers_error(modstate *st, const ptb_space *s,
+                               const char *dir, PyObject *path,
+                               const char *why, int rc)
 {
     char file[256];
+    if (rc == PTB_ENOMEM)
+        return PyErr_NoMemory();
     ptb_space_file(s, file, sizeof file);
-    PyObject *path = PyUnicode_FromFormat("%s/%s", dir, file);
-    if (!path)
-        return NULL;
-    int rebuild = rc == PTB_ENOTABLE || rc == PTB_EFORMAT ||
-                  rc == PTB_EVERSION || rc == PTB_ETRUNC ||
-                  rc == PTB_ECORRUPT;
-    PyObject *msg = rebuild
-        ? PyUnicode_FromFormat("%U: %s; rebuild it with 'make tables' or "
-                               "'tbgen --puzzle %s --metric %s --out %s'",
-                               path, ptb_strerror(rc),
-                               ptb_puzzle_name(ptb_space_puzzle(s)),
-                               ptb_space_metric(s), dir)
-        : PyUnicode_FromFormat("%U: %s", path, ptb_strerror(rc));
-    raise_table_error(st, path, msg, rc);
+    PyObject *p = path ? Py_NewRef(path)
+                       : PyUnicode_FromFormat("%s/%s", dir, file);
+    PyObject *msg = p ? PyUnicode_FromString(why) : NULL;
+    if (p)
+        raise_table_error(st, p, msg, rc);
     Py_XDECREF(msg);
-    Py_DECREF(path);
-    return NULL;
-}
-
-/* The pattern tables could not be opened: TableError with tblookup's
- * words, naming the full table that is missing and how to build them. */
-static PyObject *patterns_missing(modstate *st, const ptb_space *s,
-                                  const char *dir, int rc)
-{
-    char file[256];
-    const char *name = ptb_puzzle_name(ptb_space_puzzle(s));
-    ptb_space_file(s, file, sizeof file);
-    PyObject *path = PyUnicode_FromFormat("%s/%s", dir, file);
-    PyObject *msg = path ? PyUnicode_FromFormat(
-        "%U: %s, and its pattern tables: %s; build them with 'tbgen "
-        "--puzzle %s --patterns --out %s'", path,
-        ptb_strerror(PTB_ENOTABLE), ptb_strerror(rc), name, dir) : NULL;
-    if (path)
-        raise_table_error(st, path, msg, rc);
-    Py_XDECREF(msg);
-    Py_XDECREF(path);
+    Py_XDECREF(p);
     return NULL;
 }
 
@@ -766,19 +742,16 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     self->space = (SpaceObject *)Py_NewRef(space);
     pool_init(&self->pool, NULL);
     const ptb_space *s = self->space->s;
-    int rc, prc = PTB_OK;
-    unsigned groups = ptb_puzzle_patterns(ptb_space_puzzle(s));
+    char why[1024];
+    int rc;
     NOGIL_BEGIN
-    rc = ptb_table_open(s, dir, &self->t);
-    if (rc == PTB_ENOTABLE && groups)     /* as tblookup: the search */
-        prc = ptb_patterns_open(s, dir, &self->pt);
+    rc = ptb_answers_open(s, dir, NULL, &self->t, &self->pt, why, sizeof why);
     NOGIL_END
     self->pool.t = self->t;
-    if (rc != PTB_OK && (rc != PTB_ENOTABLE || !groups || prc != PTB_OK)) {
+    if (rc != PTB_OK) {
+        answers_error(st, s, dir, NULL, why, rc);
         Py_DECREF(self);
-        return rc == PTB_ENOMEM || prc == PTB_ENOMEM ? PyErr_NoMemory()
-             : rc == PTB_ENOTABLE && groups ? patterns_missing(st, s, dir, prc)
-             : table_error(st, s, dir, rc);
+        return NULL;
     }
     self->dir = PyUnicode_FromString(dir);
     self->path = self->t ? PyUnicode_FromString(ptb_table_path(self->t))
@@ -808,18 +781,12 @@ static void Table_dealloc(TableObject *self)
  * naming them and how to build them again. */
 static PyObject *read_error(modstate *st, TableObject *self, int rc)
 {
+    char why[1024];
     const char *dir = PyUnicode_AsUTF8(self->dir);
-    if (rc == PTB_ENOMEM)
-        return PyErr_NoMemory();
-    if (!dir || !self->pt)
-        return dir ? table_error(st, self->space->s, dir, rc) : NULL;
-    PyObject *msg = PyUnicode_FromFormat(
-        "%U: %s; rebuild them with 'tbgen --puzzle %s --patterns --out %s'",
-        self->path, ptb_strerror(rc),
-        ptb_puzzle_name(ptb_space_puzzle(self->space->s)), dir);
-    raise_table_error(st, self->path, msg, rc);
-    Py_XDECREF(msg);
-    return NULL;
+    if (!dir)
+        return NULL;
+    ptb_answers_why(self->space->s, dir, NULL, rc, why, sizeof why);
+    return answers_error(st, self->space->s, dir, self->path, why, rc);
 }
 
 /* What needs a full table (analyse(), info()), asked of a Table that

@@ -277,19 +277,6 @@ static void make_etag(serve_slot *sl, const ptb_table *t)
     snprintf(sl->etag, sizeof sl->etag, "\"%016" PRIx64 "\"", h);
 }
 
-/* Opens the slot's pattern tables when it has no table of its own and
- * its puzzle has pattern groups; rc is the table's open.  Under sl->lock. */
-static int slot_patterns(serve_slot *sl, const char *dir, int rc)
-{
-    if (rc != PTB_ENOTABLE || !ptb_puzzle_patterns(sl->puzzle))
-        return rc;
-    int prc = ptb_patterns_open(sl->space, dir, &sl->patterns);
-    sl->searched = 1;
-    if (prc == PTB_OK)
-        atomic_store_explicit(&sl->ready, 1, memory_order_release);
-    return prc;
-}
-
 /* The slot's table, opened on first use; PTB_OK with *out NULL when the
  * slot answers by search (sl->patterns). */
 static int slot_table(serve_slot *sl, ptb_table **out)
@@ -301,15 +288,12 @@ static int slot_table(serve_slot *sl, ptb_table **out)
             char dir[512];
             snprintf(dir, sizeof dir, "%s", sl->path);
             *strrchr(dir, '/') = '\0';
-            rc = ptb_table_open(sl->space, dir, &sl->table);
-            if (rc == PTB_OK) {
+            rc = ptb_answers_open(sl->space, dir, NULL, &sl->table,
+                                  &sl->patterns, NULL, 0);
+            if (sl->table)
                 make_etag(sl, sl->table);
+            if (rc == PTB_OK)
                 atomic_store_explicit(&sl->ready, 1, memory_order_release);
-            } else {
-                ptb_table_close(sl->table);
-                sl->table = NULL;
-                rc = slot_patterns(sl, dir, rc);
-            }
         }
         pthread_mutex_unlock(&sl->lock);
     }
@@ -363,21 +347,18 @@ static int failf(ctx *c, unsigned status, const char *fmt, ...)
     return -1;
 }
 
-/* A message naming a table that cannot be used, and how to rebuild it (or
- * a 500 when memory ran out). */
+/* A message naming tables that cannot be used, and how to build them
+ * again (or a 500 when memory ran out). */
 static int table_failed(ctx *c, const serve_slot *sl, int rc)
 {
-    const char *name = ptb_puzzle_name(sl->puzzle);
+    char dir[512];
     if (rc == PTB_ENOMEM)
         return failf(c, 500, "out of memory");
-    if (sl->searched)                   /* its pattern tables */
-        return failf(c, 503, "%.*s/%s-pattern-*.mdb: %s; build them with "
-                     "'tbgen --puzzle %s --patterns'",
-                     (int)(strrchr(sl->path, '/') - sl->path), sl->path,
-                     name, ptb_strerror(rc), name);
-    return failf(c, 503, "%s: %s; rebuild it with 'make tables' or 'tbgen "
-                 "--puzzle %s'", sl->path, ptb_strerror(rc),
-                 ptb_puzzle_name(sl->puzzle));
+    snprintf(dir, sizeof dir, "%s", sl->path);
+    *strrchr(dir, '/') = '\0';
+    ptb_answers_why(sl->space, dir, NULL, rc, c->msg, sizeof c->msg);
+    fail(c, 503);
+    return -1;
 }
 
 /* What needs a full table, asked of a puzzle answered by search. */

@@ -40,7 +40,6 @@ typedef struct serve_slot {
     atomic_int ready;               /* 1: table and etag are set for good */
     ptb_table *table;
     ptb_patterns *patterns;         /* instead of table: answers by search */
-    atomic_int searched;            /* no table: patterns were opened */
     char etag[24];                  /* "\"<16 hex digits>\"" */
     char path[512];                 /* DIR/FILE, for messages */
 } serve_slot;

@@ -69,6 +69,10 @@ expect_error 3 "fifteen.mdb: table not found, and its pattern tables: table not 
     fifteen --tables "$TMP/two" "$q"
 check "fifteen with a pattern table missing: status 3, how to build them" \
     test $? = 0
+expect_error 3 "fifteen.mdb: table not found; --stats needs a full table, and fifteen is answered by a search from its pattern tables" \
+    fifteen --tables "$TMP/t15" --stats
+check "fifteen --stats: status 3, a full table needed and why there is none" \
+    test $? = 0
 cp -r "$TMP/t15" "$TMP/cut"
 f=$TMP/cut/fifteen-pattern-2.mdb
 head -c $(( $(stat -c %s "$f") / 2 )) "$f" >"$f.x" && mv "$f.x" "$f"

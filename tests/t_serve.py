@@ -1343,9 +1343,10 @@ def check_searched(t, patterns):
             st, _, a = srv.get(api_path("fifteen", KORF1))
             t.check("a pattern table missing: 503 naming them and how to "
                     "build them",
-                    st == 503 and a["error"] == f"{tmp}/fifteen-pattern-*.mdb"
-                    ": table not found; build them with 'tbgen --puzzle "
-                    "fifteen --patterns'")
+                    st == 503 and a["error"] == f"{tmp}/fifteen.mdb: table "
+                    "not found, and its pattern tables: table not found; "
+                    f"build them with 'tbgen --puzzle fifteen --patterns "
+                    f"--out {tmp}'")
             t.check("SIGTERM: status 0", srv.stop() == 0)
     finally:
         shutil.rmtree(tmp)
