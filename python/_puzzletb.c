@@ -186,7 +186,7 @@ static PyObject *native_str(const ptb_space *s, const ptb_solution *sol)
 
 static PyStructSequence_Field position_fields[] = {
     { "subtable", "the position's subtable in the table" },
-    { "index", "its index in that subtable (Klotski: the ShortCode)" },
+    { "index", "its index in that subtable (the table's order)" },
     { "code", "the state's code (Klotski: its CommonCode; else the index "
               "or the puzzle's one-line form)" },
     { "board", "the board in the puzzle's notation, rows split by '\\n'" },

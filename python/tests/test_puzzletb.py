@@ -79,7 +79,8 @@ def rand_swap(rng):
 
 
 def rand_klotski(rng):
-    """A random ShortCode: 5 digits of SHORT, the layout's index."""
+    """A random ShortCode: a layout's rank in CommonCode order, 5 digits
+    of SHORT."""
     v, s = rng.randrange(KLOTSKI_LAYOUTS), ""
     for _ in range(5):
         s, v = SHORT[v % 32] + s, v // 32
