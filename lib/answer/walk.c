@@ -365,16 +365,22 @@ static int replay(const ptb_space *s, const search *h, uint32_t end,
     return PTB_OK;
 }
 
-int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
+int ptb_search(const ptb_space *s, const ptb_position *given, unsigned n,
                ptb_solution *out)
 {
     const ptb_puzzle *p = s->p;
     search h = { 0 };
     ptb_move *mv;
+    ptb_position starts[2];
     int rc = PTB_NOTFOUND, added;
     long found = -1;
     if (n == 0 || n > 2)
         return PTB_EINVAL;
+    for (unsigned i = 0; i < n; i++) {  /* (a searched puzzle's: ranked) */
+        starts[i] = given[i];
+        if (starts[i].idx == PTB_NO_INDEX && p->position_rank)
+            p->position_rank(s->ctx, &starts[i]);
+    }
     for (unsigned i = 0; i < n; i++)
         if (!ptb_in_space(s, starts[i].sub, starts[i].idx) ||
             starts[i].sub != starts[0].sub)
