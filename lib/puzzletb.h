@@ -166,9 +166,11 @@ const char *ptb_puzzle_description(const ptb_puzzle *p);
  * puzzle's native view of it (labels, orientation) that the table does not
  * keep.  Filled by ptb_parse(); treat 'aux' and 'cell' as opaque.  The size
  * is fixed for this soname (80 bytes); 'cell' has room for puzzles to come.
- * A searched puzzle's position (a tile puzzle with 'patterns' too big for
- * any table: puzzletb-description(5)) has no index: idx is PTB_NO_INDEX,
- * and its board says all. */
+ * A searched puzzle's position (a tile puzzle with 'patterns':
+ * puzzletb-description(5)) has no index: idx is PTB_NO_INDEX, and its
+ * board says all; the calls that read a full table of it (ptb_solve(),
+ * ptb_distance(), ptb_successors(), ptb_analyse()) and ptb_search() rank
+ * it first. */
 typedef struct ptb_position {
     uint32_t sub;
     uint32_t aux;
