@@ -7,6 +7,7 @@
 #ifndef PTB_SLIDE_ENGINE_H
 #define PTB_SLIDE_ENGINE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,17 @@ typedef struct sl_ctx {
      * table with its row hash (hash_late()) */
     uint32_t *rt_node, *rt_fold_node;
     int tabled;
+    /* A searched space (puzzle_slide.c, searched()): a tile puzzle with
+     * 'patterns'.  Its positions carry no rank; its index (the graph and
+     * all above) is made only when something asks for a state by its rank
+     * (indexed(): made once, under lock; made_rc its outcome), and size
+     * is its layouts counted. */
+    int searched;
+    int made;                    /* atomic: the index is made */
+    int made_rc;
+    unsigned start_class;        /* the start's class (tile_class()) */
+    const struct ptb_puzzle *puzzle;
+    pthread_mutex_t lock;
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors, and
