@@ -193,6 +193,53 @@ def fifteen(tables):
     ans = json.loads(got) if rc == 0 else {}
     check("fifteen: a walk of %d moves: the line is moves of the rules to "
           "the goal" % k, rc == 0 and replayed(board, s, ans), err)
+    # no table ranks fifteen's positions: the JSON has no index
+    check("fifteen: the JSON's index is null (no table ranks its positions)",
+          rc == 0 and "index" in ans and ans["index"] is None, got[:200])
+    # the other half of the boards: a board reaches the goal only if its
+    # permutation of the 16 cells (the blank one of them) has the parity
+    # of the blank's distance from its goal cell, as each move swaps the
+    # blank with a neighbour; drawn at random, those that have not are
+    # each refused (-2), those that have are left out (too far to search)
+    odd = []
+    while len(odd) < 12:
+        t = list(board.goal)
+        rng.shuffle(t)
+        seen, swaps = set(), 0
+        for c in range(16):                  # (cycles of cell -> goal cell)
+            length = 0
+            while c not in seen:
+                seen.add(c)
+                c = board.goal.index(t[c])
+                length += 1
+            swaps += max(length - 1, 0)
+        e = t.index(".")
+        if (swaps + abs(e // 4 - 3) + abs(e % 4 - 3)) % 2:
+            odd.append("".join(t))
+    near = [board.walk(k, rng) for k in (4, 7, 10)]
+    rc, got, err = tblookup("fifteen", "--tables", tables, "--batch",
+                            "--count", stdin="".join(
+                                board.rows(s) + "\n" for s in odd + near))
+    got = got.split()
+    check("fifteen: 12 random boards of the other half are each refused "
+          "(-2), beside 3 walks of 4 to 10 moves answered",
+          len(got) == 15 and got[:12] == ["-2"] * 12 and
+          all(0 <= int(g) <= k and (k - int(g)) % 2 == 0
+              for g, k in zip(got[12:], (4, 7, 10))) and
+          err.count("is not one of the 10461394944000") == 12,
+          got or err)
+    # --bfs ranks them (the programme made then): the same distance
+    s = board.walk(9, rng)
+    rc, want, err = tblookup("fifteen", "--tables", tables, "--count",
+                             board.rows(s))
+    rc2, got, err2 = tblookup("fifteen", "--bfs", "--format", "json",
+                              board.rows(s))
+    ans = json.loads(got) if rc2 == 0 else {}
+    check("fifteen: --bfs (a search of the puzzle's own index) agrees on a "
+          "walk of 9 moves, and its JSON has the index",
+          rc == 0 and rc2 == 0 and ans.get("distance") == int(want) and
+          isinstance(ans.get("index"), int) and replayed(board, s, ans),
+          err + err2 + got[:200])
     # Korf's instances, turned a half turn with tile t renamed 16 - t, so
     # that his goal (the blank first) becomes ours (the blank last)
     letters = "123456789ABCDEF"
