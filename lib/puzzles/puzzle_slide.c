@@ -319,12 +319,16 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
 static int indexed(const sl_ctx *cx)
 {
     sl_ctx *x = (sl_ctx *)(uintptr_t)cx;
-    if (!x->searched || __atomic_load_n(&x->made, __ATOMIC_ACQUIRE))
+    if (!x->searched)
         return 1;
+    if (__atomic_load_n(&x->made, __ATOMIC_ACQUIRE))
+        return x->made_rc == PTB_OK;
     pthread_mutex_lock(&x->lock);
     if (!__atomic_load_n(&x->made, __ATOMIC_RELAXED)) {
         uint64_t layouts = x->size;
-        x->made_rc = make_index(x);
+        x->made_rc = layouts > MAX_SEARCHED ? PTB_EINVAL   /* (no index
+                                                          holds them) */
+                     : make_index(x);
         if (x->made_rc == PTB_OK && x->size != layouts)
             x->made_rc = PTB_ECORRUPT;
         if (x->made_rc != PTB_OK)
