@@ -308,6 +308,18 @@ static int plan(const ptb_space *s, const char *file, const char *out,
     uint64_t memory = machine_memory(), space = free_disk(out);
     unsigned threads = o->threads;
     ptb_plan(s, o, &pl);
+    if (pl.states == UINT64_MAX) {      /* (counted past 64 bits) */
+        const ptb_puzzle *p = ptb_space_puzzle(s);
+        char hint[128] = "";
+        if (ptb_puzzle_patterns(p))
+            snprintf(hint, sizeof hint, " (its pattern tables answer it: "
+                     "tbgen --puzzle %s --patterns)", ptb_puzzle_name(p));
+        fprintf(show ? stdout : stderr, "%s%s/%s: more than "
+                "18,446,744,073,709,551,614 states (2^64 - 2), which no "
+                "table can index%s\n", show ? "" : PROG ": ", out, file,
+                hint);
+        return show ? 0 : EXIT_FAILED;
+    }
     uint64_t need = pl.processes == 1 ? pl.memory
                     : o->cluster->rank ? pl.process_memory
                                        : pl.first_memory;

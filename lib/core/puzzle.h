@@ -73,6 +73,8 @@ struct ptb_puzzle {
     int (*open)(const ptb_puzzle *self, unsigned metric, void **ctx);
     void (*close)(void *ctx);
     uint32_t (*subtables)(const void *ctx);
+    /* UINT64_MAX: more states than 64 bits count (a searched puzzle's,
+     * which no table holds: the 24-puzzle's 25!/2). */
     uint64_t (*size)(const void *ctx, uint32_t sub);
     /* Optional: the first global index of every subtable (subtables() + 1
      * entries, from 0; entry i + 1 - entry i == size(i)) as an array that
