@@ -350,6 +350,16 @@ static int plan(const ptb_space *s, const char *file, const char *out,
                threads);
         return 0;
     }
+    if (show && pl.moves == 0 && pl.states > 1) {   /* (no state's moves
+                                                       could be listed) */
+        printf("%s/%s: %s states; generation needs at most %s of memory "
+               "(this machine has %s), the table at most %s of disk and "
+               "its checkpoint at most %s (%s free); its search not "
+               "estimated (the sample's states have no moves: their "
+               "index cannot be made)\n", out, file, n, mem, have, disk,
+               ckpt, room);
+        return 0;
+    }
     if (show) {
         human_minutes(pl.cpu_seconds, cpu, sizeof cpu);
         human_minutes(pl.cpu_seconds / threads, wall, sizeof wall);

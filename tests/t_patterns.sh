@@ -137,6 +137,11 @@ bin/tbgen --puzzle "$TMP/f24.txt" --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
 check "... and its full table refused (status 1), its pattern tables named" \
     sh -c 'test "$1" = 1 && grep -q "more than 18,446,744,073,709,551,614 states.*tbgen --puzzle t-f24 --patterns" "$2"' \
     _ "$?" "$TMP/e"
+bin/tbgen --puzzle nineteen --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
+check "tbgen --plan nineteen: 20!/2 = 1,216,451,004,088,320,000 states, past what an index ranks: its search not estimated; its four pattern tables" \
+    sh -c 'test "$1" = 0 &&
+        grep -q "nineteen.mdb: 1,216,451,004,088,320,000 states.*its search not estimated" "$2" &&
+        test "$(grep -c "nineteen-pattern-[1-4].mdb: " "$2")" = 4' _ "$?" "$TMP/o"
 bin/tbgen --puzzle eleven --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
 check "the 3x4 puzzle (a table fits): no default groups, --patterns refused" \
     sh -c 'test "$1" = 2 && grep -q "eleven has no .patterns. nor .abstraction. line" "$2"' _ "$?" "$TMP/e"
