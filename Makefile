@@ -133,7 +133,7 @@ build/tests/%.san: tests/%.c tests/check.h tests/tables.h build/san/libpuzzletb.
 # rush-5x5-walls, a few more, is built by tests/t_family.sh in its own
 # directory).
 DESCRIPTIONS = eight p1379 century supercentury quzzle dads ma rush-60 rush-51
-SEARCHED = fifteen fourteen
+SEARCHED = fifteen fourteen nineteen
 FAMILIES = rush-4x4 rush-5x5
 
 $(TABLES)/.built: bin/tbgen $(DESCRIPTIONS:%=puzzles/%.txt) \

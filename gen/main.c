@@ -308,6 +308,18 @@ static int plan(const ptb_space *s, const char *file, const char *out,
     uint64_t memory = machine_memory(), space = free_disk(out);
     unsigned threads = o->threads;
     ptb_plan(s, o, &pl);
+    if (pl.states == UINT64_MAX) {      /* (counted past 64 bits) */
+        const ptb_puzzle *p = ptb_space_puzzle(s);
+        char hint[128] = "";
+        if (ptb_puzzle_patterns(p))
+            snprintf(hint, sizeof hint, " (its pattern tables answer it: "
+                     "tbgen --puzzle %s --patterns)", ptb_puzzle_name(p));
+        fprintf(show ? stdout : stderr, "%s%s/%s: more than "
+                "18,446,744,073,709,551,614 states (2^64 - 2), which no "
+                "table can index%s\n", show ? "" : PROG ": ", out, file,
+                hint);
+        return show ? 0 : EXIT_FAILED;
+    }
     uint64_t need = pl.processes == 1 ? pl.memory
                     : o->cluster->rank ? pl.process_memory
                                        : pl.first_memory;
@@ -336,6 +348,16 @@ static int plan(const ptb_space *s, const char *file, const char *out,
                (double)pl.exchanged / (double)(pl.states ? pl.states : 1),
                pl.moves, 100 * pl.remote, disk, cpu, wall, pl.processes,
                threads);
+        return 0;
+    }
+    if (show && pl.moves == 0 && pl.states > 1) {   /* (no state's moves
+                                                       could be listed) */
+        printf("%s/%s: %s states; generation needs at most %s of memory "
+               "(this machine has %s), the table at most %s of disk and "
+               "its checkpoint at most %s (%s free); its search not "
+               "estimated (the sample's states have no moves: their "
+               "index cannot be made)\n", out, file, n, mem, have, disk,
+               ckpt, room);
         return 0;
     }
     if (show) {

@@ -165,13 +165,20 @@ const char *ptb_puzzle_description(const ptb_puzzle *p);
 /* A position: its place in the table (subtable and dense index) plus the
  * puzzle's native view of it (labels, orientation) that the table does not
  * keep.  Filled by ptb_parse(); treat 'aux' and 'cell' as opaque.  The size
- * is fixed for this soname (80 bytes); 'cell' has room for puzzles to come. */
+ * is fixed for this soname (80 bytes); 'cell' has room for puzzles to come.
+ * A searched puzzle's position (a tile puzzle with 'patterns':
+ * puzzletb-description(5)) has no index: idx is PTB_NO_INDEX, and its
+ * board says all; the calls that read a full table of it (ptb_solve(),
+ * ptb_distance(), ptb_successors(), ptb_analyse()) and ptb_search() rank
+ * it first. */
 typedef struct ptb_position {
     uint32_t sub;
     uint32_t aux;
     uint64_t idx;
     unsigned char cell[64];
 } ptb_position;
+
+#define PTB_NO_INDEX UINT64_MAX   /* ptb_position.idx of a searched puzzle */
 
 /* A move out of a position: the successor's index and a puzzle-defined code. */
 typedef struct ptb_move {
@@ -551,6 +558,10 @@ int ptb_verify(const ptb_table *t, unsigned threads, ptb_verify_result *res);
 /* The state code shown for a table state (Klotski: its CommonCode). */
 int ptb_format_code(const ptb_space *s, uint32_t sub, uint64_t idx, char *buf,
                     size_t cap);
+/* ptb_format_code() of a position's state, also of a position without an
+ * index (PTB_NO_INDEX), whose code is made from its board. */
+int ptb_format_position_code(const ptb_space *s, const ptb_position *p,
+                             char *buf, size_t cap);
 
 /* ---- analysis --------------------------------------------------------- */
 

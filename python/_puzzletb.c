@@ -164,10 +164,17 @@ static PyObject *move_str(const ptb_space *s, const ptb_position *before,
     return r;
 }
 
+/* A position's index, or None for a searched puzzle's (PTB_NO_INDEX). */
+static PyObject *index_obj(const ptb_position *p)
+{
+    return p->idx == PTB_NO_INDEX ? Py_NewRef(Py_None)
+                                  : PyLong_FromUnsignedLongLong(p->idx);
+}
+
 static PyObject *code_str(const ptb_space *s, const ptb_position *p)
 {
     PyObject *r;
-#define CALL(b, c) ptb_format_code(s, p->sub, p->idx, b, c)
+#define CALL(b, c) ptb_format_position_code(s, p, b, c)
     FORMAT_STR(r, CALL);
 #undef CALL
     return r;
@@ -186,7 +193,8 @@ static PyObject *native_str(const ptb_space *s, const ptb_solution *sol)
 
 static PyStructSequence_Field position_fields[] = {
     { "subtable", "the position's subtable in the table" },
-    { "index", "its index in that subtable (the table's order)" },
+    { "index", "its index in that subtable (the table's order); None "
+               "for a puzzle answered by search" },
     { "code", "the state's code (Klotski: its CommonCode; else the index "
               "or the puzzle's one-line form)" },
     { "board", "the board in the puzzle's notation, rows split by '\\n'" },
@@ -235,7 +243,7 @@ static PyObject *position_obj(modstate *st, const ptb_space *s,
         return NULL;
     PyObject *b = board ? Py_NewRef(board) : board_str(s, p);
     PyObject *v[4] = { PyLong_FromUnsignedLong(p->sub),
-                       PyLong_FromUnsignedLongLong(p->idx), code_str(s, p),
+                       index_obj(p), code_str(s, p),
                        b };
     int bad = 0;
     if (!v[2] && !PyErr_Occurred())     /* its stored ranking found damaged */
@@ -838,7 +846,7 @@ static int put_text(const ptb_space *s, slot *sl, size_t *len, size_t k,
         size_t room = sl->cap - *len;
         int n = kind == T_MOVE ? ptb_format_move(s, before, m, buf, room)
               : kind == T_BOARD ? ptb_format_board(s, p, buf, room)
-              : ptb_format_code(s, p->sub, p->idx, buf, room);
+              : ptb_format_position_code(s, p, buf, room);
         if (n < 0) {
             n = 0;
             if (room)
@@ -993,7 +1001,7 @@ static PyObject *slot_position(modstate *st, const slot *sl,
     if (!o)
         return NULL;
     PyObject *v[4] = { PyLong_FromUnsignedLong(p->sub),
-                       PyLong_FromUnsignedLongLong(p->idx),
+                       index_obj(p),
                        slot_str(sl, 3 * index + T_CODE),
                        board ? Py_NewRef(board)
                              : slot_str(sl, 3 * index + T_BOARD) };

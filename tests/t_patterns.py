@@ -2,14 +2,16 @@
 """tests/t_patterns.py: answers by search from pattern tables, against
 references this test computes itself: a breadth-first search of every
 position of small tile boards (one with a wall) and of the 3x4 puzzle's
-within 16 moves, random walks from the 15-puzzle's goal, the distances of positions of the 3x5 puzzle (a search
-from each to a ball around the goal), and the published optimal lengths
-of R. E. Korf's random 15-puzzle instances (Depth-first
-iterative-deepening, Artificial Intelligence 27, 1985;
-tests/data/korf100.txt: number, length, Korf's node count, then the tiles
-in his order, 0 the blank, his goal the blank first).  Prints TAP lines.
-Usage: t_patterns.py TBGEN TBLOOKUP TMPDIR [FIFTEEN [FOURTEEN]], the last
-two the directories of those puzzles' pattern tables."""
+within 16 moves, and of a ring of 17 distinct tiles (a full table), random
+walks from the 15-puzzle's and the 4x5 puzzle's goals, the distances of
+positions of the 3x5 and 4x5 puzzles (a search from each to a ball around
+the goal), and the published optimal lengths of R. E. Korf's random
+15-puzzle instances (Depth-first iterative-deepening, Artificial
+Intelligence 27, 1985; tests/data/korf100.txt: number, length, Korf's node
+count, then the tiles in his order, 0 the blank, his goal the blank
+first).  Prints TAP lines.
+Usage: t_patterns.py TBGEN TBLOOKUP TMPDIR [FIFTEEN [FOURTEEN [NINETEEN]]],
+the last three the directories of those puzzles' pattern tables."""
 import json
 import os
 import random
@@ -193,6 +195,53 @@ def fifteen(tables):
     ans = json.loads(got) if rc == 0 else {}
     check("fifteen: a walk of %d moves: the line is moves of the rules to "
           "the goal" % k, rc == 0 and replayed(board, s, ans), err)
+    # no table ranks fifteen's positions: the JSON has no index
+    check("fifteen: the JSON's index is null (no table ranks its positions)",
+          rc == 0 and "index" in ans and ans["index"] is None, got[:200])
+    # the other half of the boards: a board reaches the goal only if its
+    # permutation of the 16 cells (the blank one of them) has the parity
+    # of the blank's distance from its goal cell, as each move swaps the
+    # blank with a neighbour; drawn at random, those that have not are
+    # each refused (-2), those that have are left out (too far to search)
+    odd = []
+    while len(odd) < 12:
+        t = list(board.goal)
+        rng.shuffle(t)
+        seen, swaps = set(), 0
+        for c in range(16):                  # (cycles of cell -> goal cell)
+            length = 0
+            while c not in seen:
+                seen.add(c)
+                c = board.goal.index(t[c])
+                length += 1
+            swaps += max(length - 1, 0)
+        e = t.index(".")
+        if (swaps + abs(e // 4 - 3) + abs(e % 4 - 3)) % 2:
+            odd.append("".join(t))
+    near = [board.walk(k, rng) for k in (4, 7, 10)]
+    rc, got, err = tblookup("fifteen", "--tables", tables, "--batch",
+                            "--count", stdin="".join(
+                                board.rows(s) + "\n" for s in odd + near))
+    got = got.split()
+    check("fifteen: 12 random boards of the other half are each refused "
+          "(-2), beside 3 walks of 4 to 10 moves answered",
+          len(got) == 15 and got[:12] == ["-2"] * 12 and
+          all(0 <= int(g) <= k and (k - int(g)) % 2 == 0
+              for g, k in zip(got[12:], (4, 7, 10))) and
+          err.count("is not one of the 10461394944000") == 12,
+          got or err)
+    # --bfs ranks them (the programme made then): the same distance
+    s = board.walk(9, rng)
+    rc, want, err = tblookup("fifteen", "--tables", tables, "--count",
+                             board.rows(s))
+    rc2, got, err2 = tblookup("fifteen", "--bfs", "--format", "json",
+                              board.rows(s))
+    ans = json.loads(got) if rc2 == 0 else {}
+    check("fifteen: --bfs (a search of the puzzle's own index) agrees on a "
+          "walk of 9 moves, and its JSON has the index",
+          rc == 0 and rc2 == 0 and ans.get("distance") == int(want) and
+          isinstance(ans.get("index"), int) and replayed(board, s, ans),
+          err + err2 + got[:200])
     # Korf's instances, turned a half turn with tile t renamed 16 - t, so
     # that his goal (the blank first) becomes ours (the blank last)
     letters = "123456789ABCDEF"
@@ -251,6 +300,68 @@ def fourteen(tables):
               for s, a in zip(far, answers)), err or got[:200])
 
 
+def nineteen(tables):
+    """The 4x5 puzzle: 19 tiles, more kinds than the engine once took."""
+    board = Board(["12345", "6789A", "BCDEF", "GHIJ."])
+    ball = board.distances(14)
+    rng = random.Random(19)
+    sample = []
+    while len(sample) < 20:
+        s = board.walk(rng.randrange(18, 50), rng)
+        d = board.distance(s, ball, 14, 26)
+        if d is not None and d >= 16:
+            sample.append((d, s))
+    rc, got, err = tblookup("nineteen", "--tables", tables, "--batch",
+                            "--count", "-j", "1", stdin="".join(
+                                board.rows(s) + "\n" for _, s in sample))
+    got = got.split()
+    wrong = [(d, s, g) for (d, s), g in zip(sample, got) if int(g) != d]
+    check("nineteen: %d positions of 16 to 26 moves (a search written here "
+          "to the goal's ball of radius 14) answered with their distance"
+          % len(sample), rc == 0 and len(got) == len(sample) and not wrong,
+          wrong[:3] or err)
+    walks = [(k, board.walk(k, rng)) for k in (30, 36, 40, 44)]
+    rc, got, err = tblookup("nineteen", "--tables", tables, "--format",
+                            "json", "--batch", "-j", "2", stdin="".join(
+                                board.rows(s) + "\n" for _, s in walks))
+    answers = [json.loads(line) for line in got.splitlines()] if rc == 0 \
+        else []
+    check("nineteen: walks of 30 to 44 moves: each answer at most the walk, "
+          "of its parity, a line of the rules to the goal, proven optimal",
+          len(answers) == len(walks) and
+          all(a["distance"] <= k and (k - a["distance"]) % 2 == 0 and
+              replayed(board, s, a) and a["search"]["optimal"] is True
+              for (k, s), a in zip(walks, answers)), err or got[:200])
+
+
+def many_kinds():
+    """A full table of 17 distinct tiles (more kinds than the engine once
+    took) on a ring of 18 cells: every position's distance against the
+    BFS here."""
+    rows = ["ABCDEF", "G####H", "I####J", "K####L", "MNOPQ."]
+    board = Board(rows)
+    dist = board.distances()
+    path = os.path.join(TMP, "t-ring17.txt")
+    with open(path, "w") as f:
+        f.write("name t-ring17\nmetrics step\ndistinct all\n"
+                "covers reachable\nstart\n%s\n\ngoal\n%s\n"
+                % ("\n".join(rows), "\n".join(rows)))
+    p = subprocess.run([TBGEN, "--quiet", "--puzzle", path, "--out", TMP],
+                       capture_output=True, text=True)
+    order = sorted(dist)
+    rc, got, err = tblookup("t-ring17", "--tables", TMP, "--batch",
+                            "--count", stdin="".join(board.rows(s) + "\n"
+                                                     for s in order))
+    got = got.split()
+    bad = [(s, g) for s, g in zip(order, got) if int(g) != dist[s]]
+    check("17 kinds: a ring of 18 cells, its table's %d positions each at "
+          "its distance by the BFS here (at most %d moves)"
+          % (len(dist), max(dist.values())),
+          p.returncode == 0 and rc == 0 and len(got) == len(order) and
+          not bad, bad[:3] or p.stderr + err)
+
+
+many_kinds()
 every_distance("t-pat8", ["123", "456", "78."], "1234 5678", 300)
 every_distance("t-patwall", ["#12", "345", "67."], "123 4567", 300)
 every_distance("t-pat2x4", ["1234", "567."], "12 34 567", 300)
@@ -262,3 +373,5 @@ if len(sys.argv) > 4:
     fifteen(sys.argv[4])
 if len(sys.argv) > 5:
     fourteen(sys.argv[5])
+if len(sys.argv) > 6:
+    nineteen(sys.argv[6])

@@ -6,13 +6,14 @@
 # descriptions, missing and damaged pattern tables.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 need bin/tbgen "$LOOKUP" "$TABLES"/fifteen-pattern-[123].mdb \
-    "$TABLES"/fourteen-pattern-[123].mdb
-mkdir -p "$TMP/t15" "$TMP/t14"         # (make tables built them)
+    "$TABLES"/fourteen-pattern-[123].mdb "$TABLES"/nineteen-pattern-[1234].mdb
+mkdir -p "$TMP/t15" "$TMP/t14" "$TMP/t19"   # (make tables built them)
 cp "$TABLES"/fifteen-pattern-[123].mdb "$TMP/t15"
 cp "$TABLES"/fourteen-pattern-[123].mdb "$TMP/t14"
+cp "$TABLES"/nineteen-pattern-[1234].mdb "$TMP/t19"
 mkdir -p "$TMP/py"
 /usr/bin/python3 tests/t_patterns.py bin/tbgen "$LOOKUP" "$TMP/py" "$TMP/t15" \
-    "$TMP/t14" |
+    "$TMP/t14" "$TMP/t19" |
     sed -e 's/^ok [0-9]*/ok/' -e 's/^not ok [0-9]*/not ok/' >"$TMP/out.py"
 cat "$TMP/out.py"
 n=$((n + $(grep -c '^ok\|^not ok' "$TMP/out.py")))
@@ -126,6 +127,25 @@ check "a 4x4 tile puzzle without 'patterns': 6-6-3 groups by default (57,657,600
         grep -q "t-f15-pattern-2.mdb: 57,657,600 states" "$1" &&
         grep -q "t-f15-pattern-3.mdb: 43,680 states" "$1" &&
         ! grep -q "pattern-4" "$1"' _ "$TMP/o"
+# the 24-puzzle: 25!/2 positions pass 2^64; 24 tiles, more kinds than
+# the engine once took; groups by default of 4 tiles, 25 x 24 x 23 x 22
+# places times the blank's 21 = 6,375,600 states (5 tiles: 127,512,000,
+# past 2^26)
+printf 'name t-f24\nmetrics step\ndistinct all\ncovers reachable\nstart\n12345\n6789A\nBCDEF\nGHIJK\nLMNO.\n\ngoal\n12345\n6789A\nBCDEF\nGHIJK\nLMNO.\n' >"$TMP/f24.txt"
+bin/tbgen --puzzle "$TMP/f24.txt" --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
+check "a 5x5 tile puzzle's plan: past 2^64 states, no table; six default groups of 4 tiles, 6,375,600 states each" \
+    sh -c 'test "$1" = 0 && grep -q "t-f24.mdb: more than 18,446,744,073,709,551,614 states" "$2" &&
+        test "$(grep -c "t-f24-pattern-[1-6].mdb: 6,375,600 states" "$2")" = 6 &&
+        ! grep -q "pattern-7" "$2"' _ "$?" "$TMP/o"
+bin/tbgen --puzzle "$TMP/f24.txt" --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
+check "... and its full table refused (status 1), its pattern tables named" \
+    sh -c 'test "$1" = 1 && grep -q "more than 18,446,744,073,709,551,614 states.*tbgen --puzzle t-f24 --patterns" "$2"' \
+    _ "$?" "$TMP/e"
+bin/tbgen --puzzle nineteen --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
+check "tbgen --plan nineteen: 20!/2 = 1,216,451,004,088,320,000 states, past what an index ranks: its search not estimated; its four pattern tables" \
+    sh -c 'test "$1" = 0 &&
+        grep -q "nineteen.mdb: 1,216,451,004,088,320,000 states.*its search not estimated" "$2" &&
+        test "$(grep -c "nineteen-pattern-[1-4].mdb: " "$2")" = 4' _ "$?" "$TMP/o"
 bin/tbgen --puzzle eleven --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
 check "the 3x4 puzzle (a table fits): no default groups, --patterns refused" \
     sh -c 'test "$1" = 2 && grep -q "eleven has no .patterns. nor .abstraction. line" "$2"' _ "$?" "$TMP/e"

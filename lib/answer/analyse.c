@@ -77,12 +77,15 @@ static void rank_moves(ptb_successor *m, unsigned n)
 }
 
 int ptb_analyse(const ptb_table *t, ptb_reader *reader,
-                const ptb_position *starts, unsigned n, ptb_analysis *out)
+                const ptb_position *given, unsigned n, ptb_analysis *out)
 {
     ptb_reader *r = reader;
+    ptb_position starts[2];
     unsigned d, k;
     if (n == 0 || n > 2)
         return PTB_EINVAL;
+    for (unsigned i = 0; i < n; i++)
+        starts[i] = *ptb_ranked(ptb_table_space(t), &given[i], &starts[i]);
     int rc = r ? PTB_OK : ptb_reader_new(t, &r);
     out->distance = PTB_UNSOLVABLE + 1;
     out->n = 0;

@@ -91,8 +91,12 @@ static void cat_head(const ptb_space *s, const ptb_position *start,
     cat_string(buf, cap, len, s->p->name);
     ptb_catf(buf, cap, len, ",\"metric\":");
     cat_string(buf, cap, len, s->p->metrics[s->metric]);
-    ptb_catf(buf, cap, len, ",\"subtable\":%" PRIu32 ",\"index\":%" PRIu64
-             ",\"input\":", start->sub, start->idx);
+    ptb_catf(buf, cap, len, ",\"subtable\":%" PRIu32 ",\"index\":",
+             start->sub);
+    if (start->idx == PTB_NO_INDEX)     /* (a searched puzzle's) */
+        ptb_catf(buf, cap, len, "null,\"input\":");
+    else
+        ptb_catf(buf, cap, len, "%" PRIu64 ",\"input\":", start->idx);
     cat_board(s, start, buf, cap, len);
     query[0] = '\0';
     if (s->p->format_query_json)

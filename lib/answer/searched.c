@@ -56,7 +56,10 @@ int ptb_replay(const ptb_space *s, unsigned len, ptb_is_step is_step,
             break;
     }
     free(mv);
-    return i == len && (len == 0 || s->p->is_goal(s->ctx, cur.sub, cur.idx))
+    return i == len && (len == 0 ||
+                        (s->p->position_is_goal
+                             ? s->p->position_is_goal(s->ctx, &cur)
+                             : s->p->is_goal(s->ctx, cur.sub, cur.idx)))
                ? PTB_OK : PTB_ECORRUPT;
 }
 

@@ -172,10 +172,12 @@ static int distance_of(ptb_reader *r, const ptb_table *t,
     return rc;
 }
 
-int ptb_distance(const ptb_table *t, ptb_reader *reader, const ptb_position *p,
-                 unsigned *distance)
+int ptb_distance(const ptb_table *t, ptb_reader *reader,
+                 const ptb_position *given, unsigned *distance)
 {
     ptb_reader *r;
+    ptb_position own;
+    const ptb_position *p = ptb_ranked(ptb_table_space(t), given, &own);
     *distance = PTB_UNSOLVABLE;
     if (!ptb_in_space(ptb_table_space(t), p->sub, p->idx))
         return PTB_EINVAL;
@@ -187,13 +189,16 @@ int ptb_distance(const ptb_table *t, ptb_reader *reader, const ptb_position *p,
 }
 
 int ptb_solve(const ptb_table *t, ptb_reader *reader,
-              const ptb_position *starts, unsigned n, ptb_solution *out)
+              const ptb_position *given, unsigned n, ptb_solution *out)
 {
     const ptb_space *s = ptb_table_space(t);
     ptb_reader *r = reader;
+    ptb_position starts[2];
     unsigned best = n, bestd = PTB_UNSOLVABLE, d;
     if (n == 0 || n > 2)
         return PTB_EINVAL;
+    for (unsigned i = 0; i < n; i++)
+        starts[i] = *ptb_ranked(s, &given[i], &starts[i]);
     for (unsigned i = 0; i < n; i++)
         if (!ptb_in_space(s, starts[i].sub, starts[i].idx))
             return PTB_EINVAL;
@@ -233,10 +238,12 @@ static unsigned neighbour_distance(unsigned m, unsigned d, unsigned v)
 }
 
 int ptb_successors(const ptb_table *t, ptb_reader *reader,
-                   const ptb_position *p, unsigned *distance,
+                   const ptb_position *given, unsigned *distance,
                    ptb_successor *out, unsigned *n)
 {
     const ptb_space *s = ptb_table_space(t);
+    ptb_position own;
+    const ptb_position *p = ptb_ranked(s, given, &own);
     ptb_move *mv;
     ptb_reader *r = reader;
     unsigned d, v, m = ptb_table_modulus(t);
@@ -365,16 +372,19 @@ static int replay(const ptb_space *s, const search *h, uint32_t end,
     return PTB_OK;
 }
 
-int ptb_search(const ptb_space *s, const ptb_position *starts, unsigned n,
+int ptb_search(const ptb_space *s, const ptb_position *given, unsigned n,
                ptb_solution *out)
 {
     const ptb_puzzle *p = s->p;
     search h = { 0 };
     ptb_move *mv;
+    ptb_position starts[2];
     int rc = PTB_NOTFOUND, added;
     long found = -1;
     if (n == 0 || n > 2)
         return PTB_EINVAL;
+    for (unsigned i = 0; i < n; i++)
+        starts[i] = *ptb_ranked(s, &given[i], &starts[i]);
     for (unsigned i = 0; i < n; i++)
         if (!ptb_in_space(s, starts[i].sub, starts[i].idx) ||
             starts[i].sub != starts[0].sub)

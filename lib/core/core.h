@@ -27,6 +27,20 @@ static inline int ptb_in_space(const ptb_space *s, uint32_t sub, uint64_t idx)
     return sub < s->subtables && idx < s->offset[sub + 1] - s->offset[sub];
 }
 
+/* Position p with its index: p itself, or when it has none
+ * (PTB_NO_INDEX), a copy in *own given one by the puzzle (position_rank);
+ * what a table's answer needs. */
+static inline const ptb_position *ptb_ranked(const ptb_space *s,
+                                             const ptb_position *p,
+                                             ptb_position *own)
+{
+    if (p->idx != PTB_NO_INDEX || !s->p->position_rank)
+        return p;
+    *own = *p;
+    s->p->position_rank(s->ctx, own);
+    return own;
+}
+
 /* Global value index of (sub, idx); the caller checks the range. */
 static inline uint64_t ptb_global(const ptb_space *s, uint32_t sub,
                                   uint64_t idx)

@@ -73,6 +73,8 @@ struct ptb_puzzle {
     int (*open)(const ptb_puzzle *self, unsigned metric, void **ctx);
     void (*close)(void *ctx);
     uint32_t (*subtables)(const void *ctx);
+    /* UINT64_MAX: more states than 64 bits count (a searched puzzle's,
+     * which no table holds: the 24-puzzle's 25!/2). */
     uint64_t (*size)(const void *ctx, uint32_t sub);
     /* Optional: the first global index of every subtable (subtables() + 1
      * entries, from 0; entry i + 1 - entry i == size(i)) as an array that
@@ -146,6 +148,17 @@ struct ptb_puzzle {
      * the walk calls moves(). */
     unsigned (*position_moves)(const void *ctx, const ptb_position *p,
                                ptb_move *out);
+    /* Optional: is_goal(p->sub, p->idx) of a position made by parse() and
+     * apply(), from its native view, so that a position without an index
+     * (PTB_NO_INDEX: a searched puzzle's) can be asked too.  NULL: the
+     * replay of a search's line calls is_goal(). */
+    int (*position_is_goal)(const void *ctx, const ptb_position *p);
+    /* Optional: gives a position without an index (PTB_NO_INDEX) its
+     * index, and the native view's bits that go with it (aux), so that
+     * the index's ops (moves(), a BFS) may follow it; p->idx stays
+     * PTB_NO_INDEX when the index cannot be made.  NULL: every position
+     * parse() makes has its index. */
+    void (*position_rank)(const void *ctx, ptb_position *p);
     /* Optional: the moves of position p as position_moves() (or moves())
      * gives them, made one at a time and each given to pick(arg, move)
      * until pick returns non-zero: then that move goes to *out and the
@@ -170,6 +183,10 @@ struct ptb_puzzle {
      * may be NULL, then the index is shown. */
     int (*format_code)(const void *ctx, uint32_t sub, uint64_t idx, char *buf,
                        size_t cap);
+    /* Optional: format_code() of a position's state, made from its native
+     * view when it has no index (PTB_NO_INDEX).  NULL: format_code(). */
+    int (*format_position_code)(const void *ctx, const ptb_position *p,
+                                char *buf, size_t cap);
 
     /* ---- JSON (lib/answer/json.c; schema in doc/guide.md) ---- */
 

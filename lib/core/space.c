@@ -201,3 +201,11 @@ int ptb_format_code(const ptb_space *s, uint32_t sub, uint64_t idx, char *buf,
                                                       cap));
     return snprintf(buf, cap, "%" PRIu32 ":%" PRIu64, sub, idx);
 }
+
+int ptb_format_position_code(const ptb_space *s, const ptb_position *p,
+                             char *buf, size_t cap)
+{
+    if (p->idx == PTB_NO_INDEX && s->p->format_position_code)
+        return s->p->format_position_code(s->ctx, p, buf, cap);
+    return ptb_format_code(s, p->sub, p->idx, buf, cap);
+}

@@ -112,6 +112,8 @@ static void slide_close(void *ctx)
         free(x->rt_node);
         free(x->rt_fold_node);
         free(x->place);
+        if (x->searched)
+            pthread_mutex_destroy(&x->lock);
     }
     free(x);
 }
@@ -193,6 +195,68 @@ int sl_goal_colour(const sl_desc *d)
     return colour;
 }
 
+/* A tile puzzle's class of a layout, 0 or 1: the parity of its
+ * permutation of the tiles and the empty cell (the kinds in reading
+ * order, the empty cell as 0) and of the empty cell's colour.  A move
+ * swaps the empty cell with a neighbour, so it keeps the class; on a
+ * 2-connected bipartite board that is no cycle, the layouts of one class
+ * are all reachable from each other (R. M. Wilson, Graph puzzles,
+ * homotopy, and the alternating group, J. Combin. Theory B 16, 1974). */
+static unsigned tile_class(const sl_desc *d, const layout *l)
+{
+    uint8_t seq[SL_MAX_CELLS];
+    unsigned n = 0, cls = 0;
+    for (unsigned c = 0; c < d->n; c++)
+        if (!(d->walls >> c & 1)) {
+            seq[n++] = l->at[c];
+            if (!l->at[c])
+                cls ^= (c / d->w + c % d->w) & 1;
+        }
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = i + 1; j < n; j++)
+            cls ^= seq[i] > seq[j];
+    return cls;
+}
+
+/* Whether d's space is searched: a tile puzzle whose description has a
+ * 'patterns' line, answered by a search (or by a table, when one is
+ * built).  *layouts gets its layouts, (open cells)!/2 (UINT64_MAX past
+ * it): fifteen's 16!/2 = 10,461,394,944,000. */
+static int searched(const sl_desc *d, uint64_t *layouts)
+{
+    uint64_t n = 1;
+    if (!d->reachable || !tile_puzzle(d) || !d->npatterns || d->nkeeps ||
+        d->abstract)
+        return 0;
+    for (unsigned i = 3; i <= d->npieces + 1; i++)   /* cells! / 2 */
+        n = n > UINT64_MAX / i ? UINT64_MAX : n * i;
+    *layouts = n;
+    return 1;
+}
+
+/* The index: the programme's graph (or the component's trie), its fold,
+ * row hash and table, the ranking a table stores and the move classes. */
+static int make_index(sl_ctx *x)
+{
+    const ptb_puzzle *p = x->puzzle;
+    layout start;
+    sl_layout_of(x->d, (const unsigned char *)x->d->start, &start);
+    int rc = x->d->reachable && x->npar == 1
+                 ? sl_make_component(x, &start, p->stored, p->stored_len)
+                 : sl_make_table(x, &start, p->stored, p->stored_len);
+    if (rc == PTB_OK)
+        rc = sl_make_fold(x);
+    if (rc == PTB_OK && x->fold && !x->lazy)   /* (made here) */
+        rc = sl_row_hash(x);
+    if (rc == PTB_OK && hashed(x) && x->npar == 1)
+        rc = sl_row_table(x);
+    if (rc == PTB_OK && !x->saved)      /* the ranking a table stores */
+        rc = sl_save_graph(x);
+    if (rc == PTB_OK)
+        sl_make_classes(x);
+    return rc;
+}
+
 static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
 {
     sl_ctx *x = calloc(1, sizeof *x);
@@ -229,27 +293,50 @@ static int slide_open(const ptb_puzzle *p, unsigned metric, void **ctx)
             }
     x->npar = x->d->reachable && tile_puzzle(x->d) ? 2 : 1;
     x->goal_colour = p->parity ? (unsigned)sl_goal_colour(x->d) : 0;
-    layout start;
-    sl_layout_of(x->d, (const unsigned char *)x->d->start, &start);
-    int rc = x->d->reachable && x->npar == 1
-                 ? sl_make_component(x, &start, p->stored, p->stored_len)
-                 : sl_make_table(x, &start, p->stored, p->stored_len);
-    if (rc == PTB_OK)
-        rc = sl_make_fold(x);
-    if (rc == PTB_OK && x->fold && !x->lazy)   /* (made here) */
-        rc = sl_row_hash(x);
-    if (rc == PTB_OK && hashed(x) && x->npar == 1)
-        rc = sl_row_table(x);
-    if (rc == PTB_OK && !x->saved)      /* the ranking a table stores */
-        rc = sl_save_graph(x);
-    if (rc == PTB_OK)
-        sl_make_classes(x);
+    x->puzzle = p;
+    int rc = PTB_OK;
+    if (searched(x->d, &x->size)) {
+        layout start;
+        sl_layout_of(x->d, (const unsigned char *)x->d->start, &start);
+        x->start_class = tile_class(x->d, &start);
+        if (pthread_mutex_init(&x->lock, NULL))
+            rc = PTB_ENOMEM;
+        else
+            x->searched = 1;
+    } else {
+        rc = make_index(x);
+    }
     if (rc != PTB_OK) {
         slide_close(x);
         return rc;
     }
     *ctx = x;
     return PTB_OK;
+}
+
+/* A searched space's index, made when first needed: 1 when it is there,
+ * else 0 (made_rc says why: slide_status()). */
+static int indexed(const sl_ctx *cx)
+{
+    sl_ctx *x = (sl_ctx *)(uintptr_t)cx;
+    if (!x->searched)
+        return 1;
+    if (__atomic_load_n(&x->made, __ATOMIC_ACQUIRE))
+        return x->made_rc == PTB_OK;
+    pthread_mutex_lock(&x->lock);
+    if (!__atomic_load_n(&x->made, __ATOMIC_RELAXED)) {
+        uint64_t layouts = x->size;
+        x->made_rc = layouts > MAX_SEARCHED ? PTB_EINVAL   /* (no index
+                                                          holds them) */
+                     : make_index(x);
+        if (x->made_rc == PTB_OK && x->size != layouts)
+            x->made_rc = PTB_ECORRUPT;
+        if (x->made_rc != PTB_OK)
+            x->size = layouts;
+        __atomic_store_n(&x->made, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&x->lock);
+    return x->made_rc == PTB_OK;
 }
 
 static uint32_t slide_subtables(const void *ctx)
@@ -396,7 +483,8 @@ static int slide_parse(const void *ctx, const char *text,
                        const char *const *opt, ptb_position out[2],
                        unsigned *n, char *err, size_t errcap)
 {
-    const sl_desc *d = ((const sl_ctx *)ctx)->d;
+    const sl_ctx *x = ctx;
+    const sl_desc *d = x->d;
     ptb_token t[SL_MAX_H];
     ptb_position *p = &out[0];
     char row[SL_MAX_CELLS + 1];
@@ -443,12 +531,18 @@ static int slide_parse(const void *ctx, const char *text,
     layout l;
     sl_layout_of(d, p->cell, &l);
     p->sub = 0;
-    p->idx = sl_rank(ctx, &l, NULL, 0, 0, NULL);
-    p->aux |= sl_mirrored(ctx, &l);
-    if (p->idx == UINT64_MAX)
+    if (x->searched) {                  /* (no rank: the drawing says all) */
+        p->idx = PTB_NO_INDEX;
+        if (tile_class(d, &l) == x->start_class)
+            return *n = 1, PTB_OK;
+    } else {
+        p->idx = sl_rank(ctx, &l, NULL, 0, 0, NULL);
+        p->aux |= sl_mirrored(ctx, &l);
+    }
+    if (p->idx == UINT64_MAX || x->searched)
         return ptb_errf(err, errcap, "this position is not one of the %llu "
                         "the table covers: %s",
-                        (unsigned long long)((const sl_ctx *)ctx)->size,
+                        (unsigned long long)x->size,
                         d->mixes ? "it leaves too few empty cells"
                                  : "those reachable from the description's "
                                    "start");
@@ -568,17 +662,12 @@ static int slide_format_answer(const void *ctx, const ptb_solution *s,
  * piece (a distinct piece's own, then the first free ones; where pieces
  * of one shape move two ways, those of 'axis' for the axis ones and no
  * other's). */
-static int slide_format_code(const void *ctx, uint32_t sub, uint64_t idx,
-                             char *buf, size_t cap)
+static int code_text(const sl_desc *d, const layout *lp, char *buf,
+                     size_t cap)
 {
-    const sl_ctx *x = ctx;
-    const sl_desc *d = x->d;
+    const layout l = *lp;
     char cells[SL_MAX_CELLS];
-    layout l;
     size_t len = 0;
-    if (sub != 0 || idx >= x->size)
-        return -1;
-    sl_unrank(x, idx, &l, NULL);
     for (unsigned c = 0; c < d->n; c++)
         cells[c] = d->walls >> c & 1 ? '#' : '.';
     const char *pool = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -609,6 +698,17 @@ static int slide_format_code(const void *ctx, uint32_t sub, uint64_t idx,
     }
     sl_grid_text(d, cells, '/', buf, cap, &len);
     return (int)len;
+}
+
+static int slide_format_code(const void *ctx, uint32_t sub, uint64_t idx,
+                             char *buf, size_t cap)
+{
+    const sl_ctx *x = ctx;
+    layout l;
+    if (sub != 0 || idx >= x->size)
+        return -1;
+    sl_unrank(x, idx, &l, NULL);
+    return code_text(x->d, &l, buf, cap);
 }
 
 static int slide_format_query_json(const void *ctx, const ptb_position *p,
@@ -658,6 +758,9 @@ static const unsigned char *slide_index(const void *ctx, size_t *len)
 static int slide_status(const void *ctx)
 {
     const sl_ctx *x = ctx;
+    if (x->searched && __atomic_load_n(&x->made, __ATOMIC_ACQUIRE) &&
+        x->made_rc != PTB_OK)
+        return x->made_rc;
     return __atomic_load_n(&x->damaged, __ATOMIC_RELAXED) ? PTB_ECORRUPT
                                                           : PTB_OK;
 }
@@ -706,6 +809,125 @@ static unsigned slide_parity(const void *ctx, uint32_t sub, uint64_t idx)
     return (unsigned)(x->black >> c & 1) ^ x->goal_colour;
 }
 
+/* ==== a searched space (searched()): its index made when first asked == */
+
+static int searched_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
+{
+    return indexed(ctx) && slide_is_goal(ctx, sub, idx);
+}
+
+static void searched_goals(const void *ctx, uint32_t sub,
+                           void (*emit)(void *arg, uint64_t idx), void *arg)
+{
+    if (indexed(ctx))
+        slide_goals(ctx, sub, emit, arg);
+}
+
+static unsigned searched_moves(const void *ctx, uint32_t sub, uint64_t idx,
+                               ptb_move *out)
+{
+    return indexed(ctx) ? slide_moves(ctx, sub, idx, out) : 0;
+}
+
+static unsigned searched_unmoves(const void *ctx, uint32_t sub,
+                                 uint64_t idx, uint64_t *out)
+{
+    return indexed(ctx) ? slide_unmoves(ctx, sub, idx, out) : 0;
+}
+
+static unsigned searched_parity(const void *ctx, uint32_t sub, uint64_t idx)
+{
+    return indexed(ctx) ? slide_parity(ctx, sub, idx) : 0;
+}
+
+static int searched_format_code(const void *ctx, uint32_t sub, uint64_t idx,
+                                char *buf, size_t cap)
+{
+    return indexed(ctx) ? slide_format_code(ctx, sub, idx, buf, cap) : -1;
+}
+
+static const unsigned char *searched_index(const void *ctx, size_t *len)
+{
+    *len = 0;
+    return indexed(ctx) ? slide_index(ctx, len) : NULL;
+}
+
+/* The moves of a position: a tile next to the empty cell slides into it
+ * (code: its cell | the empty cell << 8; no index after); those of
+ * moves() when it has an index. */
+static unsigned searched_position_moves(const void *ctx,
+                                        const ptb_position *p, ptb_move *out)
+{
+    const sl_ctx *x = ctx;
+    const sl_desc *d = x->d;
+    unsigned e = 0, n = 0;
+    if (p->idx != PTB_NO_INDEX)
+        return searched_moves(ctx, p->sub, p->idx, out);
+    while (e < d->n && (d->walls >> e & 1 ||
+                        (p->cell[e] != (unsigned char)p->aux &&
+                         !sl_is_empty(d, (char)p->cell[e]))))
+        e++;
+    for (unsigned c = 0; e < d->n && c < d->n; c++) {
+        int k = d->walls >> c & 1 || c == e ? -1
+                : sl_kind_of(d, (char)p->cell[c], 1);
+        for (unsigned dir = 0; k >= 0 && dir < 4; dir++)
+            if (place_of(x, (unsigned)k, c)->step[dir] == (int)e)
+                out[n++] = (ptb_move){ .to = PTB_NO_INDEX,
+                                       .code = c | e << 8 };
+    }
+    return n;
+}
+
+static int searched_first_move(const void *ctx, const ptb_position *p,
+                               int (*pick)(void *arg, const ptb_move *m),
+                               void *arg, ptb_move *out)
+{
+    ptb_move mv[4];
+    if (p->idx != PTB_NO_INDEX)
+        return indexed(ctx) ? slide_first_move(ctx, p, pick, arg, out) : 0;
+    for (unsigned i = 0, n = searched_position_moves(ctx, p, mv); i < n; i++) {
+        int got = pick(arg, &mv[i]);
+        if (got) {
+            *out = mv[i];
+            return got;
+        }
+    }
+    return 0;
+}
+
+static int searched_position_is_goal(const void *ctx, const ptb_position *p)
+{
+    const sl_ctx *x = ctx;
+    layout l;
+    if (p->idx != PTB_NO_INDEX)
+        return searched_is_goal(ctx, p->sub, p->idx);
+    sl_layout_of(x->d, p->cell, &l);
+    return sl_is_goal_layout(x->d, &l);
+}
+
+static void searched_position_rank(const void *ctx, ptb_position *p)
+{
+    layout l;
+    if (p->idx != PTB_NO_INDEX || !indexed(ctx))
+        return;
+    sl_layout_of(((const sl_ctx *)ctx)->d, p->cell, &l);
+    p->idx = sl_rank(ctx, &l, NULL, 0, 0, NULL);
+    if (p->idx != PTB_NO_INDEX)
+        p->aux |= sl_mirrored(ctx, &l);
+}
+
+static int searched_format_position_code(const void *ctx,
+                                         const ptb_position *p, char *buf,
+                                         size_t cap)
+{
+    const sl_ctx *x = ctx;
+    layout l;
+    if (p->idx != PTB_NO_INDEX)
+        return searched_format_code(ctx, p->sub, p->idx, buf, cap);
+    sl_layout_of(x->d, p->cell, &l);
+    return code_text(x->d, &l, buf, cap);
+}
+
 int sl_puzzle(sl_desc *d, ptb_puzzle **out)
 {
     ptb_puzzle *p = malloc(sizeof *p);
@@ -720,6 +942,21 @@ int sl_puzzle(sl_desc *d, ptb_puzzle **out)
     p->data = d;
     if (d->reachable && tile_puzzle(d) && sl_goal_colour(d) >= 0)
         p->parity = slide_parity;
+    uint64_t layouts;
+    if (searched(d, &layouts)) {        /* (the same ops, asked first) */
+        p->is_goal = searched_is_goal;
+        p->goals = searched_goals;
+        p->moves = searched_moves;
+        p->unmoves = searched_unmoves;
+        p->first_move = searched_first_move;
+        p->format_code = searched_format_code;
+        p->index = searched_index;
+        p->parity = p->parity ? searched_parity : NULL;
+        p->position_moves = searched_position_moves;
+        p->position_is_goal = searched_position_is_goal;
+        p->position_rank = searched_position_rank;
+        p->format_position_code = searched_format_position_code;
+    }
     *out = p;
     return PTB_OK;
 }

@@ -25,7 +25,8 @@
 #define SL_MAX_W 8
 #define SL_MAX_H 8
 #define SL_MAX_CELLS (SL_MAX_W * SL_MAX_H)
-#define SL_MAX_KINDS 16          /* kinds of piece */
+#define SL_MAX_KINDS 32          /* kinds of piece (a bit each in a
+                                    uint32_t) */
 #define SL_MAX_PIECES 48         /* pieces on the board */
 #define SL_MAX_GOALS 8           /* goal patterns */
 #define SL_MAX_TEXT 8192         /* a description's canonical text */

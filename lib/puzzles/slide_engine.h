@@ -7,6 +7,7 @@
 #ifndef PTB_SLIDE_ENGINE_H
 #define PTB_SLIDE_ENGINE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,7 @@ typedef struct sl_place {
  * delta.  Past noff, up to the most any class has (cls_offs), the first
  * offset again: every class tested by a loop of one length. */
 #define CLASS_OFFS 4
+#define CLASS_KINDS 16           /* kinds the classes take; more: none */
 typedef struct sl_class {
     uint64_t ok;
     uint8_t rs[CLASS_OFFS], ls[CLASS_OFFS];
@@ -298,12 +300,12 @@ typedef struct sl_ctx {
     uint32_t *rdir_at;           /* (4 bytes a unit, as rfirst) */
     /* the search's moves by classes (sl_make_classes()), ncls of them
      * (0: the moves of each piece in turn) */
-    sl_class cls[4 * SL_MAX_KINDS];
+    sl_class cls[4 * CLASS_KINDS];
     unsigned ncls, cls_offs;
     /* the classes' offsets, each once (nshift): the free cells shifted
      * by each are made once a state */
-    uint8_t cls_rs[4 * SL_MAX_KINDS * CLASS_OFFS],
-            cls_ls[4 * SL_MAX_KINDS * CLASS_OFFS];
+    uint8_t cls_rs[4 * CLASS_KINDS * CLASS_OFFS],
+            cls_ls[4 * CLASS_KINDS * CLASS_OFFS];
     unsigned nshift;
     uint64_t open_cells;         /* the cells off the walls */
     uint8_t below[SL_MAX_KINDS];   /* of each kind, its cells' rows below
@@ -325,6 +327,17 @@ typedef struct sl_ctx {
      * table with its row hash (hash_late()) */
     uint32_t *rt_node, *rt_fold_node;
     int tabled;
+    /* A searched space (puzzle_slide.c, searched()): a tile puzzle with
+     * 'patterns'.  Its positions carry no rank; its index (the graph and
+     * all above) is made only when something asks for a state by its rank
+     * (indexed(): made once, under lock; made_rc its outcome), and size
+     * is its layouts counted. */
+    int searched;
+    int made;                    /* atomic: the index is made */
+    int made_rc;
+    unsigned start_class;        /* the start's class (tile_class()) */
+    const struct ptb_puzzle *puzzle;
+    pthread_mutex_t lock;
 } sl_ctx;
 
 /* A layout: the kind at each anchor, the covered cells, the anchors, and

@@ -224,7 +224,7 @@ int sl_make_table(sl_ctx *x, const layout *start,
         if (!x->placed || !x->flips)
             return PTB_ENOMEM;
         for (uint64_t s = 0; s < x->nleft; s++) {
-            uint32_t placed = ~x->avail[s] & ((1u << d->nkinds) - 1);
+            uint32_t placed = ~x->avail[s] & UINT32_MAX >> (32 - d->nkinds);
             x->placed[s] = (uint8_t)ptb_popcount(placed);
             for (unsigned k = 0; k < d->nkinds; k++)
                 x->flips[s] |= (ptb_popcount(placed >> k >> 1) & 1u) << k;

@@ -991,7 +991,8 @@ void sl_make_classes(sl_ctx *x)
         x->below[k] = (uint8_t)(((63u - (unsigned)__builtin_clzll(last)) / d->w -
                                  a / d->w) * d->w);
     }
-    for (unsigned k = 0; !x->level && k < d->nkinds; k++)
+    for (unsigned k = 0; !x->level && d->nkinds <= CLASS_KINDS &&
+                         k < d->nkinds; k++)
         for (unsigned dir = 0; dir < 4; dir++) {
             sl_class *cl = &x->cls[x->ncls];
             *cl = (sl_class){ .kind = (uint8_t)k,
@@ -1199,8 +1200,8 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
     if (table)
         for (unsigned c = 0; c < d->n; c += d->w)
             code[c] = row_code(x, l->at, c);
-    uint64_t ms[4 * SL_MAX_KINDS], has = 0,
-             shifted[4 * SL_MAX_KINDS * CLASS_OFFS];
+    uint64_t ms[4 * CLASS_KINDS], has = 0,
+             shifted[4 * CLASS_KINDS * CLASS_OFFS];
     for (unsigned i = 0; i < x->nshift; i++)
         shifted[i] = free >> x->cls_rs[i] << x->cls_ls[i];
     for (unsigned i = 0; i < x->ncls; i++) {   /* (without a branch) */

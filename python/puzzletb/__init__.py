@@ -137,7 +137,8 @@ class Solution:
     moves     one optimal line: a list of Move (text, board after it,
               code, position after it); empty when unsolvable
     start     the Position the answer starts from (subtable, index, code,
-              board); for a query with two candidates (four-in-a-row
+              board; index None when a search answers: no table ranks
+              it); for a query with two candidates (four-in-a-row
               without first=), the nearer one
     text      the puzzle's native answer, the contest's output format
               ('' when unsolvable); str(solution) is the same
