@@ -5,8 +5,9 @@
  * digest of all values is recomputed.  Then the states are taken layer by
  * layer: layer 0 is the goals (the puzzle's goals()), layer d + 1 the
  * states in no layer yet that are one unmove (unmoves()) before a state of
- * layer d.  Each state is checked against its one-move neighbours, with
- * the forward moves only (moves()):
+ * layer d; of a reversible puzzle, one move (moves()) after it, the same
+ * states, so that a state's moves are made once.  Each state is checked
+ * against its one-move neighbours, with the forward moves only (moves()):
  *   a state of layer 0 is a goal, and no state of a later layer is;
  *   a state of layer d > 0 has a successor in layer d - 1 and none in an
  *   earlier layer;
@@ -115,7 +116,12 @@ static const char *check_layer(verify_job *j, uint32_t sub, uint64_t idx,
     if (stored_at(j, g) != want_stored(j, d))
         return bad_stored(j);
     uint64_t size = s->offset[sub + 1] - s->offset[sub];
-    n = p->unmoves(s->ctx, sub, idx, pred);
+    if (p->reversible)                 /* (the moves' targets: the proof
+                                          holds whatever the layers are) */
+        for (unsigned i = 0; i < n; i++)
+            pred[i] = mv[i].to;
+    else
+        n = p->unmoves(s->ctx, sub, idx, pred);
     for (unsigned i = 0; i < n; i++) {
         uint64_t u = ptb_global(s, sub, pred[i]), bit = (uint64_t)1 << (u & 63);
         if (pred[i] >= size || has(j->old, u) || has(j->prev, u) ||

@@ -12,9 +12,10 @@
  * 0 back, 1 on.
  *
  * For --verify's tests, PTB_TEST_LINE_FAULT in the environment breaks the
- * BFS's ops as an engine bug would, and the proof must fail: "goal" makes
- * goals() give cell 5 too, "missing" makes unmoves() of cell 300 leave out
- * 301, "extra" makes it add 310.
+ * BFS's ops as an engine bug would, and the proof must fail (on a table
+ * built with unmoves() broken: the proof of a reversible puzzle takes no
+ * unmoves()): "goal" makes goals() give cell 5 too, "missing" makes
+ * unmoves() of cell 300 leave out 301, "extra" makes it add 310.
  *
  * May touch: its arguments and that variable only.  No other I/O.
  */
