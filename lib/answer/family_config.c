@@ -5,14 +5,13 @@
  *
  * May touch: its arguments and the heap.  No I/O.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "family.h"
-
-#define MAX_FAMILY_LAYOUTS ((uint64_t)1 << 32)   /* the most layouts of a
-                                                    family (tbgen(1)) */
 
 /* ---- lines and configurations --------------------------------------- */
 
@@ -26,7 +25,15 @@
 #define MAX_LINES (SL_MAX_H + SL_MAX_W)
 #define LINE_PIECES SL_MAX_W     /* the most pieces on a line (one cell of
                                     it each) */
-#define MAX_DENSE ((uint64_t)1 << 28)   /* a configuration's numbers */
+#define MAX_DENSE ((uint64_t)UINT32_MAX)   /* a configuration's numbers
+                                              (tbgen(1)) */
+#define MAX_NEAR ((uint64_t)1 << 28)   /* near_dense()'s numbers; past them
+                                          fam_near() searches */
+#define SMALL ((uint64_t)1 << 24)      /* a configuration whose arrays a
+                                          worker keeps for the next */
+#define NUMBER_BYTES 5                 /* a number's: dist, lab */
+#define REACHED_BYTES 16               /* a layout reached: its key, number
+                                          and place in the order */
 
 /* A move on a line from a placement: piece 'piece' of the line slides,
  * to placement q, over the cells 'swept' (besides its own), which the
@@ -433,6 +440,32 @@ typedef struct plist {
     size_t n, cap;
 } plist;
 
+/* The memory the workers' big configurations share: one waits while
+ * the others' and its own would pass the budget, unless it would be
+ * alone. */
+typedef struct budget {
+    pthread_mutex_t lock;
+    pthread_cond_t freed;
+    uint64_t limit, used;
+} budget;
+
+static void budget_take(budget *b, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->lock);
+    while (b->used && b->used + bytes > b->limit)
+        pthread_cond_wait(&b->freed, &b->lock);
+    b->used += bytes;
+    pthread_mutex_unlock(&b->lock);
+}
+
+static void budget_give(budget *b, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->lock);
+    b->used -= bytes;
+    pthread_cond_broadcast(&b->freed);
+    pthread_mutex_unlock(&b->lock);
+}
+
 /* One thread's share: the space it works in, its configuration and
  * buffers, its searches near a layout (on the space's board and the
  * base's), and the puzzles it kept. */
@@ -442,8 +475,10 @@ typedef struct worker {
     cfg c;
     plist lvl[MAX_LINES];
     uint8_t *dist;               /* of each number: FAR, or its distance */
-    uint32_t *lab, *stamp, gen;  /* its goal's label; moved()'s marks */
-    uint64_t cap;                /* of dist, lab and stamp */
+    uint32_t *lab, gen;          /* its goal's label; once the components
+                                    are sorted, moved()'s marks */
+    uint64_t cap;                /* of dist and lab */
+    budget *mem;
     uint64_t *qkey, *mkey;       /* the layouts reached, and moved()'s */
     uint32_t *qidx, *midx, *ord;
     size_t qcap, mcap, ocap;
@@ -529,7 +564,7 @@ static uint32_t find(uint32_t *parent, uint32_t x)
 /* The pieces that some optimal line from the layout of key (number idx,
  * in a component of 'size' layouts) moves, a bit each: the moves one
  * nearer, from it and from every layout they lead to (marked in
- * stamp[]). */
+ * lab[], free once the components are sorted). */
 static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
                  uint64_t *out)
 {
@@ -540,10 +575,10 @@ static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
     if (room2(&w->mkey, &w->midx, &w->mcap, size) != PTB_OK)
         return PTB_ENOMEM;
     if (++w->gen == 0) {
-        memset(w->stamp, 0, w->cap * sizeof *w->stamp);
+        memset(w->lab, 0, w->cap * sizeof *w->lab);
         w->gen = 1;
     }
-    w->stamp[idx] = w->gen;
+    w->lab[idx] = w->gen;
     w->mkey[tail] = key;
     w->midx[tail++] = idx;
     while (head < tail && bits != all) {
@@ -562,9 +597,9 @@ static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
                 if (w->dist[ni] + 1u != du)
                     continue;
                 bits |= (uint64_t)1 << (c->first[i] + mv->piece);
-                if (w->stamp[ni] == w->gen)
+                if (w->lab[ni] == w->gen)
                     continue;
-                w->stamp[ni] = w->gen;
+                w->lab[ni] = w->gen;
                 w->mkey[tail] = (key & ~(c->mask[i] << c->shift[i])) |
                                 (uint64_t)mv->q << c->shift[i];
                 w->midx[tail++] = ni;
@@ -638,7 +673,7 @@ static int less_cfg(worker *w, uint64_t key, unsigned i, unsigned jj,
                                              c->mask[k]);
         if (!tk)
             continue;
-        if (R * tk->n > MAX_DENSE)
+        if (R * tk->n > MAX_NEAR)
             return 0;
         o->t[o->n] = tk;
         o->shift[o->n] = shift;
@@ -822,18 +857,35 @@ static int one_component(worker *w, size_t s, size_t e, int mirror)
     return PTB_OK;
 }
 
+/* The arrays of a layout number and of a layout reached, freed. */
+static void dense_free(worker *w)
+{
+    free(w->dist);
+    free(w->lab);
+    free(w->qkey);
+    free(w->qidx);
+    free(w->ord);
+    free(w->mkey);
+    free(w->midx);
+    w->dist = NULL;
+    w->mkey = NULL;
+    w->midx = NULL;
+    w->lab = NULL;
+    w->qkey = NULL;
+    w->qidx = NULL;
+    w->ord = NULL;
+    w->cap = w->qcap = w->ocap = w->mcap = 0;
+}
+
 /* Room for the configuration's numbers and for ng goal labels. */
 static int dense_room(worker *w, uint64_t size, size_t ng)
 {
     if (size > w->cap) {
         free(w->dist);
         free(w->lab);
-        free(w->stamp);
         w->dist = malloc(size);
         w->lab = malloc(size * sizeof *w->lab);
-        w->stamp = calloc(size, sizeof *w->stamp);
-        w->gen = 0;
-        w->cap = w->dist && w->lab && w->stamp ? size : 0;
+        w->cap = w->dist && w->lab ? size : 0;
         if (!w->cap)
             return PTB_ENOMEM;
         memset(w->dist, FAR, size);
@@ -878,6 +930,9 @@ static int components(worker *w, size_t n, size_t ngoal, int mirror)
         w->count[k + 1] += w->count[k];
     for (size_t h = 0; h < n; h++)
         w->ord[w->count[w->cid[w->lab[w->qidx[h]]]]++] = (uint32_t)h;
+    for (size_t h = 0; h < n; h++)
+        w->lab[w->qidx[h]] = 0;  /* (moved()'s marks from here) */
+    w->gen = 0;
     for (size_t k = 0, s = 0; rc == PTB_OK && k < ncomp; k++) {
         rc = one_component(w, s, w->count[k], mirror);
         s = w->count[k];
@@ -890,7 +945,7 @@ static int components(worker *w, size_t n, size_t ngoal, int mirror)
  * layout labelled with the goal it was reached from, labels of one
  * component joined when their layouts meet; then each component from its
  * layouts, in order of distance. */
-static int explore(worker *w, const part *g, size_t ng, int mirror)
+static int explore_in(worker *w, const part *g, size_t ng, int mirror)
 {
     const cfg *c = &w->c;
     size_t n = 0;
@@ -944,6 +999,21 @@ static int explore(worker *w, const part *g, size_t ng, int mirror)
         rc = components(w, n, ngoal, mirror);
     for (size_t h = 0; h < n; h++)
         w->dist[w->qidx[h]] = FAR;
+    return rc;
+}
+
+/* explore_in(); a configuration past SMALL numbers within the workers'
+ * memory budget, its arrays freed after it. */
+static int explore(worker *w, const part *g, size_t ng, int mirror)
+{
+    if (w->c.size <= SMALL)
+        return explore_in(w, g, ng, mirror);
+    uint64_t bytes = w->c.size * (NUMBER_BYTES + REACHED_BYTES);
+    dense_free(w);
+    budget_take(w->mem, bytes);
+    int rc = explore_in(w, g, ng, mirror);
+    dense_free(w);
+    budget_give(w->mem, bytes);
     return rc;
 }
 
@@ -1127,14 +1197,7 @@ static void worker_free(worker *w)
 {
     for (unsigned l = 0; l < MAX_LINES; l++)
         free(w->lvl[l].a);
-    free(w->dist);
-    free(w->lab);
-    free(w->stamp);
-    free(w->qkey);
-    free(w->qidx);
-    free(w->mkey);
-    free(w->midx);
-    free(w->ord);
+    dense_free(w);
     free(w->parent);
     free(w->cid);
     free(w->count);
@@ -1185,6 +1248,12 @@ static int configs(const sl_desc *d, const fam_opts *o, unsigned threads,
     threads = threads < 1 ? 1 : threads > 256 ? 256 : threads;
     run r = { .o = *o, .base = d };
     job j = { .r = &r };
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    budget mem = { .limit = pages > 0 && page > 0
+                            ? (uint64_t)pages * (uint64_t)page / 4 * 3
+                            : (uint64_t)8 << 30 };
+    pthread_mutex_init(&mem.lock, NULL);
+    pthread_cond_init(&mem.freed, NULL);
     int rc = spaces(&r, d);
     for (unsigned k = 0; rc == PTB_OK && k < d->nkinds; k++) {
         r.distinct |= d->kind[k].label ? 1u << k : 0;
@@ -1205,6 +1274,7 @@ static int configs(const sl_desc *d, const fam_opts *o, unsigned threads,
             csearch cs = { .d = d, .metric = d->metric[0],
                            .next = r.sp[0].next };
             j.w[i].r = &r;
+            j.w[i].mem = &mem;
             j.w[i].near = j.w[i].base = cs;
         }
         ptb_run_threads(job_thread, &j, threads);
@@ -1224,6 +1294,8 @@ static int configs(const sl_desc *d, const fam_opts *o, unsigned threads,
     for (unsigned s = 0; s < r.nsp; s++)
         space_free(&r.sp[s]);
     free(r.sp);
+    pthread_mutex_destroy(&mem.lock);
+    pthread_cond_destroy(&mem.freed);
     return rc;
 }
 
@@ -1238,8 +1310,9 @@ static int level_cmp(const void *a, const void *b)
 }
 
 /* Whether the family's layouts can be ranked by the engine (the same
- * limits as any description's: at most 2^32, and not its own mirror
- * image), into err when not. */
+ * limits as any description's, and not its own mirror image), into err
+ * when not; their number does not matter: each configuration is numbered
+ * on its own. */
 static int check_space(sl_desc *d, ptb_puzzle **p, char *err, size_t errcap)
 {
     ptb_space *s;
@@ -1254,16 +1327,9 @@ static int check_space(sl_desc *d, ptb_puzzle **p, char *err, size_t errcap)
                      "rank");
         return rc;
     }
-    uint64_t n = s->p->size(s->ctx, 0);
     if (!sl_space_desc(s))
         rc = ptb_errf(err, errcap, "a family's description may not be its "
                       "own mirror image (give its goals a side)");
-    else if (n > MAX_FAMILY_LAYOUTS) {
-        ptb_errf(err, errcap, "the family has %llu layouts, more than %llu "
-                 "(2^32) that a family may have", (unsigned long long)n,
-                 (unsigned long long)MAX_FAMILY_LAYOUTS);
-        rc = PTB_EINVAL;
-    }
     ptb_space_close(s);
     return rc;
 }
