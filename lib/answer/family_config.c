@@ -1,6 +1,6 @@
 /* lib/answer/family_config.c: every component of a family's layouts that
  * holds a goal, searched once, and the minimal ones kept (fam_configs(),
- * for ptb_family_solve()); how, in family.c's header ("The computation,
+ * for family_run.c); how, in family.c's header ("The computation,
  * per space", "Minimal", "Upside down", "Threads").
  *
  * May touch: its arguments and the heap.  No I/O.
@@ -458,6 +458,17 @@ static void budget_take(budget *b, uint64_t bytes)
     pthread_mutex_unlock(&b->lock);
 }
 
+/* Whether bytes more fit now (then taken). */
+static int budget_try(budget *b, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->lock);
+    int fit = b->used + bytes <= b->limit;
+    if (fit)
+        b->used += bytes;
+    pthread_mutex_unlock(&b->lock);
+    return fit;
+}
+
 static void budget_give(budget *b, uint64_t bytes)
 {
     pthread_mutex_lock(&b->lock);
@@ -479,6 +490,7 @@ typedef struct worker {
                                     are sorted, moved()'s marks */
     uint64_t cap;                /* of dist and lab */
     budget *mem;
+    uint64_t held;               /* of mem's budget */
     uint64_t *qkey, *mkey;       /* the layouts reached, and moved()'s */
     uint32_t *qidx, *midx, *ord;
     size_t qcap, mcap, ocap;
@@ -493,6 +505,9 @@ typedef struct worker {
     component comp;
     ptb_family kept;
     unsigned force[TASK_LINES];  /* the task's first lines (job) */
+    int plan;                    /* count the configurations, no search */
+    ptb_family_counts pl;          /* the counts (plan) */
+    uint64_t numbers;            /* numbers searched or counted, in all */
     int rc;
 } worker;
 
@@ -1003,18 +1018,25 @@ static int explore_in(worker *w, const part *g, size_t ng, int mirror)
 }
 
 /* explore_in(); a configuration past SMALL numbers within the workers'
- * memory budget, its arrays freed after it. */
+ * memory budget: the worker holds its arrays' worst case for the next
+ * (their numbers set back, none cleared whole), and when more does not
+ * fit, frees them and waits. */
 static int explore(worker *w, const part *g, size_t ng, int mirror)
 {
-    if (w->c.size <= SMALL)
+    uint64_t size = w->c.size;
+    if (size <= SMALL)
         return explore_in(w, g, ng, mirror);
-    uint64_t bytes = w->c.size * (NUMBER_BYTES + REACHED_BYTES);
-    dense_free(w);
-    budget_take(w->mem, bytes);
-    int rc = explore_in(w, g, ng, mirror);
-    dense_free(w);
-    budget_give(w->mem, bytes);
-    return rc;
+    uint64_t need = (size > w->cap ? size : w->cap) * NUMBER_BYTES +
+                    size * REACHED_BYTES;
+    if (need > w->held && !budget_try(w->mem, need - w->held)) {
+        dense_free(w);
+        budget_give(w->mem, w->held);
+        need = size * (NUMBER_BYTES + REACHED_BYTES);
+        budget_take(w->mem, need);
+        w->held = need;
+    } else if (need > w->held)
+        w->held = need;
+    return explore_in(w, g, ng, mirror);
 }
 
 /* The code of a layout's configuration: its pieces by line and place,
@@ -1070,6 +1092,15 @@ static int leaf(worker *w, const part *g, size_t ng)
         mirror = cmp < 0;
     }
     w->c.np = pc.np;
+    w->numbers += w->c.size;
+    if (w->plan) {
+        w->pl.configs++;
+        w->pl.goals += ng;
+        w->pl.big += w->c.size > SMALL;
+        if (w->c.size > w->pl.largest)
+            w->pl.largest = w->c.size;
+        return PTB_OK;
+    }
     return explore(w, g, ng, mirror);
 }
 
@@ -1157,6 +1188,13 @@ typedef struct job {
     task *task;
     unsigned ntask, next, taken;    /* (atomic) */
     worker *w;
+    int plan;                    /* a pass that counts (worker.plan) */
+    uint8_t *done;               /* of each task: taken back (checkpoint) */
+    uint64_t *weight;            /* of each task: its numbers (counted) */
+    uint64_t total, sofar;       /* numbers: in all, done (progress) */
+    const ptb_family_opts *o;
+    fam_journal *jr;
+    pthread_mutex_t lock;        /* progress */
 } job;
 
 /* The tasks of space sp: the product of its first lines' choices. */
@@ -1177,6 +1215,10 @@ static void *job_thread(void *arg)
         unsigned i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
         if (i >= j->ntask || w->rc != PTB_OK)
             break;
+        if (j->done && j->done[i])
+            continue;
+        size_t first = w->kept.n;
+        uint64_t before = w->numbers;
         const fspace *sp = &r->sp[j->task[i].sp];
         part root = { 0, 0, 0 };
         w->sp = sp;
@@ -1189,7 +1231,24 @@ static void *job_thread(void *arg)
             f /= l < n_lines(sp->d) ? 1 + sp->ntab[l] : 1;
         }
         w->rc = dfs(w, 0, 0, &root, 1);
+        if (w->rc != PTB_OK)
+            break;
+        if (j->plan)
+            j->weight[i] = w->numbers - before;
+        if (j->jr && (w->rc = fam_journal_task(j->jr, i, w->kept.level + first,
+                                               w->kept.n - first)))
+            break;
+        if (!j->plan && j->o && j->o->progress) {
+            pthread_mutex_lock(&j->lock);
+            j->sofar += j->weight ? j->weight[i] : 0;
+            j->o->progress(j->o->progress_ctx, "search", j->sofar, j->total);
+            pthread_mutex_unlock(&j->lock);
+        }
     }
+    dense_free(w);               /* (a worker waiting for memory waits for
+                                    this one's) */
+    budget_give(w->mem, w->held);
+    w->held = 0;
     return NULL;
 }
 
@@ -1242,18 +1301,63 @@ static int spaces(run *r, const sl_desc *d)
     return rc;
 }
 
-static int configs(const sl_desc *d, const fam_opts *o, unsigned threads,
-                   ptb_family *fam, char *err, size_t errcap)
+/* One pass over the tasks not done, on 'threads' threads: a count
+ * (j->plan, into *pl) or the search (the puzzles into fam). */
+static int pass(job *j, unsigned threads, budget *mem, ptb_family *fam,
+                ptb_family_counts *pl)
 {
-    threads = threads < 1 ? 1 : threads > 256 ? 256 : threads;
+    const run *r = j->r;
+    int rc = PTB_OK;
+    j->next = j->taken = 0;
+    if (!(j->w = calloc(threads, sizeof *j->w)))
+        return PTB_ENOMEM;
+    for (unsigned i = 0; i < threads; i++) {
+        csearch cs = { .d = r->base, .metric = r->base->metric[0],
+                       .next = r->sp[0].next };
+        j->w[i].r = r;
+        j->w[i].mem = mem;
+        j->w[i].plan = j->plan;
+        j->w[i].near = j->w[i].base = cs;
+    }
+    ptb_run_threads(job_thread, j, threads);
+    for (unsigned i = 0; i < threads; i++) {
+        worker *w = &j->w[i];
+        rc = rc != PTB_OK ? rc : w->rc;
+        if (rc == PTB_OK && j->plan) {
+            pl->configs += w->pl.configs;
+            pl->numbers += w->numbers;
+            pl->goals += w->pl.goals;
+            pl->big += w->pl.big;
+            if (w->pl.largest > pl->largest)
+                pl->largest = w->pl.largest;
+        }
+        if (rc == PTB_OK && !j->plan)
+            rc = fam_gather(fam, &w->kept);
+    }
+    for (unsigned i = 0; i < threads; i++)
+        worker_free(&j->w[i]);
+    free(j->w);
+    j->w = NULL;
+    return rc;
+}
+
+int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
+                const ptb_family_opts *fo, ptb_family *fam,
+                ptb_family_counts *pl, char *err, size_t errcap)
+{
+    unsigned threads = fo->threads < 1 ? 1 : fo->threads > 256 ? 256
+                                                              : fo->threads;
+    ptb_family_counts count = { 0 };
+    ptb_family back = { 0 };
     run r = { .o = *o, .base = d };
-    job j = { .r = &r };
+    job j = { .r = &r, .o = fo };
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     budget mem = { .limit = pages > 0 && page > 0
                             ? (uint64_t)pages * (uint64_t)page / 4 * 3
                             : (uint64_t)8 << 30 };
     pthread_mutex_init(&mem.lock, NULL);
     pthread_cond_init(&mem.freed, NULL);
+    pthread_mutex_init(&j.lock, NULL);
     int rc = spaces(&r, d);
     for (unsigned k = 0; rc == PTB_OK && k < d->nkinds; k++) {
         r.distinct |= d->kind[k].label ? 1u << k : 0;
@@ -1263,121 +1367,53 @@ static int configs(const sl_desc *d, const fam_opts *o, unsigned threads,
     for (unsigned s = 0; rc == PTB_OK && s < r.nsp; s++)
         j.ntask += space_tasks(&r.sp[s]);
     if (rc == PTB_OK && (!(j.task = calloc(j.ntask, sizeof *j.task)) ||
-                         !(j.w = calloc(threads, sizeof *j.w))))
+                         !(j.weight = calloc(j.ntask, sizeof *j.weight)) ||
+                         !(j.done = calloc(j.ntask, 1))))
         rc = PTB_ENOMEM;
     if (rc == PTB_OK) {
         unsigned t = 0;
         for (unsigned s = 0; s < r.nsp; s++)
             for (unsigned f = 0; f < space_tasks(&r.sp[s]); f++)
                 j.task[t++] = (task){ s, f };
-        for (unsigned i = 0; i < threads; i++) {
-            csearch cs = { .d = d, .metric = d->metric[0],
-                           .next = r.sp[0].next };
-            j.w[i].r = &r;
-            j.w[i].mem = &mem;
-            j.w[i].near = j.w[i].base = cs;
-        }
-        ptb_run_threads(job_thread, &j, threads);
-        for (unsigned i = 0; i < threads; i++) {
-            rc = rc != PTB_OK ? rc : j.w[i].rc;
-            if (rc == PTB_OK)
-                rc = fam_gather(fam, &j.w[i].kept);
-        }
-        if (rc == PTB_EINVAL)
-            ptb_errf(err, errcap, "a configuration of the family has more "
-                     "than %llu layouts", (unsigned long long)MAX_DENSE);
     }
-    for (unsigned i = 0; j.w && i < threads; i++)
-        worker_free(&j.w[i]);
-    free(j.w);
+    if (rc == PTB_OK && (pl || fo->progress)) {
+        j.plan = 1;
+        rc = pass(&j, threads, &mem, NULL, &count);
+        j.plan = 0;
+        count.tasks = j.ntask;
+        count.memory = count.largest * (NUMBER_BYTES + REACHED_BYTES);
+        j.total = count.numbers;
+        if (pl)
+            *pl = count;
+    }
+    if (rc == PTB_OK && !pl && fo->checkpoint) {
+        unsigned ndone = 0;
+        rc = fam_journal_open(fo->checkpoint, text, j.ntask, j.done, &ndone,
+                              &back, &j.jr, err, errcap);
+        if (rc == PTB_OK && ndone && fo->progress)
+            fo->progress(fo->progress_ctx, "resume", ndone, j.ntask);
+        for (unsigned i = 0; i < j.ntask; i++)
+            j.sofar += j.done[i] ? j.weight[i] : 0;
+    }
+    if (rc == PTB_OK && !pl)
+        rc = pass(&j, threads, &mem, fam, NULL);
+    if (rc == PTB_OK && !pl)
+        rc = fam_gather(fam, &back);
+    if (rc == PTB_EINVAL)
+        ptb_errf(err, errcap, "a configuration of the family has more "
+                 "than %llu layouts", (unsigned long long)MAX_DENSE);
+    fam_journal_close(j.jr, rc == PTB_OK);
+    for (size_t i = 0; i < back.n; i++)
+        free(back.level[i].hist);
+    free(back.level);
     free(j.task);
+    free(j.weight);
+    free(j.done);
     for (unsigned s = 0; s < r.nsp; s++)
         space_free(&r.sp[s]);
     free(r.sp);
+    pthread_mutex_destroy(&j.lock);
     pthread_mutex_destroy(&mem.lock);
     pthread_cond_destroy(&mem.freed);
     return rc;
-}
-
-/* ---- the family ----------------------------------------------------- */
-
-static int level_cmp(const void *a, const void *b)
-{
-    const fam_level *x = a, *y = b;
-    if (x->moves != y->moves)
-        return x->moves < y->moves ? -1 : 1;
-    return strcmp(x->board, y->board);
-}
-
-/* Whether the family's layouts can be ranked by the engine (the same
- * limits as any description's, and not its own mirror image), into err
- * when not; their number does not matter: each configuration is numbered
- * on its own. */
-static int check_space(sl_desc *d, ptb_puzzle **p, char *err, size_t errcap)
-{
-    ptb_space *s;
-    int rc = sl_puzzle(d, p);
-    if (rc != PTB_OK) {
-        sl_free(d);
-        return rc;
-    }
-    if ((rc = ptb_space_new(*p, NULL, &s)) != PTB_OK) {
-        if (rc == PTB_EINVAL)
-            ptb_errf(err, errcap, "the family's layouts are too many to "
-                     "rank");
-        return rc;
-    }
-    if (!sl_space_desc(s))
-        rc = ptb_errf(err, errcap, "a family's description may not be its "
-                      "own mirror image (give its goals a side)");
-    ptb_space_close(s);
-    return rc;
-}
-
-static int solve(const char *desc, const fam_opts *o, unsigned threads,
-                 ptb_family *fam, char *err, size_t errcap)
-{
-    sl_desc *d;
-    ptb_puzzle *p = NULL;
-    int rc = sl_read(desc, NULL, &d, err, errcap);
-    if (rc != PTB_OK)
-        return rc;
-    if ((rc = fam_check_desc(d, err, errcap)) != PTB_OK) {
-        sl_free(d);
-        return rc;
-    }
-    snprintf(fam->name, sizeof fam->name, "%s", d->name);
-    if ((rc = check_space(d, &p, err, errcap)) == PTB_OK)
-        rc = configs(d, o, threads, fam, err, errcap);
-    if (p)
-        ptb_puzzle_free(p);      /* (and d; without p, check_space() freed
-                                    it) */
-    return rc;
-}
-
-int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
-                     char *err, size_t errcap)
-{
-    fam_opts o;
-    char *desc;
-    *out = NULL;
-    ptb_family *fam = calloc(1, sizeof *fam);
-    if (!fam)
-        return PTB_ENOMEM;
-    int rc = fam_split_family(text, &o, &desc, err, errcap);
-    if (rc == PTB_OK) {
-        rc = solve(desc, &o, threads, fam, err, errcap);
-        free(desc);
-    }
-    if (rc != PTB_OK) {
-        ptb_family_free(fam);
-        return rc;
-    }
-    qsort(fam->level, fam->n, sizeof *fam->level, level_cmp);
-    if (!(fam->text = strdup(text))) {
-        ptb_family_free(fam);
-        return PTB_ENOMEM;
-    }
-    *out = fam;
-    return PTB_OK;
 }
