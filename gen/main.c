@@ -150,6 +150,7 @@ typedef struct bar {
     int last_pct;
     unsigned layer;            /* the BFS's last layer found, or 0 */
     double log_every;          /* seconds between lines in a log */
+    int family;                /* a family's run: numbers searched */
 } bar;
 
 #define LOG_EVERY 60.0         /* seconds between progress lines in a log,
@@ -210,9 +211,13 @@ static void log_progress(bar *b, const char *phase, uint64_t done,
     grouped(done, d, sizeof d);
     grouped(total, n, sizeof n);
     time_left(b, done, total, left, sizeof left);
-    fprintf(stderr, PROG ": %s: layer %u, %s of %s states found%s%s\n",
-            b->name, b->layer, d, n, left[0] ? ", " : "",
-            left + strspn(left, " "));
+    if (b->family)
+        fprintf(stderr, PROG ": %s: %s of %s layouts searched%s%s\n",
+                b->name, d, n, left[0] ? ", " : "", left + strspn(left, " "));
+    else
+        fprintf(stderr, PROG ": %s: layer %u, %s of %s states found%s%s\n",
+                b->name, b->layer, d, n, left[0] ? ", " : "",
+                left + strspn(left, " "));
     b->last_draw = t;
 }
 
@@ -229,7 +234,8 @@ static void show_progress(void *ctx, const char *phase, uint64_t done,
         grouped(done, d, sizeof d);
         grouped(total, n, sizeof n);
         fprintf(stderr, "%stbgen: %s: resumed from its checkpoint, %s of "
-                "%s states found\n", b->tty ? "\r" : "", b->name, d, n);
+                "%s %s\n", b->tty ? "\r" : "", b->name, d, n,
+                b->family ? "tasks done" : "states found");
         return;
     }
     if (!strcmp(phase, "layer")) {
@@ -401,7 +407,7 @@ static int build_one(const ptb_puzzle *p, const char *metric,
     char file[128], size[32], ckpt[PATH_MAX];
     const char *every = getenv("TBGEN_LOG_EVERY");
     bar b = { file, isatty(2), NULL, 0, 0, -1, 0,
-              every && atof(every) >= 0 ? atof(every) : LOG_EVERY };
+              every && atof(every) >= 0 ? atof(every) : LOG_EVERY, 0 };
     int rc = ptb_space_new(p, metric, &s);
     if (rc == PTB_EINVAL) {
         fprintf(stderr, PROG ": %s: too big for the description engine "
@@ -650,10 +656,11 @@ static int parse_args(int argc, char **argv, options *o)
         o->build.cluster = &o->processes;
     if (o->list)
         return 0;
-    if (o->family && (o->npuzzles || o->nmetrics || o->plan ||
+    if (o->family && (o->npuzzles || o->nmetrics || o->processes.ranks ||
                       o->patterns || o->build.encoding))
-        return usage_error("--family FILE goes alone (with --out, --threads "
-                           "and --quiet): a family is no puzzle's table");
+        return usage_error("--family FILE goes alone (with --out, --threads, "
+                           "--plan and --quiet): a family is no puzzle's "
+                           "table");
     if (optind < argc)
         return usage_error("unexpected argument '%s' (puzzles are named "
                            "with --puzzle)", argv[optind]);
@@ -743,20 +750,90 @@ static int make_out(const char *out)
     return 0;
 }
 
+/* The family's name (its 'name' line), into buf; "family" without one
+ * (the family is refused later). */
+static void family_name(const char *text, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "family");
+    for (const char *s = text; s && *s; s = strchr(s, '\n'), s += s != NULL) {
+        int n = 0;
+        char name[64];
+        if (sscanf(s, "name %63[^ \t\r\n/]%n", name, &n) == 1) {
+            snprintf(buf, cap, "%s", name);
+            return;
+        }
+    }
+}
+
+#define FAMILY_RATE 25e6     /* layout numbers a second of CPU, measured
+                                on rush-5x5-walls (BENCHMARKS.md) */
+
+/* --plan --family FILE: its configurations, numbers and memory, and the
+ * expected time; 1 when the largest configuration cannot fit in memory. */
+static int family_plan(const options *o, const char *text)
+{
+    char err[256] = "", num[32], big[32], largest[32], goals[32], mem[32],
+         have[32];
+    ptb_family_counts c;
+    double t0 = now();
+    int rc = ptb_family_plan(text, o->build.threads, &c, err, sizeof err);
+    if (rc != PTB_OK) {
+        fprintf(stderr, PROG ": %s: %s\n", o->family,
+                err[0] ? err : ptb_strerror(rc));
+        return rc == PTB_EPARSE ? EXIT_USAGE : EXIT_FAILED;
+    }
+    uint64_t memory = machine_memory();
+    double cpu = (double)c.numbers / FAMILY_RATE;
+    grouped(c.numbers, num, sizeof num);
+    grouped(c.big, big, sizeof big);
+    grouped(c.largest, largest, sizeof largest);
+    grouped(c.goals, goals, sizeof goals);
+    human_size(c.memory, mem, sizeof mem);
+    human_size(memory, have, sizeof have);
+    printf("%s: %" PRIu64 " configurations (%s past 2^24 layouts), %s "
+           "layouts numbered, the largest %s; %s candidate goals; %" PRIu64
+           " tasks; memory at most %s (the largest configuration; %s here); "
+           "its search about %.0f s of CPU (%.1f s counted)\n", o->family,
+           c.configs, big, num, largest, goals, c.tasks, mem, have, cpu,
+           now() - t0);
+    if (memory && c.memory > memory) {
+        fprintf(stderr, PROG ": %s: its largest configuration needs %s of "
+                "memory, more than this machine's %s\n", o->family, mem,
+                have);
+        return EXIT_FAILED;
+    }
+    return flush_stdout();
+}
+
 /* --family FILE: every puzzle of the family, into its levels table,
- * DIR/NAME.levels.mdb; 2 for a bad family, 1 when it cannot be solved or
- * written. */
+ * DIR/NAME.levels.mdb, through its checkpoint DIR/NAME.levels.ckpt; 2 for
+ * a bad family, 1 when it cannot be solved or written. */
 static int family(const options *o)
 {
     static char text[65537];
-    char err[256] = "", size[32];
+    char err[512] = "", size[32], name[64], ckpt[PATH_MAX + 96];
     ptb_family *fam;
     uint64_t bytes = 0;
     int rc = read_family(o->family, text, sizeof text);
     if (rc || (rc = make_out(o->out)) != 0)
         return rc;
+    if (o->plan)
+        return family_plan(o, text);
+    family_name(text, name, sizeof name);
+    snprintf(ckpt, sizeof ckpt, "%s/%s.levels.ckpt", o->out, name);
+    const char *every = getenv("TBGEN_LOG_EVERY");
+    bar b = { name, isatty(2), NULL, 0, 0, -1, 0,
+              every && atof(every) >= 0 ? atof(every) : LOG_EVERY, 1 };
+    ptb_family_opts fo = { .threads = o->build.threads,
+                           .progress = o->quiet ? NULL : show_progress,
+                           .progress_ctx = &b, .checkpoint = ckpt };
     double t0 = now();
-    rc = ptb_family_solve(text, o->build.threads, &fam, err, sizeof err);
+    rc = ptb_family_run(text, &fo, &fam, err, sizeof err);
+    if (fo.progress && b.tty && b.phase) {
+        if (rc == PTB_OK)
+            finish_phase(&b);
+        fprintf(stderr, "\r%*s\r", 70, "");
+    }
     if (rc != PTB_OK) {
         fprintf(stderr, PROG ": %s: %s\n", o->family,
                 err[0] ? err : ptb_strerror(rc));

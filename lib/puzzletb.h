@@ -745,15 +745,50 @@ int ptb_format_search_json(const ptb_space *s, const ptb_solution *sol,
  * Its layouts are split into components; each solvable one is solved once
  * and kept when it passes the family's filters and is minimal (every piece
  * but the distinct ones, and every family wall, matters), by Michael
- * Fogleman's definitions, so that the results are his program's.  threads:
- * 0 or 1 for now.  PTB_OK; PTB_EPARSE with one line in err ("line 3:
- * family: ..."); PTB_EINVAL with one line in err when the family's
- * layouts are too many to rank, or more than 2^32 (a 6x6 board's are);
+ * Fogleman's definitions, so that the results are his program's.
+ * threads: how many share the work (0: 1).  PTB_OK; PTB_EPARSE with one
+ * line in err ("line 3: family: ..."); PTB_EINVAL with one line in err when the family's
+ * layouts are too many to rank, or a configuration's (the kinds on each
+ * line) more than 2^32 - 1;
  * PTB_ERANGE when a distance passes 254; PTB_ENOMEM.  Free it with
  * ptb_family_free(). */
 typedef struct ptb_family ptb_family;
 int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
                      char *err, size_t errcap);
+
+/* A long run of ptb_family_solve().  The work is split in tasks (a space
+ * and the sequences of its first three lines); with progress, the family's
+ * configurations are counted first (as ptb_family_plan() does) and
+ * progress(ctx, "search", done, total) called after each task, done and
+ * total in layout numbers; with a checkpoint file, each task's puzzles are
+ * appended to it as the task ends, and a run of the same family (the same
+ * text) with the same file takes back the tasks it holds and does the
+ * others, to the same puzzles (progress(ctx, "resume", tasks taken back,
+ * tasks) first).  The file is removed when the run ends well; a file of
+ * another family, or damaged before its last task, is PTB_EFORMAT with one
+ * line in err (a task cut short at its end is done again). */
+typedef struct ptb_family_opts {
+    unsigned threads;
+    void (*progress)(void *ctx, const char *phase, uint64_t done,
+                     uint64_t total);
+    void *progress_ctx;
+    const char *checkpoint;      /* NULL: none */
+} ptb_family_opts;
+int ptb_family_run(const char *text, const ptb_family_opts *o,
+                   ptb_family **out, char *err, size_t errcap);
+
+/* What a family's run needs (tbgen --plan --family): its configurations
+ * (those searched: the filters passed, one of a pair of images), their
+ * layout numbers in all, the largest, the configurations past 2^24 numbers
+ * (which share a memory budget), candidate goals, tasks, and the memory
+ * the largest configuration may take.  Counted by the run's own
+ * enumeration, on threads, without a search.  The same errors as
+ * ptb_family_solve(). */
+typedef struct ptb_family_counts {
+    uint64_t configs, numbers, largest, big, goals, tasks, memory;
+} ptb_family_counts;
+int ptb_family_plan(const char *text, unsigned threads, ptb_family_counts *out,
+                    char *err, size_t errcap);
 /* The puzzles kept, ordered by moves, then by board. */
 size_t ptb_family_count(const ptb_family *f);
 /* Puzzle i (< ptb_family_count()) in Fogleman's one-line form, "MOVES

@@ -96,30 +96,80 @@ check "a family whose pieces move both ways: refused" \
 sed 's/^distinct.*//' "$F" >"$TMP/nodistinct.txt"
 check "a family with no distinct piece: refused, the key to add named" \
     bad "$TMP/nodistinct.txt" "a family needs a distinct piece \('distinct X'\)"
-cat >"$TMP/r66.txt" <<'EOF'
-name     rush-6x6
+cat >"$TMP/r88.txt" <<'EOF'
+name     rush-8x8
 metrics  line
 distinct A
 axis     all
 empty    o
 covers   mixes 0
 start
-BBCooo
-DoCooo
-DAAooo
-DEEEoo
-oooooo
-oooooo
+BBCooooo
+DoCooooo
+DAAooooo
+DEEEoooo
+oooooooo
+oooooooo
+oooooooo
+oooooooo
 
-goal     ??????/??????/????AA/??????/??????/??????
+goal     ????????/????????/??????AA/????????/????????/????????/????????/????????
 EOF
-bin/tbgen --family "$TMP/r66.txt" >"$TMP/o" 2>"$TMP/e"; r=$?
-check "Rush Hour on 6x6 as one family: refused, its 347,158,132,022 layouts named (status 1)" \
-    sh -c '[ "$1" = 1 ] && [ ! -s "$2" ] && grep -q "347158132022 layouts, more than 4294967296" "$3"' \
+bin/tbgen --family "$TMP/r88.txt" >"$TMP/o" 2>"$TMP/e"; r=$?
+check "Rush Hour on 8x8 as one family: refused, its 32 pieces a layout named (status 2)" \
+    sh -c '[ "$1" = 2 ] && [ ! -s "$2" ] && grep -q "may hold 32 pieces, more than 21" "$3"' \
     _ "$r" "$TMP/o" "$TMP/e"
 check "a family that is no file nor shipped name: a usage error" \
     sh -c 'bin/tbgen --family no-such-family 2>"$1"; [ $? = 2 ] &&
            grep -q "unknown family .no-such-family." "$1"' _ "$TMP/e"
+# resume: rush-5x5-walls killed once its checkpoint holds 100 tasks, its
+# last record then cut short (a kill in its write), and run again: it
+# takes back the tasks whole and writes the bytes of the run above (whose
+# lines are Fogleman's); its checkpoint removed at the end
+export TMP
+resume() {
+    local d=$TMP/ck c=$TMP/ck/rush-5x5-walls.levels.ckpt p n i=0
+    rm -rf "$d" && mkdir -p "$d" || return 1
+    bin/tbgen --family rush-5x5-walls -o "$d" -q -j 2 & p=$!
+    while [ "$i" -lt 1200 ] && kill -0 "$p" 2>/dev/null; do
+        n=$(grep -c '^end ' "$c" 2>/dev/null)
+        [ "${n:-0}" -ge 100 ] && break
+        sleep 0.05; i=$((i + 1))
+    done
+    kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null
+    n=$(grep -c '^end ' "$c")
+    [ "$n" -ge 100 ] || { echo "# $n tasks in the checkpoint" >&2; return 1; }
+    cp "$c" "$TMP/partial.ckpt"
+    truncate -s -30 "$c" || return 1
+    TBGEN_LOG_EVERY=1000 bin/tbgen --family rush-5x5-walls -o "$d" -j 2 \
+        >"$TMP/o" 2>"$TMP/e" || { cat "$TMP/e" >&2; return 1; }
+    grep -q "resumed from its checkpoint, $((n - 1)) of 936 tasks done" "$TMP/e" &&
+        cmp "$d/rush-5x5-walls.levels.mdb" \
+            "$TMP/rush-5x5-walls/rush-5x5-walls.levels.mdb" && [ ! -e "$c" ] &&
+        return 0
+    echo "# $n tasks; $(head -1 "$TMP/e")" >&2
+    return 1
+}
+check "tbgen --family killed and run again: resumed from its checkpoint (its last task cut short), the same bytes" \
+    resume
+# refused: ckpt DESCRIPTION FAMILY-FILE MESSAGE
+ckpt() {
+    local d=$TMP/ck2
+    rm -rf "$d" && mkdir -p "$d" && cp "$TMP/partial.ckpt" "$d/rush-5x5-walls.levels.ckpt"
+    [ -n "$4" ] && sed -i "$4" "$d/rush-5x5-walls.levels.ckpt"
+    bin/tbgen --family "$2" -o "$d" -q >"$TMP/o" 2>"$TMP/e"; local r=$?
+    [ "$r" = 1 ] && [ ! -e "$d/rush-5x5-walls.levels.mdb" ] &&
+        grep -q "$3" "$TMP/e" && return 0
+    echo "# $1: status $r: $(head -1 "$TMP/e")" >&2
+    return 1
+}
+(cat puzzles/families/rush-5x5-walls.txt; echo '# another text') >"$TMP/other.txt"
+check "a checkpoint of another family's text: refused (status 1), nothing written" \
+    ckpt other "$TMP/other.txt" "checkpoint of another family or run"
+check "a checkpoint with a level changed in a whole record: refused (status 1)" \
+    ckpt damaged rush-5x5-walls "a damaged checkpoint" '0,/^[0-9][0-9] /s/^\([0-9]*\) \([^ ]*\) \([0-9]\)/\1 \2 1\3/'
+check "a checkpoint with a task's end line changed: refused (status 1)" \
+    ckpt damaged rush-5x5-walls "a damaged checkpoint" '0,/^end /s/^end \([0-9]*\) ./end \1 0/'
 check "--family with --puzzle: a usage error" \
     sh -c 'bin/tbgen --family rush-4x4 --puzzle four 2>/dev/null; [ $? = 2 ]'
 

@@ -8,7 +8,7 @@
  * the family is its description (doc/guide.md, "Families").  This file
  * reads a family and holds the definitions (which layouts count, the
  * searches near a layout, the drawing); family_config.c the computation
- * below and ptb_family_solve().
+ * below, family_resume.c its checkpoint, family_run.c ptb_family_solve().
  *
  * The family.  A description with 'covers mixes N' (every layout of its
  * distinct pieces and any number of the others), every piece moving along
@@ -751,4 +751,3 @@ void ptb_family_free(ptb_family *f)
     free(f->text);
     free(f);
 }
-

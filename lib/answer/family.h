@@ -1,8 +1,9 @@
-/* lib/answer/family.h: what the two files of the families share
+/* lib/answer/family.h: what the files of the families share
  * (library-internal): family.c reads a family, decides which layouts
  * count and draws a kept puzzle (Fogleman's definitions); family_config.c
  * finds every component of the family's configurations and keeps those
- * that count (ptb_family_solve()).  The definitions are in family.c's header.
+ * that count (fam_configs()), family_resume.c its checkpoint, family_run.c
+ * the public calls.  The definitions are in family.c's header.
  */
 #ifndef PTB_FAMILY_H
 #define PTB_FAMILY_H
@@ -95,6 +96,27 @@ uint64_t fam_flip_cells(const sl_desc *d, uint64_t cells);
 int fam_flip_anchor(const sl_desc *d, unsigned k, unsigned a);
 int fam_flips(const sl_desc *d);
 int fam_gather(ptb_family *fam, ptb_family *kept);
+
+/* family_config.c: the family's puzzles into fam (or, with pl, only its
+ * counts), by fo's threads, progress and checkpoint (text: the family's,
+ * for the checkpoint). */
+int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
+                const ptb_family_opts *fo, ptb_family *fam,
+                ptb_family_counts *pl, char *err, size_t errcap);
+
+/* family_resume.c: the checkpoint file of a run of ntask tasks of the
+ * family 'text' (its header, then a record a task done: the puzzles it
+ * kept).  Open takes back the tasks it holds into done[] (*ndone of
+ * them) and their puzzles into kept, and cuts a record cut short;
+ * PTB_EFORMAT with one line in err for another family's file or a damaged
+ * one.  fam_journal_task() appends task's puzzles (from any thread). */
+typedef struct fam_journal fam_journal;
+int fam_journal_open(const char *path, const char *text, unsigned ntask,
+                     uint8_t *done, unsigned *ndone, ptb_family *kept,
+                     fam_journal **out, char *err, size_t errcap);
+int fam_journal_task(fam_journal *j, unsigned task, const fam_level *lv,
+                     size_t n);
+void fam_journal_close(fam_journal *j, int remove_it);
 
 /* The description text without its family lines (each made blank), into
  * *desc (malloc'd), and the family's options into *o; whether d fits a

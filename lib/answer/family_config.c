@@ -1,18 +1,17 @@
 /* lib/answer/family_config.c: every component of a family's layouts that
  * holds a goal, searched once, and the minimal ones kept (fam_configs(),
- * for ptb_family_solve()); how, in family.c's header ("The computation,
+ * for family_run.c); how, in family.c's header ("The computation,
  * per space", "Minimal", "Upside down", "Threads").
  *
  * May touch: its arguments and the heap.  No I/O.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "family.h"
-
-#define MAX_FAMILY_LAYOUTS ((uint64_t)1 << 32)   /* the most layouts of a
-                                                    family (tbgen(1)) */
 
 /* ---- lines and configurations --------------------------------------- */
 
@@ -26,7 +25,15 @@
 #define MAX_LINES (SL_MAX_H + SL_MAX_W)
 #define LINE_PIECES SL_MAX_W     /* the most pieces on a line (one cell of
                                     it each) */
-#define MAX_DENSE ((uint64_t)1 << 28)   /* a configuration's numbers */
+#define MAX_DENSE ((uint64_t)UINT32_MAX)   /* a configuration's numbers
+                                              (tbgen(1)) */
+#define MAX_NEAR ((uint64_t)1 << 28)   /* near_dense()'s numbers; past them
+                                          fam_near() searches */
+#define SMALL ((uint64_t)1 << 24)      /* a configuration whose arrays a
+                                          worker keeps for the next */
+#define NUMBER_BYTES 5                 /* a number's: dist, lab */
+#define REACHED_BYTES 16               /* a layout reached: its key, number
+                                          and place in the order */
 
 /* A move on a line from a placement: piece 'piece' of the line slides,
  * to placement q, over the cells 'swept' (besides its own), which the
@@ -433,6 +440,43 @@ typedef struct plist {
     size_t n, cap;
 } plist;
 
+/* The memory the workers' big configurations share: one waits while
+ * the others' and its own would pass the budget, unless it would be
+ * alone. */
+typedef struct budget {
+    pthread_mutex_t lock;
+    pthread_cond_t freed;
+    uint64_t limit, used;
+} budget;
+
+static void budget_take(budget *b, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->lock);
+    while (b->used && b->used + bytes > b->limit)
+        pthread_cond_wait(&b->freed, &b->lock);
+    b->used += bytes;
+    pthread_mutex_unlock(&b->lock);
+}
+
+/* Whether bytes more fit now (then taken). */
+static int budget_try(budget *b, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->lock);
+    int fit = b->used + bytes <= b->limit;
+    if (fit)
+        b->used += bytes;
+    pthread_mutex_unlock(&b->lock);
+    return fit;
+}
+
+static void budget_give(budget *b, uint64_t bytes)
+{
+    pthread_mutex_lock(&b->lock);
+    b->used -= bytes;
+    pthread_cond_broadcast(&b->freed);
+    pthread_mutex_unlock(&b->lock);
+}
+
 /* One thread's share: the space it works in, its configuration and
  * buffers, its searches near a layout (on the space's board and the
  * base's), and the puzzles it kept. */
@@ -442,8 +486,11 @@ typedef struct worker {
     cfg c;
     plist lvl[MAX_LINES];
     uint8_t *dist;               /* of each number: FAR, or its distance */
-    uint32_t *lab, *stamp, gen;  /* its goal's label; moved()'s marks */
-    uint64_t cap;                /* of dist, lab and stamp */
+    uint32_t *lab, gen;          /* its goal's label; once the components
+                                    are sorted, moved()'s marks */
+    uint64_t cap;                /* of dist and lab */
+    budget *mem;
+    uint64_t held;               /* of mem's budget */
     uint64_t *qkey, *mkey;       /* the layouts reached, and moved()'s */
     uint32_t *qidx, *midx, *ord;
     size_t qcap, mcap, ocap;
@@ -458,6 +505,9 @@ typedef struct worker {
     component comp;
     ptb_family kept;
     unsigned force[TASK_LINES];  /* the task's first lines (job) */
+    int plan;                    /* count the configurations, no search */
+    ptb_family_counts pl;          /* the counts (plan) */
+    uint64_t numbers;            /* numbers searched or counted, in all */
     int rc;
 } worker;
 
@@ -529,7 +579,7 @@ static uint32_t find(uint32_t *parent, uint32_t x)
 /* The pieces that some optimal line from the layout of key (number idx,
  * in a component of 'size' layouts) moves, a bit each: the moves one
  * nearer, from it and from every layout they lead to (marked in
- * stamp[]). */
+ * lab[], free once the components are sorted). */
 static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
                  uint64_t *out)
 {
@@ -540,10 +590,10 @@ static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
     if (room2(&w->mkey, &w->midx, &w->mcap, size) != PTB_OK)
         return PTB_ENOMEM;
     if (++w->gen == 0) {
-        memset(w->stamp, 0, w->cap * sizeof *w->stamp);
+        memset(w->lab, 0, w->cap * sizeof *w->lab);
         w->gen = 1;
     }
-    w->stamp[idx] = w->gen;
+    w->lab[idx] = w->gen;
     w->mkey[tail] = key;
     w->midx[tail++] = idx;
     while (head < tail && bits != all) {
@@ -562,9 +612,9 @@ static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
                 if (w->dist[ni] + 1u != du)
                     continue;
                 bits |= (uint64_t)1 << (c->first[i] + mv->piece);
-                if (w->stamp[ni] == w->gen)
+                if (w->lab[ni] == w->gen)
                     continue;
-                w->stamp[ni] = w->gen;
+                w->lab[ni] = w->gen;
                 w->mkey[tail] = (key & ~(c->mask[i] << c->shift[i])) |
                                 (uint64_t)mv->q << c->shift[i];
                 w->midx[tail++] = ni;
@@ -638,7 +688,7 @@ static int less_cfg(worker *w, uint64_t key, unsigned i, unsigned jj,
                                              c->mask[k]);
         if (!tk)
             continue;
-        if (R * tk->n > MAX_DENSE)
+        if (R * tk->n > MAX_NEAR)
             return 0;
         o->t[o->n] = tk;
         o->shift[o->n] = shift;
@@ -822,18 +872,35 @@ static int one_component(worker *w, size_t s, size_t e, int mirror)
     return PTB_OK;
 }
 
+/* The arrays of a layout number and of a layout reached, freed. */
+static void dense_free(worker *w)
+{
+    free(w->dist);
+    free(w->lab);
+    free(w->qkey);
+    free(w->qidx);
+    free(w->ord);
+    free(w->mkey);
+    free(w->midx);
+    w->dist = NULL;
+    w->mkey = NULL;
+    w->midx = NULL;
+    w->lab = NULL;
+    w->qkey = NULL;
+    w->qidx = NULL;
+    w->ord = NULL;
+    w->cap = w->qcap = w->ocap = w->mcap = 0;
+}
+
 /* Room for the configuration's numbers and for ng goal labels. */
 static int dense_room(worker *w, uint64_t size, size_t ng)
 {
     if (size > w->cap) {
         free(w->dist);
         free(w->lab);
-        free(w->stamp);
         w->dist = malloc(size);
         w->lab = malloc(size * sizeof *w->lab);
-        w->stamp = calloc(size, sizeof *w->stamp);
-        w->gen = 0;
-        w->cap = w->dist && w->lab && w->stamp ? size : 0;
+        w->cap = w->dist && w->lab ? size : 0;
         if (!w->cap)
             return PTB_ENOMEM;
         memset(w->dist, FAR, size);
@@ -878,6 +945,9 @@ static int components(worker *w, size_t n, size_t ngoal, int mirror)
         w->count[k + 1] += w->count[k];
     for (size_t h = 0; h < n; h++)
         w->ord[w->count[w->cid[w->lab[w->qidx[h]]]]++] = (uint32_t)h;
+    for (size_t h = 0; h < n; h++)
+        w->lab[w->qidx[h]] = 0;  /* (moved()'s marks from here) */
+    w->gen = 0;
     for (size_t k = 0, s = 0; rc == PTB_OK && k < ncomp; k++) {
         rc = one_component(w, s, w->count[k], mirror);
         s = w->count[k];
@@ -890,7 +960,7 @@ static int components(worker *w, size_t n, size_t ngoal, int mirror)
  * layout labelled with the goal it was reached from, labels of one
  * component joined when their layouts meet; then each component from its
  * layouts, in order of distance. */
-static int explore(worker *w, const part *g, size_t ng, int mirror)
+static int explore_in(worker *w, const part *g, size_t ng, int mirror)
 {
     const cfg *c = &w->c;
     size_t n = 0;
@@ -947,6 +1017,28 @@ static int explore(worker *w, const part *g, size_t ng, int mirror)
     return rc;
 }
 
+/* explore_in(); a configuration past SMALL numbers within the workers'
+ * memory budget: the worker holds its arrays' worst case for the next
+ * (their numbers set back, none cleared whole), and when more does not
+ * fit, frees them and waits. */
+static int explore(worker *w, const part *g, size_t ng, int mirror)
+{
+    uint64_t size = w->c.size;
+    if (size <= SMALL)
+        return explore_in(w, g, ng, mirror);
+    uint64_t need = (size > w->cap ? size : w->cap) * NUMBER_BYTES +
+                    size * REACHED_BYTES;
+    if (need > w->held && !budget_try(w->mem, need - w->held)) {
+        dense_free(w);
+        budget_give(w->mem, w->held);
+        need = size * (NUMBER_BYTES + REACHED_BYTES);
+        budget_take(w->mem, need);
+        w->held = need;
+    } else if (need > w->held)
+        w->held = need;
+    return explore_in(w, g, ng, mirror);
+}
+
 /* The code of a layout's configuration: its pieces by line and place,
  * each its line and kind (2 bytes a piece). */
 static void config_code(const sl_desc *d, const pieces *pc, uint8_t *code)
@@ -1000,6 +1092,15 @@ static int leaf(worker *w, const part *g, size_t ng)
         mirror = cmp < 0;
     }
     w->c.np = pc.np;
+    w->numbers += w->c.size;
+    if (w->plan) {
+        w->pl.configs++;
+        w->pl.goals += ng;
+        w->pl.big += w->c.size > SMALL;
+        if (w->c.size > w->pl.largest)
+            w->pl.largest = w->c.size;
+        return PTB_OK;
+    }
     return explore(w, g, ng, mirror);
 }
 
@@ -1087,6 +1188,13 @@ typedef struct job {
     task *task;
     unsigned ntask, next, taken;    /* (atomic) */
     worker *w;
+    int plan;                    /* a pass that counts (worker.plan) */
+    uint8_t *done;               /* of each task: taken back (checkpoint) */
+    uint64_t *weight;            /* of each task: its numbers (counted) */
+    uint64_t total, sofar;       /* numbers: in all, done (progress) */
+    const ptb_family_opts *o;
+    fam_journal *jr;
+    pthread_mutex_t lock;        /* progress */
 } job;
 
 /* The tasks of space sp: the product of its first lines' choices. */
@@ -1107,6 +1215,10 @@ static void *job_thread(void *arg)
         unsigned i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
         if (i >= j->ntask || w->rc != PTB_OK)
             break;
+        if (j->done && j->done[i])
+            continue;
+        size_t first = w->kept.n;
+        uint64_t before = w->numbers;
         const fspace *sp = &r->sp[j->task[i].sp];
         part root = { 0, 0, 0 };
         w->sp = sp;
@@ -1119,7 +1231,24 @@ static void *job_thread(void *arg)
             f /= l < n_lines(sp->d) ? 1 + sp->ntab[l] : 1;
         }
         w->rc = dfs(w, 0, 0, &root, 1);
+        if (w->rc != PTB_OK)
+            break;
+        if (j->plan)
+            j->weight[i] = w->numbers - before;
+        if (j->jr && (w->rc = fam_journal_task(j->jr, i, w->kept.level + first,
+                                               w->kept.n - first)))
+            break;
+        if (!j->plan && j->o && j->o->progress) {
+            pthread_mutex_lock(&j->lock);
+            j->sofar += j->weight ? j->weight[i] : 0;
+            j->o->progress(j->o->progress_ctx, "search", j->sofar, j->total);
+            pthread_mutex_unlock(&j->lock);
+        }
     }
+    dense_free(w);               /* (a worker waiting for memory waits for
+                                    this one's) */
+    budget_give(w->mem, w->held);
+    w->held = 0;
     return NULL;
 }
 
@@ -1127,14 +1256,7 @@ static void worker_free(worker *w)
 {
     for (unsigned l = 0; l < MAX_LINES; l++)
         free(w->lvl[l].a);
-    free(w->dist);
-    free(w->lab);
-    free(w->stamp);
-    free(w->qkey);
-    free(w->qidx);
-    free(w->mkey);
-    free(w->midx);
-    free(w->ord);
+    dense_free(w);
     free(w->parent);
     free(w->cid);
     free(w->count);
@@ -1179,12 +1301,63 @@ static int spaces(run *r, const sl_desc *d)
     return rc;
 }
 
-static int configs(const sl_desc *d, const fam_opts *o, unsigned threads,
-                   ptb_family *fam, char *err, size_t errcap)
+/* One pass over the tasks not done, on 'threads' threads: a count
+ * (j->plan, into *pl) or the search (the puzzles into fam). */
+static int pass(job *j, unsigned threads, budget *mem, ptb_family *fam,
+                ptb_family_counts *pl)
 {
-    threads = threads < 1 ? 1 : threads > 256 ? 256 : threads;
+    const run *r = j->r;
+    int rc = PTB_OK;
+    j->next = j->taken = 0;
+    if (!(j->w = calloc(threads, sizeof *j->w)))
+        return PTB_ENOMEM;
+    for (unsigned i = 0; i < threads; i++) {
+        csearch cs = { .d = r->base, .metric = r->base->metric[0],
+                       .next = r->sp[0].next };
+        j->w[i].r = r;
+        j->w[i].mem = mem;
+        j->w[i].plan = j->plan;
+        j->w[i].near = j->w[i].base = cs;
+    }
+    ptb_run_threads(job_thread, j, threads);
+    for (unsigned i = 0; i < threads; i++) {
+        worker *w = &j->w[i];
+        rc = rc != PTB_OK ? rc : w->rc;
+        if (rc == PTB_OK && j->plan) {
+            pl->configs += w->pl.configs;
+            pl->numbers += w->numbers;
+            pl->goals += w->pl.goals;
+            pl->big += w->pl.big;
+            if (w->pl.largest > pl->largest)
+                pl->largest = w->pl.largest;
+        }
+        if (rc == PTB_OK && !j->plan)
+            rc = fam_gather(fam, &w->kept);
+    }
+    for (unsigned i = 0; i < threads; i++)
+        worker_free(&j->w[i]);
+    free(j->w);
+    j->w = NULL;
+    return rc;
+}
+
+int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
+                const ptb_family_opts *fo, ptb_family *fam,
+                ptb_family_counts *pl, char *err, size_t errcap)
+{
+    unsigned threads = fo->threads < 1 ? 1 : fo->threads > 256 ? 256
+                                                              : fo->threads;
+    ptb_family_counts count = { 0 };
+    ptb_family back = { 0 };
     run r = { .o = *o, .base = d };
-    job j = { .r = &r };
+    job j = { .r = &r, .o = fo };
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    budget mem = { .limit = pages > 0 && page > 0
+                            ? (uint64_t)pages * (uint64_t)page / 4 * 3
+                            : (uint64_t)8 << 30 };
+    pthread_mutex_init(&mem.lock, NULL);
+    pthread_cond_init(&mem.freed, NULL);
+    pthread_mutex_init(&j.lock, NULL);
     int rc = spaces(&r, d);
     for (unsigned k = 0; rc == PTB_OK && k < d->nkinds; k++) {
         r.distinct |= d->kind[k].label ? 1u << k : 0;
@@ -1194,124 +1367,53 @@ static int configs(const sl_desc *d, const fam_opts *o, unsigned threads,
     for (unsigned s = 0; rc == PTB_OK && s < r.nsp; s++)
         j.ntask += space_tasks(&r.sp[s]);
     if (rc == PTB_OK && (!(j.task = calloc(j.ntask, sizeof *j.task)) ||
-                         !(j.w = calloc(threads, sizeof *j.w))))
+                         !(j.weight = calloc(j.ntask, sizeof *j.weight)) ||
+                         !(j.done = calloc(j.ntask, 1))))
         rc = PTB_ENOMEM;
     if (rc == PTB_OK) {
         unsigned t = 0;
         for (unsigned s = 0; s < r.nsp; s++)
             for (unsigned f = 0; f < space_tasks(&r.sp[s]); f++)
                 j.task[t++] = (task){ s, f };
-        for (unsigned i = 0; i < threads; i++) {
-            csearch cs = { .d = d, .metric = d->metric[0],
-                           .next = r.sp[0].next };
-            j.w[i].r = &r;
-            j.w[i].near = j.w[i].base = cs;
-        }
-        ptb_run_threads(job_thread, &j, threads);
-        for (unsigned i = 0; i < threads; i++) {
-            rc = rc != PTB_OK ? rc : j.w[i].rc;
-            if (rc == PTB_OK)
-                rc = fam_gather(fam, &j.w[i].kept);
-        }
-        if (rc == PTB_EINVAL)
-            ptb_errf(err, errcap, "a configuration of the family has more "
-                     "than %llu layouts", (unsigned long long)MAX_DENSE);
     }
-    for (unsigned i = 0; j.w && i < threads; i++)
-        worker_free(&j.w[i]);
-    free(j.w);
+    if (rc == PTB_OK && (pl || fo->progress)) {
+        j.plan = 1;
+        rc = pass(&j, threads, &mem, NULL, &count);
+        j.plan = 0;
+        count.tasks = j.ntask;
+        count.memory = count.largest * (NUMBER_BYTES + REACHED_BYTES);
+        j.total = count.numbers;
+        if (pl)
+            *pl = count;
+    }
+    if (rc == PTB_OK && !pl && fo->checkpoint) {
+        unsigned ndone = 0;
+        rc = fam_journal_open(fo->checkpoint, text, j.ntask, j.done, &ndone,
+                              &back, &j.jr, err, errcap);
+        if (rc == PTB_OK && ndone && fo->progress)
+            fo->progress(fo->progress_ctx, "resume", ndone, j.ntask);
+        for (unsigned i = 0; i < j.ntask; i++)
+            j.sofar += j.done[i] ? j.weight[i] : 0;
+    }
+    if (rc == PTB_OK && !pl)
+        rc = pass(&j, threads, &mem, fam, NULL);
+    if (rc == PTB_OK && !pl)
+        rc = fam_gather(fam, &back);
+    if (rc == PTB_EINVAL)
+        ptb_errf(err, errcap, "a configuration of the family has more "
+                 "than %llu layouts", (unsigned long long)MAX_DENSE);
+    fam_journal_close(j.jr, rc == PTB_OK);
+    for (size_t i = 0; i < back.n; i++)
+        free(back.level[i].hist);
+    free(back.level);
     free(j.task);
+    free(j.weight);
+    free(j.done);
     for (unsigned s = 0; s < r.nsp; s++)
         space_free(&r.sp[s]);
     free(r.sp);
+    pthread_mutex_destroy(&j.lock);
+    pthread_mutex_destroy(&mem.lock);
+    pthread_cond_destroy(&mem.freed);
     return rc;
-}
-
-/* ---- the family ----------------------------------------------------- */
-
-static int level_cmp(const void *a, const void *b)
-{
-    const fam_level *x = a, *y = b;
-    if (x->moves != y->moves)
-        return x->moves < y->moves ? -1 : 1;
-    return strcmp(x->board, y->board);
-}
-
-/* Whether the family's layouts can be ranked by the engine (the same
- * limits as any description's: at most 2^32, and not its own mirror
- * image), into err when not. */
-static int check_space(sl_desc *d, ptb_puzzle **p, char *err, size_t errcap)
-{
-    ptb_space *s;
-    int rc = sl_puzzle(d, p);
-    if (rc != PTB_OK) {
-        sl_free(d);
-        return rc;
-    }
-    if ((rc = ptb_space_new(*p, NULL, &s)) != PTB_OK) {
-        if (rc == PTB_EINVAL)
-            ptb_errf(err, errcap, "the family's layouts are too many to "
-                     "rank");
-        return rc;
-    }
-    uint64_t n = s->p->size(s->ctx, 0);
-    if (!sl_space_desc(s))
-        rc = ptb_errf(err, errcap, "a family's description may not be its "
-                      "own mirror image (give its goals a side)");
-    else if (n > MAX_FAMILY_LAYOUTS) {
-        ptb_errf(err, errcap, "the family has %llu layouts, more than %llu "
-                 "(2^32) that a family may have", (unsigned long long)n,
-                 (unsigned long long)MAX_FAMILY_LAYOUTS);
-        rc = PTB_EINVAL;
-    }
-    ptb_space_close(s);
-    return rc;
-}
-
-static int solve(const char *desc, const fam_opts *o, unsigned threads,
-                 ptb_family *fam, char *err, size_t errcap)
-{
-    sl_desc *d;
-    ptb_puzzle *p = NULL;
-    int rc = sl_read(desc, NULL, &d, err, errcap);
-    if (rc != PTB_OK)
-        return rc;
-    if ((rc = fam_check_desc(d, err, errcap)) != PTB_OK) {
-        sl_free(d);
-        return rc;
-    }
-    snprintf(fam->name, sizeof fam->name, "%s", d->name);
-    if ((rc = check_space(d, &p, err, errcap)) == PTB_OK)
-        rc = configs(d, o, threads, fam, err, errcap);
-    if (p)
-        ptb_puzzle_free(p);      /* (and d; without p, check_space() freed
-                                    it) */
-    return rc;
-}
-
-int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
-                     char *err, size_t errcap)
-{
-    fam_opts o;
-    char *desc;
-    *out = NULL;
-    ptb_family *fam = calloc(1, sizeof *fam);
-    if (!fam)
-        return PTB_ENOMEM;
-    int rc = fam_split_family(text, &o, &desc, err, errcap);
-    if (rc == PTB_OK) {
-        rc = solve(desc, &o, threads, fam, err, errcap);
-        free(desc);
-    }
-    if (rc != PTB_OK) {
-        ptb_family_free(fam);
-        return rc;
-    }
-    qsort(fam->level, fam->n, sizeof *fam->level, level_cmp);
-    if (!(fam->text = strdup(text))) {
-        ptb_family_free(fam);
-        return PTB_ENOMEM;
-    }
-    *out = fam;
-    return PTB_OK;
 }

@@ -1,0 +1,307 @@
+/* lib/answer/family_resume.c: a family's checkpoint file (ptb_family_run()
+ * with a checkpoint): the tasks done and the puzzles each kept, appended
+ * as each task ends, so that a run killed and started again takes them
+ * back and does only the others.
+ *
+ * The file is text:
+ *   puzzletb family checkpoint 1
+ *   family SHA256          of the family's text, in hex
+ *   tasks N                the run's tasks
+ * then a record a task done, in the order tasks end:
+ *   task I K               task I, K puzzles
+ *   LINE                   K lines, each ptb_family_line()'s form
+ *   end I SHA256           of the record's text from "task" to the last
+ *                          LINE's newline
+ * A record is written by one write() at its task's end.  At open, the
+ * records are read in turn; the first that is cut short (a kill in its
+ * write) ends them, and the file is cut there; one that is whole but
+ * fails its SHA-256, its lines or its task's number, or a task twice,
+ * refuses the file.  Puzzles read back are checked as a levels table's
+ * lines are (numbers in range, histogram summing to the states); the
+ * board is the family's own drawing, written by the same run's code.
+ *
+ * May touch: its arguments, the heap and the checkpoint file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "family.h"
+
+#define MAGIC "puzzletb family checkpoint 1\n"
+
+struct fam_journal {
+    int fd;
+    char *path;
+    pthread_mutex_t lock;
+};
+
+static void sha_hex(const void *data, size_t n, char hex[65])
+{
+    ptb_sha256 c;
+    ptb_sha256_init(&c);
+    ptb_sha256_update(&c, data, n);
+    ptb_sha256_hex(&c, hex);
+}
+
+static int add(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    void *b = *buf;
+    if (ptb_room(&b, cap, *len + n + 1, 1, 4096))
+        return PTB_ENOMEM;
+    *buf = b;
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+    return PTB_OK;
+}
+
+/* One puzzle's line (without its newline) into l (its hist malloc'd):
+ * whether it reads. */
+static int read_level(const char *s, const char *end, fam_level *l)
+{
+    char *e;
+    const char *b;
+    if (end - s < 2 || s[0] < '0' || s[0] > '9')
+        return 0;
+    unsigned long moves = strtoul(s, &e, 10);
+    if (e >= end || *e != ' ' || moves >= FAR)
+        return 0;
+    b = e + 1;
+    s = memchr(b, ' ', (size_t)(end - b));
+    if (!s || s == b || s - b > SL_MAX_CELLS)
+        return 0;
+    memcpy(l->board, b, (size_t)(s - b));
+    l->board[s - b] = '\0';
+    for (const char *c = l->board; *c; c++)
+        if (*c != '.' && *c != 'x' && (*c < 'A' || *c > 'Z') &&
+            (*c < 'a' || *c > 'z'))
+            return 0;
+    s++;
+    if (s >= end || *s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    unsigned long long states = strtoull(s, &e, 10);
+    if (e >= end || *e != ' ' || errno == ERANGE)
+        return 0;
+    if (!(l->hist = malloc((moves + 1) * sizeof *l->hist)))
+        return 0;
+    uint64_t sum = 0;
+    s = e + 1;
+    for (unsigned long d = 0; d <= moves; d++) {
+        if (s >= end || *s < '0' || *s > '9')
+            break;
+        l->hist[d] = strtoull(s, &e, 10);
+        sum += l->hist[d];
+        s = e + 1;
+        if (d < moves ? e >= end || *e != ',' : e != end) {
+            e = NULL;
+            break;
+        }
+        if (d == moves) {
+            l->moves = (unsigned)moves;
+            l->states = states;
+            if (sum == states && l->hist[moves] > 0 && l->hist[0] > 0)
+                return 1;
+        }
+    }
+    free(l->hist);
+    l->hist = NULL;
+    return 0;
+}
+
+/* The records of text[0..len) after the header into done and kept;
+ * *good the length of those whole; -1 when one is damaged. */
+static int read_records(const char *text, size_t len, size_t at,
+                        unsigned ntask, uint8_t *done, unsigned *ndone,
+                        ptb_family *kept, size_t *good)
+{
+    *good = at;
+    for (;;) {
+        const char *s = text + at, *end = text + len, *nl;
+        unsigned task;
+        unsigned long long k;
+        int n = 0;
+        if (s == end)
+            return 0;
+        if (!(nl = memchr(s, '\n', (size_t)(end - s))))
+            return 0;                     /* (cut short) */
+        if (sscanf(s, "task %u %llu%n", &task, &k, &n) != 2 ||
+            s + n != nl || task >= ntask || done[task])
+            return -1;
+        size_t first = kept->n;
+        const char *line = nl + 1;
+        for (unsigned long long i = 0; i < k; i++) {
+            if (!(nl = memchr(line, '\n', (size_t)(end - line))))
+                return 0;
+            void *a = kept->level;
+            if (ptb_room(&a, &kept->cap, kept->n + 1, sizeof *kept->level,
+                         64))
+                return -1;
+            kept->level = a;
+            if (!read_level(line, nl, &kept->level[kept->n]))
+                return -1;
+            kept->n++;
+            line = nl + 1;
+        }
+        char hex[65], tail[96];
+        if (!(nl = memchr(line, '\n', (size_t)(end - line))))
+            return 0;
+        sha_hex(s, (size_t)(line - s), hex);
+        int m = snprintf(tail, sizeof tail, "end %u %s", task, hex);
+        if (nl - line != m || memcmp(line, tail, (size_t)m)) {
+            while (kept->n > first)
+                free(kept->level[--kept->n].hist);
+            return -1;
+        }
+        done[task] = 1;
+        ++*ndone;
+        at = (size_t)(nl + 1 - text);
+        *good = at;
+    }
+}
+
+int fam_journal_open(const char *path, const char *text, unsigned ntask,
+                     uint8_t *done, unsigned *ndone, ptb_family *kept,
+                     fam_journal **out, char *err, size_t errcap)
+{
+    char head[160], hex[65];
+    int fd = open(path, O_RDWR | O_CREAT, 0644), rc = PTB_OK;
+    *out = NULL;
+    *ndone = 0;
+    if (fd < 0)
+        return errno;
+    sha_hex(text, strlen(text), hex);
+    int hn = snprintf(head, sizeof head, MAGIC "family %s\ntasks %u\n",
+                      hex, ntask);
+    struct stat st;
+    char *buf = NULL;
+    size_t len = 0, good = 0;
+    if (fstat(fd, &st) != 0) {
+        rc = errno;
+        goto done;
+    }
+    if (st.st_size > 0) {
+        if (!(buf = malloc((size_t)st.st_size + 1))) {
+            rc = PTB_ENOMEM;
+            goto done;
+        }
+        while (len < (size_t)st.st_size) {
+            ssize_t r = read(fd, buf + len, (size_t)st.st_size - len);
+            if (r <= 0) {
+                rc = r < 0 ? errno : PTB_ETRUNC;
+                goto done;
+            }
+            len += (size_t)r;
+        }
+        buf[len] = '\0';
+        if (len < (size_t)hn ? memcmp(buf, head, len)
+                             : memcmp(buf, head, (size_t)hn)) {
+            ptb_errf(err, errcap, "%s: the checkpoint of another family or "
+                     "run (remove it to start again)", path);
+            rc = PTB_EFORMAT;
+            goto done;
+        }
+        if (len >= (size_t)hn &&
+            read_records(buf, len, (size_t)hn, ntask, done, ndone, kept,
+                         &good) < 0) {
+            ptb_errf(err, errcap, "%s: a damaged checkpoint (remove it to "
+                     "start again)", path);
+            rc = PTB_EFORMAT;
+            goto done;
+        }
+    }
+    if (good < (size_t)hn) {
+        if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0 ||
+            write(fd, head, (size_t)hn) != hn) {
+            rc = errno ? errno : PTB_EIO;
+            goto done;
+        }
+    } else if (ftruncate(fd, (off_t)good) != 0 ||
+               lseek(fd, (off_t)good, SEEK_SET) < 0) {
+        rc = errno;
+        goto done;
+    }
+    fam_journal *j = calloc(1, sizeof *j);
+    if (!j || !(j->path = strdup(path))) {
+        free(j);
+        rc = PTB_ENOMEM;
+        goto done;
+    }
+    j->fd = fd;
+    pthread_mutex_init(&j->lock, NULL);
+    *out = j;
+    fd = -1;
+done:
+    free(buf);
+    if (fd >= 0)
+        close(fd);
+    if (rc != PTB_OK && rc != PTB_EFORMAT)
+        while (kept->n)
+            free(kept->level[--kept->n].hist);
+    return rc;
+}
+
+int fam_journal_task(fam_journal *j, unsigned task, const fam_level *lv,
+                     size_t n)
+{
+    char *buf = NULL, line[64], hex[65];
+    size_t len = 0, cap = 0;
+    ptb_family view = { .n = n, .level = (fam_level *)lv };
+    int m = snprintf(line, sizeof line, "task %u %zu\n", task, n);
+    int rc = add(&buf, &len, &cap, line, (size_t)m);
+    for (size_t i = 0; rc == PTB_OK && i < n; i++) {
+        int need = ptb_family_line(&view, i, line, 1);
+        void *b = buf;
+        if (need < 0 || ptb_room(&b, &cap, len + (size_t)need + 2, 1, 4096)) {
+            rc = PTB_ENOMEM;
+            break;
+        }
+        buf = b;
+        ptb_family_line(&view, i, buf + len, (size_t)need + 1);
+        len += (size_t)need;
+        buf[len++] = '\n';
+    }
+    if (rc == PTB_OK) {
+        sha_hex(buf, len, hex);
+        m = snprintf(line, sizeof line, "end %u ", task);
+        if ((rc = add(&buf, &len, &cap, line, (size_t)m)) == PTB_OK)
+            rc = add(&buf, &len, &cap, hex, 64);
+        if (rc == PTB_OK)
+            rc = add(&buf, &len, &cap, "\n", 1);
+    }
+    if (rc == PTB_OK) {
+        pthread_mutex_lock(&j->lock);
+        size_t at = 0;
+        while (at < len) {
+            ssize_t w = write(j->fd, buf + at, len - at);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                rc = w < 0 ? errno : PTB_EIO;
+                break;
+            }
+            at += (size_t)w;
+        }
+        pthread_mutex_unlock(&j->lock);
+    }
+    free(buf);
+    return rc;
+}
+
+void fam_journal_close(fam_journal *j, int remove_it)
+{
+    if (!j)
+        return;
+    close(j->fd);
+    if (remove_it)
+        unlink(j->path);
+    pthread_mutex_destroy(&j->lock);
+    free(j->path);
+    free(j);
+}
