@@ -268,70 +268,63 @@ def fifteen(tables):
           rc == 0 and len(got) == len(short) and not wrong, wrong or err)
 
 
-def fourteen(tables):
-    board = Board(["12345", "6789A", "BCDE."])
-    ball = board.distances(16)
-    rng = random.Random(14)
+def searched_sample(name, tables, board, seed, radius, walks, lo, hi, count):
+    """count positions of lo to hi moves (a search written here to the
+    goal's ball of that radius), answered by the search with their
+    distance; returns the random generator for more."""
+    ball = board.distances(radius)
+    rng = random.Random(seed)
     sample = []
-    while len(sample) < 24:
-        s = board.walk(rng.randrange(24, 60), rng)
-        d = board.distance(s, ball, 16, 28)
-        if d is not None and d >= 20:
+    while len(sample) < count:
+        s = board.walk(rng.randrange(*walks), rng)
+        d = board.distance(s, ball, radius, hi)
+        if d is not None and d >= lo:
             sample.append((d, s))
-    rc, got, err = tblookup("fourteen", "--tables", tables, "--batch",
+    rc, got, err = tblookup(name, "--tables", tables, "--batch",
                             "--count", "-j", "1", stdin="".join(
                                 board.rows(s) + "\n" for _, s in sample))
     got = got.split()
     wrong = [(d, s, g) for (d, s), g in zip(sample, got) if int(g) != d]
-    check("fourteen: %d positions of 20 to 28 moves (a search written here "
-          "to the goal's ball of radius 16) answered with their distance"
-          % len(sample), rc == 0 and len(got) == len(sample) and not wrong,
+    check("%s: %d positions of %d to %d moves (a search written here "
+          "to the goal's ball of radius %d) answered with their distance"
+          % (name, len(sample), lo, hi, radius),
+          rc == 0 and len(got) == len(sample) and not wrong,
           wrong[:3] or err)
-    far = [board.walk(k, rng) for k in (40, 50, 60, 70)]
-    rc, got, err = tblookup("fourteen", "--tables", tables, "--format",
-                            "json", "--batch", stdin="".join(
-                                board.rows(s) + "\n" for s in far))
+    return rng
+
+
+def searched_walks(name, tables, board, rng, lengths, threads):
+    """Random walks of the given lengths from the goal: each answer at
+    most the walk, of its parity, a line of the rules to the goal, proven
+    optimal."""
+    walks = [(k, board.walk(k, rng)) for k in lengths]
+    rc, got, err = tblookup(name, "--tables", tables, "--format", "json",
+                            "--batch", "-j", str(threads), stdin="".join(
+                                board.rows(s) + "\n" for _, s in walks))
     answers = [json.loads(line) for line in got.splitlines()] if rc == 0 \
         else []
-    check("fourteen: walks of 40 to 70 moves: each line is moves of the "
-          "rules to the goal, proven optimal",
-          len(answers) == len(far) and
-          all(replayed(board, s, a) and a["search"]["optimal"] is True
-              for s, a in zip(far, answers)), err or got[:200])
+    check("%s: walks of %d to %d moves: each answer at most the walk, of "
+          "its parity, a line of the rules to the goal, proven optimal"
+          % (name, min(lengths), max(lengths)),
+          len(answers) == len(walks) and
+          all(a["distance"] <= k and (k - a["distance"]) % 2 == 0 and
+              replayed(board, s, a) and a["search"]["optimal"] is True
+              for (k, s), a in zip(walks, answers)), err or got[:200])
+
+
+def fourteen(tables):
+    board = Board(["12345", "6789A", "BCDE."])
+    rng = searched_sample("fourteen", tables, board, 14, 16, (24, 60),
+                          20, 28, 24)
+    searched_walks("fourteen", tables, board, rng, (40, 50, 60, 70), 1)
 
 
 def nineteen(tables):
     """The 4x5 puzzle: 19 tiles, more kinds than the engine once took."""
     board = Board(["12345", "6789A", "BCDEF", "GHIJ."])
-    ball = board.distances(14)
-    rng = random.Random(19)
-    sample = []
-    while len(sample) < 20:
-        s = board.walk(rng.randrange(18, 50), rng)
-        d = board.distance(s, ball, 14, 26)
-        if d is not None and d >= 16:
-            sample.append((d, s))
-    rc, got, err = tblookup("nineteen", "--tables", tables, "--batch",
-                            "--count", "-j", "1", stdin="".join(
-                                board.rows(s) + "\n" for _, s in sample))
-    got = got.split()
-    wrong = [(d, s, g) for (d, s), g in zip(sample, got) if int(g) != d]
-    check("nineteen: %d positions of 16 to 26 moves (a search written here "
-          "to the goal's ball of radius 14) answered with their distance"
-          % len(sample), rc == 0 and len(got) == len(sample) and not wrong,
-          wrong[:3] or err)
-    walks = [(k, board.walk(k, rng)) for k in (30, 36, 40, 44)]
-    rc, got, err = tblookup("nineteen", "--tables", tables, "--format",
-                            "json", "--batch", "-j", "2", stdin="".join(
-                                board.rows(s) + "\n" for _, s in walks))
-    answers = [json.loads(line) for line in got.splitlines()] if rc == 0 \
-        else []
-    check("nineteen: walks of 30 to 44 moves: each answer at most the walk, "
-          "of its parity, a line of the rules to the goal, proven optimal",
-          len(answers) == len(walks) and
-          all(a["distance"] <= k and (k - a["distance"]) % 2 == 0 and
-              replayed(board, s, a) and a["search"]["optimal"] is True
-              for (k, s), a in zip(walks, answers)), err or got[:200])
+    rng = searched_sample("nineteen", tables, board, 19, 14, (18, 50),
+                          16, 26, 20)
+    searched_walks("nineteen", tables, board, rng, (30, 36, 40, 44), 2)
 
 
 def many_kinds():
