@@ -829,7 +829,8 @@ typedef struct ptb_levels ptb_levels;
  * such file; PTB_EFORMAT when it is no levels table, or another family's;
  * PTB_EVERSION; PTB_ETRUNC; PTB_ECORRUPT when a record fails its SHA-256
  * or a line its rules; PTB_EDB; PTB_ENOMEM; an errno value (EACCES, ...).
- * ptb_levels_close() it. */
+ * ptb_levels_close() it.  Immutable once open: any number of threads may
+ * read one at once. */
 int ptb_levels_open(const char *dir, const char *family, ptb_levels **out);
 void ptb_levels_close(ptb_levels *l);      /* NULL is fine */
 /* The family's name, as the table gives it. */

@@ -802,18 +802,36 @@ def check_levels(t, srv):
                 st == status and a and a["status"] == status and
                 pattern in a["error"])
     with tempfile.TemporaryDirectory() as tmp:
-        shutil.copy(os.path.join(TABLES, "rush-4x4.levels.mdb"), tmp)
+        with open(os.path.join(TABLES, "rush-4x4.levels.mdb"), "rb") as f:
+            good = f.read()
+        at = good.index(b"EBBBE.CCEAAFDDDF")
+        damaged = good[:at] + b"F" + good[at + 1:]
         path = os.path.join(tmp, "rush-4x4.levels.mdb")
-        with open(path, "r+b") as f:
-            data = f.read()
-            at = data.index(b"EBBBE.CCEAAFDDDF")
-            f.seek(at)
-            f.write(b"F")
+
+        def made(data):                 # a new file, as tbgen writes one
+            with open(path + ".tmp", "wb") as f:
+                f.write(data)
+            os.replace(path + ".tmp", path)
+
+        def is_damaged(st, a):
+            return st == 503 and "rush-4x4.levels.mdb: " in a["error"] \
+                and "corrupt" in a["error"]
+        made(damaged)
         with Server(tables=tmp) as bad:
             st, _, a = bad.get("/api/v1/levels/rush-4x4")
             t.check("a damaged levels table: 503 naming it and the cause",
-                    st == 503 and "rush-4x4.levels.mdb: " in a["error"] and
-                    "corrupt" in a["error"])
+                    is_damaged(st, a))
+            made(good)
+            want = lookup_json("rush-4x4", "--levels", "--stats")
+            got = [bad.get("/api/v1/levels/rush-4x4/stats")
+                   for _ in range(3)]
+            t.check("... made again while the server runs: read anew, "
+                    "then answered again from it (tblookup's stats)",
+                    all(st == 200 and a == want for st, _, a in got))
+            made(damaged)
+            st, _, a = bad.get("/api/v1/levels/rush-4x4")
+            t.check("... made again, damaged: opened again, 503",
+                    is_damaged(st, a))
 
 
 def read_description(path):
