@@ -150,6 +150,14 @@ bin/tbgen --puzzle eleven --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/
 check "the 3x4 puzzle (a table fits): no default groups, --patterns refused" \
     sh -c 'test "$1" = 2 && grep -q "eleven has no .patterns. nor .abstraction. line" "$2"' _ "$?" "$TMP/e"
 
+# ---- twentyfour: Korf and Felner's 6-6-6-6 groups, planned ----
+# Each table places its 6 tiles and the blank on 25 cells: 25!/18! states.
+bin/tbgen --puzzle twentyfour --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
+check "twentyfour's four pattern tables: 25!/18! = $((25*24*23*22*21*20*19)) states each" \
+    sh -c 'test "$1" = 0 && n=$(printf "%s" "$3" | sed ":a;s/\B[0-9]\{3\}\>/,&/;ta") &&
+        test "$(grep -c "twentyfour-pattern-[1-4].mdb: $n states" "$2")" = 4' \
+    _ "$?" "$TMP/o" "$((25*24*23*22*21*20*19))"
+
 # ---- fifteen-78: Korf and Felner's 7-8 groups, planned ----
 bin/tbgen --puzzle fifteen-78 --patterns --plan --out "$TMP/plan" >"$TMP/o" 2>"$TMP/e"
 check "fifteen-78's pattern tables: 518,918,400 and 4,151,347,200 states" \
