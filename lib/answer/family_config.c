@@ -442,20 +442,33 @@ typedef struct plist {
 
 /* The memory the workers' big configurations share: one waits while
  * the others' and its own would pass the budget, unless it would be
- * alone. */
+ * alone; 'waiting' counts those that wait. */
 typedef struct budget {
     pthread_mutex_t lock;
     pthread_cond_t freed;
     uint64_t limit, used;
+    unsigned waiting;
 } budget;
 
 static void budget_take(budget *b, uint64_t bytes)
 {
     pthread_mutex_lock(&b->lock);
-    while (b->used && b->used + bytes > b->limit)
+    while (b->used && b->used + bytes > b->limit) {
+        b->waiting++;
         pthread_cond_wait(&b->freed, &b->lock);
+        b->waiting--;
+    }
     b->used += bytes;
     pthread_mutex_unlock(&b->lock);
+}
+
+/* Whether a worker waits for memory. */
+static int budget_wanted(budget *b)
+{
+    pthread_mutex_lock(&b->lock);
+    int wanted = b->waiting > 0;
+    pthread_mutex_unlock(&b->lock);
+    return wanted;
 }
 
 /* Whether bytes more fit now (then taken). */
@@ -1019,23 +1032,29 @@ static int explore_in(worker *w, const part *g, size_t ng, int mirror)
 
 /* explore_in(); a configuration past SMALL numbers within the workers'
  * memory budget: the worker holds its arrays' worst case for the next
- * (their numbers set back, none cleared whole), and when more does not
- * fit, frees them and waits. */
+ * (their numbers set back, none cleared whole); when more does not fit
+ * it frees them and takes what it needs, waiting if it must, and while
+ * another worker waits it keeps no more than this configuration needs. */
 static int explore(worker *w, const part *g, size_t ng, int mirror)
 {
-    uint64_t size = w->c.size;
-    if (size <= SMALL)
-        return explore_in(w, g, ng, mirror);
-    uint64_t need = (size > w->cap ? size : w->cap) * NUMBER_BYTES +
-                    size * REACHED_BYTES;
-    if (need > w->held && !budget_try(w->mem, need - w->held)) {
+    uint64_t size = w->c.size,
+             need = size > SMALL ? size * (NUMBER_BYTES + REACHED_BYTES) : 0;
+    if (w->held > need && budget_wanted(w->mem)) {
         dense_free(w);
         budget_give(w->mem, w->held);
-        need = size * (NUMBER_BYTES + REACHED_BYTES);
+        w->held = 0;
+    }
+    if (size <= SMALL)
+        return explore_in(w, g, ng, mirror);
+    uint64_t keep = (size > w->cap ? size : w->cap) * NUMBER_BYTES +
+                    size * REACHED_BYTES;
+    if (keep > w->held && !budget_try(w->mem, keep - w->held)) {
+        dense_free(w);
+        budget_give(w->mem, w->held);
         budget_take(w->mem, need);
         w->held = need;
-    } else if (need > w->held)
-        w->held = need;
+    } else if (keep > w->held)
+        w->held = keep;
     return explore_in(w, g, ng, mirror);
 }
 
