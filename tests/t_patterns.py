@@ -228,7 +228,9 @@ def fifteen(tables):
           len(got) == 15 and got[:12] == ["-2"] * 12 and
           all(0 <= int(g) <= k and (k - int(g)) % 2 == 0
               for g, k in zip(got[12:], (4, 7, 10))) and
-          err.count("is not one of the 10461394944000") == 12,
+          err.count("not one of those reachable from the description's "
+                    "start: its tiles' order and the empty cell's place "
+                    "have the other parity") == 12,
           got or err)
     # --bfs ranks them (the programme made then): the same distance
     s = board.walk(9, rng)

@@ -539,7 +539,12 @@ static int slide_parse(const void *ctx, const char *text,
         p->idx = sl_rank(ctx, &l, NULL, 0, 0, NULL);
         p->aux |= sl_mirrored(ctx, &l);
     }
-    if (p->idx == UINT64_MAX || x->searched)
+    if (x->searched)
+        return ptb_errf(err, errcap, "this position is not one of those "
+                        "reachable from the description's start: its tiles' "
+                        "order and the empty cell's place have the other "
+                        "parity");
+    if (p->idx == UINT64_MAX)
         return ptb_errf(err, errcap, "this position is not one of the %llu "
                         "the table covers: %s",
                         (unsigned long long)x->size,
