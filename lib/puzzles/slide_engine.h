@@ -479,6 +479,7 @@ const fold_path *sl_fold_find(const sl_ctx *x, uint32_t v, unsigned c,
                               uint64_t key, int by_off);
 int sl_row_hash(sl_ctx *x);
 int sl_row_table(sl_ctx *x);
+int sl_row_slots(sl_ctx *x);
 uint32_t sl_mirrored(const sl_ctx *x, const layout *l);
 uint32_t sl_native(const sl_ctx *x, const ptb_position *p,
                    uint32_t code);

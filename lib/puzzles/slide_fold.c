@@ -371,10 +371,11 @@ static int rows_by_rank(sl_ctx *x)
  * every row by its node and anchors, with what a walk through it gives
  * and its fold path (row_lookup()), so that a rank takes a row with one
  * look-up instead of cell by cell (row_rank(): the search's ranks).  A
- * graph read from a table has no hash: its walks rank by the row table,
- * and the 2 MB of slots (klotski-4x5), 512 pages first written, took 40 %
- * of a batch's CPU.  Sets hashed when done.  With more than MAX_ROW_HASH
- * rows, or short of memory, none (ranks walk).
+ * graph read from a table is not hashed here: its walks rank by the row
+ * table, which the 2 MB of slots (klotski-4x5), 512 pages first written,
+ * served not at all (sl_row_slots() hashes its rows when it gets no row
+ * table).  Sets hashed (ROWS_HASHED, or ROWS_LISTED) when done.  With
+ * more than MAX_ROW_HASH rows, or short of memory, none (ranks walk).
  * (Unfolded graphs walk: on a klotski-4x5 with its goal at the side, a
  * hash saved 7 % of the instructions and no time.) */
 int sl_row_hash(sl_ctx *x)
@@ -456,6 +457,56 @@ int sl_row_hash(sl_ctx *x)
         x->rfirst = NULL;
     }
     return rc;
+}
+
+/* The row hash of a graph whose rows sl_row_hash() listed without it (a
+ * graph read from a table) and that has no row table (sl_row_table(): past
+ * MAX_ROW_TABLE), so that its walks take a row by one look-up
+ * (row_rank()), as before its rows were listed without the hash; each
+ * fold row's paths found among its rows by their plain completions before
+ * them (both in rank order).  Sets hashed to ROWS_HASHED when done. */
+int sl_row_slots(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    size_t total = 0, slots = 16;
+    for (unsigned c = 0; c < d->n; c += d->w) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v))
+            total += ROWS_OF(x->rrow[x->rfirst[v]].n);
+    }
+    while (slots < 8 * total)
+        slots *= 2;
+    if (!(x->rslot = calloc(slots, sizeof *x->rslot)))
+        return PTB_ENOMEM;
+    x->rmask = (uint32_t)slots - 1;
+    for (unsigned c = 0; c < d->n; c += d->w) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v)) {
+            const row_entry *e = &x->rrow[x->rfirst[v]];
+            for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
+                uint32_t h = row_slot_of(x, e[j].row, v);
+                while (x->rslot[h].node)
+                    h = (h + 1) & x->rmask;
+                x->rslot[h] = (row_slot){ e[j].row, e[j].off, v, e[j].end,
+                                          0, 0 };
+            }
+        }
+    }
+    for (size_t f = 0; f < x->nfrow; f++) {
+        uint32_t v = x->frow[f].node, k = x->frow[f].first;
+        const row_entry *e = &x->rrow[x->rfirst[v]];
+        for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
+            row_slot *sl = (row_slot *)row_lookup(x, v, e[j].row);
+            if (!sl)
+                return PTB_EINVAL;      /* (cannot be: every row hashed) */
+            if (k < x->frow[f + 1].first && x->fpath[k].off == e[j].off)
+                sl->path = ++k;
+        }
+        if (k != x->frow[f + 1].first)
+            return PTB_EINVAL;          /* (cannot be: every path a row) */
+    }
+    __atomic_store_n(&x->hashed, ROWS_HASHED, __ATOMIC_RELEASE);
+    return PTB_OK;
 }
 
 /* Places the row-start nodes of a hashed graph (sl_row_hash()) in the

@@ -240,9 +240,10 @@ const fold_path *sl_fold_find(const sl_ctx *x, uint32_t v, unsigned c,
 /* sl_row_hash() (its rows listed, not hashed) and sl_row_table() on a
  * folded graph read from a table, once HASH_AFTER states' moves were
  * listed (state_moves(); by the one thread that lists the last of them,
- * the others walking meanwhile): every node and fold row checked first,
- * as its walks are not (when one does not hold, the space is damaged and
- * there is no row table). */
+ * the others walking meanwhile), or the row hash when there is no row
+ * table (sl_row_slots()): every node and fold row checked first, as its
+ * walks are not (when one does not hold, the space is damaged and there
+ * is neither). */
 static NEVER_INLINE void hash_late(const sl_ctx *cx)
 {
     sl_ctx *x = (sl_ctx *)(uintptr_t)cx;
@@ -260,6 +261,8 @@ static NEVER_INLINE void hash_late(const sl_ctx *cx)
     }
     if (sl_row_hash(x) == PTB_OK && hashed(x) && x->npar == 1)
         (void)sl_row_table(x);          /* (for the walks: tabled()) */
+    if (hashed(x) == ROWS_LISTED && !tabled(x))
+        (void)sl_row_slots(x);          /* (no row table: the hash) */
 }
 
 /* The place of a canonical layout among them, from the row at cell c0 on,
