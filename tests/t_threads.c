@@ -128,8 +128,8 @@ typedef struct century_job {
 
 /* The three answers, ROUNDS times (0 for a query whose answers differ):
  * four threads walk the moves of more states than a space lists before
- * it hashes its graph's rows (4,096), so one of them hashes the rows
- * while the others walk. */
+ * it lists its graph's rows and makes its row table (4,096), so one of
+ * them makes them while the others walk. */
 #define ROUNDS 8
 static void *century_answers(void *arg)
 {

@@ -536,7 +536,7 @@ static int slide_parse(const void *ctx, const char *text,
         if (tile_class(d, &l) == x->start_class)
             return *n = 1, PTB_OK;
     } else {
-        p->idx = sl_rank(ctx, &l, NULL, 0, 0, NULL);
+        p->idx = sl_rank_kept(ctx, &l);
         p->aux |= sl_mirrored(ctx, &l);
     }
     if (x->searched)

@@ -31,13 +31,15 @@
 #define MAX_FOLD_PATHS (1u << 22)   /* rows listed to fold the mirror image:
                                        160 MB with their guides; past it,
                                        no folding */
-#define MAX_ROW_HASH (1u << 17)     /* rows hashed (sl_row_hash()): 32 MB at
-                                       most, 2 MB for klotski-4x5; and
-                                       listed, 24 bytes each */
+#define MAX_ROW_HASH (1u << 17)     /* rows listed (sl_row_hash()), 24
+                                       bytes each; and hashed on a graph
+                                       made here, 32 MB at most, 2 MB for
+                                       klotski-4x5 */
 #define HASH_AFTER 4096          /* a folded graph read from a table gets
-                                    its row hash once the moves of this
-                                    many states were listed (hash_late()):
-                                    a batch's, not one query's */
+                                    its rows listed and its row table once
+                                    the moves of this many states were
+                                    listed (hash_late()): a batch's, not
+                                    one query's */
 #define MAX_LAYOUTS ((uint64_t)1 << 40)   /* a table's, a folded space's */
 #define MAX_SEARCHED ((uint64_t)1 << 48)  /* a space too big for a table,
                                              answered by a search (its
@@ -284,14 +286,15 @@ typedef struct sl_ctx {
     uint64_t *fok;               /* read from a table: a bit a fold row
                                     that holds (sl_row_checked()) */
     struct row_slot *rslot;      /* every row by node and anchors
-                                    (sl_row_hash()), or NULL; in use once
+                                    (sl_row_hash()), or NULL (a graph read
+                                    from a table: none); in use once
                                     hashed is set (hashed()) */
     uint32_t rmask;              /* its slots - 1 */
     int hashed;
     uint64_t asked;              /* read from a table: the states whose
                                     moves were listed (atomic), up to
                                     HASH_AFTER (hash_late()) */
-    /* with rslot, so that an unrank takes a row at once (fold_unrank()):
+    /* hashed, so that an unrank takes a row at once (fold_unrank()):
      * each row-start node v's rows in rank order, from rrow[rfirst[v]]
      * (rfirst: 4 bytes a unit of the graph, whose units take 16) */
     struct row_entry *rrow;
@@ -324,7 +327,7 @@ typedef struct sl_ctx {
     /* of each entry of rt_ent and rt_fold, its row's node at the next
      * row (a walk's path: table_row_rank()); tabled, set once the whole
      * row table is made (tabled()): at open, or for a graph read from a
-     * table with its row hash (hash_late()) */
+     * table with its rows listed (hash_late()) */
     uint32_t *rt_node, *rt_fold_node;
     int tabled;
     /* A searched space (puzzle_slide.c, searched()): a tile puzzle with
@@ -476,6 +479,7 @@ const fold_path *sl_fold_find(const sl_ctx *x, uint32_t v, unsigned c,
                               uint64_t key, int by_off);
 int sl_row_hash(sl_ctx *x);
 int sl_row_table(sl_ctx *x);
+int sl_row_slots(sl_ctx *x);
 uint32_t sl_mirrored(const sl_ctx *x, const layout *l);
 uint32_t sl_native(const sl_ctx *x, const ptb_position *p,
                    uint32_t code);
@@ -485,6 +489,7 @@ unsigned sl_key_get(sl_key k, unsigned j);
 uint64_t sl_trie_rank(const sl_ctx *x, const layout *l);
 uint64_t sl_rank(const sl_ctx *x, const layout *l, const prefix *pre,
                  unsigned from, unsigned join, uint32_t *turn);
+uint64_t sl_rank_kept(const sl_ctx *x, const layout *l);
 void sl_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre);
 uint64_t sl_reach_set(const sl_ctx *x, unsigned k, uint64_t occ,
                       unsigned a);
@@ -694,7 +699,9 @@ static inline uint32_t row_code(const sl_ctx *x, const uint8_t *at,
         q += at[c + i] * x->rt_digit[c + i];
     return q;
 }
-/* Whether the row hash is in use (sl_row_hash()). */
+/* Whether the rows are listed (rrow): ROWS_LISTED, or ROWS_HASHED when
+ * they are in rslot too (sl_row_hash()); else 0. */
+enum { ROWS_LISTED = 1, ROWS_HASHED = 2 };
 static inline int hashed(const sl_ctx *x)
 {
     return __atomic_load_n(&x->hashed, __ATOMIC_ACQUIRE);

@@ -364,14 +364,18 @@ static int rows_by_rank(sl_ctx *x)
     return PTB_OK;
 }
 
-/* Hashes every row of a folded graph (made here, or read from a table with
- * every node and fold row checked: hash_late()) by its node and anchors,
- * with what a walk through it gives and its fold path (row_lookup()), so
- * that a rank takes a row with one look-up instead of cell by cell
- * (row_rank()), and lists each node's rows in rank order, so that an
- * unrank takes a row at once (fold_unrank()); sets hashed when done.
- * With more than MAX_ROW_HASH rows, or short of memory, none (ranks
- * walk).
+/* Lists each row-start node's rows of a folded graph (made here, or read
+ * from a table with every node and fold row checked: hash_late()) in rank
+ * order, so that an unrank takes a row at once (fold_unrank()) and the row
+ * table can be made (sl_row_table()); on a graph made here, also hashes
+ * every row by its node and anchors, with what a walk through it gives
+ * and its fold path (row_lookup()), so that a rank takes a row with one
+ * look-up instead of cell by cell (row_rank(): the search's ranks).  A
+ * graph read from a table is not hashed here: its walks rank by the row
+ * table, which the 2 MB of slots (klotski-4x5), 512 pages first written,
+ * served not at all (sl_row_slots() hashes its rows when it gets no row
+ * table).  Sets hashed (ROWS_HASHED, or ROWS_LISTED) when done.  With
+ * more than MAX_ROW_HASH rows, or short of memory, none (ranks walk).
  * (Unfolded graphs walk: on a klotski-4x5 with its goal at the side, a
  * hash saved 7 % of the instructions and no time.) */
 int sl_row_hash(sl_ctx *x)
@@ -399,10 +403,11 @@ int sl_row_hash(sl_ctx *x)
                         one = 0;
                 for (size_t j = 0; j < n; j++) {
                     uint32_t h = row_slot_of(x, rw.rows[j], v);
-                    while (x->rslot[h].node)
+                    while (x->rslot && x->rslot[h].node)
                         h = (h + 1) & x->rmask;
-                    x->rslot[h] = (row_slot){ rw.rows[j], rw.out[j].off, v,
-                                              rw.out[j].end, 0, 0 };
+                    if (x->rslot)
+                        x->rslot[h] = (row_slot){ rw.rows[j], rw.out[j].off,
+                                                  v, rw.out[j].end, 0, 0 };
                     x->rrow[nrow++] = (row_entry){ rw.out[j].off, rw.rows[j],
                                                    rw.out[j].end,
                                                    one | (uint32_t)n };
@@ -414,14 +419,15 @@ int sl_row_hash(sl_ctx *x)
         while (slots < 8 * total)       /* (a look-up most often finds its
                                            row in the first slot) */
             slots *= 2;
-        x->rslot = calloc(slots, sizeof *x->rslot);
+        if (!x->lazy && !(x->rslot = calloc(slots, sizeof *x->rslot)))
+            rc = PTB_ENOMEM;
         x->rrow = malloc(total * sizeof *x->rrow);
         x->rfirst = malloc(x->nunits * sizeof *x->rfirst);
-        if (!x->rslot || !x->rrow || !x->rfirst)
+        if (!x->rrow || !x->rfirst)
             rc = PTB_ENOMEM;
         x->rmask = (uint32_t)slots - 1;
     }
-    if (rc == PTB_OK && x->rslot)
+    if (rc == PTB_OK && x->rrow)
         rc = rows_by_rank(x);
     rw.all = 0;                         /* each fold row's paths, in order */
     for (size_t i = 0; x->rslot && rc == PTB_OK && i < x->nfrow; i++) {
@@ -439,8 +445,9 @@ int sl_row_hash(sl_ctx *x)
     }
     free(rw.out);
     free(rw.rows);
-    if (rc == PTB_OK && x->rslot) {
-        __atomic_store_n(&x->hashed, 1, __ATOMIC_RELEASE);
+    if (rc == PTB_OK && x->rrow) {
+        __atomic_store_n(&x->hashed, x->rslot ? ROWS_HASHED : ROWS_LISTED,
+                         __ATOMIC_RELEASE);
     } else {
         free(x->rslot);
         free(x->rrow);
@@ -450,6 +457,56 @@ int sl_row_hash(sl_ctx *x)
         x->rfirst = NULL;
     }
     return rc;
+}
+
+/* The row hash of a graph whose rows sl_row_hash() listed without it (a
+ * graph read from a table) and that has no row table (sl_row_table(): past
+ * MAX_ROW_TABLE), so that its walks take a row by one look-up
+ * (row_rank()), as before its rows were listed without the hash; each
+ * fold row's paths found among its rows by their plain completions before
+ * them (both in rank order).  Sets hashed to ROWS_HASHED when done. */
+int sl_row_slots(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    size_t total = 0, slots = 16;
+    for (unsigned c = 0; c < d->n; c += d->w) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v))
+            total += ROWS_OF(x->rrow[x->rfirst[v]].n);
+    }
+    while (slots < 8 * total)
+        slots *= 2;
+    if (!(x->rslot = calloc(slots, sizeof *x->rslot)))
+        return PTB_ENOMEM;
+    x->rmask = (uint32_t)slots - 1;
+    for (unsigned c = 0; c < d->n; c += d->w) {
+        uint32_t hi = c ? x->lo[c - 1] : x->nunits;
+        for (uint32_t v = x->lo[c]; v < hi; v += node_units(x, v)) {
+            const row_entry *e = &x->rrow[x->rfirst[v]];
+            for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
+                uint32_t h = row_slot_of(x, e[j].row, v);
+                while (x->rslot[h].node)
+                    h = (h + 1) & x->rmask;
+                x->rslot[h] = (row_slot){ e[j].row, e[j].off, v, e[j].end,
+                                          0, 0 };
+            }
+        }
+    }
+    for (size_t f = 0; f < x->nfrow; f++) {
+        uint32_t v = x->frow[f].node, k = x->frow[f].first;
+        const row_entry *e = &x->rrow[x->rfirst[v]];
+        for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
+            row_slot *sl = (row_slot *)row_lookup(x, v, e[j].row);
+            if (!sl)
+                return PTB_EINVAL;      /* (cannot be: every row hashed) */
+            if (k < x->frow[f + 1].first && x->fpath[k].off == e[j].off)
+                sl->path = ++k;
+        }
+        if (k != x->frow[f + 1].first)
+            return PTB_EINVAL;          /* (cannot be: every path a row) */
+    }
+    __atomic_store_n(&x->hashed, ROWS_HASHED, __ATOMIC_RELEASE);
+    return PTB_OK;
 }
 
 /* Places the row-start nodes of a hashed graph (sl_row_hash()) in the
@@ -518,24 +575,29 @@ static int fold_table(sl_ctx *x, size_t full)
         uint32_t v = x->frow[f].node, at = x->rt_fold_at[v];
         unsigned c = sl_node_cell(x, v);
         const row_entry *e = &x->rrow[x->rfirst[v]];
+        /* (its paths are its rows not after their mirror images, in the
+         * same order, each with the same plain completions before it) */
+        const fold_path *p = x->fpath + x->frow[f].first,
+                        *pend = x->fpath + x->frow[f + 1].first;
         for (uint32_t j = 0; j < ROWS_OF(e->n); j++) {
             uint8_t cells[SL_MAX_CELLS + 8] = { 0 };
             memcpy(cells + c, &e[j].row, sizeof e[j].row);
-            const row_slot *sl = row_lookup(x, v, e[j].row);
             uint32_t i = (at & RT_BASE) +
                          x->rt_sq[row_code(x, cells, c) << w |
                                   at >> RT_COVER];
             rt_fold *rf = &x->rt_fold[i];
-            if (!sl)
-                return PTB_EINVAL;      /* (cannot be: every row hashed) */
-            if (sl->path) {
-                const fold_path *p = &x->fpath[sl->path - 1];
+            if (p < pend && p->off < e[j].off)
+                return PTB_EINVAL;      /* (cannot be: every path a row) */
+            if (p < pend && p->off == e[j].off) {
                 x->rt_fold_node[i] = p->end;
                 *rf = (rt_fold){ p->before, p->same ? x->rt_fold_at[p->end]
                                                     : x->rt_at[p->end],
                                  p->same ? RT_SAME : RT_BEFORE };
+                p++;
             }
         }
+        if (p != pend)
+            return PTB_EINVAL;          /* (cannot be, as above) */
     }
     for (unsigned c = 0; c < d->n; c += w) {   /* the mirror images */
         x->rt_mrow[c] = (uint32_t)(c / w * full);

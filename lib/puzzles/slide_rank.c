@@ -237,11 +237,13 @@ const fold_path *sl_fold_find(const sl_ctx *x, uint32_t v, unsigned c,
     return p;
 }
 
-/* sl_row_hash() on a folded graph read from a table, once HASH_AFTER states'
- * moves were listed (state_moves(); by the one thread that lists the
- * last of them, the others walking meanwhile): every node and fold row
- * checked first, as its walks are not (when one does not hold, the space
- * is damaged and there is no hash). */
+/* sl_row_hash() (its rows listed, not hashed) and sl_row_table() on a
+ * folded graph read from a table, once HASH_AFTER states' moves were
+ * listed (state_moves(); by the one thread that lists the last of them,
+ * the others walking meanwhile), or the row hash when there is no row
+ * table (sl_row_slots()): every node and fold row checked first, as its
+ * walks are not (when one does not hold, the space is damaged and there
+ * is neither). */
 static NEVER_INLINE void hash_late(const sl_ctx *cx)
 {
     sl_ctx *x = (sl_ctx *)(uintptr_t)cx;
@@ -259,6 +261,8 @@ static NEVER_INLINE void hash_late(const sl_ctx *cx)
     }
     if (sl_row_hash(x) == PTB_OK && hashed(x) && x->npar == 1)
         (void)sl_row_table(x);          /* (for the walks: tabled()) */
+    if (hashed(x) == ROWS_LISTED && !tabled(x))
+        (void)sl_row_slots(x);          /* (no row table: the hash) */
 }
 
 /* The place of a canonical layout among them, from the row at cell c0 on,
@@ -722,7 +726,7 @@ static ALWAYS_INLINE uint64_t rank_(const sl_ctx *x, const layout *l,
         copy_path(x, out, pre, c0);
     if (x->fold) {                      /* its class: the canonical one */
         int same = !pre || pre->same[c0], own = 0;
-        if (hashed(x))
+        if (hashed(x) == ROWS_HASHED)   /* (made here: row_lookup()) */
             return row_rank(x, l, c0, pre ? pre->node[c0] : x->root,
                             pre ? pre->r[c0] : 0, same, pre, join, turn,
                             out, mp);
@@ -893,9 +897,34 @@ static void keep_last(const sl_ctx *x, const layout *l, uint64_t idx,
     last.idx = idx;
 }
 
+/* sl_rank() of a layout from a drawing (its anchors not listed); folded,
+ * with its path, the state's layout (l or its mirror image, row by row:
+ * its anchors ascending, as unranked) and path kept as the thread's last,
+ * so that a walk from it starts without unranking it (sl_last_layout()). */
+uint64_t sl_rank_kept(const sl_ctx *x, const layout *l)
+{
+    uint32_t turn;
+    if (!x->fold)
+        return sl_rank(x, l, NULL, 0, 0, NULL);
+    uint64_t r = rank_path(x, l, NULL, 0, 0, &turn, &last.pre);
+    if (r == UINT64_MAX) {
+        last.space = 0;                 /* (its path cut short) */
+        return r;
+    }
+    clear_layout(x->d, &last.l);
+    for (unsigned c = 0; c < x->d->n; c += x->d->w) {
+        uint64_t b = row_bytes(x, l->at, c);
+        put_row(x->d, &last.l, c, turn == CODE_TURNS ? mirror_row(x, b, c)
+                                                      : b);
+    }
+    last.space = x->space;
+    last.idx = r;
+    return r;
+}
+
 /* rank_path() of a walk's successor: by the row table once there is
- * one (tabled(): a graph read from a table gets it with its row hash),
- * else by the row hash or the graph. */
+ * one (tabled(): a graph read from a table gets it with its rows
+ * listed), else by the row hash or the graph. */
 static ALWAYS_INLINE uint64_t walk_rank(const sl_ctx *x, const layout *l,
                                         const prefix *pre, unsigned from,
                                         unsigned join, uint32_t *turn,

@@ -43,7 +43,7 @@ uint64_t sl_ctx_state(const void *ctx, const uint8_t *at, uint32_t *aux)
             return UINT64_MAX;
         put_piece(d, &l, k, a);
     }
-    uint64_t idx = sl_rank(x, &l, NULL, 0, 0, NULL);
+    uint64_t idx = sl_rank_kept(x, &l);
     if (idx != UINT64_MAX)
         *aux = sl_mirrored(x, &l);
     return idx;
