@@ -76,4 +76,21 @@ stats_agree() {
     cmp -s "$TMP/want" "$TMP/got"
 }
 check "--levels --stats: the number of levels at each move count" stats_agree
+# every move count of the 3x3 family played (--level N): the description
+# engine's own search from the level's board (a description of its own,
+# tbgen not involved) must find the level's moves, else status 3
+play_all() {
+    local m out
+    for m in $(bin/tblookup blocks-3x3 --levels -t "$TMP/one" | cut -d' ' -f1 |
+               sort -u); do
+        out=$(bin/tblookup blocks-3x3 --level "$((10#$m))" -t "$TMP/one") ||
+            { echo "# --level $m: status $?" >&2; return 1; }
+        [ "$(sed -n 2p <<<"$out")" = "$((10#$m))" ] &&
+            bin/tblookup blocks-3x3 --levels -t "$TMP/one" |
+            grep -qx "$(head -1 <<<"$out" | cut -d' ' -f2-)" ||
+            { echo "# --level $m: $(head -2 <<<"$out")" >&2; return 1; }
+    done
+}
+check "--level N for every N of the 3x3 family: a level of N moves, as the engine's search finds" \
+    play_all
 echo "1..$n"

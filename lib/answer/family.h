@@ -121,9 +121,10 @@ void fam_journal_close(fam_journal *j, int remove_it);
 
 /* family_blocks.c: the puzzles of a family of general blocks ('family
  * blocks N': pieces of any shape of at most N cells) on d's board, into
- * fam; PTB_EPARSE with one line in err for a board it cannot take. */
-int fam_blocks(const sl_desc *d, unsigned most, ptb_family *fam, char *err,
-               size_t errcap);
+ * fam, with fo's progress (may be NULL); PTB_EPARSE with one line in err
+ * for a board it cannot take. */
+int fam_blocks(const sl_desc *d, unsigned most, const ptb_family_opts *fo,
+               ptb_family *fam, char *err, size_t errcap);
 
 /* The description text without its family lines (each made blank), into
  * *desc (malloc'd), and the family's options into *o; whether d fits a

@@ -69,6 +69,7 @@ typedef struct blk {
     unsigned w, h, n, pw, metric, most;
     uint64_t board;              /* its cells, as bits */
     uint8_t cell[64];            /* of each bit on the board, its cell */
+    uint8_t at[64];              /* and its key's bit: 5 x cell */
     uint8_t bit[BLK_CELLS];
     uint64_t *place;             /* every piece's places, by first cell */
     uint32_t first[BLK_CELLS + 1];
@@ -85,9 +86,15 @@ typedef struct lay {
 typedef struct bset {
     bkey *key;
     uint16_t *dist;
+    uint8_t *flag;               /* IS_GOAL, IS_START */
     uint32_t *slot;              /* 1 + number; 0 free */
     uint64_t size, cap, mask;
+    uint32_t *edge;              /* the moves of layout m: edge[off[m]]
+                                    to edge[off[m + 1]] */
+    uint64_t *off, nedge, capedge;
 } bset;
+
+enum { IS_GOAL = 1, IS_START = 2 };
 
 /* ---- the board ------------------------------------------------------ */
 
@@ -175,6 +182,7 @@ static int blk_init(blk *b, const sl_desc *d, unsigned most, char *err,
     for (unsigned c = 0; c < b->n; c++) {
         b->bit[c] = (uint8_t)((c / b->w + 1) * b->pw + c % b->w);
         b->cell[b->bit[c]] = (uint8_t)c;
+        b->at[b->bit[c]] = (uint8_t)(5 * c);
         b->board |= (uint64_t)1 << b->bit[c];
     }
     b->corner = b->bit[b->n - 1];
@@ -200,7 +208,7 @@ static bkey key_of(const blk *b, const lay *l)
         unsigned p = (unsigned)(order[i] & 0xFF);
         gl = p == l->goal ? i + 1 : gl;
         for (uint64_t r = l->piece[p]; r; r &= r - 1) {
-            unsigned at = 5 * b->cell[low(r)];
+            unsigned at = b->at[low(r)];
             uint64_t v = (uint64_t)(i + 1);
             if (at < 64)
                 k.lo |= v << at;
@@ -275,8 +283,8 @@ static unsigned dests(const blk *b, const lay *l, unsigned p, uint64_t *to)
         uint64_t nb[4] = { at << 1, at >> 1, at << b->pw, at >> b->pw };
         for (unsigned dir = 0; dir < 4; dir++) {
             uint64_t t = nb[dir];
-            while (t && !(t & ~free) &&
-                   __builtin_popcountll(t) == __builtin_popcountll(m)) {
+            while (!(t & ~free)) {   /* (a shift never leaves the bits:
+                                          the spare rows) */
                 if (!(seen >> low(t) & 1)) {
                     seen |= (uint64_t)1 << low(t);
                     to[n++] = t;
@@ -305,7 +313,10 @@ static void bset_free(bset *s)
 {
     free(s->key);
     free(s->dist);
+    free(s->flag);
     free(s->slot);
+    free(s->edge);
+    free(s->off);
     memset(s, 0, sizeof *s);
 }
 
@@ -318,9 +329,15 @@ static int bset_grow(bset *s)
     uint16_t *dist = realloc(s->dist, cap * sizeof *dist);
     if (dist)
         s->dist = dist;
+    uint8_t *flag = realloc(s->flag, cap);
+    if (flag)
+        s->flag = flag;
+    uint64_t *off = realloc(s->off, (cap + 1) * sizeof *off);
+    if (off)
+        s->off = off;
     free(s->slot);
     s->slot = calloc(2 * cap, sizeof *s->slot);
-    if (!key || !dist || !s->slot || cap >> 31)
+    if (!key || !dist || !flag || !off || !s->slot || cap >> 31)
         return PTB_ENOMEM;
     s->cap = cap;
     s->mask = 2 * cap - 1;
@@ -376,6 +393,7 @@ static void bset_clear(bset *s)
     if (s->cap)
         memset(s->slot, 0, 2 * s->cap * sizeof *s->slot);
     s->size = 0;
+    s->nedge = 0;
 }
 
 /* ---- a component ----------------------------------------------------- */
@@ -391,8 +409,8 @@ static int can_leave(const blk *b, const lay *l)
     return !((g >> 1) & ~free) || !((g >> b->pw) & ~free);
 }
 
-/* Calls each(layout number) for every successor of layout m, adding the
- * new ones to s; PTB_ENOMEM. */
+/* The numbers of the layouts one move from layout m into out[] (*nout of
+ * them), the new ones added to s; PTB_ENOMEM. */
 static int expand(const blk *b, bset *s, uint32_t m, uint32_t *out,
                   unsigned *nout)
 {
@@ -418,17 +436,28 @@ static int expand(const blk *b, bset *s, uint32_t m, uint32_t *out,
     return PTB_OK;
 }
 
-/* The component of goal layout k into s (numbered in the order found),
- * its goals the goal piece can leave added to seen; *starts whether it
- * has a start. */
+/* The moves out of layout m (out[], *nout of them) kept as its edges. */
+static int add_edges(bset *s, uint64_t m, const uint32_t *out, unsigned nout)
+{
+    void *e = s->edge;
+    if (ptb_room(&e, &s->capedge, s->nedge + nout, sizeof *s->edge, 4096))
+        return PTB_ENOMEM;
+    s->edge = e;
+    s->off[m] = s->nedge;
+    memcpy(s->edge + s->nedge, out, nout * sizeof *out);
+    s->nedge += nout;
+    return PTB_OK;
+}
+
+/* The component of goal layout k into s (numbered in the order found,
+ * with its moves and which layouts are goals and starts), its goals the
+ * goal piece can leave added to seen; *starts whether it has a start. */
 static int find_component(const blk *b, const bkey *k, bset *s, bset *seen,
                           int *starts)
 {
-    uint32_t *out = malloc(BLK_CELLS * 64 * sizeof *out);
+    uint32_t out[BLK_CELLS * 64];
     unsigned nout;
     int added, rc = PTB_OK;
-    if (!out)
-        return PTB_ENOMEM;
     bset_clear(s);
     *starts = 0;
     if (bset_find(s, k, &added) == UINT32_MAX)
@@ -437,72 +466,64 @@ static int find_component(const blk *b, const bkey *k, bset *s, bset *seen,
         lay l;
         bkey mk = s->key[m];
         lay_of(b, &mk, &l);
-        *starts |= is_start(b, &l);
-        if (is_goal(b, &l) && can_leave(b, &l) &&
+        s->flag[m] = (uint8_t)((is_goal(b, &l) ? IS_GOAL : 0) |
+                               (is_start(b, &l) ? IS_START : 0));
+        *starts |= s->flag[m] & IS_START;
+        if (s->flag[m] & IS_GOAL && can_leave(b, &l) &&
             bset_find(seen, &mk, &added) == UINT32_MAX)
             rc = PTB_ENOMEM;
-        if (rc == PTB_OK)
-            rc = expand(b, s, (uint32_t)m, out, &nout);
+        if (rc == PTB_OK && (rc = expand(b, s, (uint32_t)m, out, &nout))
+            == PTB_OK)
+            rc = add_edges(s, m, out, nout);
     }
-    free(out);
+    if (rc == PTB_OK)
+        s->off[s->size] = s->nedge;
     return rc;
 }
 
-/* The distances of s's layouts from its goals; the farthest start into
- * *far (UINT32_MAX when none). */
+/* The distances of s's layouts from its goals, over its moves; the
+ * farthest start into *far (UINT32_MAX when none), the least board of
+ * those as far. */
 static int distances(const blk *b, bset *s, uint32_t *far, char *err,
                      size_t errcap)
 {
-    uint32_t *queue = malloc(s->size * sizeof *queue), *out;
+    uint32_t *queue = malloc(s->size * sizeof *queue);
     uint64_t head = 0, tail = 0;
-    unsigned nout;
-    int rc = PTB_OK;
     char best[BLK_CELLS + 1], cur[BLK_CELLS + 1];
-    out = malloc(BLK_CELLS * 64 * sizeof *out);
-    if (!queue || !out) {
-        free(queue);
-        free(out);
+    if (!queue)
         return PTB_ENOMEM;
-    }
     for (uint64_t m = 0; m < s->size; m++) {
-        lay l;
-        bkey mk = s->key[m];
-        lay_of(b, &mk, &l);
-        s->dist[m] = is_goal(b, &l) ? 0 : BLK_FAR;
+        s->dist[m] = s->flag[m] & IS_GOAL ? 0 : BLK_FAR;
         if (!s->dist[m])
             queue[tail++] = (uint32_t)m;
     }
     *far = UINT32_MAX;
-    while (rc == PTB_OK && head < tail) {
+    while (head < tail) {
         uint32_t m = queue[head++];
-        lay l;
-        bkey mk = s->key[m];
-        lay_of(b, &mk, &l);
-        if (is_start(b, &l)) {
-            draw(b, &mk, cur);
+        if (s->flag[m] & IS_START) {
+            draw(b, &s->key[m], cur);
             if (*far == UINT32_MAX || s->dist[m] > s->dist[*far] ||
                 strcmp(cur, best) < 0) {   /* (never nearer: in order) */
                 *far = m;
                 memcpy(best, cur, sizeof cur);
             }
         }
-        if ((rc = expand(b, s, m, out, &nout)) != PTB_OK)
-            break;
-        for (unsigned i = 0; i < nout; i++)
-            if (s->dist[out[i]] == BLK_FAR) {
-                if (s->dist[m] + 1 > LEVEL_MOVES_MAX_BLK) {
-                    rc = ptb_errf(err, errcap, "family blocks: a layout "
-                                  "more than %u moves from the goals",
-                                  LEVEL_MOVES_MAX_BLK);
-                    break;
-                }
-                s->dist[out[i]] = (uint16_t)(s->dist[m] + 1);
-                queue[tail++] = out[i];
+        for (uint64_t e = s->off[m]; e < s->off[m + 1]; e++) {
+            uint32_t t = s->edge[e];
+            if (s->dist[t] != BLK_FAR)
+                continue;
+            if (s->dist[m] + 1 > LEVEL_MOVES_MAX_BLK) {
+                free(queue);
+                return ptb_errf(err, errcap, "family blocks: a layout "
+                                "more than %u moves from the goals",
+                                LEVEL_MOVES_MAX_BLK);
             }
+            s->dist[t] = (uint16_t)(s->dist[m] + 1);
+            queue[tail++] = t;
+        }
     }
     free(queue);
-    free(out);
-    return rc;
+    return PTB_OK;
 }
 
 /* ---- the family ------------------------------------------------------ */
@@ -535,6 +556,9 @@ typedef struct walk {
     const blk *b;
     bset comp, seen;
     ptb_family *fam;
+    const ptb_family_opts *fo;   /* progress; NULL */
+    int counting;                /* only counting the goals listed */
+    uint64_t total, done;        /* goal layouts the piece can leave */
     char *err;
     size_t errcap;
 } walk;
@@ -547,6 +571,12 @@ static int goal_layout(walk *w, const lay *l)
     uint32_t far;
     if (!can_leave(b, l))
         return PTB_OK;
+    if (w->counting) {
+        w->total++;
+        return PTB_OK;
+    }
+    if (w->fo && w->fo->progress && !(++w->done & 0xFFF))
+        w->fo->progress(w->fo->progress_ctx, "search", w->done, w->total);
     bkey k = key_of(b, l);
     if (bset_has(&w->seen, &k))
         return PTB_OK;
@@ -588,19 +618,78 @@ static int fill(walk *w, lay *l, unsigned c, uint64_t used, unsigned empty)
     return rc;
 }
 
-int fam_blocks(const sl_desc *d, unsigned most, ptb_family *fam, char *err,
-               size_t errcap)
+int fam_blocks(const sl_desc *d, unsigned most, const ptb_family_opts *fo,
+               ptb_family *fam, char *err, size_t errcap)
 {
     blk b;
     lay l;
     int rc = blk_init(&b, d, most, err, errcap);
     if (rc != PTB_OK)
         return rc;
-    walk w = { .b = &b, .fam = fam, .err = err, .errcap = errcap };
+    walk w = { .b = &b, .fam = fam, .fo = fo, .err = err,
+               .errcap = errcap, .counting = 1 };
     memset(&l, 0, sizeof l);
-    rc = fill(&w, &l, 0, 0, 0);
+    if (fo && fo->progress)      /* the goals counted first */
+        rc = fill(&w, &l, 0, 0, 0);
+    w.counting = 0;
+    if (rc == PTB_OK)
+        rc = fill(&w, &l, 0, 0, 0);
+    if (rc == PTB_OK && fo && fo->progress)
+        fo->progress(fo->progress_ctx, "search", w.total, w.total);
     bset_free(&w.comp);
     bset_free(&w.seen);
     free(b.place);
+    return rc;
+}
+
+/* ---- a level played -------------------------------------------------- */
+
+/* A level of a blocks family as a description of its own: its board the
+ * start (the letters as drawn: every piece its own, 'A' distinct), its
+ * goal 'A' in the bottom right corner, the family's name and metric. */
+int ptb_family_level_puzzle(const char *family, const char *board,
+                            ptb_puzzle **p)
+{
+    fam_opts o;
+    char *desc, text[1024], err[256];
+    sl_desc *d, *ld;
+    size_t len = 0;
+    *p = NULL;
+    int rc = fam_split_family(family, &o, &desc, NULL, 0);
+    if (rc != PTB_OK)
+        return rc == PTB_ENOMEM ? rc : PTB_EFORMAT;
+    if (!o.blocks) {
+        free(desc);
+        return PTB_EINVAL;
+    }
+    rc = sl_read(desc, NULL, &d, NULL, 0);
+    free(desc);
+    if (rc != PTB_OK)
+        return rc == PTB_ENOMEM ? rc : PTB_EFORMAT;
+    unsigned w = d->w, h = d->h, maxx = 0, maxy = 0;
+    ptb_catf(text, sizeof text, &len, "name %s\nmetrics %s\ndistinct A\n"
+             "start\n", d->name, d->metric_name[0]);
+    for (unsigned c = 0; c < w * h; c++) {
+        ptb_catf(text, sizeof text, &len, "%c%s", board[c],
+                 c % w == w - 1 ? "\n" : "");
+        if (board[c] == 'A') {
+            maxx = c % w > maxx ? c % w : maxx;
+            maxy = c / w > maxy ? c / w : maxy;
+        }
+    }
+    ptb_catf(text, sizeof text, &len, "\ngoal ");
+    for (unsigned c = 0; c < w * h; c++) {   /* A moved to the corner */
+        unsigned x = c % w, y = c / w, dx = w - 1 - maxx, dy = h - 1 - maxy;
+        int in = x >= dx && y >= dy &&
+                 board[(y - dy) * w + (x - dx)] == 'A';
+        ptb_catf(text, sizeof text, &len, "%c%s", in ? 'A' : '?',
+                 x == w - 1 && y < h - 1 ? "/" : "");
+    }
+    ptb_catf(text, sizeof text, &len, "\n");
+    sl_free(d);
+    if ((rc = sl_read(text, NULL, &ld, err, sizeof err)) != PTB_OK)
+        return rc == PTB_ENOMEM ? rc : PTB_ECORRUPT;
+    if ((rc = sl_puzzle(ld, p)) != PTB_OK)
+        sl_free(ld);
     return rc;
 }

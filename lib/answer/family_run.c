@@ -61,7 +61,7 @@ static int solve(const char *desc, const fam_opts *o, const char *text,
                         "'walls', 'alone' or 'open-lines')")
              : pl ? ptb_errf(err, errcap, "a blocks family has no plan: "
                              "build it")
-             : fam_blocks(d, o->blocks, fam, err, errcap);
+             : fam_blocks(d, o->blocks, fo, fam, err, errcap);
         sl_free(d);
         return rc;
     }
