@@ -51,6 +51,7 @@
  *
  * May touch: its arguments and the heap.  No I/O.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -551,17 +552,42 @@ static int keep(const blk *b, const bset *s, uint32_t far, ptb_family *fam)
     return PTB_OK;
 }
 
-/* The search's state: the board, the two sets, the family. */
+/* The work the threads share: the piece counts, one at a time (a
+ * component keeps its pieces, so the counts' searches meet nothing of
+ * each other's), and the progress. */
+typedef struct job {
+    const blk *b;
+    const ptb_family_opts *fo;
+    unsigned next;               /* the next piece count to take */
+    uint64_t total, done;        /* goal layouts the piece can leave */
+    ptb_family *fam;             /* the puzzles kept, gathered */
+    int rc;
+    char err[256];
+    pthread_mutex_t lock;
+} job;
+
+/* A thread's search of one piece count: its sets, its puzzles. */
 typedef struct walk {
     const blk *b;
-    bset comp, seen;
-    ptb_family *fam;
-    const ptb_family_opts *fo;   /* progress; NULL */
+    job *j;
+    unsigned pieces;             /* the piece count searched; 0 any */
     int counting;                /* only counting the goals listed */
-    uint64_t total, done;        /* goal layouts the piece can leave */
-    char *err;
-    size_t errcap;
+    uint64_t total, done;
+    bset comp, seen;
+    ptb_family fam;
+    char err[256];
 } walk;
+
+static void progress(walk *w)
+{
+    job *j = w->j;
+    pthread_mutex_lock(&j->lock);
+    j->done += w->done;
+    w->done = 0;
+    if (j->fo && j->fo->progress)
+        j->fo->progress(j->fo->progress_ctx, "search", j->done, j->total);
+    pthread_mutex_unlock(&j->lock);
+}
 
 /* A goal layout listed: its component searched unless met before. */
 static int goal_layout(walk *w, const lay *l)
@@ -575,28 +601,33 @@ static int goal_layout(walk *w, const lay *l)
         w->total++;
         return PTB_OK;
     }
-    if (w->fo && w->fo->progress && !(++w->done & 0xFFF))
-        w->fo->progress(w->fo->progress_ctx, "search", w->done, w->total);
+    if (!(++w->done & 0xFFF))
+        progress(w);
     bkey k = key_of(b, l);
     if (bset_has(&w->seen, &k))
         return PTB_OK;
     int rc = find_component(b, &k, &w->comp, &w->seen, &starts);
     if (rc != PTB_OK || !starts)
         return rc;
-    if ((rc = distances(b, &w->comp, &far, w->err, w->errcap)) != PTB_OK)
+    if ((rc = distances(b, &w->comp, &far, w->err, sizeof w->err))
+        != PTB_OK)
         return rc;
-    return far == UINT32_MAX ? PTB_OK : keep(b, &w->comp, far, w->fam);
+    return far == UINT32_MAX ? PTB_OK : keep(b, &w->comp, far, &w->fam);
 }
 
-/* Every layout from cell c on (cells before it decided: used), the goal
- * layouts searched. */
+/* Every layout from cell c on (cells before it decided: used) of the
+ * walk's piece count, the goal layouts searched. */
 static int fill(walk *w, lay *l, unsigned c, uint64_t used, unsigned empty)
 {
     const blk *b = w->b;
     while (c < b->n && used >> b->bit[c] & 1)
         c++;
+    if (w->pieces && (l->np > w->pieces ||
+                      l->np + __builtin_popcountll(b->board & ~used) <
+                      w->pieces))
+        return PTB_OK;
     if (c == b->n) {
-        if (!empty)
+        if (!empty || (w->pieces && l->np != w->pieces))
             return PTB_OK;
         for (unsigned i = 0; i < l->np; i++)
             if (l->piece[i] >> b->corner & 1) {
@@ -618,28 +649,97 @@ static int fill(walk *w, lay *l, unsigned c, uint64_t used, unsigned empty)
     return rc;
 }
 
+/* The puzzles w kept moved into the family (under the job's lock), or
+ * dropped after an error. */
+static int gather(job *j, walk *w, int rc)
+{
+    ptb_family *fam = j->fam;
+    void *lv = fam->level;
+    if (rc == PTB_OK && w->fam.n &&
+        ptb_room(&lv, &fam->cap, fam->n + w->fam.n, sizeof *fam->level,
+                 256))
+        rc = PTB_ENOMEM;
+    if (rc == PTB_OK) {
+        fam->level = lv;
+        if (w->fam.n)
+            memcpy(fam->level + fam->n, w->fam.level,
+                   w->fam.n * sizeof *fam->level);
+        fam->n += w->fam.n;
+    } else {
+        for (size_t i = 0; i < w->fam.n; i++)
+            free(w->fam.level[i].hist);
+        if (j->rc == PTB_OK) {
+            j->rc = rc;
+            memcpy(j->err, w->err, sizeof j->err);
+        }
+    }
+    free(w->fam.level);
+    return rc;
+}
+
+/* A thread: piece counts taken one at a time and searched. */
+static void *blocks_thread(void *arg)
+{
+    job *j = arg;
+    for (;;) {
+        lay l;
+        pthread_mutex_lock(&j->lock);
+        unsigned pieces = j->rc == PTB_OK && j->next < j->b->n ? j->next++
+                                                               : 0;
+        pthread_mutex_unlock(&j->lock);
+        walk *w = pieces ? calloc(1, sizeof *w) : NULL;
+        if (!w) {
+            if (pieces) {
+                pthread_mutex_lock(&j->lock);
+                j->rc = j->rc == PTB_OK ? PTB_ENOMEM : j->rc;
+                pthread_mutex_unlock(&j->lock);
+            }
+            return NULL;
+        }
+        w->b = j->b;
+        w->j = j;
+        w->pieces = pieces;
+        memset(&l, 0, sizeof l);
+        int rc = fill(w, &l, 0, 0, 0);
+        progress(w);
+        bset_free(&w->comp);
+        bset_free(&w->seen);
+        pthread_mutex_lock(&j->lock);
+        gather(j, w, rc);
+        pthread_mutex_unlock(&j->lock);
+        free(w);
+    }
+}
+
 int fam_blocks(const sl_desc *d, unsigned most, const ptb_family_opts *fo,
                ptb_family *fam, char *err, size_t errcap)
 {
     blk b;
-    lay l;
+    job j;
     int rc = blk_init(&b, d, most, err, errcap);
     if (rc != PTB_OK)
         return rc;
-    walk w = { .b = &b, .fam = fam, .fo = fo, .err = err,
-               .errcap = errcap, .counting = 1 };
-    memset(&l, 0, sizeof l);
-    if (fo && fo->progress)      /* the goals counted first */
-        rc = fill(&w, &l, 0, 0, 0);
-    w.counting = 0;
-    if (rc == PTB_OK)
-        rc = fill(&w, &l, 0, 0, 0);
-    if (rc == PTB_OK && fo && fo->progress)
-        fo->progress(fo->progress_ctx, "search", w.total, w.total);
-    bset_free(&w.comp);
-    bset_free(&w.seen);
+    memset(&j, 0, sizeof j);
+    j.b = &b;
+    j.fo = fo;
+    j.fam = fam;
+    j.next = 1;
+    pthread_mutex_init(&j.lock, NULL);
+    if (fo && fo->progress) {    /* the goals counted first */
+        walk w = { .b = &b, .j = &j, .counting = 1 };
+        lay l;
+        memset(&l, 0, sizeof l);
+        fill(&w, &l, 0, 0, 0);
+        j.total = w.total;
+    }
+    unsigned threads = !fo || fo->threads < 1 ? 1
+                       : fo->threads > 256 ? 256 : fo->threads;
+    ptb_run_threads(blocks_thread, &j, threads);
+    pthread_mutex_destroy(&j.lock);
     free(b.place);
-    return rc;
+    if (j.rc != PTB_OK && j.err[0])
+        ptb_errf(err, errcap, "%s", j.err);
+    return j.rc;
 }
 
 /* ---- a level played -------------------------------------------------- */
