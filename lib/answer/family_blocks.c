@@ -559,7 +559,7 @@ typedef struct job {
     const blk *b;
     const ptb_family_opts *fo;
     unsigned next;               /* the next piece count to take */
-    uint64_t total, done;        /* goal layouts the piece can leave */
+    uint64_t done;               /* piece counts searched */
     ptb_family *fam;             /* the puzzles kept, gathered */
     int rc;
     char err[256];
@@ -570,24 +570,12 @@ typedef struct job {
 typedef struct walk {
     const blk *b;
     job *j;
-    unsigned pieces;             /* the piece count searched; 0 any */
-    int counting;                /* only counting the goals listed */
-    uint64_t total, done;
+    unsigned pieces;             /* the piece count searched */
     bset comp, seen;
     ptb_family fam;
     char err[256];
 } walk;
 
-static void progress(walk *w)
-{
-    job *j = w->j;
-    pthread_mutex_lock(&j->lock);
-    j->done += w->done;
-    w->done = 0;
-    if (j->fo && j->fo->progress)
-        j->fo->progress(j->fo->progress_ctx, "search", j->done, j->total);
-    pthread_mutex_unlock(&j->lock);
-}
 
 /* A goal layout listed: its component searched unless met before. */
 static int goal_layout(walk *w, const lay *l)
@@ -597,12 +585,6 @@ static int goal_layout(walk *w, const lay *l)
     uint32_t far;
     if (!can_leave(b, l))
         return PTB_OK;
-    if (w->counting) {
-        w->total++;
-        return PTB_OK;
-    }
-    if (!(++w->done & 0xFFF))
-        progress(w);
     bkey k = key_of(b, l);
     if (bset_has(&w->seen, &k))
         return PTB_OK;
@@ -622,12 +604,11 @@ static int fill(walk *w, lay *l, unsigned c, uint64_t used, unsigned empty)
     const blk *b = w->b;
     while (c < b->n && used >> b->bit[c] & 1)
         c++;
-    if (w->pieces && (l->np > w->pieces ||
-                      l->np + __builtin_popcountll(b->board & ~used) <
-                      w->pieces))
+    if (l->np > w->pieces ||
+        l->np + __builtin_popcountll(b->board & ~used) < w->pieces)
         return PTB_OK;
     if (c == b->n) {
-        if (!empty || (w->pieces && l->np != w->pieces))
+        if (!empty || l->np != w->pieces)
             return PTB_OK;
         for (unsigned i = 0; i < l->np; i++)
             if (l->piece[i] >> b->corner & 1) {
@@ -701,11 +682,14 @@ static void *blocks_thread(void *arg)
         w->pieces = pieces;
         memset(&l, 0, sizeof l);
         int rc = fill(w, &l, 0, 0, 0);
-        progress(w);
         bset_free(&w->comp);
         bset_free(&w->seen);
         pthread_mutex_lock(&j->lock);
         gather(j, w, rc);
+        j->done++;
+        if (j->fo && j->fo->progress)
+            j->fo->progress(j->fo->progress_ctx, "pieces", j->done,
+                            j->b->n - 1);
         pthread_mutex_unlock(&j->lock);
         free(w);
     }
@@ -725,13 +709,6 @@ int fam_blocks(const sl_desc *d, unsigned most, const ptb_family_opts *fo,
     j.fam = fam;
     j.next = 1;
     pthread_mutex_init(&j.lock, NULL);
-    if (fo && fo->progress) {    /* the goals counted first */
-        walk w = { .b = &b, .j = &j, .counting = 1 };
-        lay l;
-        memset(&l, 0, sizeof l);
-        fill(&w, &l, 0, 0, 0);
-        j.total = w.total;
-    }
     unsigned threads = !fo || fo->threads < 1 ? 1
                        : fo->threads > 256 ? 256 : fo->threads;
     ptb_run_threads(blocks_thread, &j, threads);
