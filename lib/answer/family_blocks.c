@@ -29,11 +29,14 @@
  * decided is left empty or covered by a piece placed there, in reading
  * order: each layout once, Bickford's part 4); for each in which the goal
  * piece can move and which no earlier search met, its component is found
- * by a breadth-first search (a hash of its layouts, numbered as found),
- * the goals met marked; then a breadth-first search from all the
- * component's goals at once, over the same numbers, gives every layout
- * its distance, and the farthest start is kept.  Every component with a
- * goal the piece can leave is searched twice, and no other.
+ * by a breadth-first search (a hash of its layouts, numbered as found, its
+ * moves kept as edges between the numbers), the goals met marked; then a
+ * breadth-first search over the edges from all the component's goals at
+ * once gives every layout its distance, and the farthest start is kept.
+ * Every component with a goal the piece can leave is searched once, and
+ * no other.  A component keeps its pieces: the threads take a piece count
+ * each (the layouts listed are those of that count), each with its own
+ * sets, and the puzzles are gathered at the end.
  *
  * A layout's key: the pieces lettered 1.. in the reading order of their
  * first cells, five bits a cell (0 empty), the goal piece's number in the
