@@ -206,12 +206,16 @@ static void log_progress(bar *b, const char *phase, uint64_t done,
         b->phase_start = b->last_draw = t;
         return;
     }
-    if (strcmp(phase, "search") || t - b->last_draw < b->log_every)
+    if ((strcmp(phase, "search") && strcmp(phase, "pieces")) ||
+        t - b->last_draw < b->log_every)
         return;
     grouped(done, d, sizeof d);
     grouped(total, n, sizeof n);
     time_left(b, done, total, left, sizeof left);
-    if (b->family)
+    if (!strcmp(phase, "pieces"))     /* a family of blocks */
+        fprintf(stderr, PROG ": %s: %s of %s piece counts searched%s%s\n",
+                b->name, d, n, left[0] ? ", " : "", left + strspn(left, " "));
+    else if (b->family)
         fprintf(stderr, PROG ": %s: %s of %s layouts searched%s%s\n",
                 b->name, d, n, left[0] ? ", " : "", left + strspn(left, " "));
     else

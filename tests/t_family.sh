@@ -77,7 +77,7 @@ bad() {
 F=puzzles/families/rush-4x4.txt
 sed 's/^family   alone$/family   walls 2/' "$F" >"$TMP/walls2.txt"
 check "family walls 2: refused, its line named" \
-    bad "$TMP/walls2.txt" "^tbgen: $TMP/walls2.txt: line 2[0-9]: family: expected 'walls 0', 'walls 1', 'alone' or 'open-lines', got 'family   walls 2'$"
+    bad "$TMP/walls2.txt" "^tbgen: $TMP/walls2.txt: line 2[0-9]: family: expected 'walls 0', 'walls 1', 'alone', 'open-lines' or 'blocks N', got 'family   walls 2'$"
 sed 's/^family   alone$/family   lonely/' "$F" >"$TMP/key.txt"
 check "an unknown family key: refused, its line named" \
     bad "$TMP/key.txt" "line 2[0-9]: family: expected .*got 'family   lonely'"

@@ -24,6 +24,16 @@ const char *ptb_family_text(const ptb_family *f);
 int ptb_family_desc(const char *text, struct sl_desc **out, char *err,
                     size_t errcap);
 
+/* ---- family_blocks.c ------------------------------------------------ */
+
+/* Level BOARD of the family FAMILY (its text) as a puzzle of its own when
+ * the family is one of blocks ('family blocks N'): PTB_OK, *p to
+ * ptb_puzzle_free(); PTB_EINVAL when it is another family; PTB_EFORMAT
+ * when the family no longer reads; PTB_ECORRUPT when the board makes no
+ * description; PTB_ENOMEM. */
+int ptb_family_level_puzzle(const char *family, const char *board,
+                            ptb_puzzle **p);
+
 /* ---- searched.c: what the searches past a full table share ----------- */
 
 /* A search's limits (ptb_search_opts) and the nodes it has expanded. */

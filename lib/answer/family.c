@@ -128,13 +128,18 @@ static int family_key(fam_opts *o, const char *s, size_t len, unsigned line,
     if (at && !strcmp(key, "walls") && sscanf(rest, "%u %c", &w, &more) == 1
         && rest[strspn(rest, " \t")] != '-' && w <= MAX_FAMILY_WALLS)
         o->walls = w;
+    else if (at && !strcmp(key, "blocks") &&
+             sscanf(rest, "%u %c", &w, &more) == 1 &&
+             rest[strspn(rest, " \t")] != '-' && w >= 1 && w <= 64)
+        o->blocks = w;
     else if (alone && !strcmp(key, "alone"))
         o->alone = 1;
     else if (alone && !strcmp(key, "open-lines"))
         o->open_lines = 1;
     else
         return ptb_errf(err, errcap, "line %u: family: expected 'walls 0', "
-                        "'walls 1', 'alone' or 'open-lines', got '%s'",
+                        "'walls 1', 'alone', 'open-lines' or 'blocks N', "
+                        "got '%s'",
                         line, buf + strspn(buf, " \t"));
     return PTB_OK;
 }
@@ -715,7 +720,8 @@ int ptb_family_desc(const char *text, sl_desc **out, char *err,
         return rc;
     rc = sl_read(desc, NULL, out, err, errcap);
     free(desc);
-    if (rc == PTB_OK && (rc = fam_check_desc(*out, err, errcap)) != PTB_OK) {
+    if (rc == PTB_OK && !o.blocks &&
+        (rc = fam_check_desc(*out, err, errcap)) != PTB_OK) {
         sl_free(*out);
         *out = NULL;
     }

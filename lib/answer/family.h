@@ -31,6 +31,7 @@ struct ptb_family {
 typedef struct fam_opts {
     unsigned walls;
     int alone, open_lines;
+    unsigned blocks;             /* 'family blocks N': N; 0 none */
 } fam_opts;
 
 /* A layout's pieces and its place in the order. */
@@ -117,6 +118,13 @@ int fam_journal_open(const char *path, const char *text, unsigned ntask,
 int fam_journal_task(fam_journal *j, unsigned task, const fam_level *lv,
                      size_t n);
 void fam_journal_close(fam_journal *j, int remove_it);
+
+/* family_blocks.c: the puzzles of a family of general blocks ('family
+ * blocks N': pieces of any shape of at most N cells) on d's board, into
+ * fam, with fo's progress (may be NULL); PTB_EPARSE with one line in err
+ * for a board it cannot take. */
+int fam_blocks(const sl_desc *d, unsigned most, const ptb_family_opts *fo,
+               ptb_family *fam, char *err, size_t errcap);
 
 /* The description text without its family lines (each made blank), into
  * *desc (malloc'd), and the family's options into *o; whether d fits a

@@ -54,6 +54,17 @@ static int solve(const char *desc, const fam_opts *o, const char *text,
     int rc = sl_read(desc, NULL, &d, err, errcap);
     if (rc != PTB_OK)
         return rc;
+    if (o->blocks) {             /* general blocks: family_blocks.c */
+        snprintf(fam->name, sizeof fam->name, "%s", d->name);
+        rc = o->walls || o->alone || o->open_lines
+             ? ptb_errf(err, errcap, "family blocks goes alone (no "
+                        "'walls', 'alone' or 'open-lines')")
+             : pl ? ptb_errf(err, errcap, "a blocks family has no plan: "
+                             "build it")
+             : fam_blocks(d, o->blocks, fo, fam, err, errcap);
+        sl_free(d);
+        return rc;
+    }
     if ((rc = fam_check_desc(d, err, errcap)) != PTB_OK) {
         sl_free(d);
         return rc;

@@ -575,7 +575,10 @@ int ptb_level_solve(const ptb_levels *l, size_t i, ptb_puzzle **p,
     if (i >= l->n)
         return PTB_EINVAL;
     level_text(l, l->boards + i * (l->cells + 1), text, &walls);
-    int rc = level_puzzle(l, walls, p);
+    int rc = ptb_family_level_puzzle(l->family, l->boards + i *
+                                     (l->cells + 1), p);
+    if (rc == PTB_EINVAL)        /* no family of blocks */
+        rc = level_puzzle(l, walls, p);
     if (rc == PTB_OK)
         rc = ptb_space_new(*p, NULL, s);
     if (rc == PTB_OK &&
