@@ -50,6 +50,10 @@ check "rush-5x5: Fogleman's 1,730 puzzles on 5x5 (at most 20 moves), line for li
     same rush-5x5
 check "rush-5x5-walls: Fogleman's 6,041 puzzles on 5x5 with at most one wall (at most 21 moves), line for line" \
     same rush-5x5-walls
+sed 's/^family   walls 1$/family   walls 2/' puzzles/families/rush-5x5-walls.txt \
+    >"$TMP/r55w2.txt"
+check "rush-5x5-walls with 'family walls 2': Fogleman's 7,320 puzzles on 5x5 with at most two walls (1,279 with two), line for line" \
+    same rush-5x5-walls2 "$TMP/r55w2.txt"
 (cat puzzles/families/rush-4x4.txt; echo 'family walls 1') >"$TMP/r44w.txt"
 check "rush-4x4 with 'family walls 1': Fogleman's 32 puzzles again (on 4x4 no minimal puzzle needs a wall)" \
     same rush-4x4-walls "$TMP/r44w.txt"
@@ -75,9 +79,9 @@ bad() {
     return 1
 }
 F=puzzles/families/rush-4x4.txt
-sed 's/^family   alone$/family   walls 2/' "$F" >"$TMP/walls2.txt"
-check "family walls 2: refused, its line named" \
-    bad "$TMP/walls2.txt" "^tbgen: $TMP/walls2.txt: line 2[0-9]: family: expected 'walls 0', 'walls 1', 'alone' or 'open-lines', got 'family   walls 2'$"
+sed 's/^family   alone$/family   walls 3/' "$F" >"$TMP/walls3.txt"
+check "family walls 3: refused, its line named" \
+    bad "$TMP/walls3.txt" "^tbgen: $TMP/walls3.txt: line 2[0-9]: family: expected 'walls 0', 'walls 1', 'walls 2', 'alone' or 'open-lines', got 'family   walls 3'$"
 sed 's/^family   alone$/family   lonely/' "$F" >"$TMP/key.txt"
 check "an unknown family key: refused, its line named" \
     bad "$TMP/key.txt" "line 2[0-9]: family: expected .*got 'family   lonely'"
