@@ -177,6 +177,24 @@ check "a checkpoint with a task's end line changed: refused (status 1)" \
 check "--family with --puzzle: a usage error" \
     sh -c 'bin/tbgen --family rush-4x4 --puzzle four 2>/dev/null; [ $? = 2 ]'
 
+# ---- --plan: the counts; --sample N: 1 task in N counted and searched ----
+bin/tbgen --plan --family rush-5x5-walls >"$TMP/plan" 2>&1
+bin/tbgen --plan --family rush-5x5-walls --sample 2 --processes 4 -j 1 \
+    >"$TMP/sample" 2>&1
+all=$(sed -n 's/^rush-5x5-walls: \([0-9,]*\) configurations.*/\1/p' "$TMP/plan" | tr -d ,)
+part=$(sed -n 's/.*(468 of 936 tasks): \([0-9,]*\) configurations.*/\1/p' "$TMP/sample" | tr -d ,)
+check "--plan --family: one line, its configurations and 936 tasks" \
+    eval 'test "$(wc -l <"$TMP/plan")" = 1 && grep -q "configurations.* 936 tasks;" "$TMP/plan"'
+check "--sample 2: tasks 1, 3, ... (468 of 936), at most the family's configurations, twice them within 25 % ($part of $all)" \
+    awk -v p="$part" -v a="$all" 'BEGIN { exit !(p > 0 && p < a && 2 * p > 0.75 * a && 2 * p < 1.25 * a) }'
+check "--sample 2 --processes 4: the sample's search timed, levels among his 6,041; the whole's time, on 4 processes" \
+    eval 'n=$(sed -n "s/.*s on 1 thread, \([0-9]*\) levels$/\1/p" "$TMP/sample")
+          test "${n:-0}" -gt 0 && test "$n" -lt 6041 &&
+          grep -q "^rush-5x5-walls: in all, about .* of CPU, .* here on 1 thread; .* on 4 processes of 1 thread (tbgen-mpi -np 5" "$TMP/sample"'
+check "--sample without --plan --family, or 0: usage errors (status 2)" \
+    sh -c 'bin/tbgen --family rush-4x4 --sample 2 2>/dev/null; [ $? = 2 ] &&
+           { bin/tbgen --plan --family rush-4x4 --sample 0 2>/dev/null; [ $? = 2 ]; }'
+
 # ---- the levels table: tblookup FAMILY --levels, --level N ----
 export L4=$TMP/rush-4x4 L5=$TMP/rush-5x5 LW=$TMP/rush-5x5-walls
 FW=tests/fogleman/rush-5x5-walls.txt
