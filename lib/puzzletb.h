@@ -872,6 +872,19 @@ typedef struct ptb_levels ptb_levels;
  * read one at once. */
 int ptb_levels_open(const char *dir, const char *family, ptb_levels **out);
 void ptb_levels_close(ptb_levels *l);      /* NULL is fine */
+/* Levels tables kept open while their files stay the same (tbserve, the
+ * Python module): ptb_levels_cache_get() gives DIR/FAMILY.levels.mdb
+ * open, the one it holds when the file is the one it opened (device,
+ * inode, size, modification time), else opened again as ptb_levels_open()
+ * opens it (the same errors; PTB_ENOTABLE when there is no file), the old
+ * one closed when its last user has released it; give it back with
+ * ptb_levels_cache_release().  Any number of threads may share a cache. */
+typedef struct ptb_levels_cache ptb_levels_cache;
+int ptb_levels_cache_new(ptb_levels_cache **out);
+int ptb_levels_cache_get(ptb_levels_cache *c, const char *dir,
+                         const char *family, ptb_levels **out);
+void ptb_levels_cache_release(ptb_levels_cache *c, ptb_levels *l);
+void ptb_levels_cache_free(ptb_levels_cache *c);     /* NULL is fine */
 /* The family's name, as the table gives it. */
 const char *ptb_levels_name(const ptb_levels *l);
 /* How many levels; level 0 is the hardest. */
