@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -41,7 +42,8 @@ enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_WRITE = 4 };
 #define PROG "tbgen"
 #endif
 /* long options without a short form */
-enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES, OPT_PATTERNS, OPT_FAMILY };
+enum { OPT_LIST = 256, OPT_PLAN, OPT_PROCESSES, OPT_PATTERNS, OPT_FAMILY,
+       OPT_SAMPLE };
 
 static int usage_error(const char *fmt, ...)
 {
@@ -73,6 +75,7 @@ static int help(void)
         "             [--threads N] [--level N] [--encoding E] [--quiet]\n"
         "             [--patterns] [--plan [--processes N]]\n"
         "       " PROG " --family NAME|FILE [--out DIR] [--threads N] [--quiet]\n"
+        "             [--plan [--sample N] [--processes P]]\n"
         "Builds the distance tables of the named puzzles (all built-in ones\n"
         "by default), every metric of each unless --metric names some, into\n"
         "DIR (default: tables).\n\n"
@@ -104,6 +107,8 @@ static int help(void)
         "      --family F     every puzzle of the family F (a file or a\n"
         "                     shipped NAME, %s/families/NAME.txt) into its\n"
         "                     levels table, DIR/NAME.levels.mdb\n"
+        "      --sample N     with --plan --family: count and search 1 task\n"
+        "                     in N, timed, and print the whole's time\n"
         "  -h, --help         this help\n"
         "  -V, --version      version\n\n"
         "exit status: 0 built, 1 a table could not be made, 2 usage or a "
@@ -150,7 +155,8 @@ typedef struct bar {
     int last_pct;
     unsigned layer;            /* the BFS's last layer found, or 0 */
     double log_every;          /* seconds between lines in a log */
-    int family;                /* a family's run: numbers searched */
+    int family;                /* a family's run: numbers searched (2:
+                                  tasks done, tbgen-mpi) */
 } bar;
 
 #define LOG_EVERY 60.0         /* seconds between progress lines in a log,
@@ -216,8 +222,9 @@ static void log_progress(bar *b, const char *phase, uint64_t done,
         fprintf(stderr, PROG ": %s: %s of %s piece counts searched%s%s\n",
                 b->name, d, n, left[0] ? ", " : "", left + strspn(left, " "));
     else if (b->family)
-        fprintf(stderr, PROG ": %s: %s of %s layouts searched%s%s\n",
-                b->name, d, n, left[0] ? ", " : "", left + strspn(left, " "));
+        fprintf(stderr, PROG ": %s: %s of %s %s%s%s\n", b->name, d, n,
+                b->family == 2 ? "tasks done" : "layouts searched",
+                left[0] ? ", " : "", left + strspn(left, " "));
     else
         fprintf(stderr, PROG ": %s: layer %u, %s of %s states found%s%s\n",
                 b->name, b->layer, d, n, left[0] ? ", " : "",
@@ -237,7 +244,7 @@ static void show_progress(void *ctx, const char *phase, uint64_t done,
     if (!strcmp(phase, "resume")) {
         grouped(done, d, sizeof d);
         grouped(total, n, sizeof n);
-        fprintf(stderr, "%stbgen: %s: resumed from its checkpoint, %s of "
+        fprintf(stderr, "%s" PROG ": %s: resumed from its checkpoint, %s of "
                 "%s %s\n", b->tty ? "\r" : "", b->name, d, n,
                 b->family ? "tasks done" : "states found");
         return;
@@ -484,6 +491,7 @@ typedef struct options {
     int plan;                  /* --plan: the figures, no build */
     int patterns;              /* --patterns: the pattern tables */
     ptb_cluster processes;     /* --processes N: the plan's (ranks N) */
+    unsigned sample;           /* --sample N: 1 family task in N, timed */
     ptb_build_opts build;
 } options;
 
@@ -587,6 +595,11 @@ static int parse_option(options *o, int c, char **argv)
         return 0;
     case OPT_LIST: o->list = optarg; return 0;
     case OPT_FAMILY: o->family = optarg; return 0;
+    case OPT_SAMPLE:
+        if ((rc = number(optarg, "sample", 1 << 30, &v)) != 0)
+            return rc;
+        o->sample = (unsigned)v;
+        return 0;
     case 'h': return help() ? EXIT_WRITE : -1;
     case 'V':
         printf(PROG " %s\n", ptb_version());
@@ -634,6 +647,7 @@ static int parse_args(int argc, char **argv, options *o)
         { "processes", required_argument, NULL, OPT_PROCESSES },
         { "list",    required_argument, NULL, OPT_LIST },
         { "family",  required_argument, NULL, OPT_FAMILY },
+        { "sample",  required_argument, NULL, OPT_SAMPLE },
         { "help",    no_argument,       NULL, 'h' },
         { "version", no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 }
@@ -656,15 +670,19 @@ static int parse_args(int argc, char **argv, options *o)
                                ptb_puzzle_name(o->puzzles[i]));
     if (o->patterns && !o->npuzzles)
         return usage_error("--patterns needs --puzzle");
-    if (o->processes.ranks)            /* (planned only: never built) */
+    if (o->processes.ranks && !o->family)   /* (planned only: never
+                                               built) */
         o->build.cluster = &o->processes;
     if (o->list)
         return 0;
-    if (o->family && (o->npuzzles || o->nmetrics || o->processes.ranks ||
-                      o->patterns || o->build.encoding))
+    if (o->family && (o->npuzzles || o->nmetrics || o->patterns ||
+                      o->build.encoding))
         return usage_error("--family FILE goes alone (with --out, --threads, "
-                           "--plan and --quiet): a family is no puzzle's "
-                           "table");
+                           "--plan, --sample, --processes and --quiet): a "
+                           "family is no puzzle's table");
+    if (o->sample && !(o->family && o->plan))
+        return usage_error("--sample N times 1 task in N of a family: it "
+                           "goes with --plan --family");
     if (optind < argc)
         return usage_error("unexpected argument '%s' (puzzles are named "
                            "with --puzzle)", argv[optind]);
@@ -769,37 +787,103 @@ static void family_name(const char *text, char *buf, size_t cap)
     }
 }
 
-#define FAMILY_RATE 25e6     /* layout numbers a second of CPU, measured
-                                on rush-5x5-walls (BENCHMARKS.md) */
+/* A duration for the family plan: seconds, minutes, hours or days. */
+static void human_span(double seconds, char *buf, size_t cap)
+{
+    if (seconds < 120)
+        snprintf(buf, cap, "%.1f s", seconds);
+    else if (seconds < 7200)
+        snprintf(buf, cap, "%.0f min", seconds / 60);
+    else if (seconds < 172800)
+        snprintf(buf, cap, "%.1f h", seconds / 3600);
+    else
+        snprintf(buf, cap, "%.1f days", seconds / 86400);
+}
 
-/* --plan --family FILE: its configurations, numbers and memory, and the
- * expected time; 1 when the largest configuration cannot fit in memory. */
+/* CPU seconds this process has used, its threads' included. */
+static double cpu_now(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* --plan --family FILE: its configurations, numbers and memory; with
+ * --sample N, those of 1 task in N and the search of those tasks, timed,
+ * and the whole's expected (times N) here and on --processes P
+ * processes; 1 when the largest configuration cannot fit in memory. */
 static int family_plan(const options *o, const char *text)
 {
     char err[256] = "", num[32], big[32], largest[32], goals[32], mem[32],
-         have[32];
+         have[32], conf[32], tasks[32], cpu[32], wall[32], split[32];
     ptb_family_counts c;
+    ptb_family_opts fo = { .threads = o->build.threads, .every = o->sample };
+    unsigned threads = o->build.threads ? o->build.threads : 1;
     double t0 = now();
-    int rc = ptb_family_plan(text, o->build.threads, &c, err, sizeof err);
+    int rc = o->sample > 1 ? ptb_family_sample(text, &fo, &c, err, sizeof err)
+                           : ptb_family_plan(text, fo.threads, &c, err,
+                                             sizeof err);
     if (rc != PTB_OK) {
         fprintf(stderr, PROG ": %s: %s\n", o->family,
                 err[0] ? err : ptb_strerror(rc));
         return rc == PTB_EPARSE ? EXIT_USAGE : EXIT_FAILED;
     }
     uint64_t memory = machine_memory();
-    double cpu = (double)c.numbers / FAMILY_RATE;
+    double counted = now() - t0;
+    grouped(c.configs, conf, sizeof conf);
     grouped(c.numbers, num, sizeof num);
     grouped(c.big, big, sizeof big);
     grouped(c.largest, largest, sizeof largest);
     grouped(c.goals, goals, sizeof goals);
+    grouped(c.tasks, tasks, sizeof tasks);
     human_size(c.memory, mem, sizeof mem);
     human_size(memory, have, sizeof have);
-    printf("%s: %" PRIu64 " configurations (%s past 2^24 layouts), %s "
-           "layouts numbered, the largest %s; %s candidate goals; %" PRIu64
-           " tasks; memory at most %s (the largest configuration; %s here); "
-           "its search about %.0f s of CPU (%.1f s counted)\n", o->family,
-           c.configs, big, num, largest, goals, c.tasks, mem, have, cpu,
-           now() - t0);
+    if (o->sample < 2)
+        printf("%s: %s configurations (%s past 2^24 layouts), %s layouts "
+               "numbered, the largest %s; %s candidate goals; %s tasks; "
+               "memory at most %s (the largest configuration; %s here); "
+               "counted in %.1f s (its time: --sample N)\n", o->family, conf,
+               big, num, largest, goals, tasks, mem, have, counted);
+    else {
+        uint64_t sampled = c.tasks / o->sample +
+                           (c.tasks % o->sample > o->sample / 2);
+        ptb_family *f = NULL;
+        double w0 = now(), c0 = cpu_now();
+        rc = ptb_family_run(text, &fo, &f, err, sizeof err);
+        double secs = cpu_now() - c0, walled = now() - w0;
+        size_t levels = f ? ptb_family_count(f) : 0;
+        ptb_family_free(f);
+        if (rc != PTB_OK) {
+            fprintf(stderr, PROG ": %s: %s\n", o->family,
+                    err[0] ? err : ptb_strerror(rc));
+            return EXIT_FAILED;
+        }
+        printf("%s: a sample of 1 task in %u (%" PRIu64 " of %s tasks): %s "
+               "configurations (%s past 2^24 layouts), %s layouts numbered, "
+               "the largest %s; %s candidate goals; memory at most %s (the "
+               "largest configuration; %s here); its search %.1f s of CPU, "
+               "%.1f s on %u thread%s, %zu levels\n", o->family, o->sample,
+               sampled, tasks, conf, big, num, largest, goals, mem, have,
+               secs, walled, threads, threads == 1 ? "" : "s", levels);
+        grouped(c.configs * o->sample, conf, sizeof conf);
+        grouped(c.numbers * o->sample, num, sizeof num);
+        human_span(secs * o->sample, cpu, sizeof cpu);
+        human_span(secs * o->sample / threads, wall, sizeof wall);
+        printf("%s: in all, about %s configurations, %s layouts numbered; "
+               "its search %s of CPU, %s here on %u thread%s", o->family,
+               conf, num, cpu, wall, threads, threads == 1 ? "" : "s");
+        if (o->processes.ranks) {
+            human_span(secs * o->sample / threads / o->processes.ranks,
+                          split, sizeof split);
+            printf("; %s on %u processes of %u thread%s (tbgen-mpi -np %u: "
+                   "process 0 hands out the tasks)", split,
+                   o->processes.ranks, threads, threads == 1 ? "" : "s",
+                   o->processes.ranks + 1);
+        }
+        printf("\n");
+    }
     if (memory && c.memory > memory) {
         fprintf(stderr, PROG ": %s: its largest configuration needs %s of "
                 "memory, more than this machine's %s\n", o->family, mem,
@@ -808,6 +892,67 @@ static int family_plan(const options *o, const char *text)
     }
     return flush_stdout();
 }
+
+#ifdef PTB_MPI
+/* tbgen-mpi --family on more than one process: process 0 hands out the
+ * tasks and keeps the checkpoint (cluster_family_serve()), then takes
+ * every task back from it (ptb_family_run() with that checkpoint) and
+ * writes the levels table; the others search the tasks they are given.
+ * Every process returns the same status. */
+static int family_mpi(const options *o, const char *text, const char *ckpt,
+                      bar *b)
+{
+    char err[512] = "", msg[600] = "", size[32];
+    ptb_family *fam = NULL;
+    uint64_t bytes = 0;
+    int status = 0, rc;
+    double t0 = now();
+    if (o->build.cluster->rank) {
+        ptb_family_opts fo = { .threads = o->build.threads,
+                               .take = cluster_family_take,
+                               .give = cluster_family_give };
+        rc = ptb_family_run(text, &fo, &fam, err, sizeof err);
+        ptb_family_free(fam);
+        if (rc != PTB_OK) {
+            status = rc == PTB_EPARSE ? EXIT_USAGE : EXIT_FAILED;
+            snprintf(msg, sizeof msg, "%s", err[0] ? err : ptb_strerror(rc));
+        }
+        cluster_family_done(status, msg);
+        return cluster_agree(status);
+    }
+    status = cluster_family_serve(o->family, text, ckpt,
+                                  o->quiet ? NULL : show_progress, b);
+    if (!o->quiet && b->tty && b->phase) {
+        if (!status)
+            finish_phase(b);
+        fprintf(stderr, "\r%*s\r", 70, "");
+    }
+    if (!status) {
+        ptb_family_opts fo = { .threads = o->build.threads,
+                               .checkpoint = ckpt };
+        rc = ptb_family_run(text, &fo, &fam, err, sizeof err);
+        if (rc != PTB_OK) {
+            fprintf(stderr, PROG ": %s: %s\n", o->family,
+                    err[0] ? err : ptb_strerror(rc));
+            status = rc == PTB_EPARSE ? EXIT_USAGE : EXIT_FAILED;
+        } else if ((rc = ptb_family_write(fam, o->out, &bytes)) != PTB_OK) {
+            fprintf(stderr, PROG ": %s/%s.levels.mdb: %s\n", o->out,
+                    ptb_family_name(fam), ptb_strerror(rc));
+            status = EXIT_FAILED;
+        } else if (!o->quiet) {
+            human_size(bytes, size, sizeof size);
+            printf("%s/%s.levels.mdb: %zu levels, %s, %.1f s on %u "
+                   "processes\n", o->out, ptb_family_name(fam),
+                   ptb_family_count(fam), size, now() - t0,
+                   o->build.cluster->ranks);
+        }
+        ptb_family_free(fam);
+    }
+    if (!status && flush_stdout())
+        status = EXIT_WRITE;
+    return cluster_agree(status);
+}
+#endif
 
 /* --family FILE: every puzzle of the family, into its levels table,
  * DIR/NAME.levels.mdb, through its checkpoint DIR/NAME.levels.ckpt; 2 for
@@ -828,6 +973,12 @@ static int family(const options *o)
     const char *every = getenv("TBGEN_LOG_EVERY");
     bar b = { name, isatty(2), NULL, 0, 0, -1, 0,
               every && atof(every) >= 0 ? atof(every) : LOG_EVERY, 1 };
+#ifdef PTB_MPI
+    if (o->build.cluster && o->build.cluster->ranks > 1) {
+        b.family = 2;
+        return family_mpi(o, text, ckpt, &b);
+    }
+#endif
     ptb_family_opts fo = { .threads = o->build.threads,
                            .progress = o->quiet ? NULL : show_progress,
                            .progress_ctx = &b, .checkpoint = ckpt };

@@ -773,9 +773,44 @@ typedef struct ptb_family_opts {
                      uint64_t total);
     void *progress_ctx;
     const char *checkpoint;      /* NULL: none */
+    /* A sample (tbgen --plan --sample): with every > 1, only task i such
+     * that i % every == every / 2 is done (counted, by
+     * ptb_family_sample()), and no checkpoint is kept. */
+    unsigned every;
+    /* Tasks shared with other processes (tbgen-mpi): with take set, the
+     * run does the tasks take() hands out, one a call (1 with *task <
+     * ntask; 0 when none is left; a negative value stops the run with
+     * PTB_EIO), and gives each task's record, as a checkpoint holds it,
+     * to give() (non-zero stops the run with PTB_EIO) instead of keeping
+     * a checkpoint; its puzzles are those of the tasks it did.  Both are
+     * called from the run's threads, one call at a time. */
+    int (*take)(void *ctx, unsigned ntask, unsigned *task);
+    int (*give)(void *ctx, unsigned task, const char *rec, size_t len);
+    void *share_ctx;
 } ptb_family_opts;
 int ptb_family_run(const char *text, const ptb_family_opts *o,
                    ptb_family **out, char *err, size_t errcap);
+
+/* The checkpoint of a run whose tasks others do (tbgen-mpi's process 0):
+ * the file at path for the family 'text' and its ntask tasks (a run's
+ * take() learns ntask), opened as ptb_family_run() opens it: done[i]
+ * (ntask bytes) is set for each task it holds, a record cut short at its
+ * end is cut off, and another family's file or a damaged one is
+ * PTB_EFORMAT with one line in err.  ptb_family_journal_add() checks a
+ * record given by a run's give() (one whole record, its SHA-256 right,
+ * its lines those of puzzles, of a task not done) and appends it to the
+ * file (*task its task, done[*task] set): PTB_OK, PTB_EFORMAT for a bad
+ * record (nothing written), or an errno value.  Close keeps the file:
+ * ptb_family_run() with that checkpoint then takes back every task and
+ * writes nothing more to it. */
+typedef struct ptb_family_journal ptb_family_journal;
+int ptb_family_journal_open(const char *path, const char *text,
+                            unsigned ntask, unsigned char *done,
+                            ptb_family_journal **out, char *err,
+                            size_t errcap);
+int ptb_family_journal_add(ptb_family_journal *j, const char *rec,
+                           size_t len, unsigned *task);
+void ptb_family_journal_close(ptb_family_journal *j);
 
 /* What a family's run needs (tbgen --plan --family): its configurations
  * (those searched: the filters passed, one of a pair of images), their
@@ -789,6 +824,10 @@ typedef struct ptb_family_counts {
 } ptb_family_counts;
 int ptb_family_plan(const char *text, unsigned threads, ptb_family_counts *out,
                     char *err, size_t errcap);
+/* The same counts over o's sample of tasks (o->every > 1; o->threads
+ * used, the rest ignored); tasks still counts them all. */
+int ptb_family_sample(const char *text, const ptb_family_opts *o,
+                      ptb_family_counts *out, char *err, size_t errcap);
 /* The puzzles kept, ordered by moves, then by board. */
 size_t ptb_family_count(const ptb_family *f);
 /* Puzzle i (< ptb_family_count()) in Fogleman's one-line form, "MOVES
@@ -833,6 +872,19 @@ typedef struct ptb_levels ptb_levels;
  * read one at once. */
 int ptb_levels_open(const char *dir, const char *family, ptb_levels **out);
 void ptb_levels_close(ptb_levels *l);      /* NULL is fine */
+/* Levels tables kept open while their files stay the same (tbserve, the
+ * Python module): ptb_levels_cache_get() gives DIR/FAMILY.levels.mdb
+ * open, the one it holds when the file is the one it opened (device,
+ * inode, size, modification time), else opened again as ptb_levels_open()
+ * opens it (the same errors; PTB_ENOTABLE when there is no file), the old
+ * one closed when its last user has released it; give it back with
+ * ptb_levels_cache_release().  Any number of threads may share a cache. */
+typedef struct ptb_levels_cache ptb_levels_cache;
+int ptb_levels_cache_new(ptb_levels_cache **out);
+int ptb_levels_cache_get(ptb_levels_cache *c, const char *dir,
+                         const char *family, ptb_levels **out);
+void ptb_levels_cache_release(ptb_levels_cache *c, ptb_levels *l);
+void ptb_levels_cache_free(ptb_levels_cache *c);     /* NULL is fine */
 /* The family's name, as the table gives it. */
 const char *ptb_levels_name(const ptb_levels *l);
 /* How many levels; level 0 is the hardest. */

@@ -66,6 +66,8 @@
 typedef struct modstate {
     PyObject *Error, *ParseError, *TableError, *Unsolvable, *SearchLimit;
     PyTypeObject *Space, *Table, *Answer, *Position, *Move, *Successor;
+    ptb_levels_cache *levels;    /* levels tables kept open across calls
+                                    while their files stay the same */
 } modstate;
 
 static struct PyModuleDef module_def;
@@ -1392,15 +1394,17 @@ static PyObject *mod_version(PyObject *m, PyObject *unused)
 
 /* ---- a family's levels (levels tables: tbgen --family) ------------- */
 
-/* The levels table of family in dir, open, or NULL with TableError (its
- * path and code) raised. */
+/* The levels table of family in dir, open (the module's cache keeps it
+ * while its file stays the same: give it back with levels_done()), or
+ * NULL with TableError (its path and code) raised. */
 static ptb_levels *levels_open(PyObject *m, const char *dir,
                                const char *family)
 {
     ptb_levels *l;
+    ptb_levels_cache *cache = ((modstate *)PyModule_GetState(m))->levels;
     int rc;
     NOGIL_BEGIN
-    rc = ptb_levels_open(dir, family, &l);
+    rc = ptb_levels_cache_get(cache, dir, family, &l);
     NOGIL_END
     if (rc == PTB_OK)
         return l;
@@ -1417,6 +1421,11 @@ static ptb_levels *levels_open(PyObject *m, const char *dir,
     Py_XDECREF(msg);
     Py_XDECREF(path);
     return NULL;
+}
+
+static void levels_done(PyObject *m, ptb_levels *l)
+{
+    ptb_levels_cache_release(((modstate *)PyModule_GetState(m))->levels, l);
 }
 
 /* Level i's JSON (ptb_format_level_json()) as a str. */
@@ -1467,7 +1476,7 @@ static PyObject *mod_levels(PyObject *m, PyObject *args)
         Py_XDECREF(v);
     }
     PyMem_Free(pick);
-    ptb_levels_close(l);
+    levels_done(m, l);
     return list;
 }
 
@@ -1491,7 +1500,7 @@ static PyObject *mod_level_stats(PyObject *m, PyObject *args)
             Py_CLEAR(list);
         Py_XDECREF(v);
     }
-    ptb_levels_close(l);
+    levels_done(m, l);
     return list;
 }
 
@@ -1547,7 +1556,7 @@ static PyObject *mod_level_play(PyObject *m, PyObject *args)
     ptb_puzzle_free(p);
     PyMem_Free(buf);
     PyMem_Free(sol);
-    ptb_levels_close(l);
+    levels_done(m, l);
     return out;
 }
 
@@ -1625,6 +1634,10 @@ static int module_exec(PyObject *m)
     modstate *st = PyModule_GetState(m);
     if (add_exceptions(m, st) || add_types(m, st))
         return -1;
+    if (ptb_levels_cache_new(&st->levels) != PTB_OK) {
+        PyErr_NoMemory();
+        return -1;
+    }
     return PyModule_AddStringConstant(m, "TABLES_DIR", PTB_TABLES_DIR) ||
            PyModule_AddIntConstant(m, "FORMAT_VERSION", PTB_FORMAT_VERSION) ||
            PyModule_AddIntConstant(m, "MAX_DISTANCE", PTB_MAX_DISTANCE)
@@ -1667,7 +1680,12 @@ static int module_clear(PyObject *m)
 
 static void module_free(void *m)
 {
+    modstate *st = PyModule_GetState(m);
     module_clear(m);
+    if (st) {
+        ptb_levels_cache_free(st->levels);
+        st->levels = NULL;
+    }
 }
 
 /* CPython's slot tables keep functions in void * (as dlsym() returns

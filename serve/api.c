@@ -211,9 +211,14 @@ int serve_open(serve_server *srv, const char *tables, char *msg, size_t cap)
 {
     memset(srv, 0, sizeof *srv);
     srv->tables = tables;
-    pthread_mutex_init(&srv->levels_lock, NULL);
+    if (ptb_levels_cache_new(&srv->levels) != PTB_OK) {
+        snprintf(msg, cap, "out of memory");
+        return PTB_ENOMEM;
+    }
     if (pthread_key_create(&srv->work_key, work_free) != 0) {
         snprintf(msg, cap, "cannot create a thread key");
+        ptb_levels_cache_free(srv->levels);
+        srv->levels = NULL;
         return PTB_ENOMEM;
     }
     for (unsigned i = 0; i < ptb_puzzle_count(); i++)
@@ -264,13 +269,7 @@ void serve_close(serve_server *srv)
     }
     for (unsigned i = 0; i < srv->npuzzles; i++)
         ptb_puzzle_free(srv->puzzle[i]);         /* the loaded ones */
-    while (srv->levels) {
-        serve_levels *e = srv->levels;
-        srv->levels = e->next;
-        ptb_levels_close(e->l);
-        free(e);
-    }
-    pthread_mutex_destroy(&srv->levels_lock);
+    ptb_levels_cache_free(srv->levels);
     pthread_key_delete(srv->work_key);
 }
 
@@ -882,77 +881,13 @@ static int named(const void *arg, const char *k)
     return 0;
 }
 
-/* Whether e was opened from the file st describes. */
-static int same_file(const serve_levels *e, const struct stat *st)
+/* The levels table of the family named by the path, open (give it back
+ * with ptb_levels_cache_release), or an error answer: 404 when there is
+ * none, 503 when it is damaged. */
+static ptb_levels *open_levels(ctx *c, const char *name, size_t len)
 {
-    return e->dev == st->st_dev && e->ino == st->st_ino &&
-           e->size == st->st_size &&
-           e->mtime.tv_sec == st->st_mtim.tv_sec &&
-           e->mtime.tv_nsec == st->st_mtim.tv_nsec;
-}
-
-/* Ends a request's use of e: a stale one is closed with its last. */
-static void levels_release(serve_server *srv, serve_levels *e)
-{
-    pthread_mutex_lock(&srv->levels_lock);
-    int last = --e->refs == 0 && e->stale;
-    pthread_mutex_unlock(&srv->levels_lock);
-    if (last) {
-        ptb_levels_close(e->l);
-        free(e);
-    }
-}
-
-/* The family's entry when its file is the one open, else the table
- * opened (and checked whole) again, the old entry made stale; one more
- * request using it (levels_release).  Under levels_lock. */
-static int levels_acquire(serve_server *srv, const char *family,
-                          const struct stat *st, serve_levels **out)
-{
-    serve_levels **pe = &srv->levels, *e;
-    for (; (e = *pe); pe = &e->next)
-        if (!strcmp(e->family, family))
-            break;
-    if (e && same_file(e, st)) {
-        e->refs++;
-        *out = e;
-        return PTB_OK;
-    }
-    if (e) {                            /* made again: the old one out */
-        *pe = e->next;
-        e->stale = 1;
-        if (e->refs == 0) {
-            ptb_levels_close(e->l);
-            free(e);
-        }
-    }
-    if (!(e = calloc(1, sizeof *e)))
-        return PTB_ENOMEM;
-    int rc = ptb_levels_open(srv->tables, family, &e->l);
-    if (rc != PTB_OK) {
-        free(e);
-        return rc;
-    }
-    snprintf(e->family, sizeof e->family, "%s", family);
-    e->dev = st->st_dev;
-    e->ino = st->st_ino;
-    e->size = st->st_size;
-    e->mtime = st->st_mtim;
-    e->refs = 1;
-    e->next = srv->levels;
-    srv->levels = e;
-    *out = e;
-    return PTB_OK;
-}
-
-/* The levels table of the family named by the path, open (release it
- * with levels_release), or an error answer: 404 when there is none, 503
- * when it is damaged. */
-static serve_levels *open_levels(ctx *c, const char *name, size_t len)
-{
-    char family[64], path[4096];
-    struct stat st;
-    serve_levels *e = NULL;
+    char family[64];
+    ptb_levels *l = NULL;
     int rc;
     if (len == 0 || len >= sizeof family) {
         failf(c, 404, "no such family");
@@ -960,16 +895,9 @@ static serve_levels *open_levels(ctx *c, const char *name, size_t len)
     }
     memcpy(family, name, len);
     family[len] = '\0';
-    snprintf(path, sizeof path, "%s/%s.levels.mdb", c->srv->tables, family);
-    if (stat(path, &st) != 0)
-        rc = errno == ENOENT ? PTB_ENOTABLE : PTB_EIO;
-    else {
-        pthread_mutex_lock(&c->srv->levels_lock);
-        rc = levels_acquire(c->srv, family, &st, &e);
-        pthread_mutex_unlock(&c->srv->levels_lock);
-    }
+    rc = ptb_levels_cache_get(c->srv->levels, c->srv->tables, family, &l);
     if (rc == PTB_OK)
-        return e;
+        return l;
     if (rc == PTB_ENOMEM)
         failf(c, 500, "out of memory");
     else if (rc == PTB_ENOTABLE || rc == PTB_EINVAL)
@@ -1138,16 +1066,16 @@ static void api_family(ctx *c, const char *path)
         failf(c, 404, "no such API path (levels/FAMILY, /stats, /play)");
         return;
     }
-    serve_levels *e = open_levels(c, path, len);
-    if (!e)
+    ptb_levels *l = open_levels(c, path, len);
+    if (!l)
         return;
     if (!*rest)
-        api_levels(c, e->l);
+        api_levels(c, l);
     else if (!strcmp(rest, "/stats"))
-        api_level_stats(c, e->l);
+        api_level_stats(c, l);
     else
-        api_level_play(c, e->l);
-    levels_release(c->srv, e);
+        api_level_play(c, l);
+    ptb_levels_cache_release(c->srv->levels, l);
 }
 
 void serve_api(serve_server *srv, const serve_request *rq, serve_reply *rep)

@@ -46,26 +46,12 @@ typedef struct serve_slot {
     char path[512];                 /* DIR/FILE, for messages */
 } serve_slot;
 
-/* A family's levels table, open for as long as its file is the same
- * (device, inode, size, time): one open serves every request; a table
- * made again is opened again, the old one closed when its last request
- * ends. */
-typedef struct serve_levels {
-    struct serve_levels *next;
-    char family[64];
-    ptb_levels *l;
-    dev_t dev;
-    ino_t ino;
-    off_t size;
-    struct timespec mtime;
-    unsigned refs;                  /* requests using l */
-    int stale;                      /* out of the list: closed at refs 0 */
-} serve_levels;
 
 typedef struct serve_server {
     const char *tables;             /* tables directory */
-    pthread_mutex_t levels_lock;    /* levels and every serve_levels */
-    serve_levels *levels;
+    ptb_levels_cache *levels;       /* the families' levels tables, kept
+                                       open while their files stay the
+                                       same */
     /* the built-in puzzles, then the described ones whose tables were in
      * the directory at start (loaded: ptb_puzzle_free at close) */
     ptb_puzzle *puzzle[SERVE_MAX_PUZZLES];

@@ -50,6 +50,10 @@ check "rush-5x5: Fogleman's 1,730 puzzles on 5x5 (at most 20 moves), line for li
     same rush-5x5
 check "rush-5x5-walls: Fogleman's 6,041 puzzles on 5x5 with at most one wall (at most 21 moves), line for line" \
     same rush-5x5-walls
+sed 's/^family   walls 1$/family   walls 2/' puzzles/families/rush-5x5-walls.txt \
+    >"$TMP/r55w2.txt"
+check "rush-5x5-walls with 'family walls 2': Fogleman's 7,320 puzzles on 5x5 with at most two walls (1,279 with two), line for line" \
+    same rush-5x5-walls2 "$TMP/r55w2.txt"
 (cat puzzles/families/rush-4x4.txt; echo 'family walls 1') >"$TMP/r44w.txt"
 check "rush-4x4 with 'family walls 1': Fogleman's 32 puzzles again (on 4x4 no minimal puzzle needs a wall)" \
     same rush-4x4-walls "$TMP/r44w.txt"
@@ -75,9 +79,9 @@ bad() {
     return 1
 }
 F=puzzles/families/rush-4x4.txt
-sed 's/^family   alone$/family   walls 2/' "$F" >"$TMP/walls2.txt"
-check "family walls 2: refused, its line named" \
-    bad "$TMP/walls2.txt" "^tbgen: $TMP/walls2.txt: line 2[0-9]: family: expected 'walls 0', 'walls 1', 'alone', 'open-lines' or 'blocks N', got 'family   walls 2'$"
+sed 's/^family   alone$/family   walls 3/' "$F" >"$TMP/walls3.txt"
+check "family walls 3: refused, its line named" \
+    bad "$TMP/walls3.txt" "^tbgen: $TMP/walls3.txt: line 2[0-9]: family: expected 'walls 0', 'walls 1', 'walls 2', 'alone', 'open-lines' or 'blocks N', got 'family   walls 3'$"
 sed 's/^family   alone$/family   lonely/' "$F" >"$TMP/key.txt"
 check "an unknown family key: refused, its line named" \
     bad "$TMP/key.txt" "line 2[0-9]: family: expected .*got 'family   lonely'"
@@ -172,6 +176,24 @@ check "a checkpoint with a task's end line changed: refused (status 1)" \
     ckpt damaged rush-5x5-walls "a damaged checkpoint" '0,/^end /s/^end \([0-9]*\) ./end \1 0/'
 check "--family with --puzzle: a usage error" \
     sh -c 'bin/tbgen --family rush-4x4 --puzzle four 2>/dev/null; [ $? = 2 ]'
+
+# ---- --plan: the counts; --sample N: 1 task in N counted and searched ----
+bin/tbgen --plan --family rush-5x5-walls >"$TMP/plan" 2>&1
+bin/tbgen --plan --family rush-5x5-walls --sample 2 --processes 4 -j 1 \
+    >"$TMP/sample" 2>&1
+all=$(sed -n 's/^rush-5x5-walls: \([0-9,]*\) configurations.*/\1/p' "$TMP/plan" | tr -d ,)
+part=$(sed -n 's/.*(468 of 936 tasks): \([0-9,]*\) configurations.*/\1/p' "$TMP/sample" | tr -d ,)
+check "--plan --family: one line, its configurations and 936 tasks" \
+    eval 'test "$(wc -l <"$TMP/plan")" = 1 && grep -q "configurations.* 936 tasks;" "$TMP/plan"'
+check "--sample 2: tasks 1, 3, ... (468 of 936), at most the family's configurations, twice them within 25 % ($part of $all)" \
+    awk -v p="$part" -v a="$all" 'BEGIN { exit !(p > 0 && p < a && 2 * p > 0.75 * a && 2 * p < 1.25 * a) }'
+check "--sample 2 --processes 4: the sample's search timed, levels among his 6,041; the whole's time, on 4 processes" \
+    eval 'n=$(sed -n "s/.*s on 1 thread, \([0-9]*\) levels$/\1/p" "$TMP/sample")
+          test "${n:-0}" -gt 0 && test "$n" -lt 6041 &&
+          grep -q "^rush-5x5-walls: in all, about .* of CPU, .* here on 1 thread; .* on 4 processes of 1 thread (tbgen-mpi -np 5" "$TMP/sample"'
+check "--sample without --plan --family, or 0: usage errors (status 2)" \
+    sh -c 'bin/tbgen --family rush-4x4 --sample 2 2>/dev/null; [ $? = 2 ] &&
+           { bin/tbgen --plan --family rush-4x4 --sample 0 2>/dev/null; [ $? = 2 ]; }'
 
 # ---- the levels table: tblookup FAMILY --levels, --level N ----
 export L4=$TMP/rush-4x4 L5=$TMP/rush-5x5 LW=$TMP/rush-5x5-walls

@@ -171,6 +171,53 @@ check "process 1's checkpoint a record short of the others' ($k): resumes to the
           same "$TMP/short$k" klotski-move.mdb &&
           ! ls "$TMP/short$k" | grep -q ckpt'
 
+# ---- a family: tasks handed out by process 0, which writes the table ----
+# one process's levels table of rush-5x5-walls (936 tasks), to compare with
+mkdir -p "$TMP/fam1"
+bin/tbgen --family rush-5x5-walls --out "$TMP/fam1" -q
+FAM=rush-5x5-walls.levels.mdb
+famsame() { cmp -s "$TMP/fam1/$FAM" "$1/$FAM" && ! ls "$1" | grep -q ckpt; }
+check "--family rush-5x5-walls, -np 2 (one process searching): tbgen's bytes, no checkpoint left" \
+    eval 'mpi 2 "$TMP/f2" -j 2 --family rush-5x5-walls && famsame "$TMP/f2"'
+check "--family rush-5x5-walls, -np 3, a thread each: tbgen's bytes" \
+    eval 'QUIET= mpi 3 "$TMP/f3" -j 1 --family rush-5x5-walls && famsame "$TMP/f3" &&
+          grep -q "rush-5x5-walls.levels.mdb: 6041 levels, .* on 3 processes" "$TMP/mpi.out"'
+# a searching process kills itself after its Kth record (PTB_TEST_KILL_AFTER):
+# the job fails; process 0's checkpoint holds the records it was sent, each
+# whole; tbgen-mpi on another count of processes, or tbgen, resumes it
+k=$((RANDOM % 150 + 20))
+mkdir -p "$TMP/fk" "$TMP/fk2"
+timeout 600 mpirun --oversubscribe -np 3 -x PTB_TEST_KILL_AFTER=$k "$MPI" -j 1 \
+    --quiet --out "$TMP/fk" --family rush-5x5-walls >/dev/null 2>&1; rc=$?
+cp "$TMP/fk/rush-5x5-walls.levels.ckpt" "$TMP/fk2/" 2>/dev/null
+held=$(grep -c '^end ' "$TMP/fk/rush-5x5-walls.levels.ckpt" 2>/dev/null)
+check "--family, a process killed after record $k: the job fails, no table, the checkpoint holds $held records (at least $k)" \
+    eval 'test $rc -ne 0 && test ! -e "$TMP/fk/$FAM" && test "${held:-0}" -ge $k'
+check "... rerun on 2 processes: resumed from that checkpoint, tbgen's bytes" \
+    eval 'QUIET= mpi 2 "$TMP/fk" -j 2 --family rush-5x5-walls &&
+          grep -q "resumed from its checkpoint, $held of 936 tasks done" "$TMP/mpi.err" &&
+          famsame "$TMP/fk"'
+check "... or by tbgen: resumed from the same checkpoint, the same bytes" \
+    eval 'bin/tbgen --family rush-5x5-walls --out "$TMP/fk2" 2>"$TMP/e" >/dev/null &&
+          grep -q "resumed from its checkpoint, $held of 936 tasks done" "$TMP/e" &&
+          famsame "$TMP/fk2"'
+sed 's/^family   walls 1$/family   walls 0/' puzzles/families/rush-5x5-walls.txt \
+    >"$TMP/other.txt"
+mkdir -p "$TMP/fo"
+cp "$TMP/fam1/$FAM" "$TMP/fo/"
+printf 'puzzletb family checkpoint 1\nfamily %064d\ntasks 936\n' 0 \
+    >"$TMP/fo/rush-5x5-walls.levels.ckpt"
+check "--family with another family's checkpoint: status 1, one line naming it, the old table kept" \
+    eval 'mpi 3 "$TMP/fo" -j 1 --family "$TMP/other.txt"; r=$?
+          test $r = 1 && test "$(grep -c "^tbgen-mpi:" "$TMP/mpi.err")" = 1 &&
+          grep -q "rush-5x5-walls.levels.ckpt: the checkpoint of another family" "$TMP/mpi.err" &&
+          cmp -s "$TMP/fo/$FAM" "$TMP/fam1/$FAM"'
+sed 's/^family   walls 1$/family   walls 3/' puzzles/families/rush-5x5-walls.txt \
+    >"$TMP/bad.txt"
+check "--family with a bad family line: status 2, its line named once" \
+    eval 'mpi 3 "$TMP/fb" -j 1 --family "$TMP/bad.txt"; r=$?
+          test $r = 2 && test "$(grep -c "family: expected" "$TMP/mpi.err")" = 1'
+
 # --plan --processes N (tbgen, no MPI needed): the slices are whole chunks
 # of 1,024 states, process r's from chunk floor(C r / N): eight's 362,880
 # states are 355 chunks, 88, 89, 89 and 89 of them on 4 processes

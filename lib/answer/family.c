@@ -13,9 +13,10 @@
  * The family.  A description with 'covers mixes N' (every layout of its
  * distinct pieces and any number of the others), every piece moving along
  * its axis, plus lines 'family KEY VALUE' this file reads:
- *   family walls W     at most W (0 or 1) more walls, each on any cell:
- *                      the same description with a wall there is one more
- *                      space (sl_walled());
+ *   family walls W     at most W (0, 1 or 2) more walls, each on any
+ *                      cell: the same description with walls there is
+ *                      one more space (sl_walled()), a cell or a pair of
+ *                      cells;
  *   family alone       no other piece moves along a distinct piece's
  *                      line: its row when it moves across, else its
  *                      column;
@@ -47,21 +48,21 @@
  * union-find); then each component's size, histogram of distances and
  * farthest layout least in the order (his "unsolved" board).  Every
  * component that holds a goal is so searched once, and no other.  In a
- * space with a family wall, a configuration none of whose pieces moves
- * along a line of the wall is left out: its components are the base
- * space's, the wall changing none of their moves, so not minimal
- * (meets()).
+ * space with family walls, a configuration none of whose pieces moves
+ * along a line of one of them is left out: its components are those of
+ * the space without that wall, the wall changing none of their moves, so
+ * not minimal (fam_meets()).
  *
- * Minimal.  Every piece but the distinct ones, and the family wall,
+ * Minimal.  Every piece but the distinct ones, and each family wall,
  * matters: the farthest layout without it (D moves from a goal) has a goal
  * nearer.  A piece that some optimal line from it moves matters (the line
  * less that piece's moves is shorter): the optimal lines' moves, followed
- * back from it, give those (moved()); for each other piece, and the
- * wall, a breadth-first search from the layout without it looks for a goal
+ * back from it, give those (moved()); for each other piece, and each
+ * family wall, a breadth-first search from the layout without it looks for a goal
  * at most D - 1 moves away: over the numbers of its configuration, the
  * line's shorter sequence (near_dense()), or over a hash of its layouts
- * when that sequence has no table (fam_near(); without the wall: on the
- * base space's board).
+ * when that sequence has no table (fam_near(); without a family wall: on the
+ * board with the others alone).
  * Fogleman tests the pieces his solver's one solution leaves in place,
  * each by solving the board without it: the same test, as a piece that
  * solution moves matters anyway.  His canonical board, the least of the
@@ -69,12 +70,14 @@
  * component letters them alike: pieces keep their order on their lines.
  *
  * Upside down.  When the family is its own image upside down (flips()),
- * the space with the wall in a row below the middle is not searched: the
- * one with the wall at the image cell gives its puzzles, each component
+ * of a space with family walls and the space of their image, the one
+ * whose walls read as the greater binary number (for one wall: in a row
+ * below the middle) is not searched: the other gives its puzzles, each component
  * turned (its farthest layout least in the order once turned, tested for
  * minimality and drawn turned; minimality is decided on that one layout,
  * so a component and its image need not both be kept).  In a space that
- * is its own image (the base space, or a wall in the middle row), of a
+ * is its own image (the base space, a wall in the middle row, two walls
+ * each other's image or both in the middle row), of a
  * configuration and its image, when they are two, the one whose code
  * (config_code()) is less is searched and gives the other's puzzles
  * turned.
@@ -102,7 +105,6 @@
 #include "family.h"
 
 
-#define MAX_FAMILY_WALLS 1
 
 
 
@@ -126,7 +128,7 @@ static int family_key(fam_opts *o, const char *s, size_t len, unsigned line,
     const char *rest = buf + at;
     int alone = at && rest[strspn(rest, " \t\r")] == '\0';
     if (at && !strcmp(key, "walls") && sscanf(rest, "%u %c", &w, &more) == 1
-        && rest[strspn(rest, " \t")] != '-' && w <= MAX_FAMILY_WALLS)
+        && rest[strspn(rest, " \t")] != '-' && w <= MAX_WALLS)
         o->walls = w;
     else if (at && !strcmp(key, "blocks") &&
              sscanf(rest, "%u %c", &w, &more) == 1 &&
@@ -138,8 +140,8 @@ static int family_key(fam_opts *o, const char *s, size_t len, unsigned line,
         o->open_lines = 1;
     else
         return ptb_errf(err, errcap, "line %u: family: expected 'walls 0', "
-                        "'walls 1', 'alone', 'open-lines' or 'blocks N', "
-                        "got '%s'",
+                        "'walls 1', 'walls 2', 'alone', 'open-lines' or "
+                        "'blocks N', got '%s'",
                         line, buf + strspn(buf, " \t"));
     return PTB_OK;
 }
@@ -498,12 +500,12 @@ int fam_passes(const fam_opts *o, const sl_desc *d, const pieces *pc)
     return 1;
 }
 
-/* Whether a piece of pc may ever cover a cell of 'wall' (a family wall)
- * on the board without it: one that moves across on a row of the wall, or
- * down in a column of it.  When none may, the wall changes no move of the
- * component, which is then one of the base space (the same moves,
+/* Whether, for each family wall of 'walls', a piece of pc may ever cover
+ * its cell on the board without it: one that moves across on its row, or
+ * down in its column.  When none may, that wall changes no move of the
+ * component, which is then one of the space without it (the same moves,
  * distances and farthest layout), and so not minimal. */
-int fam_meets(const sl_desc *d, const pieces *pc, uint64_t wall)
+int fam_meets(const sl_desc *d, const pieces *pc, uint64_t walls)
 {
     uint64_t row = ((uint64_t)1 << d->w) - 1, col = 0, lines = 0;
     for (unsigned y = 0; y < d->h; y++)
@@ -512,7 +514,29 @@ int fam_meets(const sl_desc *d, const pieces *pc, uint64_t wall)
         lines |= pc->across & row << y * d->w ? row << y * d->w : 0;
     for (unsigned x = 0; x < d->w; x++)
         lines |= pc->down & col << x ? col << x : 0;
-    return (lines & wall) != 0;
+    for (; walls; walls &= walls - 1)
+        if (!(lines & walls & -walls))
+            return 0;
+    return 1;
+}
+
+/* The boards less each family wall of 'extra' (n of them): the base with
+ * the others (less_own[i], or the base itself for one wall), and their
+ * steps. */
+int fam_less(const sl_desc *base, uint64_t extra, unsigned *n,
+             const sl_desc **less, sl_desc **less_own,
+             int8_t (*next)[SL_MAX_KINDS][SL_MAX_CELLS][2])
+{
+    uint64_t e = extra;
+    for (*n = 0; e; e &= e - 1, ++*n) {
+        uint64_t keep = extra & ~(e & -e);
+        int rc;
+        if (keep && (rc = sl_walled(base, keep, &less_own[*n])) != PTB_OK)
+            return rc;
+        less[*n] = keep ? less_own[*n] : base;
+        fam_make_steps(less[*n], next[*n]);
+    }
+    return PTB_OK;
 }
 
 /* ---- a kept puzzle -------------------------------------------------- */

@@ -13,6 +13,7 @@
 
 #define FAR 0xFF                 /* a distance: not reached */
 #define KEY_PIECES 21            /* the most pieces of a layout (ckey) */
+#define MAX_WALLS 2              /* the most family walls ('family walls') */
 
 typedef struct fam_level {
     unsigned moves;
@@ -90,7 +91,10 @@ int fam_near(csearch *cs, const pieces *pc, unsigned limit, int *near);
 void fam_cs_free(csearch *cs);
 void fam_order_of(const sl_desc *d, pieces *pc);
 int fam_passes(const fam_opts *o, const sl_desc *d, const pieces *pc);
-int fam_meets(const sl_desc *d, const pieces *pc, uint64_t wall);
+int fam_meets(const sl_desc *d, const pieces *pc, uint64_t walls);
+int fam_less(const sl_desc *base, uint64_t extra, unsigned *n,
+             const sl_desc **less, sl_desc **less_own,
+             int8_t (*next)[SL_MAX_KINDS][SL_MAX_CELLS][2]);
 int fam_keep(ptb_family *fam, const sl_desc *d, uint64_t walls,
              const component *c);
 uint64_t fam_flip_cells(const sl_desc *d, uint64_t cells);
@@ -118,6 +122,10 @@ int fam_journal_open(const char *path, const char *text, unsigned ntask,
 int fam_journal_task(fam_journal *j, unsigned task, const fam_level *lv,
                      size_t n);
 void fam_journal_close(fam_journal *j, int remove_it);
+/* Task's record of its puzzles lv[0..n), as the file holds it, into *rec
+ * (malloc'd, *len bytes). */
+int fam_record(unsigned task, const fam_level *lv, size_t n, char **rec,
+               size_t *len);
 
 /* family_blocks.c: the puzzles of a family of general blocks ('family
  * blocks N': pieces of any shape of at most N cells) on d's board, into

@@ -62,11 +62,16 @@ typedef struct ltab {
     size_t cap, mcap, nmove;
 } ltab;
 
-/* A space of the family: the description with its family wall, if any. */
+/* A space of the family: the description with its family walls, if any. */
 typedef struct fspace {
     const sl_desc *d;
     sl_desc *own;                /* d when it is a walled copy */
-    uint64_t extra;              /* its family wall */
+    uint64_t extra;              /* its family walls */
+    unsigned nless;              /* its family walls, each a board less */
+    const sl_desc *less[MAX_WALLS];   /* the board without each family
+                                         wall (the base, or own[i]) */
+    sl_desc *less_own[MAX_WALLS];
+    int8_t (*less_next)[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* their steps */
     int mirrored;                /* its puzzles stand for their images
                                     upside down too, in the space with the
                                     image wall (fam_flips()) */
@@ -319,6 +324,9 @@ static void space_free(fspace *sp)
         free(sp->tab[l]);
     }
     sl_free(sp->own);
+    for (unsigned i = 0; i < sp->nless; i++)
+        sl_free(sp->less_own[i]);
+    free(sp->less_next);
     memset(sp, 0, sizeof *sp);
 }
 
@@ -784,7 +792,7 @@ static int near_dense(worker *w, uint64_t key, uint32_t idx, unsigned limit,
 }
 
 /* Whether the component's layout f, D = 'moves' from a goal, is minimal,
- * into *ok: every piece but the distinct ones, and the family wall,
+ * into *ok: every piece but the distinct ones, and each family wall,
  * matters (the layout without it has no goal nearer than D).  A piece
  * that an optimal line moves (mv, a bit each) matters (the line less its
  * moves is shorter); the others are tried. */
@@ -817,8 +825,10 @@ static int minimal(worker *w, const pieces *f, uint64_t key, uint64_t mv,
         if (moves > 0)
             rc = fam_near(&w->near, &less, moves - 1, &near);
     }
-    if (rc == PTB_OK && near && w->sp->extra) {
+    for (unsigned i = 0; rc == PTB_OK && near && i < w->sp->nless; i++) {
         near = 0;
+        w->base.d = w->sp->less[i];
+        w->base.next = w->sp->less_next[i];
         if (moves > 0)
             rc = fam_near(&w->base, f, moves - 1, &near);
     }
@@ -1084,8 +1094,9 @@ static void config_code(const sl_desc *d, const pieces *pc, uint8_t *code)
 
 /* A configuration with its candidate goals g[0..ng) (ng > 0): left out
  * when it fails the filters, when it is the image upside down of one
- * searched instead, or (in a space with a family wall) when no piece
- * meets the wall (its components are the base space's: fam_meets()). */
+ * searched instead, or (in a space with family walls) when no piece
+ * meets one of them (its components are those of the space without it:
+ * fam_meets()). */
 static int leaf(worker *w, const part *g, size_t ng)
 {
     const sl_desc *d = w->sp->d;
@@ -1095,7 +1106,7 @@ static int leaf(worker *w, const part *g, size_t ng)
     unsigned open = d->n - (unsigned)__builtin_popcountll(d->walls);
     if (open - (unsigned)__builtin_popcountll(g[0].occ) < d->min_empty ||
         !fam_passes(&w->r->o, d, &pc) ||
-        (w->sp->extra && !fam_meets(d, &pc, w->sp->extra)))
+        !fam_meets(d, &pc, w->sp->extra))
         return PTB_OK;
     if (w->sp->flip) {
         uint8_t a[2 * SL_MAX_PIECES], b[2 * SL_MAX_PIECES];
@@ -1212,9 +1223,48 @@ typedef struct job {
     uint64_t *weight;            /* of each task: its numbers (counted) */
     uint64_t total, sofar;       /* numbers: in all, done (progress) */
     const ptb_family_opts *o;
+    unsigned every;              /* > 1: a sample (ptb_family_opts) */
     fam_journal *jr;
-    pthread_mutex_t lock;        /* progress */
+    pthread_mutex_t lock;        /* progress, take() and give() */
 } job;
+
+/* The next task for w into *i: the next not done in this process's
+ * order, or (shared tasks) the next take() hands out; 0 when none is
+ * left. */
+static int next_task(job *j, worker *w, unsigned *i)
+{
+    while (!j->o->take || j->plan) {
+        *i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (*i >= j->ntask)
+            return 0;
+        if (!j->done[*i] && (j->every < 2 || *i % j->every == j->every / 2))
+            return 1;
+    }
+    pthread_mutex_lock(&j->lock);
+    int t = j->o->take(j->o->share_ctx, j->ntask, i);
+    pthread_mutex_unlock(&j->lock);
+    if (t < 0 || (t > 0 && *i >= j->ntask)) {
+        w->rc = PTB_EIO;
+        return 0;
+    }
+    return t > 0;
+}
+
+/* Task i's puzzles lv[0..n) to give() (shared tasks). */
+static int give_task(job *j, unsigned i, const fam_level *lv, size_t n)
+{
+    char *rec;
+    size_t len;
+    int rc = fam_record(i, lv, n, &rec, &len);
+    if (rc != PTB_OK)
+        return rc;
+    pthread_mutex_lock(&j->lock);
+    if (j->o->give(j->o->share_ctx, i, rec, len))
+        rc = PTB_EIO;
+    pthread_mutex_unlock(&j->lock);
+    free(rec);
+    return rc;
+}
 
 /* The tasks of space sp: the product of its first lines' choices. */
 static unsigned space_tasks(const fspace *sp)
@@ -1230,12 +1280,8 @@ static void *job_thread(void *arg)
     job *j = arg;
     worker *w = &j->w[__atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED)];
     const run *r = j->r;
-    for (;;) {
-        unsigned i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-        if (i >= j->ntask || w->rc != PTB_OK)
-            break;
-        if (j->done && j->done[i])
-            continue;
+    unsigned i;
+    while (w->rc == PTB_OK && next_task(j, w, &i)) {
         size_t first = w->kept.n;
         uint64_t before = w->numbers;
         const fspace *sp = &r->sp[j->task[i].sp];
@@ -1257,7 +1303,11 @@ static void *job_thread(void *arg)
         if (j->jr && (w->rc = fam_journal_task(j->jr, i, w->kept.level + first,
                                                w->kept.n - first)))
             break;
-        if (!j->plan && j->o && j->o->progress) {
+        if (!j->plan && j->o && j->o->take &&
+            (w->rc = give_task(j, i, w->kept.level + first,
+                               w->kept.n - first)))
+            break;
+        if (!j->plan && j->o && j->o->progress && !j->o->take) {
             pthread_mutex_lock(&j->lock);
             j->sofar += j->weight ? j->weight[i] : 0;
             j->o->progress(j->o->progress_ctx, "search", j->sofar, j->total);
@@ -1289,34 +1339,62 @@ static void worker_free(worker *w)
     free(w->kept.level);
 }
 
-/* The family's spaces: the base, then one a family wall's cell (none on
- * the base's walls, none without goals, none in a row below the middle
- * when the family is its own image upside down: the space with the wall
- * at the image cell gives its puzzles). */
+/* The space of the family walls 'extra' into r->sp (none when no goal is
+ * left); 'flip': the family is its own image upside down. */
+static int wall_space(run *r, const sl_desc *d, uint64_t extra, int flip)
+{
+    uint64_t image = flip ? fam_flip_cells(d, extra) : extra;
+    sl_desc *wd;
+    int rc = sl_walled(d, extra, &wd);
+    if (rc != PTB_OK)
+        return rc;
+    if (!wd->ngoals) {
+        sl_free(wd);
+        return PTB_OK;
+    }
+    fspace *sp = &r->sp[r->nsp++];
+    if ((rc = space_open(r, sp, wd, wd, extra)) == PTB_OK &&
+        !(sp->less_next = calloc(MAX_WALLS, sizeof *sp->less_next)))
+        rc = PTB_ENOMEM;
+    if (rc == PTB_OK)
+        rc = fam_less(d, extra, &sp->nless, sp->less, sp->less_own,
+                      sp->less_next);
+    sp->mirrored = flip && image > extra;
+    sp->flip = flip && image == extra;
+    return rc;
+}
+
+/* The family's spaces: the base, then one a family wall's cell, then (for
+ * 'walls 2') one a pair of cells, the second cell after the first (none
+ * on the base's walls, none without goals; when the family is its own
+ * image upside down, of walls and their image, the one whose cells read
+ * as the greater binary number is not searched: the other, its image,
+ * gives its puzzles; for one wall, none in a row below the middle). */
 static int spaces(run *r, const sl_desc *d)
 {
     int flip = fam_flips(d), rc;
-    if (!(r->sp = calloc(1 + (r->o.walls ? d->n : 0), sizeof *r->sp)))
+    size_t n = 1;
+    if (r->o.walls >= 1)
+        n += d->n;
+    if (r->o.walls >= 2)
+        n += (size_t)d->n * (d->n - 1) / 2;
+    if (!(r->sp = calloc(n, sizeof *r->sp)))
         return PTB_ENOMEM;
     rc = space_open(r, &r->sp[r->nsp++], d, NULL, 0);
     r->sp[0].flip = flip;
-    for (unsigned c = 0; rc == PTB_OK && r->o.walls && c < d->n; c++) {
+    for (unsigned c = 0; rc == PTB_OK && r->o.walls >= 1 && c < d->n; c++) {
         uint64_t extra = (uint64_t)1 << c;
-        unsigned y = c / d->w, image = d->h - 1 - y;
-        sl_desc *wd;
-        if (d->walls & extra || (flip && y > image))
-            continue;
-        if ((rc = sl_walled(d, extra, &wd)) != PTB_OK)
-            break;
-        if (!wd->ngoals) {
-            sl_free(wd);
-            continue;
-        }
-        fspace *sp = &r->sp[r->nsp++];
-        rc = space_open(r, sp, wd, wd, extra);
-        sp->mirrored = flip && y < image;
-        sp->flip = flip && y == image;
+        if (!(d->walls & extra) &&
+            (!flip || fam_flip_cells(d, extra) >= extra))
+            rc = wall_space(r, d, extra, flip);
     }
+    for (unsigned a = 0; rc == PTB_OK && r->o.walls >= 2 && a < d->n; a++)
+        for (unsigned b = a + 1; rc == PTB_OK && b < d->n; b++) {
+            uint64_t extra = (uint64_t)1 << a | (uint64_t)1 << b;
+            if (!(d->walls & extra) &&
+                (!flip || fam_flip_cells(d, extra) >= extra))
+                rc = wall_space(r, d, extra, flip);
+        }
     return rc;
 }
 
@@ -1369,7 +1447,7 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
     ptb_family_counts count = { 0 };
     ptb_family back = { 0 };
     run r = { .o = *o, .base = d };
-    job j = { .r = &r, .o = fo };
+    job j = { .r = &r, .o = fo, .every = fo->every };
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     budget mem = { .limit = pages > 0 && page > 0
                             ? (uint64_t)pages * (uint64_t)page / 4 * 3
@@ -1395,7 +1473,7 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
             for (unsigned f = 0; f < space_tasks(&r.sp[s]); f++)
                 j.task[t++] = (task){ s, f };
     }
-    if (rc == PTB_OK && (pl || fo->progress)) {
+    if (rc == PTB_OK && (pl || (fo->progress && !fo->take))) {
         j.plan = 1;
         rc = pass(&j, threads, &mem, NULL, &count);
         j.plan = 0;
@@ -1405,7 +1483,8 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
         if (pl)
             *pl = count;
     }
-    if (rc == PTB_OK && !pl && fo->checkpoint) {
+    if (rc == PTB_OK && !pl && fo->checkpoint && !fo->take &&
+        fo->every < 2) {
         unsigned ndone = 0;
         rc = fam_journal_open(fo->checkpoint, text, j.ntask, j.done, &ndone,
                               &back, &j.jr, err, errcap);

@@ -247,8 +247,8 @@ done:
     return rc;
 }
 
-int fam_journal_task(fam_journal *j, unsigned task, const fam_level *lv,
-                     size_t n)
+int fam_record(unsigned task, const fam_level *lv, size_t n, char **rec,
+               size_t *reclen)
 {
     char *buf = NULL, line[64], hex[65];
     size_t len = 0, cap = 0;
@@ -275,22 +275,44 @@ int fam_journal_task(fam_journal *j, unsigned task, const fam_level *lv,
         if (rc == PTB_OK)
             rc = add(&buf, &len, &cap, "\n", 1);
     }
-    if (rc == PTB_OK) {
-        pthread_mutex_lock(&j->lock);
-        size_t at = 0;
-        while (at < len) {
-            ssize_t w = write(j->fd, buf + at, len - at);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0) {
-                rc = w < 0 ? errno : PTB_EIO;
-                break;
-            }
-            at += (size_t)w;
-        }
-        pthread_mutex_unlock(&j->lock);
+    if (rc != PTB_OK) {
+        free(buf);
+        return rc;
     }
-    free(buf);
+    *rec = buf;
+    *reclen = len;
+    return PTB_OK;
+}
+
+/* rec[0..len) appended to the file, under the lock. */
+static int append(fam_journal *j, const char *rec, size_t len)
+{
+    int rc = PTB_OK;
+    size_t at = 0;
+    pthread_mutex_lock(&j->lock);
+    while (at < len) {
+        ssize_t w = write(j->fd, rec + at, len - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            rc = w < 0 ? errno : PTB_EIO;
+            break;
+        }
+        at += (size_t)w;
+    }
+    pthread_mutex_unlock(&j->lock);
+    return rc;
+}
+
+int fam_journal_task(fam_journal *j, unsigned task, const fam_level *lv,
+                     size_t n)
+{
+    char *rec;
+    size_t len;
+    int rc = fam_record(task, lv, n, &rec, &len);
+    if (rc == PTB_OK)
+        rc = append(j, rec, len);
+    free(rec);
     return rc;
 }
 
@@ -303,5 +325,87 @@ void fam_journal_close(fam_journal *j, int remove_it)
         unlink(j->path);
     pthread_mutex_destroy(&j->lock);
     free(j->path);
+    free(j);
+}
+
+/* ---- a checkpoint that others' records fill (tbgen-mpi) -------------- */
+
+struct ptb_family_journal {
+    fam_journal *j;
+    unsigned ntask;
+    unsigned char *done;
+};
+
+int ptb_family_journal_open(const char *path, const char *text,
+                            unsigned ntask, unsigned char *done,
+                            ptb_family_journal **out, char *err,
+                            size_t errcap)
+{
+    ptb_family kept = { 0 };
+    unsigned ndone;
+    *out = NULL;
+    ptb_family_journal *pj = calloc(1, sizeof *pj);
+    if (!pj)
+        return PTB_ENOMEM;
+    memset(done, 0, ntask);
+    int rc = fam_journal_open(path, text, ntask, done, &ndone, &kept, &pj->j,
+                              err, errcap);
+    while (kept.n)
+        free(kept.level[--kept.n].hist);
+    free(kept.level);
+    if (rc != PTB_OK) {
+        free(pj);
+        return rc;
+    }
+    pj->ntask = ntask;
+    pj->done = done;
+    *out = pj;
+    return PTB_OK;
+}
+
+int ptb_family_journal_add(ptb_family_journal *j, const char *rec,
+                           size_t len, unsigned *task)
+{
+    ptb_family kept = { 0 };
+    unsigned ndone = 0, t = 0;
+    size_t good;
+    int bad = 0;
+    char *text = malloc(len + 1);
+    if (!text)
+        return PTB_ENOMEM;
+    memcpy(text, rec, len);
+    text[len] = '\0';
+    unsigned ends = 0;           /* lines "end ...": one record, one */
+    for (const char *l = text; l && l < text + len;
+         l = strchr(l, '\n'), l += l != NULL)
+        ends += !strncmp(l, "end ", 4);
+    if (sscanf(text, "task %u", &t) != 1 || t >= j->ntask || j->done[t] ||
+        memchr(text, '\0', len) || ends != 1)
+        bad = 1;
+    else if (read_records(text, len, 0, j->ntask, j->done, &ndone, &kept,
+                          &good) < 0 || ndone != 1 || good != len) {
+        bad = 1;
+        j->done[t] = 0;          /* (read_records() may have set it) */
+    }
+    while (kept.n)
+        free(kept.level[--kept.n].hist);
+    free(kept.level);
+    free(text);
+    if (bad)
+        return PTB_EFORMAT;
+    int rc = append(j->j, rec, len);
+    if (rc != PTB_OK) {
+        j->done[t] = 0;
+        return rc;
+    }
+    *task = t;
+    return PTB_OK;
+}
+
+void ptb_family_journal_close(ptb_family_journal *j)
+{
+    if (!j)
+        return;
+    fam_journal_close(j->j, 0);
     free(j);
 }

@@ -1,7 +1,8 @@
 /* lib/answer/family_run.c: a family's puzzles (ptb_family_solve(),
  * ptb_family_run()) and its counts (ptb_family_plan()): the family read,
  * its description checked, the configurations searched or counted
- * (fam_configs()), the puzzles sorted.
+ * (fam_configs()), the puzzles sorted; a sample of the tasks counted
+ * (ptb_family_sample()).
  *
  * May touch: its arguments and the heap (the checkpoint file through
  * family_resume.c).
@@ -127,4 +128,13 @@ int ptb_family_plan(const char *text, unsigned threads, ptb_family_counts *out,
     ptb_family *f;
     memset(out, 0, sizeof *out);
     return family_run(text, &o, &f, out, err, errcap);
+}
+
+int ptb_family_sample(const char *text, const ptb_family_opts *o,
+                      ptb_family_counts *out, char *err, size_t errcap)
+{
+    ptb_family_opts so = { .threads = o->threads, .every = o->every };
+    ptb_family *f;
+    memset(out, 0, sizeof *out);
+    return family_run(text, &so, &f, out, err, errcap);
 }

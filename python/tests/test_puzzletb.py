@@ -691,6 +691,38 @@ class TestLevels(Base):
                 self.assertIn("corrupt", str(e.exception))
                 self.assertEqual(e.exception.path, path)
 
+    def test_levels_kept_open(self):
+        """a levels table stays open across calls while its file is the
+        same (device, inode, size, time): bytes changed in place, with its
+        size and time kept, are not read again; a file renamed in (as tbgen
+        writes a table) is opened and checked again"""
+        with tempfile.TemporaryDirectory() as tmp:
+            tb = puzzletb.open(tmp)
+            path = os.path.join(tmp, "rush-4x4.levels.mdb")
+            good = os.path.join(tmp, "good")
+            shutil.copy(os.path.join(TABLES, "rush-4x4.levels.mdb"), good)
+            shutil.copy(good, path)
+            want = tb.levels("rush-4x4")
+            self.assertEqual(len(want), 32)
+            st = os.stat(path)
+            with open(path, "r+b") as f:
+                data = f.read()
+                f.seek(data.index(b"EBBBE.CCEAAFDDDF"))
+                f.write(b"F")
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+            self.assertEqual(os.stat(path).st_size, st.st_size)
+            self.assertEqual(tb.levels("rush-4x4"), want)
+            self.assertEqual(sum(tb.level_stats("rush-4x4").values()), 32)
+            bad = os.path.join(tmp, "bad")
+            shutil.copy(path, bad)
+            os.rename(bad, path)
+            with self.assertRaises(puzzletb.TableError) as e:
+                tb.levels("rush-4x4")
+            self.assertIn("corrupt", str(e.exception))
+            shutil.copy(good, bad)
+            os.rename(bad, path)
+            self.assertEqual(tb.levels("rush-4x4"), want)
+
 
 class TestHandle(Base):
     def test_lazy_and_closed(self):
