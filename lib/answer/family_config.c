@@ -448,56 +448,6 @@ typedef struct plist {
     size_t n, cap;
 } plist;
 
-/* The memory the workers' big configurations share: one waits while
- * the others' and its own would pass the budget, unless it would be
- * alone; 'waiting' counts those that wait. */
-typedef struct budget {
-    pthread_mutex_t lock;
-    pthread_cond_t freed;
-    uint64_t limit, used;
-    unsigned waiting;
-} budget;
-
-static void budget_take(budget *b, uint64_t bytes)
-{
-    pthread_mutex_lock(&b->lock);
-    while (b->used && b->used + bytes > b->limit) {
-        b->waiting++;
-        pthread_cond_wait(&b->freed, &b->lock);
-        b->waiting--;
-    }
-    b->used += bytes;
-    pthread_mutex_unlock(&b->lock);
-}
-
-/* Whether a worker waits for memory. */
-static int budget_wanted(budget *b)
-{
-    pthread_mutex_lock(&b->lock);
-    int wanted = b->waiting > 0;
-    pthread_mutex_unlock(&b->lock);
-    return wanted;
-}
-
-/* Whether bytes more fit now (then taken). */
-static int budget_try(budget *b, uint64_t bytes)
-{
-    pthread_mutex_lock(&b->lock);
-    int fit = b->used + bytes <= b->limit;
-    if (fit)
-        b->used += bytes;
-    pthread_mutex_unlock(&b->lock);
-    return fit;
-}
-
-static void budget_give(budget *b, uint64_t bytes)
-{
-    pthread_mutex_lock(&b->lock);
-    b->used -= bytes;
-    pthread_cond_broadcast(&b->freed);
-    pthread_mutex_unlock(&b->lock);
-}
-
 /* One thread's share: the space it works in, its configuration and
  * buffers, its searches near a layout (on the space's board and the
  * base's), and the puzzles it kept. */
@@ -510,7 +460,7 @@ typedef struct worker {
     uint32_t *lab, gen;          /* its goal's label; once the components
                                     are sorted, moved()'s marks */
     uint64_t cap;                /* of dist and lab */
-    budget *mem;
+    ptb_budget *mem;
     uint64_t held;               /* of mem's budget */
     uint64_t *qkey, *mkey;       /* the layouts reached, and moved()'s */
     uint32_t *qidx, *midx, *ord;
@@ -1049,19 +999,19 @@ static int explore(worker *w, const part *g, size_t ng, int mirror)
 {
     uint64_t size = w->c.size,
              need = size > SMALL ? size * (NUMBER_BYTES + REACHED_BYTES) : 0;
-    if (w->held > need && budget_wanted(w->mem)) {
+    if (w->held > need && ptb_budget_wanted(w->mem)) {
         dense_free(w);
-        budget_give(w->mem, w->held);
+        ptb_budget_give(w->mem, w->held);
         w->held = 0;
     }
     if (size <= SMALL)
         return explore_in(w, g, ng, mirror);
     uint64_t keep = (size > w->cap ? size : w->cap) * NUMBER_BYTES +
                     size * REACHED_BYTES;
-    if (keep > w->held && !budget_try(w->mem, keep - w->held)) {
+    if (keep > w->held && !ptb_budget_try(w->mem, keep - w->held)) {
         dense_free(w);
-        budget_give(w->mem, w->held);
-        budget_take(w->mem, need);
+        ptb_budget_give(w->mem, w->held);
+        ptb_budget_take(w->mem, need);
         w->held = need;
     } else if (keep > w->held)
         w->held = keep;
@@ -1316,7 +1266,7 @@ static void *job_thread(void *arg)
     }
     dense_free(w);               /* (a worker waiting for memory waits for
                                     this one's) */
-    budget_give(w->mem, w->held);
+    ptb_budget_give(w->mem, w->held);
     w->held = 0;
     return NULL;
 }
@@ -1400,7 +1350,7 @@ static int spaces(run *r, const sl_desc *d)
 
 /* One pass over the tasks not done, on 'threads' threads: a count
  * (j->plan, into *pl) or the search (the puzzles into fam). */
-static int pass(job *j, unsigned threads, budget *mem, ptb_family *fam,
+static int pass(job *j, unsigned threads, ptb_budget *mem, ptb_family *fam,
                 ptb_family_counts *pl)
 {
     const run *r = j->r;
@@ -1449,11 +1399,10 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
     run r = { .o = *o, .base = d };
     job j = { .r = &r, .o = fo, .every = fo->every };
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    budget mem = { .limit = pages > 0 && page > 0
-                            ? (uint64_t)pages * (uint64_t)page / 4 * 3
-                            : (uint64_t)8 << 30 };
-    pthread_mutex_init(&mem.lock, NULL);
-    pthread_cond_init(&mem.freed, NULL);
+    ptb_budget mem;
+    ptb_budget_init(&mem, pages > 0 && page > 0
+                              ? (uint64_t)pages * (uint64_t)page / 4 * 3
+                              : (uint64_t)8 << 30);
     pthread_mutex_init(&j.lock, NULL);
     int rc = spaces(&r, d);
     for (unsigned k = 0; rc == PTB_OK && k < d->nkinds; k++) {
@@ -1511,7 +1460,6 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
         space_free(&r.sp[s]);
     free(r.sp);
     pthread_mutex_destroy(&j.lock);
-    pthread_mutex_destroy(&mem.lock);
-    pthread_cond_destroy(&mem.freed);
+    ptb_budget_destroy(&mem);
     return rc;
 }

@@ -5,6 +5,7 @@
 #ifndef PTB_CORE_H
 #define PTB_CORE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -118,5 +119,24 @@ int ptb_unnamed_file(const char *dir);
  * (1..256), the calling one included, and returns when all have.  fn takes
  * its share of the work from the job itself (an atomic counter). */
 void ptb_run_threads(void *(*fn)(void *), void *job, unsigned threads);
+
+/* A memory budget that threads share (bytes they account for, not
+ * allocate): ptb_budget_take() waits while the others' and its own would
+ * pass the limit, unless nothing is taken; ptb_budget_try() takes only
+ * what fits now (1, else 0); ptb_budget_wanted() says whether a thread
+ * waits, so that one holding more than it needs may give some back. */
+typedef struct ptb_budget {
+    pthread_mutex_t lock;
+    pthread_cond_t freed;
+    uint64_t limit, used;
+    unsigned waiting;
+} ptb_budget;
+
+void ptb_budget_init(ptb_budget *b, uint64_t limit);
+void ptb_budget_destroy(ptb_budget *b);
+void ptb_budget_take(ptb_budget *b, uint64_t bytes);
+int ptb_budget_try(ptb_budget *b, uint64_t bytes);
+int ptb_budget_wanted(ptb_budget *b);
+void ptb_budget_give(ptb_budget *b, uint64_t bytes);
 
 #endif
