@@ -1422,6 +1422,17 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
             for (unsigned f = 0; f < space_tasks(&r.sp[s]); f++)
                 j.task[t++] = (task){ s, f };
     }
+    /* The tasks taken back are not counted again: the progress is of
+     * the rest. */
+    fam_journal *jr = NULL;
+    if (rc == PTB_OK && !pl && fo->checkpoint && !fo->take &&
+        fo->every < 2) {
+        unsigned ndone = 0;
+        rc = fam_journal_open(fo->checkpoint, text, j.ntask, j.done, &ndone,
+                              &back, &jr, err, errcap);
+        if (rc == PTB_OK && ndone && fo->progress)
+            fo->progress(fo->progress_ctx, "resume", ndone, j.ntask);
+    }
     if (rc == PTB_OK && (pl || (fo->progress && !fo->take))) {
         j.plan = 1;
         rc = pass(&j, threads, &mem, NULL, &count);
@@ -1432,16 +1443,7 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
         if (pl)
             *pl = count;
     }
-    if (rc == PTB_OK && !pl && fo->checkpoint && !fo->take &&
-        fo->every < 2) {
-        unsigned ndone = 0;
-        rc = fam_journal_open(fo->checkpoint, text, j.ntask, j.done, &ndone,
-                              &back, &j.jr, err, errcap);
-        if (rc == PTB_OK && ndone && fo->progress)
-            fo->progress(fo->progress_ctx, "resume", ndone, j.ntask);
-        for (unsigned i = 0; i < j.ntask; i++)
-            j.sofar += j.done[i] ? j.weight[i] : 0;
-    }
+    j.jr = jr;
     if (rc == PTB_OK && !pl)
         rc = pass(&j, threads, &mem, fam, NULL);
     if (rc == PTB_OK && !pl)
