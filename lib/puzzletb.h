@@ -853,23 +853,29 @@ int ptb_family_write(const ptb_family *f, const char *dir, uint64_t *bytes);
 
 /* ---- levels: a family's puzzles from its levels table ---------------- */
 
-/* A levels table, open: read whole and checked at open, then immutable;
- * any number of threads may read and solve with one at once. */
+/* A levels table, open: its header, statistics and family read and
+ * checked at open, each level's block when a level of it is read; any
+ * number of threads may read and solve with one at once. */
 typedef struct ptb_levels ptb_levels;
 
-/* Opens DIR/FAMILY.levels.mdb (written by ptb_family_write()) and checks
- * all of it: its LMDB pages, its header (magic, version, meta_sha256),
- * the SHA-256 and length of each record, every level's line (numbers in
- * range, a board of the family's cells, component size the sum of the
- * histogram, hardest first, no board twice) and the family's text, which
- * must read as a family of that name and board.  Memory: about the size
- * of the "levels" record.  PTB_OK; PTB_EINVAL for a FAMILY that is empty,
- * has a '/' or is longer than 31 bytes; PTB_ENOTABLE when there is no
- * such file; PTB_EFORMAT when it is no levels table, or another family's;
- * PTB_EVERSION; PTB_ETRUNC; PTB_ECORRUPT when a record fails its SHA-256
- * or a line its rules; PTB_EDB; PTB_ENOMEM; an errno value (EACCES, ...).
- * ptb_levels_close() it.  Immutable once open: any number of threads may
- * read one at once. */
+/* Opens DIR/FAMILY.levels.mdb (written by ptb_family_write()) and checks,
+ * in work that does not grow with its levels: its LMDB pages on the
+ * reader's path, its header (magic, version, meta_sha256, levels_format),
+ * the SHA-256 and length of its statistics (how many levels of each
+ * number of moves: in range, hardest first, summing to the levels) and of
+ * the family's text, which must read as a family of that name and board,
+ * and the lengths of its other records.  A level's block (its SHA-256 and
+ * every line: numbers in range, the moves the statistics give, a board of
+ * the family's cells, component size the sum of the histogram, boards in
+ * order) is checked when a level of it is first read.  Memory: the family
+ * and the last block read.  PTB_OK; PTB_EINVAL for a FAMILY that is
+ * empty, has a '/' or is longer than 31 bytes; PTB_ENOTABLE when there is
+ * no such file; PTB_EFORMAT when it is no levels table, or another
+ * family's; PTB_EVERSION (a table of another format, or a levels table of
+ * another levels_format: rebuild it); PTB_ETRUNC; PTB_ECORRUPT when a
+ * record fails its SHA-256 or length or the statistics their rules;
+ * PTB_EDB; PTB_ENOMEM; an errno value (EACCES, ...).
+ * ptb_levels_close() it. */
 int ptb_levels_open(const char *dir, const char *family, ptb_levels **out);
 void ptb_levels_close(ptb_levels *l);      /* NULL is fine */
 /* Levels tables kept open while their files stay the same (tbserve, the
@@ -893,19 +899,22 @@ size_t ptb_levels_count(const ptb_levels *l);
 /* One level: its moves, its hardest position (Fogleman's notation, a
  * character a cell in reading order: '.' empty, 'x' a wall, the pieces
  * 'A', 'B', ..., the distinct ones first), its component's size and its
- * states at each distance 0 .. moves.  board and histogram live as long
- * as the levels. */
+ * states at each distance 0 .. moves, copied into the struct. */
+#define PTB_LEVEL_CELLS 64       /* a board's cells, at most (8 x 8) */
+#define PTB_LEVEL_MOVES 254      /* a level's moves, at most */
 typedef struct ptb_level {
     unsigned moves;
     uint64_t states;
-    const char *board;
-    const uint64_t *histogram;
+    char board[PTB_LEVEL_CELLS + 1];
+    uint64_t histogram[PTB_LEVEL_MOVES + 1];
 } ptb_level;
-/* Level i (< ptb_levels_count()) into *out.  PTB_OK; PTB_EINVAL past the
- * last. */
+/* Level i (< ptb_levels_count()) into *out, its block read and checked
+ * when it is not the last one read.  PTB_OK; PTB_EINVAL past the last;
+ * PTB_ECORRUPT when its block fails its checks; PTB_ENOMEM. */
 int ptb_levels_get(const ptb_levels *l, size_t i, ptb_level *out);
 /* The levels with lo to hi moves: levels *first .. *first + *n - 1 (they
- * lie together, hardest first); *n is 0 when there are none. */
+ * lie together, hardest first); *n is 0 when there are none.  From the
+ * statistics: no level is read. */
 void ptb_levels_range(const ptb_levels *l, unsigned lo, unsigned hi,
                       size_t *first, size_t *n);
 /* Draws min(k, n) distinct levels of first .. first + n - 1 at random,
@@ -918,8 +927,9 @@ size_t ptb_levels_draw(const ptb_levels *l, size_t first, size_t n,
                        uint64_t seed, size_t k, size_t *out);
 /* Level i in Fogleman's one-line form, "MOVES BOARD STATES" (moves two
  * digits at least), or as JSON, {"family","index","moves","board",
- * "states","histogram":[...]}.  snprintf conventions; -1 when there is no
- * level i. */
+ * "states","histogram":[...]}.  snprintf conventions; on failure a
+ * negative PTB_E code, as ptb_levels_get() gives (PTB_EINVAL when there
+ * is no level i, PTB_ECORRUPT when its block fails its checks). */
 int ptb_format_level(const ptb_levels *l, size_t i, char *buf, size_t cap);
 int ptb_format_level_json(const ptb_levels *l, size_t i, char *buf,
                           size_t cap);
@@ -932,10 +942,10 @@ int ptb_format_level_json(const ptb_levels *l, size_t i, char *buf,
  * ptb_puzzle_free()); on failure both are NULL.  Time and memory: a
  * search of one component, and a space of the family's layouts.  PTB_OK;
  * PTB_EINVAL past the last level, or when the family's layouts are too
- * many to rank; PTB_ECORRUPT when the board is none of the puzzle's
- * layouts or its line is not the level's moves (the table says what its
- * family does not); PTB_EFORMAT when the family's text no longer reads;
- * PTB_ENOMEM. */
+ * many to rank; PTB_ECORRUPT when the level's block fails its checks, or
+ * the board is none of the puzzle's layouts or its line is not the
+ * level's moves (the table says what its family does not); PTB_EFORMAT
+ * when the family's text no longer reads; PTB_ENOMEM. */
 int ptb_level_solve(const ptb_levels *l, size_t i, ptb_puzzle **p,
                     ptb_space **s, ptb_solution *sol);
 

@@ -132,16 +132,24 @@ static int lv_args(int argc, char **argv, lv_options *o)
 /* The table's error, one line; the exit status. */
 static int lv_error(const lv_options *o, int rc)
 {
-    fprintf(stderr, "tblookup: %s/%s.levels.mdb: %s%s\n", o->tables,
+    int rebuild = rc == PTB_EVERSION || rc == PTB_ECORRUPT ||
+                  rc == PTB_ETRUNC || rc == PTB_EFORMAT;
+    fprintf(stderr, "tblookup: %s/%s.levels.mdb: %s%s%s%s%s\n", o->tables,
             o->family, ptb_strerror(rc),
-            rc == PTB_ENOTABLE ? " (tbgen --family builds it)" : "");
+            rc == PTB_ENOTABLE ? " (tbgen --family builds it)" : "",
+            rebuild ? "; rebuild it with 'tbgen --family " : "",
+            rebuild ? o->family : "", rebuild ? "'" : "");
     return rc == PTB_ENOMEM ? 1 : EXIT_TABLE;
 }
 
-/* --levels: the chosen ones, a line each (or a JSON array). */
+/* --levels: the chosen ones, a line each (or a JSON array).  Every level
+ * chosen is read (its block checked) before the first is printed, so
+ * that a damaged table prints nothing. */
 static int lv_list(const ptb_levels *l, const lv_options *o, char *buf)
 {
     size_t first, n, k;
+    ptb_level lv;
+    int rc = PTB_OK;
     ptb_levels_range(l, o->lo, o->hi, &first, &n);
     k = o->limit && o->limit < n ? o->limit : n;
     size_t *pick = malloc((k ? k : 1) * sizeof *pick);
@@ -152,16 +160,24 @@ static int lv_list(const ptb_levels *l, const lv_options *o, char *buf)
     else
         for (size_t i = 0; i < k; i++)
             pick[i] = first + i;
+    for (size_t i = 0; rc == PTB_OK && i < k; i++)
+        rc = ptb_levels_get(l, pick[i], &lv);
+    if (rc != PTB_OK) {
+        free(pick);
+        return lv_error(o, rc);
+    }
     if (o->json)
         fputs("[", stdout);
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; rc >= 0 && i < k; i++) {
         if (o->json) {
-            ptb_format_level_json(l, pick[i], buf, OUT_CAP);
-            printf("%s\n%s", i ? "," : "", buf);
-        } else {
-            ptb_format_level(l, pick[i], buf, OUT_CAP);
+            rc = ptb_format_level_json(l, pick[i], buf, OUT_CAP);
+            printf("%s\n%s", i ? "," : "", rc >= 0 ? buf : "");
+        } else if ((rc = ptb_format_level(l, pick[i], buf, OUT_CAP)) >= 0)
             puts(buf);
-        }
+    }
+    if (rc < 0) {                /* (read once already: out of memory) */
+        free(pick);
+        return lv_error(o, rc);
     }
     if (o->json)
         puts(k ? "\n]" : "]");
@@ -170,24 +186,25 @@ static int lv_list(const ptb_levels *l, const lv_options *o, char *buf)
 }
 
 /* --levels --stats: how many levels chosen at each number of moves,
- * hardest first. */
+ * hardest first (the table's statistics: no level is read). */
 static int lv_stats(const ptb_levels *l, const lv_options *o)
 {
-    size_t first, n, from, total;
-    ptb_level lv;
+    size_t first, n, total;
     int any = 0;
-    ptb_levels_range(l, o->lo, o->hi, &from, &total);
+    ptb_levels_range(l, o->lo, o->hi, &first, &total);
     if (o->json)
         printf("{\"family\":\"%s\",\"levels\":%zu,\"counts\":[",
                ptb_levels_name(l), total);
-    for (size_t i = from; i < from + total; i += n) {
-        ptb_levels_get(l, i, &lv);
-        ptb_levels_range(l, lv.moves, lv.moves, &first, &n);
-        if (o->json)
-            printf("%s[%u,%zu]", any ? "," : "", lv.moves, n);
-        else
-            printf("%02u %zu\n", lv.moves, n);
-        any = 1;
+    for (unsigned m = o->hi < PTB_LEVEL_MOVES ? o->hi : PTB_LEVEL_MOVES;
+         m + 1 > o->lo; m--) {
+        ptb_levels_range(l, m, m, &first, &n);
+        if (n && o->json)
+            printf("%s[%u,%zu]", any ? "," : "", m, n);
+        else if (n)
+            printf("%02u %zu\n", m, n);
+        any |= n > 0;
+        if (m == 0)
+            break;
     }
     if (o->json)
         puts("]}");

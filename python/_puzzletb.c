@@ -1428,12 +1428,37 @@ static void levels_done(PyObject *m, ptb_levels *l)
     ptb_levels_cache_release(((modstate *)PyModule_GetState(m))->levels, l);
 }
 
-/* Level i's JSON (ptb_format_level_json()) as a str. */
-static PyObject *level_str(const ptb_levels *l, size_t i)
+/* The levels table's error when level i was read (its block failed its
+ * checks): TableError raised, NULL. */
+static PyObject *level_error(PyObject *m, const char *dir,
+                             const char *family, size_t i, int rc)
+{
+    if (rc == PTB_ENOMEM)
+        return PyErr_NoMemory();
+    PyObject *path = PyUnicode_FromFormat("%s/%s.levels.mdb", dir, family);
+    PyObject *msg = path ? PyUnicode_FromFormat(
+        "%U: level %zu: %s; rebuild it with 'tbgen --family %s --out %s'",
+        path, i, ptb_strerror(rc), family, dir) : NULL;
+    if (path && msg)
+        raise_table_error(PyModule_GetState(m), path, msg, rc);
+    Py_XDECREF(msg);
+    Py_XDECREF(path);
+    return NULL;
+}
+
+/* Level i's JSON (ptb_format_level_json()) as a str, or NULL with an
+ * error raised. */
+static PyObject *level_str(PyObject *m, const char *dir, const char *family,
+                           const ptb_levels *l, size_t i)
 {
     char buf[8192];
-    int n = ptb_format_level_json(l, i, buf, sizeof buf);
-    if (n < 0 || (size_t)n >= sizeof buf)
+    int n;
+    NOGIL_BEGIN
+    n = ptb_format_level_json(l, i, buf, sizeof buf);
+    NOGIL_END
+    if (n < 0)
+        return level_error(m, dir, family, i, n);
+    if ((size_t)n >= sizeof buf)
         return PyErr_Format(PyExc_RuntimeError, "a level's JSON is longer "
                             "than %zu bytes", sizeof buf);
     return PyUnicode_FromStringAndSize(buf, n);
@@ -1470,7 +1495,7 @@ static PyObject *mod_levels(PyObject *m, PyObject *args)
         for (size_t i = 0; pick && i < k; i++)
             pick[i] = first + i;
     for (size_t i = 0; list && i < k; i++) {
-        PyObject *v = level_str(l, pick[i]);
+        PyObject *v = level_str(m, dir, family, l, pick[i]);
         if (!v || PyList_Append(list, v) != 0)
             Py_CLEAR(list);
         Py_XDECREF(v);
@@ -1487,15 +1512,15 @@ static PyObject *mod_level_stats(PyObject *m, PyObject *args)
 {
     const char *dir, *family;
     size_t first, n;
-    ptb_level lv;
     if (!PyArg_ParseTuple(args, "ss:_level_stats", &dir, &family))
         return NULL;
     ptb_levels *l = levels_open(m, dir, family);
     PyObject *list = l ? PyList_New(0) : NULL;
-    for (size_t i = 0; list && i < ptb_levels_count(l); i += n) {
-        ptb_levels_get(l, i, &lv);
-        ptb_levels_range(l, lv.moves, lv.moves, &first, &n);
-        PyObject *v = Py_BuildValue("(In)", lv.moves, (Py_ssize_t)n);
+    for (unsigned mv = PTB_LEVEL_MOVES + 1; list && mv-- > 0;) {
+        ptb_levels_range(l, mv, mv, &first, &n);
+        if (!n)
+            continue;
+        PyObject *v = Py_BuildValue("(In)", mv, (Py_ssize_t)n);
         if (!v || PyList_Append(list, v) != 0)
             Py_CLEAR(list);
         Py_XDECREF(v);
@@ -1537,20 +1562,13 @@ static PyObject *mod_level_play(PyObject *m, PyObject *args)
         rc = ptb_level_solve(l, i, &p, &s, sol);
         NOGIL_END
         int len = rc == PTB_OK ? ptb_format_json(s, sol, buf, 1u << 20) : -1;
-        if (rc != PTB_OK) {
-            PyObject *path = PyUnicode_FromFormat("%s/%s.levels.mdb", dir,
-                                                  family);
-            PyObject *msg = path ? PyUnicode_FromFormat(
-                "%U: level %zu: %s", path, i, ptb_strerror(rc)) : NULL;
-            if (path)
-                raise_table_error(PyModule_GetState(m), path, msg, rc);
-            Py_XDECREF(msg);
-            Py_XDECREF(path);
-        } else if (len < 0 || len >= 1 << 20)
+        if (rc != PTB_OK)
+            level_error(m, dir, family, i, rc);
+        else if (len < 0 || len >= 1 << 20)
             PyErr_SetString(PyExc_RuntimeError, "an answer past 1 MiB");
         else
-            out = Py_BuildValue("(Ns#)", level_str(l, i), buf,
-                                (Py_ssize_t)len);
+            out = Py_BuildValue("(Ns#)", level_str(m, dir, family, l, i),
+                                buf, (Py_ssize_t)len);
     }
     ptb_space_close(s);
     ptb_puzzle_free(p);

@@ -911,15 +911,27 @@ static ptb_levels *open_levels(ctx *c, const char *name, size_t len)
     return NULL;
 }
 
-/* Appends what fn writes (snprintf conventions) to b. */
-static void put_level(jbuf *b, const ptb_levels *l, size_t i,
-                      int (*fn)(const ptb_levels *, size_t, char *, size_t))
+/* Appends level i's JSON to b: PTB_OK, or the table's error (its block
+ * failed its checks), b as it was. */
+static int put_level(jbuf *b, const ptb_levels *l, size_t i)
 {
-    int n = b->full ? -1 : fn(l, i, b->p + b->len, b->cap - b->len);
-    if (n < 0 || (size_t)n >= b->cap - b->len)
+    int n = b->full ? 0 : ptb_format_level_json(l, i, b->p + b->len,
+                                                 b->cap - b->len);
+    if (n < 0)
+        return n;
+    if (b->full || (size_t)n >= b->cap - b->len)
         b->full = 1;
     else
         b->len += (size_t)n;
+    return PTB_OK;
+}
+
+/* The answer to a levels table that failed when a level was read. */
+static void level_failed(ctx *c, const ptb_levels *l, size_t i, int rc)
+{
+    failf(c, rc == PTB_ENOMEM ? 500 : 503, "%s/%s.levels.mdb: level %zu: "
+          "%s; rebuild it with 'tbgen --family %s'", c->srv->tables,
+          ptb_levels_name(l), i, ptb_strerror(rc), ptb_levels_name(l));
 }
 
 /* GET /api/v1/levels/FAMILY[?moves=N][&at-least=N][&seed=S][&limit=N]:
@@ -954,7 +966,11 @@ static void api_levels(ctx *c, const ptb_levels *l)
     putf(&b, ",\"chosen\":%zu,\"levels\":[", n);
     for (size_t i = 0; i < k; i++) {
         put(&b, i ? "," : "");
-        put_level(&b, l, pick[i], ptb_format_level_json);
+        int rc = put_level(&b, l, pick[i]);
+        if (rc != PTB_OK) {
+            level_failed(c, l, pick[i], rc);
+            return;
+        }
     }
     put(&b, "]}\n");
     reply_ok(c, NULL, &b);
@@ -966,17 +982,17 @@ static void api_level_stats(ctx *c, const ptb_levels *l)
 {
     static const char *const allowed[] = { NULL };
     size_t first, n, total = ptb_levels_count(l);
-    ptb_level lv;
+    int any = 0;
     jbuf b = { c->w->out, 0, sizeof c->w->out, 0 };
     if (check_query(c, named, allowed))
         return;
     put(&b, "{\"family\":");
     put_str(&b, ptb_levels_name(l));
     putf(&b, ",\"levels\":%zu,\"counts\":[", total);
-    for (size_t i = 0; i < total; i += n) {
-        ptb_levels_get(l, i, &lv);
-        ptb_levels_range(l, lv.moves, lv.moves, &first, &n);
-        putf(&b, "%s[%u,%zu]", i ? "," : "", lv.moves, n);
+    for (unsigned m = PTB_LEVEL_MOVES + 1; m-- > 0;) {
+        ptb_levels_range(l, m, m, &first, &n);
+        if (n)
+            putf(&b, "%s[%u,%zu]", any++ ? "," : "", m, n);
     }
     put(&b, "]}\n");
     reply_ok(c, NULL, &b);
@@ -1006,13 +1022,11 @@ static void api_level_play(ctx *c, const ptb_levels *l)
     }
     int rc = ptb_level_solve(l, i, &p, &s, &c->w->sol);
     if (rc != PTB_OK) {
-        failf(c, rc == PTB_ENOMEM ? 500 : 503, "%s/%s.levels.mdb: level "
-              "%zu: %s", c->srv->tables, ptb_levels_name(l), i,
-              ptb_strerror(rc));
+        level_failed(c, l, i, rc);
         return;
     }
     put(&b, "{\"level\":");
-    put_level(&b, l, i, ptb_format_level_json);
+    put_level(&b, l, i);         /* (its block read by the solve) */
     put(&b, ",\"answer\":");
     int len = b.full ? -1 : ptb_format_json(s, &c->w->sol, b.p + b.len,
                                             b.cap - b.len);

@@ -267,11 +267,17 @@ check "--level 99: no level of 99 moves, one line, status 1" \
              grep -q "^tblookup: rush-4x4: no level of 99 moves$" "$2/e"' _ "$L4" "$TMP"
 
 # ---- damaged levels tables: one line, status 3, never a crash ----
-# refused DIR PATTERN [FAMILY]: --levels and --level on DIR's table of
-# FAMILY (rush-4x4) fail with status 3 and one line matching PATTERN
+# A table's header, statistics and family are checked at open, each block
+# of levels when a level of it is read (tables/FORMAT.md): damage there
+# is refused by what reads it, and only by that.
+# refused DIR PATTERN [FAMILY [CALLS]]: each of CALLS ("--levels", "--level
+# 7" and "--levels --stats" by default, '|' between) on DIR's table of
+# FAMILY (rush-4x4) fails with status 3, nothing on stdout and one line
+# matching PATTERN
 refused() {
-    local a r
-    for a in "--levels" "--level 7" "--levels --stats"; do
+    local a r calls
+    IFS='|' read -ra calls <<<"${4:---levels|--level 7|--levels --stats}"
+    for a in "${calls[@]}"; do
         bin/tblookup "${3:-rush-4x4}" $a -t "$1" >"$TMP/o" 2>"$TMP/e"; r=$?
         [ "$r" = 3 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ] &&
             grep -qE -- "$2" "$TMP/e" && continue
@@ -279,12 +285,30 @@ refused() {
         return 1
     done
 }
-# bad NAME: a copy of the rush-4x4 levels table in $TMP/NAME
-bad() { mkdir -p "$TMP/$1" && cp "$L4/rush-4x4.levels.mdb" "$TMP/$1/"; }
+# answered DIR FAMILY CALLS: each of CALLS ('|' between) on DIR's table
+# prints what it prints on the intact table ($TMP/FAMILY), status 0
+answered() {
+    local a calls
+    IFS='|' read -ra calls <<<"$3"
+    for a in "${calls[@]}"; do
+        cmp -s <(bin/tblookup "$2" $a -t "$1" 2>&1) \
+               <(bin/tblookup "$2" $a -t "$TMP/$2" 2>&1) &&
+            bin/tblookup "$2" $a -t "$1" >/dev/null 2>&1 && continue
+        echo "# $a: $(bin/tblookup "$2" $a -t "$1" 2>&1 | head -2)" >&2
+        return 1
+    done
+}
+# bad NAME [FAMILY]: a copy of FAMILY's (rush-4x4's) levels table in
+# $TMP/NAME
+bad() {
+    mkdir -p "$TMP/$1" &&
+        cp "$TMP/${2:-rush-4x4}/${2:-rush-4x4}.levels.mdb" "$TMP/$1/"
+}
 B=rush-4x4.levels.mdb
-# flip DIR STRING: one byte of the first STRING in DIR's table flipped
+# flip DIR STRING [FAMILY]: one byte of the first STRING in DIR's table of
+# FAMILY (rush-4x4) flipped
 flip() {
-    /usr/bin/python3 - "$1/$B" "$2" <<'PY'
+    /usr/bin/python3 - "$1/${3:-rush-4x4}.levels.mdb" "$2" <<'PY'
 import sys
 path, what = sys.argv[1], sys.argv[2].encode()
 data = bytearray(open(path, 'rb').read())
@@ -293,27 +317,43 @@ data[at] ^= 0x01
 open(path, 'wb').write(data)
 PY
 }
-# craft DIR OLD NEW [KEY VALUE]: the "levels" record with OLD made NEW and
-# its length and SHA-256 recomputed, a header line KEY set to VALUE, and
-# meta_sha256 recomputed: a table that passes its checksums
+# craft DIR OLD NEW [KEY VALUE [RECORD]]: the "levels" record (or RECORD)
+# with OLD made NEW; for "levels", its blocks' ends and SHA-256 in
+# "blocks" and levels_bytes made again from its lines (block_levels a
+# block), for "stats" its length and SHA-256; a header line KEY set to
+# VALUE ("-": the line taken out) and meta_sha256 recomputed: a table
+# that passes its checksums, written from tables/FORMAT.md
 craft() {
-    /usr/bin/python3 - "$1/$B" "$2" "$3" "${4:-}" "${5:-}" <<'PY'
-import hashlib, os, sys
+    /usr/bin/python3 - "$1/$B" "$2" "$3" "${4:-}" "${5:-}" "${6:-levels}" <<'PY'
+import hashlib, os, struct, sys
 import lmdb
-path, old, new, key, value = sys.argv[1:6]
+path, old, new, key, value, rec = sys.argv[1:7]
 env = lmdb.open(path, subdir=False, lock=False, max_dbs=0,
                 map_size=2 * os.path.getsize(path) + (16 << 20))
 with env.begin(write=True) as txn:
-    lv = bytes(txn.get(b'levels')).replace(old.encode(), new.encode(), 1)
-    txn.put(b'levels', lv)
-    set_ = {'levels_bytes': str(len(lv)),
-            'levels_sha256': hashlib.sha256(lv).hexdigest()}
+    head = bytes(txn.get(b'header')).decode().splitlines()
+    hv = dict(l.split(' ', 1) for l in head)
+    data = bytes(txn.get(rec.encode())).replace(old.encode(), new.encode(), 1)
+    txn.put(rec.encode(), data)
+    set_ = {}
+    if rec == 'levels':
+        lines, per = data.splitlines(True), int(hv['block_levels'])
+        blocks, end = b'', 0
+        for b in range(0, len(lines), per):
+            chunk = b''.join(lines[b:b + per])
+            end += len(chunk)
+            blocks += struct.pack('<Q', end) + hashlib.sha256(chunk).digest()
+        txn.put(b'blocks', blocks)
+        set_['levels_bytes'] = str(len(data))
+    if rec == 'stats':
+        set_['stats_bytes'] = str(len(data))
+        set_['stats_sha256'] = hashlib.sha256(data).hexdigest()
     if key:
         set_[key] = value
     lines = []
-    for l in bytes(txn.get(b'header')).decode().splitlines():
+    for l in head:
         k = l.split(' ', 1)[0]
-        if k != 'meta_sha256':
+        if k != 'meta_sha256' and set_.get(k) != '-':
             lines.append(k + ' ' + set_[k] if k in set_ else l)
     body = ''.join(l + '\n' for l in lines)
     txn.put(b'header', (body + 'meta_sha256 ' +
@@ -322,15 +362,23 @@ with env.begin(write=True) as txn:
 env.close()
 PY
 }
+LV='--levels|--level 7'      # the calls that read rush-4x4's one block
+export TMP
+export -f refused answered
 mkdir -p "$TMP/none"
 check "a missing levels table: 'table not found', tbgen --family named" \
     refused "$TMP/none" "rush-4x4.levels.mdb: table not found \(tbgen --family builds it\)$"
 bad flipped && flip "$TMP/flipped" "EBBBE.CCEAAFDDDF"
-check "a byte of a level flipped: corrupt (its record's SHA-256)" \
-    refused "$TMP/flipped" "corrupt"
+check "a byte of a level flipped: --levels and --level corrupt (its block's SHA-256), rebuild named" \
+    refused "$TMP/flipped" "corrupt .*; rebuild it with 'tbgen --family rush-4x4'$" rush-4x4 "$LV"
+check "... --stats, which reads no level, answers as the intact table" \
+    answered "$TMP/flipped" rush-4x4 "--levels --stats|--levels --stats --format json"
 bad family && flip "$TMP/family" "summary"
 check "a byte of the family's text flipped: corrupt" \
     refused "$TMP/family" "corrupt"
+bad stats && flip "$TMP/stats" "$(printf '07 3\n06 6\n')"
+check "a byte of the statistics flipped: corrupt at open" \
+    refused "$TMP/stats" "corrupt"
 bad head && flip "$TMP/head" "max_moves"
 check "a byte of the header flipped: refused" refused "$TMP/head" "corrupt|format"
 bad short && truncate -s 8192 "$TMP/short/$B"
@@ -343,22 +391,31 @@ check "another family's levels table under this name: refused" \
 mkdir -p "$TMP/dist" && cp "$TABLES/eight.mdb" "$TMP/dist/$B"
 check "a distance table as a levels table: refused" \
     refused "$TMP/dist" "not a puzzletb table"
-bad sum && craft "$TMP/sum" "EBBBE.CCEAAFDDDF 8 " "EBBBE.CCEAAFDDDF 9 "
-check "crafted: a component's size that is not its histogram's sum: corrupt" \
-    refused "$TMP/sum" "corrupt"
-bad order && craft "$TMP/order" "07 E.BBECCCAA.FDD.F 34" "06 E.BBECCCAA.FDD.F 34"
-check "crafted: a level out of the order, hardest first: corrupt" \
-    refused "$TMP/order" "corrupt"
-bad board && craft "$TMP/board" "EBBBE.CCEAAFDDDF" "EBBBE.CCEAAFDDD"
-check "crafted: a board a cell short: corrupt" refused "$TMP/board" "corrupt"
-bad many && craft "$TMP/many" "x" "x" levels 4000000000
-check "crafted: four billion levels claimed in a small record: corrupt, nothing allocated" \
-    refused "$TMP/many" "corrupt"
+bad old && craft "$TMP/old" x x levels_format -
+check "a levels table of the first format (no levels_format line): another format version, rebuild named" \
+    refused "$TMP/old" "table has another format version; rebuild it with 'tbgen --family rush-4x4'$"
+bad newer && craft "$TMP/newer" x x levels_format 3
+check "... and of levels_format 3: the same" \
+    refused "$TMP/newer" "another format version; rebuild"
 bad moves && craft "$TMP/moves" "07 EBBBE.CCEAAFDDDF 8 1,1,1,1,1,1,1,1" \
     "07 EBBBE.CCEAAFDDDF 8 1,1,1,1,1,1,1,1"
 check "crafted: a table that passes every check reads (the crafting is sound)" \
-    bash -c 'bin/tblookup rush-4x4 --levels -t "$1" | cmp -s - <(bin/tblookup rush-4x4 --levels -t "$2")' \
-    _ "$TMP/moves" "$L4"
+    answered "$TMP/moves" rush-4x4 "--levels|--levels --stats|--level 7"
+bad sum && craft "$TMP/sum" "EBBBE.CCEAAFDDDF 8 " "EBBBE.CCEAAFDDDF 9 "
+check "crafted: a component's size that is not its histogram's sum: corrupt" \
+    refused "$TMP/sum" "corrupt" rush-4x4 "$LV"
+bad order && craft "$TMP/order" "07 E.BBECCCAA.FDD.F 34" "06 E.BBECCCAA.FDD.F 34"
+check "crafted: a level's moves not those the statistics give its place: corrupt" \
+    refused "$TMP/order" "corrupt" rush-4x4 "$LV"
+bad board && craft "$TMP/board" "EBBBE.CCEAAFDDDF" "EBBBE.CCEAAFDDD"
+check "crafted: a board a cell short: corrupt" \
+    refused "$TMP/board" "corrupt" rush-4x4 "$LV"
+bad many && craft "$TMP/many" "x" "x" levels 4000000000
+check "crafted: four billion levels claimed in a small record: corrupt at open, nothing allocated" \
+    refused "$TMP/many" "corrupt"
+bad count && craft "$TMP/count" "$(printf '06 6\n05 5\n')" "$(printf '04 6\n05 5\n')" "" "" stats
+check "crafted: statistics out of order (06 made 04, before 05): corrupt at open" \
+    refused "$TMP/count" "corrupt"
 bad lie && craft "$TMP/lie" "07 EBBBE.CCEAAFDDDF 8 " "07 EBBBE.CCEAAFDD.F 8 "
 check "crafted: a level whose board is 6 moves from a goal, said 7: listed, but played refused as corrupt" \
     bash -c 'bin/tblookup rush-4x4 --levels --moves 7 -t "$1" | grep -q "^07 EBBBE.CCEAAFDD.F 8$" &&
@@ -368,33 +425,59 @@ check "crafted: a level whose board is 6 moves from a goal, said 7: listed, but 
 check "a levels table in the tables directory: the puzzles' listing passes it by" \
     bash -c 'bin/tblookup --list tables -t "$1" >/dev/null' _ "$L4"
 
-# every 127th byte of a levels table flipped in turn: each copy is refused
-# (status 3) or, where the byte is one no record holds, reads as the intact
-# table does; never a crash and never another answer
+# rush-5x5-walls' 6,041 levels lie in 24 blocks of 256: a byte of a level
+# of 12 moves flipped refuses what reads its block, and only that
+W=rush-5x5-walls
+bad blk $W && flip "$TMP/blk" "$(awk '$1 == 12 { print $2; exit }' "$TMP/his3")" $W
+check "a byte of a level of 12 moves in rush-5x5-walls flipped: --levels and --moves 12 corrupt" \
+    refused "$TMP/blk" "corrupt" $W "--levels|--levels --moves 12|--levels --moves 12 --random --seed 3"
+check "... the levels of other blocks, --stats and a level of 21 moves answered as intact" \
+    answered "$TMP/blk" $W "--levels --at-least 18|--levels --moves 5 --format json|--levels --stats|--level 21 --seed 2|--levels --limit 3"
+bad last $W && flip "$TMP/last" "$(tail -1 "$TMP/his3" | cut -d' ' -f2)" $W
+check "a byte of its last level flipped: --levels --moves 1 corrupt; --moves 21 and --level 21 answered" \
+    bash -c 'refused "$1" corrupt rush-5x5-walls "--levels --moves 1|--levels" &&
+             answered "$1" rush-5x5-walls "--levels --moves 21|--level 21"' _ "$TMP/last"
+bad ends $W && /usr/bin/python3 - "$TMP/ends/$W.levels.mdb" <<'PY'
+import os, struct, sys
+import lmdb
+env = lmdb.open(sys.argv[1], subdir=False, lock=False, max_dbs=0,
+                map_size=2 * os.path.getsize(sys.argv[1]) + (16 << 20))
+with env.begin(write=True) as txn:
+    b = bytearray(txn.get(b'blocks'))
+    b[40:48] = struct.pack('<Q', 1 << 40)     # block 1's end past the record
+    txn.put(b'blocks', bytes(b))
+env.close()
+PY
+check "crafted: block 1's end past the levels: blocks 1 and 2 corrupt (levels of 13 moves lie in blocks 0 and 1), block 0 answered" \
+    bash -c 'refused "$1" corrupt rush-5x5-walls "--levels|--levels --at-least 13" &&
+             answered "$1" rush-5x5-walls "--levels --at-least 14|--levels --stats"' _ "$TMP/ends"
+
+# every 127th byte of a levels table flipped in turn: each call on each
+# copy is refused (status 3) or answers as on the intact table; never a
+# crash and never another answer
 flips() {
-    local size at bad=0 a r refused=0
+    local size at bad=0 a r refused=0 calls=("--levels" "--level 5" "--levels --stats")
     size=$(stat -c %s "$L4/$B")
-    bin/tblookup rush-4x4 --levels -t "$L4" >"$TMP/f.want" 2>&1
-    bin/tblookup rush-4x4 --level 5 -t "$L4" >>"$TMP/f.want" 2>&1
+    for a in 0 1 2; do
+        bin/tblookup rush-4x4 ${calls[$a]} -t "$L4" >"$TMP/f.want$a" 2>&1
+    done
     mkdir -p "$TMP/f"
     for ((at = 0; at < size; at += 127)); do
         cp "$L4/$B" "$TMP/f/$B"
         printf "$(printf '\\%03o' $(( $(od -An -tu1 -j$at -N1 "$L4/$B") ^ 255 )))" |
             dd of="$TMP/f/$B" bs=1 seek=$at conv=notrunc status=none
-        { bin/tblookup rush-4x4 --levels -t "$TMP/f"; r=$?
-          bin/tblookup rush-4x4 --level 5 -t "$TMP/f"; a=$?; } >"$TMP/f.got" 2>&1
-        refused=$((refused + (r == 3)))
-        if { [ $r = 3 ] && [ $a = 3 ]; } ||
-           { [ $r = 0 ] && [ $a = 0 ] && cmp -s "$TMP/f.got" "$TMP/f.want"; }; then
-            continue
-        fi
-        echo "# byte $at flipped: status $r, $a: $(head -1 "$TMP/f.got")" >&2
-        bad=1
+        for a in 0 1 2; do
+            bin/tblookup rush-4x4 ${calls[$a]} -t "$TMP/f" >"$TMP/f.got" 2>&1; r=$?
+            [ $r = 3 ] && { refused=$((refused + 1)); continue; }
+            [ $r = 0 ] && cmp -s "$TMP/f.got" "$TMP/f.want$a" && continue
+            echo "# byte $at flipped: ${calls[$a]}: status $r: $(head -1 "$TMP/f.got")" >&2
+            bad=1
+        done
     done
-    echo "# $refused of $(( (size + 126) / 127 )) copies refused" >&2
+    echo "# $refused of $(( (size + 126) / 127 * 3 )) calls refused" >&2
     return $bad
 }
-check "every 127th byte of a levels table flipped: refused, or the same answers (never a crash)" flips
+check "every 127th byte of a levels table flipped: each call refused, or the same answers (never a crash)" flips
 
 # ---- usage ----
 export TMP

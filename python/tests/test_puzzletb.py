@@ -684,12 +684,15 @@ class TestLevels(Base):
                 f.seek(data.index(b"EBBBE.CCEAAFDDDF"))
                 f.write(b"F")
             for call in (lambda: tb.levels("rush-4x4"),
-                         lambda: tb.level_stats("rush-4x4"),
+                         lambda: tb.levels("rush-4x4", moves=7),
                          lambda: tb.play_level("rush-4x4", 7)):
                 with self.assertRaises(puzzletb.TableError) as e:
                     call()
                 self.assertIn("corrupt", str(e.exception))
                 self.assertEqual(e.exception.path, path)
+            # the statistics read no level: the intact table's
+            self.assertEqual(list(tb.level_stats("rush-4x4").items()),
+                             list(self.tb.level_stats("rush-4x4").items()))
 
     def test_levels_kept_open(self):
         """a levels table stays open across calls while its file is the

@@ -7,10 +7,12 @@
  * and when it opens: every level read and formatted in both forms, the
  * levels of each number of moves found and drawn from, and the hardest
  * level played (ptb_level_solve: its component searched).  An error code
- * is the expected answer to a hostile file; a crash, a sanitizer report,
- * a hang, a leak, or a level that passed the open's checks and then
- * breaks a rule the open promises (moves in order, hardest first, the
- * histogram's sum the component's size) is a finding (abort()). */
+ * is the expected answer to a hostile file (a level's block is checked
+ * when it is read: PTB_ECORRUPT there too); a crash, a sanitizer report,
+ * a hang, a leak, or a level that passed its block's checks and then
+ * breaks a rule they promise (the moves the statistics give its place,
+ * hardest first, the histogram's sum the component's size) is a finding
+ * (abort()). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,18 +34,22 @@ static void probe(const ptb_levels *l)
     for (size_t i = 0; i < n; i++) {
         ptb_level v;
         uint64_t sum = 0;
-        if (ptb_levels_get(l, i, &v) != PTB_OK || v.moves > before ||
-            !v.board)
+        int rc = ptb_levels_get(l, i, &v);
+        if (rc == PTB_ECORRUPT || rc == PTB_ENOMEM)
+            continue;            /* its block refused */
+        if (rc != PTB_OK || v.moves > before ||
+            strlen(v.board) > PTB_LEVEL_CELLS)
             abort();
         for (unsigned d = 0; d <= v.moves; d++)
             sum += v.histogram[d];
-        if (sum != v.states)
+        ptb_levels_range(l, v.moves, v.moves, &first, &got);
+        if (sum != v.states || i < first || i >= first + got)
             abort();
         before = v.moves;
         ptb_format_level(l, i, buf, sizeof buf);
         ptb_format_level_json(l, i, buf, sizeof buf);
     }
-    for (unsigned m = 0; n && m <= before + 1; m++) {
+    for (unsigned m = 0; n && m <= PTB_LEVEL_MOVES + 1; m++) {
         ptb_levels_range(l, m, m, &first, &got);
         if (got && first + got > n)
             abort();
