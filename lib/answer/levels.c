@@ -550,17 +550,21 @@ static int block_read(const ptb_levels *l, size_t b, blk **out)
     sha256_bytes(hex, sum);
     if (memcmp(sum, e + 8, sizeof sum))
         return PTB_ECORRUPT;
-    blk *k = calloc(1, sizeof *k);
-    if (!k)
-        return PTB_ENOMEM;
-    k->b = b;
-    k->first = b * l->block;
-    k->n = l->n - k->first < l->block ? l->n - k->first : l->block;
-    size_t nh = 0, first = k->first, cut = first + k->n;
+    size_t first = b * l->block, nh = 0;
+    size_t n = l->n - first < l->block ? l->n - first : l->block;
+    size_t cut = first + n;
     unsigned at = moves_at(l, first);
     for (unsigned j = at; j < l->nm && l->from[j] < cut; j++)
         nh += ((l->from[j + 1] < cut ? l->from[j + 1] : cut) -
                (l->from[j] > first ? l->from[j] : first)) * (l->mv[j] + 1);
+    if (nh > (stop - start) / 2) /* a count is a digit and a separator */
+        return PTB_ECORRUPT;
+    blk *k = calloc(1, sizeof *k);
+    if (!k)
+        return PTB_ENOMEM;
+    k->b = b;
+    k->first = first;
+    k->n = n;
     k->states = malloc(k->n * sizeof *k->states);
     k->boards = malloc(k->n * (l->cells + 1));
     k->at = malloc((k->n + 1) * sizeof *k->at);

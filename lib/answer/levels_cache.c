@@ -1,7 +1,8 @@
 /* lib/answer/levels_cache.c: levels tables kept open across requests or
- * calls (ptb_levels_cache, for tbserve and the Python module): a table is
- * read and checked whole at its open (ptb_levels_open()), which for a big
- * family takes long, so the cache keeps it while its file stays the same
+ * calls (ptb_levels_cache, for tbserve and the Python module): an open
+ * (ptb_levels_open()) maps the file and reads and checks its header,
+ * statistics and family, and a table keeps the last block it read
+ * decoded, so the cache keeps a table while its file stays the same
  * (device, inode, size, modification time); a table made again (a new
  * file renamed in, as tbgen writes it) is opened again, and the old one
  * closed when its last user releases it.

@@ -431,11 +431,12 @@ class Tablebase:
         first; only those of moves= moves, or of at_least= or more;
         drawn in a random order when seed= is given (the same seed, the
         same levels: tblookup's --random --seed); at most limit=.  The
-        table is opened and checked whole by the first call that needs
-        it and kept open for the next ones (of any handle) while its
-        file stays the same (device, inode, size and time); a table made
-        again is opened again.  Raises TableError for a missing or
-        damaged table."""
+        table is opened (its header, statistics and family checked) by
+        the first call that needs it and kept open for the next ones (of
+        any handle) while its file stays the same (device, inode, size
+        and time); a table made again is opened again.  Each level's
+        block is checked when a level of it is read.  Raises TableError
+        for a missing or damaged table, or a damaged block read."""
         lo = moves if moves is not None else (at_least or 0)
         hi = moves if moves is not None else 1022
         return [_json.loads(v) for v in
