@@ -11,7 +11,10 @@
  * renumbered for the goal 1..15 then the blank) on 1 and
  * 3 threads, the same line; and a Century board 30 moves from the goal by
  * its table, searched from abstractions built here, on 1 and 3 threads,
- * 30 moves each time. */
+ * 30 moves each time.  And four threads read 20,000 random levels each
+ * of rush-5x5's levels table at once (7 blocks: the block the table keeps
+ * decoded is replaced under them all the time); every level must equal
+ * the one thread's. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +114,55 @@ static void klotski_values(void)
     check(bad == 0, "4 threads, a reader each, read the same values "
           "(%u differ)", bad);
     tables_close(&tb);
+}
+
+#define LEVEL_READS 20000
+
+static ptb_levels *lv_table;
+static ptb_level *lv_ref;
+static unsigned lv_miss[THREADS];
+
+static void *read_levels(void *arg)
+{
+    unsigned *mismatches = arg, seed = (unsigned)(mismatches - lv_miss) + 1;
+    size_t n = ptb_levels_count(lv_table);
+    for (unsigned i = 0; i < LEVEL_READS; i++) {
+        size_t k = (size_t)rand_r(&seed) % n;
+        ptb_level v;
+        const ptb_level *w = &lv_ref[k];
+        *mismatches += ptb_levels_get(lv_table, k, &v) != PTB_OK ||
+                       v.moves != w->moves || v.states != w->states ||
+                       strcmp(v.board, w->board) ||
+                       memcmp(v.histogram, w->histogram,
+                              (w->moves + 1) * sizeof *w->histogram);
+    }
+    return NULL;
+}
+
+static void levels_reads(void)
+{
+    unsigned ok = 0, bad = 0, *miss = lv_miss;
+    pthread_t tid[THREADS];
+    int rc = ptb_levels_open(tables_dir(), "rush-5x5", &lv_table);
+    check(rc == PTB_OK, "rush-5x5's levels table opens (%s; make tables "
+          "builds it)", ptb_strerror(rc));
+    if (rc != PTB_OK)
+        return;
+    size_t n = ptb_levels_count(lv_table);
+    lv_ref = calloc(n, sizeof *lv_ref);
+    for (size_t i = 0; lv_ref && i < n; i++)
+        ok += ptb_levels_get(lv_table, i, &lv_ref[i]) == PTB_OK;
+    check(n == 1730 && ok == n, "its %zu levels read by one thread", n);
+    for (int i = 0; lv_ref && i < THREADS; i++)
+        pthread_create(&tid[i], NULL, read_levels, &miss[i]);
+    for (int i = 0; lv_ref && i < THREADS; i++) {
+        pthread_join(tid[i], NULL);
+        bad += miss[i];
+    }
+    check(lv_ref && bad == 0, "4 threads read 20,000 random levels each at "
+          "once: the one thread's levels (%u differ)", bad);
+    free(lv_ref);
+    ptb_levels_close(lv_table);
 }
 
 /* Century's start (J. H. Conway's; 99 moves in the move metric, Storer's
@@ -351,6 +403,7 @@ int main(void)
           "(%u differ)", bad);
     tables_close(&tb);
     klotski_values();
+    levels_reads();
     described_space();
     ptb_solution *other = malloc(sizeof *other);
     if (sol && other) {
