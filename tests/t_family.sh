@@ -413,6 +413,22 @@ check "crafted: a board a cell short: corrupt" \
 bad many && craft "$TMP/many" "x" "x" levels 4000000000
 check "crafted: four billion levels claimed in a small record: corrupt at open, nothing allocated" \
     refused "$TMP/many" "corrupt"
+# heads: crafted header lines, each in a table of its own, every call
+# refused: numbers out of range, or not those of the records
+heads() {
+    local kv i=0
+    for kv in "block_levels 0" "block_levels 65537" "block_levels 1" \
+              "levels 31" "levels_bytes $1" "max_moves 255" "max_moves 6" \
+              "width 9" "stats_bytes 9000"; do
+        i=$((i + 1))
+        bad "head$i" && craft "$TMP/head$i" x x $kv &&
+            refused "$TMP/head$i" "corrupt|not a puzzletb table" || { echo "# $kv" >&2; return 1; }
+    done
+}
+check "crafted headers (block_levels 0, 1 and 65537, levels 31, levels_bytes one more, max_moves 255 and 6, width 9, stats_bytes 9000): each refused at open" \
+    heads "$(( $(/usr/bin/python3 -c 'import lmdb, sys
+e = lmdb.open(sys.argv[1], subdir=False, lock=False, readonly=True)
+print(len(e.begin().get(b"levels")))' "$L4/$B") + 1 ))"
 bad count && craft "$TMP/count" "$(printf '06 6\n05 5\n')" "$(printf '04 6\n05 5\n')" "" "" stats
 check "crafted: statistics out of order (06 made 04, before 05): corrupt at open" \
     refused "$TMP/count" "corrupt"
