@@ -183,6 +183,17 @@ typedef struct ltab {
     uint8_t *isseed;             /* of each placement: in seed[] */
     lmove *move;
     size_t cap, mcap, nmove;
+    uint64_t *swapped;           /* of each placement, its cells with rows
+                                    and columns swapped (swap_axes()) */
+    unsigned len, at, down;      /* its line's cells, the bit of its first
+                                    in a layout's cells (a row) or in them
+                                    swapped (a column), and which */
+    uint16_t *free;              /* of each placement p and cells b of the
+                                    line covered (bit i its place i), the
+                                    moves from p that b leaves open, bit e
+                                    for move first[p] + e (free[p << len |
+                                    b]); NULL: each move's swept cells
+                                    tested */
 } ltab;
 
 /* A space of the family: the description with its family walls, if any. */

@@ -96,6 +96,35 @@ static uint64_t decode(const cfg *c, uint64_t key, uint32_t *p)
     return occ;
 }
 
+/* decode(), and the cells swapped (swap_axes()) into *swapped. */
+static uint64_t decode2(const cfg *c, uint64_t key, uint32_t *p,
+                        uint64_t *swapped)
+{
+    uint64_t occ = 0, sw = 0;
+    for (unsigned i = 0; i < c->n; i++) {
+        p[i] = (uint32_t)(key >> c->shift[i] & c->mask[i]);
+        occ |= c->t[i]->cells[p[i]];
+        sw |= c->t[i]->swapped[p[i]];
+    }
+    *swapped = sw;
+    return occ;
+}
+
+/* The moves from placement p of line table t that the layout's cells
+ * (occ, and sw swapped) leave open, bit e for move t->first[p] + e. */
+static inline unsigned open_moves(const ltab *t, uint32_t p, uint64_t occ,
+                                  uint64_t sw)
+{
+    if (t->free)
+        return t->free[(size_t)p << t->len |
+                       ((t->down ? sw : occ) >> t->at &
+                        ((1u << t->len) - 1))];
+    unsigned m = 0;
+    for (uint32_t e = t->first[p]; e < t->first[p + 1]; e++)
+        m |= (unsigned)!(t->move[e].swept & occ) << (e - t->first[p]);
+    return m;
+}
+
 /* The pieces of the layout of key, lines in order (piece c->first[i] + j
  * is piece j of line i). */
 static void layout_of(const sl_desc *d, const cfg *c, uint64_t key,
@@ -175,14 +204,13 @@ static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
         uint32_t p[MAX_LINES];
         key = w->mkey[head];
         idx = w->midx[head++];
-        uint64_t occ = decode(c, key, p);
+        uint64_t sw, occ = decode2(c, key, p, &sw);
         unsigned du = w->dist[idx];
         for (unsigned i = 0; i < c->n; i++) {
             const ltab *t = c->t[i];
-            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
-                const lmove *mv = &t->move[e];
-                if (mv->swept & occ)
-                    continue;
+            const lmove *from = t->move + t->first[p[i]];
+            for (unsigned m = open_moves(t, p[i], occ, sw); m; m &= m - 1) {
+                const lmove *mv = from + __builtin_ctz(m);
                 uint32_t ni = idx + (mv->q - p[i]) * c->R[i];
                 if (w->dist[ni] + 1u != du)
                     continue;
@@ -308,7 +336,7 @@ static int near_dense(worker *w, uint64_t key, uint32_t idx, unsigned limit,
         uint32_t p[MAX_LINES];
         key = w->nkey[h];
         idx = w->nidx[h];
-        uint64_t occ = decode(o, key, p);
+        uint64_t sw, occ = decode2(o, key, p, &sw);
         int goal = 1;
         if (w->sp->simple)
             for (unsigned i = 0; i < o->n; i++)
@@ -324,10 +352,9 @@ static int near_dense(worker *w, uint64_t key, uint32_t idx, unsigned limit,
             continue;
         for (unsigned i = 0; rc == PTB_OK && i < o->n; i++) {
             const ltab *t = o->t[i];
-            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
-                const lmove *mv = &t->move[e];
-                if (mv->swept & occ)
-                    continue;
+            const lmove *from = t->move + t->first[p[i]];
+            for (unsigned m = open_moves(t, p[i], occ, sw); m; m &= m - 1) {
+                const lmove *mv = from + __builtin_ctz(m);
                 uint32_t ni = idx + (mv->q - p[i]) * o->R[i];
                 if (w->dist2[ni] != FAR)
                     continue;
@@ -558,13 +585,12 @@ static int explore_in(worker *w, const part *g, size_t ng, int mirror)
                                                          as roots meet
                                                          less often) */
         unsigned du = w->dist[idx] + 1u;
-        uint64_t occ = decode(c, key, p);
+        uint64_t sw, occ = decode2(c, key, p, &sw);
         for (unsigned i = 0; rc == PTB_OK && i < c->n; i++) {
             const ltab *t = c->t[i];
-            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
-                const lmove *mv = &t->move[e];
-                if (mv->swept & occ)
-                    continue;
+            const lmove *from = t->move + t->first[p[i]];
+            for (unsigned m = open_moves(t, p[i], occ, sw); m; m &= m - 1) {
+                const lmove *mv = from + __builtin_ctz(m);
                 uint32_t ni = idx + (mv->q - p[i]) * c->R[i];
                 if (w->dist[ni] == FAR) {
                     if (du >= FAR) {

@@ -29,6 +29,8 @@ static unsigned line_cell(const sl_desc *d, unsigned l, unsigned i)
 
 static void ltab_free(ltab *t)
 {
+    free(t->swapped);
+    free(t->free);
     free(t->anchor);
     free(t->cells);
     free(t->turned);
@@ -145,6 +147,67 @@ static int tab_moves(const fspace *sp, unsigned l, ltab *t)
     return PTB_OK;
 }
 
+/* Cells with rows and columns swapped: the cell of row r and column x
+ * at bit x * h + r, so that a column's cells are bits in a row. */
+static uint64_t swap_axes(const sl_desc *d, uint64_t cells)
+{
+    uint64_t out = 0;
+    for (; cells; cells &= cells - 1) {
+        unsigned a = (unsigned)__builtin_ctzll(cells);
+        out |= (uint64_t)1 << (a % d->w * d->h + a / d->w);
+    }
+    return out;
+}
+
+#define MOST_FREE ((size_t)1 << 20)   /* entries of a table's free[] */
+
+/* t's cells swapped and, when its moves sweep only its line's cells, the
+ * moves each covering of the line leaves open (t->free). */
+static int tab_free(const fspace *sp, unsigned l, ltab *t)
+{
+    const sl_desc *d = sp->d;
+    uint64_t on = 0;
+    uint32_t most = 0;
+    t->len = line_len(d, l);
+    t->down = l >= d->h;
+    t->at = t->down ? (l - d->h) * d->h : l * d->w;
+    if (!(t->swapped = malloc(t->n * sizeof *t->swapped)))
+        return PTB_ENOMEM;
+    for (uint32_t p = 0; p < t->n; p++) {
+        t->swapped[p] = swap_axes(d, t->cells[p]);
+        if (t->first[p + 1] - t->first[p] > most)
+            most = t->first[p + 1] - t->first[p];
+    }
+    if (most > 16)
+        return PTB_EINVAL;       /* (cannot happen: a piece moves over the
+                                    gaps beside it, at most 2 x 8) */
+    for (unsigned i = 0; i < t->len; i++)
+        on |= (uint64_t)1 << line_cell(d, l, i);
+    for (size_t e = 0; e < t->nmove; e++)
+        if (t->move[e].swept & ~on)
+            return PTB_OK;
+    if (((size_t)t->n << t->len) > MOST_FREE)
+        return PTB_OK;
+    if (!(t->free = malloc(((size_t)t->n << t->len) * sizeof *t->free)))
+        return PTB_ENOMEM;
+    for (uint32_t p = 0; p < t->n; p++) {
+        unsigned sw[16], nm = t->first[p + 1] - t->first[p];
+        for (unsigned e = 0; e < nm; e++) {
+            sw[e] = 0;
+            for (unsigned i = 0; i < t->len; i++)
+                sw[e] |= (unsigned)(t->move[t->first[p] + e].swept >>
+                                    line_cell(d, l, i) & 1) << i;
+        }
+        for (unsigned b = 0; b < 1u << t->len; b++) {
+            unsigned m = 0;
+            for (unsigned e = 0; e < nm; e++)
+                m |= (unsigned)!(sw[e] & b) << e;
+            t->free[(size_t)p << t->len | b] = (uint16_t)m;
+        }
+    }
+    return PTB_OK;
+}
+
 /* Whether every layout with sequence t on line l fails the family's
  * filters, whatever the other lines hold: a distinct piece not alone on
  * its line, a row filled by its straight pieces and walls, a column by
@@ -198,6 +261,8 @@ static int seq_rec(const run *r, const fspace *sp, unsigned l,
         int rc = b.rc;
         if (rc == PTB_OK && t.n)
             rc = tab_moves(sp, l, &t);
+        if (rc == PTB_OK && t.n)
+            rc = tab_free(sp, l, &t);
         if (rc != PTB_OK || !t.n || tab_fails(r, sp, l, &t)) {
             ltab_free(&t);
             if (rc != PTB_OK)
