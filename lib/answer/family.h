@@ -1,9 +1,10 @@
 /* lib/answer/family.h: what the files of the families share
  * (library-internal): family.c reads a family, decides which layouts
- * count and draws a kept puzzle (Fogleman's definitions); family_config.c
- * finds every component of the family's configurations and keeps those
- * that count (fam_configs()), family_resume.c its checkpoint, family_run.c
- * the public calls.  The definitions are in family.c's header.
+ * count and draws a kept puzzle (Fogleman's definitions); family_lines.c
+ * makes the tables of the board's lines and the family's spaces;
+ * family_config.c finds every component of the family's configurations
+ * and keeps those that count (fam_configs()), family_resume.c its
+ * checkpoint, family_run.c the public calls.  The definitions are in family.c's header.
  */
 #ifndef PTB_FAMILY_H
 #define PTB_FAMILY_H
@@ -140,5 +141,109 @@ int fam_blocks(const sl_desc *d, unsigned most, const ptb_family_opts *fo,
 int fam_split_family(const char *text, fam_opts *o, char **desc, char *err,
                      size_t errcap);
 int fam_check_desc(const sl_desc *d, char *err, size_t errcap);
+
+/* family_lines.c: the lines of the board, the sequences of kinds each
+ * may hold with their placements and moves (its tables), and the
+ * family's spaces (the board with each choice of family walls), for
+ * family_config.c. */
+
+/* A line of the board is a row (the pieces anchored on it that move
+ * across) or a column (those that move down): line l < h is row l, line
+ * h + x column x.  Its pieces keep their order on it, so a layout's
+ * configuration, the kinds on each line in order, holds for its whole
+ * component, and the layouts of a configuration are numbered densely: a
+ * placement a line (ltab), the number of the layout the placements' in
+ * mixed radix. */
+#define MAX_LINES (SL_MAX_H + SL_MAX_W)
+#define LINE_PIECES SL_MAX_W     /* the most pieces on a line (one cell of
+                                    it each) */
+
+/* A move on a line from a placement: piece 'piece' of the line slides,
+ * to placement q, over the cells 'swept' (besides its own), which the
+ * other lines' pieces must leave empty. */
+typedef struct lmove {
+    uint64_t swept;
+    uint32_t q;
+    uint8_t piece;
+} lmove;
+
+/* The placements of a sequence of kinds on a line: every way to put them
+ * on it in that order, each on an anchor where it lies (off the walls),
+ * none overlapping; of each, its anchors, cells (and upside down), and
+ * moves along the line; 'seed' the placements a goal may have (each
+ * distinct piece on an anchor some goal gives it, or any). */
+typedef struct ltab {
+    unsigned np, bits;           /* pieces; bits of a placement number */
+    uint32_t n, nseed;           /* placements; those in seed[] */
+    uint8_t kind[LINE_PIECES];
+    uint32_t distinct;           /* its distinct kinds, a bit each */
+    uint8_t *anchor;             /* n x np */
+    uint64_t *cells, *turned;
+    uint32_t *first, *seed;      /* moves of p: first[p] .. first[p + 1] */
+    uint8_t *isseed;             /* of each placement: in seed[] */
+    lmove *move;
+    size_t cap, mcap, nmove;
+    uint64_t *swapped;           /* of each placement, its cells with rows
+                                    and columns swapped (swap_axes()) */
+    unsigned len, at, down;      /* its line's cells, the bit of its first
+                                    in a layout's cells (a row) or in them
+                                    swapped (a column), and which */
+    uint16_t *free;              /* of each placement p and cells b of the
+                                    line covered (bit i its place i), the
+                                    moves from p that b leaves open, bit e
+                                    for move first[p] + e (free[p << len |
+                                    b]); NULL: each move's swept cells
+                                    tested */
+} ltab;
+
+/* A space of the family: the description with its family walls, if any. */
+typedef struct fspace {
+    const sl_desc *d;
+    sl_desc *own;                /* d when it is a walled copy */
+    uint64_t extra;              /* its family walls */
+    unsigned nless;              /* its family walls, each a board less */
+    const sl_desc *less[MAX_WALLS];   /* the board without each family
+                                         wall (the base, or own[i]) */
+    sl_desc *less_own[MAX_WALLS];
+    int8_t (*less_next)[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* their steps */
+    int mirrored;                /* its puzzles stand for their images
+                                    upside down too, in the space with the
+                                    image wall (fam_flips()) */
+    int flip;                    /* it is its own image upside down: a
+                                    configuration's image is one of its
+                                    own */
+    int simple;                  /* a layout whose distinct pieces stand
+                                    where its goal puts them is a goal */
+    uint64_t gset[SL_MAX_KINDS]; /* of a distinct kind, the anchors a goal
+                                    puts it on (all: some goal puts it
+                                    anywhere) */
+    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* fam_make_steps() */
+    unsigned ntab[MAX_LINES];
+    ltab *tab[MAX_LINES];        /* each line's sequences, the lines in
+                                    the search's order (order_lines()) */
+    uint32_t later[MAX_LINES + 1];   /* the distinct kinds some sequence
+                                        of line l or after holds */
+} fspace;
+
+typedef struct run {
+    fam_opts o;
+    const sl_desc *base;         /* the family without family walls */
+    fspace *sp;
+    unsigned nsp;
+    uint32_t distinct;           /* the distinct kinds, a bit each */
+    int8_t flipped[SL_MAX_KINDS][SL_MAX_CELLS];   /* of each kind and
+                                                     anchor, fam_flip_anchor()
+                                                     on the base's board */
+} run;
+
+static inline unsigned fam_n_lines(const sl_desc *d)
+{
+    return d->h + d->w;
+}
+
+/* The spaces of the family r->o on d (the base) into r->sp (r->nsp of
+ * them); fam_space_free() frees one. */
+int fam_spaces(run *r, const sl_desc *d);
+void fam_space_free(fspace *sp);
 
 #endif

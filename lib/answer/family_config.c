@@ -13,18 +13,6 @@
 
 #include "family.h"
 
-/* ---- lines and configurations --------------------------------------- */
-
-/* A line of the board is a row (the pieces anchored on it that move
- * across) or a column (those that move down): line l < h is row l, line
- * h + x column x.  Its pieces keep their order on it, so a layout's
- * configuration, the kinds on each line in order, holds for its whole
- * component, and the layouts of a configuration are numbered densely: a
- * placement a line (ltab), the number of the layout the placements' in
- * mixed radix. */
-#define MAX_LINES (SL_MAX_H + SL_MAX_W)
-#define LINE_PIECES SL_MAX_W     /* the most pieces on a line (one cell of
-                                    it each) */
 #define MAX_DENSE ((uint64_t)UINT32_MAX)   /* a configuration's numbers
                                               (tbgen(1)) */
 #define MAX_NEAR ((uint64_t)1 << 28)   /* near_dense()'s numbers; past them
@@ -34,390 +22,6 @@
 #define NUMBER_BYTES 5                 /* a number's: dist, lab */
 #define REACHED_BYTES 16               /* a layout reached: its key, number
                                           and place in the order */
-
-/* A move on a line from a placement: piece 'piece' of the line slides,
- * to placement q, over the cells 'swept' (besides its own), which the
- * other lines' pieces must leave empty. */
-typedef struct lmove {
-    uint64_t swept;
-    uint32_t q;
-    uint8_t piece;
-} lmove;
-
-/* The placements of a sequence of kinds on a line: every way to put them
- * on it in that order, each on an anchor where it lies (off the walls),
- * none overlapping; of each, its anchors, cells (and upside down), and
- * moves along the line; 'seed' the placements a goal may have (each
- * distinct piece on an anchor some goal gives it, or any). */
-typedef struct ltab {
-    unsigned np, bits;           /* pieces; bits of a placement number */
-    uint32_t n, nseed;           /* placements; those in seed[] */
-    uint8_t kind[LINE_PIECES];
-    uint32_t distinct;           /* its distinct kinds, a bit each */
-    uint8_t *anchor;             /* n x np */
-    uint64_t *cells, *turned;
-    uint32_t *first, *seed;      /* moves of p: first[p] .. first[p + 1] */
-    uint8_t *isseed;             /* of each placement: in seed[] */
-    lmove *move;
-    size_t cap, mcap, nmove;
-} ltab;
-
-/* A space of the family: the description with its family walls, if any. */
-typedef struct fspace {
-    const sl_desc *d;
-    sl_desc *own;                /* d when it is a walled copy */
-    uint64_t extra;              /* its family walls */
-    unsigned nless;              /* its family walls, each a board less */
-    const sl_desc *less[MAX_WALLS];   /* the board without each family
-                                         wall (the base, or own[i]) */
-    sl_desc *less_own[MAX_WALLS];
-    int8_t (*less_next)[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* their steps */
-    int mirrored;                /* its puzzles stand for their images
-                                    upside down too, in the space with the
-                                    image wall (fam_flips()) */
-    int flip;                    /* it is its own image upside down: a
-                                    configuration's image is one of its
-                                    own */
-    int simple;                  /* a layout whose distinct pieces stand
-                                    where its goal puts them is a goal */
-    uint64_t gset[SL_MAX_KINDS]; /* of a distinct kind, the anchors a goal
-                                    puts it on (all: some goal puts it
-                                    anywhere) */
-    int8_t next[SL_MAX_KINDS][SL_MAX_CELLS][2];   /* fam_make_steps() */
-    unsigned ntab[MAX_LINES];
-    ltab *tab[MAX_LINES];        /* each line's sequences, the lines in
-                                    the search's order (order_lines()) */
-    uint32_t later[MAX_LINES + 1];   /* the distinct kinds some sequence
-                                        of line l or after holds */
-} fspace;
-
-typedef struct run {
-    fam_opts o;
-    const sl_desc *base;         /* the family without family walls */
-    fspace *sp;
-    unsigned nsp;
-    uint32_t distinct;           /* the distinct kinds, a bit each */
-    int8_t flipped[SL_MAX_KINDS][SL_MAX_CELLS];   /* of each kind and
-                                                     anchor, fam_flip_anchor()
-                                                     on the base's board */
-} run;
-
-static unsigned n_lines(const sl_desc *d)
-{
-    return d->h + d->w;
-}
-
-static unsigned line_axis(const sl_desc *d, unsigned l)
-{
-    return l < d->h ? SL_ACROSS : SL_DOWN;
-}
-
-static unsigned line_len(const sl_desc *d, unsigned l)
-{
-    return l < d->h ? d->w : d->h;
-}
-
-/* The cell at place i of line l. */
-static unsigned line_cell(const sl_desc *d, unsigned l, unsigned i)
-{
-    return l < d->h ? l * d->w + i : i * d->w + (l - d->h);
-}
-
-static void ltab_free(ltab *t)
-{
-    free(t->anchor);
-    free(t->cells);
-    free(t->turned);
-    free(t->first);
-    free(t->seed);
-    free(t->isseed);
-    free(t->move);
-}
-
-typedef struct tbuild {
-    const fspace *sp;
-    unsigned l;
-    ltab *t;
-    uint8_t at[LINE_PIECES];
-    int rc;
-} tbuild;
-
-static void place_rec(tbuild *b, unsigned i, unsigned from, uint64_t occ)
-{
-    const sl_desc *d = b->sp->d;
-    ltab *t = b->t;
-    if (b->rc != PTB_OK)
-        return;
-    if (i == t->np) {
-        void *a = t->anchor, *c = t->cells;
-        size_t cap = t->cap;
-        if (ptb_room(&a, &cap, t->n * t->np + t->np, 1, 64) ||
-            (t->anchor = a, ptb_room(&c, &t->mcap, t->n, sizeof *t->cells,
-                                     16))) {
-            b->rc = PTB_ENOMEM;
-            return;
-        }
-        t->cap = cap;
-        t->cells = c;
-        memcpy(t->anchor + (size_t)t->n * t->np, b->at, t->np);
-        t->cells[t->n++] = occ;
-        return;
-    }
-    const sl_kind *k = &d->kind[t->kind[i]];
-    for (unsigned pos = from; pos < line_len(d, b->l); pos++) {
-        unsigned a = line_cell(d, b->l, pos);
-        if (!(k->fit >> a & 1) || (k->shape << a & occ))
-            continue;
-        b->at[i] = (uint8_t)a;
-        place_rec(b, i + 1, pos + 1, occ | k->shape << a);
-    }
-}
-
-/* The place on line l of cell a. */
-static unsigned line_place(const sl_desc *d, unsigned l, unsigned a)
-{
-    return l < d->h ? a % d->w : a / d->w;
-}
-
-/* t's moves, seeds and cells upside down, from its placements. */
-static int tab_moves(const fspace *sp, unsigned l, ltab *t)
-{
-    const sl_desc *d = sp->d;
-    size_t mcap = 0;
-    uint8_t at[LINE_PIECES];
-    if (!(t->first = malloc((t->n + 1) * sizeof *t->first)) ||
-        !(t->seed = malloc(t->n * sizeof *t->seed)) ||
-        !(t->isseed = calloc(t->n, 1)) ||
-        !(t->turned = malloc(t->n * sizeof *t->turned)))
-        return PTB_ENOMEM;
-    for (uint32_t p = 0; p < t->n; p++) {
-        const uint8_t *pa = t->anchor + (size_t)p * t->np;
-        int seed = 1;
-        t->first[p] = (uint32_t)t->nmove;
-        t->turned[p] = fam_flip_cells(d, t->cells[p]);
-        for (unsigned j = 0; j < t->np; j++) {
-            const sl_kind *k = &d->kind[t->kind[j]];
-            uint64_t own = k->shape << pa[j], others = t->cells[p] & ~own;
-            if (k->label && !(sp->gset[t->kind[j]] >> pa[j] & 1))
-                seed = 0;
-            for (int dir = -1; dir <= 1; dir += 2) {
-                int pos = (int)line_place(d, l, pa[j]);
-                uint64_t swept = 0;
-                for (;;) {
-                    pos += dir;
-                    if (pos < 0 || pos >= (int)line_len(d, l))
-                        break;
-                    unsigned a = line_cell(d, l, (unsigned)pos);
-                    if (!(k->fit >> a & 1) || (k->shape << a & others))
-                        break;
-                    swept |= k->shape << a;
-                    memcpy(at, pa, t->np);
-                    at[j] = (uint8_t)a;
-                    uint32_t q = 0;
-                    while (q < t->n &&
-                           memcmp(t->anchor + (size_t)q * t->np, at, t->np))
-                        q++;
-                    void *m = t->move;
-                    if (q == t->n)
-                        return PTB_EINVAL;       /* (cannot happen) */
-                    if (ptb_room(&m, &mcap, t->nmove, sizeof *t->move, 16))
-                        return PTB_ENOMEM;
-                    t->move = m;
-                    t->move[t->nmove].swept = swept & ~own;
-                    t->move[t->nmove].q = q;
-                    t->move[t->nmove++].piece = (uint8_t)j;
-                    if (d->metric[0] == SL_STEP)
-                        break;
-                }
-            }
-        }
-        if (seed)
-            t->seed[t->nseed++] = p;
-        t->isseed[p] = (uint8_t)seed;
-    }
-    t->first[t->n] = (uint32_t)t->nmove;
-    while (((uint64_t)1 << t->bits) < t->n)
-        t->bits++;
-    return PTB_OK;
-}
-
-/* Whether every layout with sequence t on line l fails the family's
- * filters, whatever the other lines hold: a distinct piece not alone on
- * its line, a row filled by its straight pieces and walls, a column by
- * its straight pieces. */
-static int tab_fails(const run *r, const fspace *sp, unsigned l,
-                     const ltab *t)
-{
-    const sl_desc *d = sp->d;
-    unsigned cells = 0, straight = 1, len = line_len(d, l);
-    if (r->o.alone && t->distinct && t->np > 1)
-        return 1;
-    for (unsigned j = 0; j < t->np; j++) {
-        const sl_kind *k = &d->kind[t->kind[j]];
-        unsigned a = t->anchor[j], top = line_place(d, l, a);
-        uint64_t on = 0;
-        for (unsigned i = top; i < len; i++)
-            on |= (uint64_t)1 << line_cell(d, l, i);
-        straight &= (k->shape << a & ~on) == 0;
-        cells += k->cells;
-    }
-    if (l < d->h)
-        for (unsigned i = 0; i < len; i++)
-            cells += (unsigned)(d->walls >> line_cell(d, l, i) & 1);
-    return r->o.open_lines && straight && cells == len;
-}
-
-typedef struct tabs {
-    ltab *t;
-    unsigned n;
-    size_t cap;
-} tabs;
-
-/* Every sequence on line l that starts with kinds[0..np) and fits, into
- * ts (each table with a placement and, with a distinct piece, a seed). */
-static int seq_rec(const run *r, const fspace *sp, unsigned l,
-                   uint8_t *kinds, unsigned np, uint32_t distinct, tabs *ts)
-{
-    const sl_desc *d = sp->d;
-    if (np == LINE_PIECES)
-        return PTB_OK;
-    for (unsigned k = 0; k < d->nkinds; k++) {
-        if (d->kind[k].axis != line_axis(d, l) ||
-            (d->kind[k].label && distinct >> k & 1))
-            continue;
-        ltab t = { .np = np + 1 };
-        memcpy(t.kind, kinds, np);
-        t.kind[np] = (uint8_t)k;
-        t.distinct = distinct | (d->kind[k].label ? 1u << k : 0);
-        tbuild b = { sp, l, &t, { 0 }, PTB_OK };
-        place_rec(&b, 0, 0, 0);
-        int rc = b.rc;
-        if (rc == PTB_OK && t.n)
-            rc = tab_moves(sp, l, &t);
-        if (rc != PTB_OK || !t.n || tab_fails(r, sp, l, &t)) {
-            ltab_free(&t);
-            if (rc != PTB_OK)
-                return rc;
-            continue;        /* (longer sequences fail as this one) */
-        }
-        if (!t.distinct || t.nseed) {
-            void *a = ts->t;
-            if (ptb_room(&a, &ts->cap, ts->n, sizeof t, 8)) {
-                ltab_free(&t);
-                return PTB_ENOMEM;
-            }
-            ts->t = a;
-            ts->t[ts->n++] = t;
-        } else
-            ltab_free(&t);
-        if ((rc = seq_rec(r, sp, l, t.kind, np + 1, t.distinct, ts)))
-            return rc;
-    }
-    return PTB_OK;
-}
-
-static void space_free(fspace *sp)
-{
-    for (unsigned l = 0; l < MAX_LINES; l++) {
-        for (unsigned i = 0; i < sp->ntab[l]; i++)
-            ltab_free(&sp->tab[l][i]);
-        free(sp->tab[l]);
-    }
-    sl_free(sp->own);
-    for (unsigned i = 0; i < sp->nless; i++)
-        sl_free(sp->less_own[i]);
-    free(sp->less_next);
-    memset(sp, 0, sizeof *sp);
-}
-
-/* The lines in the order the search takes them: those with a distinct
- * piece first, then each time the line that crosses most of the cells the
- * lines taken may cover (their goals' placements for a distinct piece),
- * so that overlaps cut the candidates early. */
-static void order_lines(fspace *sp)
-{
-    const sl_desc *d = sp->d;
-    unsigned nl = n_lines(d), n = 0, taken[MAX_LINES] = { 0 };
-    unsigned ntab[MAX_LINES];
-    ltab *tab[MAX_LINES];
-    uint64_t covered = 0;
-    while (n < nl) {
-        unsigned best = nl, most = 0;
-        int dist = 0;
-        for (unsigned l = 0; l < nl; l++) {
-            uint64_t on = 0;
-            int has = 0;
-            if (taken[l])
-                continue;
-            for (unsigned i = 0; i < line_len(d, l); i++)
-                on |= (uint64_t)1 << line_cell(d, l, i);
-            for (unsigned i = 0; i < sp->ntab[l]; i++)
-                has |= sp->tab[l][i].distinct != 0;
-            unsigned cross = (unsigned)__builtin_popcountll(on & covered);
-            if (best == nl || has > dist || (has == dist && cross > most)) {
-                best = l;
-                most = cross;
-                dist = has;
-            }
-        }
-        taken[best] = 1;
-        tab[n] = sp->tab[best];
-        ntab[n++] = sp->ntab[best];
-        for (unsigned i = 0; i < sp->ntab[best]; i++) {
-            const ltab *t = &sp->tab[best][i];
-            for (uint32_t s = 0; s < t->nseed; s++)
-                covered |= t->cells[t->seed[s]];
-        }
-    }
-    memcpy(sp->tab, tab, nl * sizeof *tab);
-    memcpy(sp->ntab, ntab, nl * sizeof *ntab);
-}
-
-/* The space of d with family wall 'extra' (d is owned when own): its
- * goals' anchors and every line's sequences. */
-static int space_open(const run *r, fspace *sp, const sl_desc *d,
-                      sl_desc *own, uint64_t extra)
-{
-    memset(sp, 0, sizeof *sp);
-    sp->d = d;
-    sp->own = own;
-    sp->extra = extra;
-    fam_make_steps(d, sp->next);
-    sp->simple = d->ngoals == 1 && d->goal[0].empty == 0;
-    for (unsigned k = 0; k < d->nkinds; k++) {
-        for (unsigned g = 0; g < d->ngoals; g++) {
-            const sl_goal *gl = &d->goal[g];
-            unsigned named = 0;
-            for (unsigned i = 0; i < gl->n; i++)
-                if (gl->kind[i] == k) {
-                    sp->gset[k] |= (uint64_t)1 << gl->anchor[i];
-                    named++;
-                }
-            if (!named)
-                sp->gset[k] = UINT64_MAX;
-            if (d->kind[k].label && named != 1)
-                sp->simple = 0;
-            if (!d->kind[k].label && named)
-                sp->simple = 0;
-        }
-    }
-    for (unsigned l = 0; l < n_lines(d); l++) {
-        uint8_t kinds[LINE_PIECES];
-        tabs ts = { NULL, 0, 0 };
-        int rc = seq_rec(r, sp, l, kinds, 0, 0, &ts);
-        sp->tab[l] = ts.t;          /* (by line, until order_lines()) */
-        sp->ntab[l] = ts.n;
-        if (rc != PTB_OK)
-            return rc;
-    }
-    order_lines(sp);
-    for (unsigned l = n_lines(d); l-- > 0;) {
-        sp->later[l] = sp->later[l + 1];
-        for (unsigned i = 0; i < sp->ntab[l]; i++)
-            sp->later[l] |= sp->tab[l][i].distinct;
-    }
-    return PTB_OK;
-}
 
 /* ---- a configuration's components ----------------------------------- */
 
@@ -490,6 +94,35 @@ static uint64_t decode(const cfg *c, uint64_t key, uint32_t *p)
         occ |= c->t[i]->cells[p[i]];
     }
     return occ;
+}
+
+/* decode(), and the cells swapped (swap_axes()) into *swapped. */
+static uint64_t decode2(const cfg *c, uint64_t key, uint32_t *p,
+                        uint64_t *swapped)
+{
+    uint64_t occ = 0, sw = 0;
+    for (unsigned i = 0; i < c->n; i++) {
+        p[i] = (uint32_t)(key >> c->shift[i] & c->mask[i]);
+        occ |= c->t[i]->cells[p[i]];
+        sw |= c->t[i]->swapped[p[i]];
+    }
+    *swapped = sw;
+    return occ;
+}
+
+/* The moves from placement p of line table t that the layout's cells
+ * (occ, and sw swapped) leave open, bit e for move t->first[p] + e. */
+static inline unsigned open_moves(const ltab *t, uint32_t p, uint64_t occ,
+                                  uint64_t sw)
+{
+    if (t->free)
+        return t->free[(size_t)p << t->len |
+                       ((t->down ? sw : occ) >> t->at &
+                        ((1u << t->len) - 1))];
+    unsigned m = 0;
+    for (uint32_t e = t->first[p]; e < t->first[p + 1]; e++)
+        m |= (unsigned)!(t->move[e].swept & occ) << (e - t->first[p]);
+    return m;
 }
 
 /* The pieces of the layout of key, lines in order (piece c->first[i] + j
@@ -571,14 +204,13 @@ static int moved(worker *w, uint64_t key, uint32_t idx, size_t size,
         uint32_t p[MAX_LINES];
         key = w->mkey[head];
         idx = w->midx[head++];
-        uint64_t occ = decode(c, key, p);
+        uint64_t sw, occ = decode2(c, key, p, &sw);
         unsigned du = w->dist[idx];
         for (unsigned i = 0; i < c->n; i++) {
             const ltab *t = c->t[i];
-            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
-                const lmove *mv = &t->move[e];
-                if (mv->swept & occ)
-                    continue;
+            const lmove *from = t->move + t->first[p[i]];
+            for (unsigned m = open_moves(t, p[i], occ, sw); m; m &= m - 1) {
+                const lmove *mv = from + __builtin_ctz(m);
                 uint32_t ni = idx + (mv->q - p[i]) * c->R[i];
                 if (w->dist[ni] + 1u != du)
                     continue;
@@ -704,7 +336,7 @@ static int near_dense(worker *w, uint64_t key, uint32_t idx, unsigned limit,
         uint32_t p[MAX_LINES];
         key = w->nkey[h];
         idx = w->nidx[h];
-        uint64_t occ = decode(o, key, p);
+        uint64_t sw, occ = decode2(o, key, p, &sw);
         int goal = 1;
         if (w->sp->simple)
             for (unsigned i = 0; i < o->n; i++)
@@ -720,10 +352,9 @@ static int near_dense(worker *w, uint64_t key, uint32_t idx, unsigned limit,
             continue;
         for (unsigned i = 0; rc == PTB_OK && i < o->n; i++) {
             const ltab *t = o->t[i];
-            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
-                const lmove *mv = &t->move[e];
-                if (mv->swept & occ)
-                    continue;
+            const lmove *from = t->move + t->first[p[i]];
+            for (unsigned m = open_moves(t, p[i], occ, sw); m; m &= m - 1) {
+                const lmove *mv = from + __builtin_ctz(m);
                 uint32_t ni = idx + (mv->q - p[i]) * o->R[i];
                 if (w->dist2[ni] != FAR)
                     continue;
@@ -954,13 +585,12 @@ static int explore_in(worker *w, const part *g, size_t ng, int mirror)
                                                          as roots meet
                                                          less often) */
         unsigned du = w->dist[idx] + 1u;
-        uint64_t occ = decode(c, key, p);
+        uint64_t sw, occ = decode2(c, key, p, &sw);
         for (unsigned i = 0; rc == PTB_OK && i < c->n; i++) {
             const ltab *t = c->t[i];
-            for (uint32_t e = t->first[p[i]]; e < t->first[p[i] + 1]; e++) {
-                const lmove *mv = &t->move[e];
-                if (mv->swept & occ)
-                    continue;
+            const lmove *from = t->move + t->first[p[i]];
+            for (unsigned m = open_moves(t, p[i], occ, sw); m; m &= m - 1) {
+                const lmove *mv = from + __builtin_ctz(m);
                 uint32_t ni = idx + (mv->q - p[i]) * c->R[i];
                 if (w->dist[ni] == FAR) {
                     if (du >= FAR) {
@@ -1137,7 +767,7 @@ static int dfs(worker *w, unsigned l, uint32_t used, const part *in,
     const fspace *sp = w->sp;
     if ((used | sp->later[l]) != w->r->distinct)
         return PTB_OK;           /* (a distinct piece would be missing) */
-    if (l == n_lines(sp->d)) {
+    if (l == fam_n_lines(sp->d)) {
         const cfg *c = &w->c;
         w->c.size = c->n ? c->R[c->n - 1] * (uint64_t)c->t[c->n - 1]->n : 1;
         return leaf(w, in, nin);
@@ -1220,7 +850,7 @@ static int give_task(job *j, unsigned i, const fam_level *lv, size_t n)
 static unsigned space_tasks(const fspace *sp)
 {
     unsigned n = 1;
-    for (unsigned l = 0; l < TASK_LINES && l < n_lines(sp->d); l++)
+    for (unsigned l = 0; l < TASK_LINES && l < fam_n_lines(sp->d); l++)
         n *= 1 + sp->ntab[l];
     return n;
 }
@@ -1242,8 +872,8 @@ static void *job_thread(void *arg)
         w->c.n = 0;
         unsigned f = j->task[i].first;
         for (unsigned l = 0; l < TASK_LINES; l++) {
-            w->force[l] = l < n_lines(sp->d) ? f % (1 + sp->ntab[l]) : 0;
-            f /= l < n_lines(sp->d) ? 1 + sp->ntab[l] : 1;
+            w->force[l] = l < fam_n_lines(sp->d) ? f % (1 + sp->ntab[l]) : 0;
+            f /= l < fam_n_lines(sp->d) ? 1 + sp->ntab[l] : 1;
         }
         w->rc = dfs(w, 0, 0, &root, 1);
         if (w->rc != PTB_OK)
@@ -1287,65 +917,6 @@ static void worker_free(worker *w)
     for (size_t j = 0; j < w->kept.n; j++)
         free(w->kept.level[j].hist);
     free(w->kept.level);
-}
-
-/* The space of the family walls 'extra' into r->sp (none when no goal is
- * left); 'flip': the family is its own image upside down. */
-static int wall_space(run *r, const sl_desc *d, uint64_t extra, int flip)
-{
-    uint64_t image = flip ? fam_flip_cells(d, extra) : extra;
-    sl_desc *wd;
-    int rc = sl_walled(d, extra, &wd);
-    if (rc != PTB_OK)
-        return rc;
-    if (!wd->ngoals) {
-        sl_free(wd);
-        return PTB_OK;
-    }
-    fspace *sp = &r->sp[r->nsp++];
-    if ((rc = space_open(r, sp, wd, wd, extra)) == PTB_OK &&
-        !(sp->less_next = calloc(MAX_WALLS, sizeof *sp->less_next)))
-        rc = PTB_ENOMEM;
-    if (rc == PTB_OK)
-        rc = fam_less(d, extra, &sp->nless, sp->less, sp->less_own,
-                      sp->less_next);
-    sp->mirrored = flip && image > extra;
-    sp->flip = flip && image == extra;
-    return rc;
-}
-
-/* The family's spaces: the base, then one a family wall's cell, then (for
- * 'walls 2') one a pair of cells, the second cell after the first (none
- * on the base's walls, none without goals; when the family is its own
- * image upside down, of walls and their image, the one whose cells read
- * as the greater binary number is not searched: the other, its image,
- * gives its puzzles; for one wall, none in a row below the middle). */
-static int spaces(run *r, const sl_desc *d)
-{
-    int flip = fam_flips(d), rc;
-    size_t n = 1;
-    if (r->o.walls >= 1)
-        n += d->n;
-    if (r->o.walls >= 2)
-        n += (size_t)d->n * (d->n - 1) / 2;
-    if (!(r->sp = calloc(n, sizeof *r->sp)))
-        return PTB_ENOMEM;
-    rc = space_open(r, &r->sp[r->nsp++], d, NULL, 0);
-    r->sp[0].flip = flip;
-    for (unsigned c = 0; rc == PTB_OK && r->o.walls >= 1 && c < d->n; c++) {
-        uint64_t extra = (uint64_t)1 << c;
-        if (!(d->walls & extra) &&
-            (!flip || fam_flip_cells(d, extra) >= extra))
-            rc = wall_space(r, d, extra, flip);
-    }
-    for (unsigned a = 0; rc == PTB_OK && r->o.walls >= 2 && a < d->n; a++)
-        for (unsigned b = a + 1; rc == PTB_OK && b < d->n; b++) {
-            uint64_t extra = (uint64_t)1 << a | (uint64_t)1 << b;
-            if (!(d->walls & extra) &&
-                (!flip || fam_flip_cells(d, extra) >= extra))
-                rc = wall_space(r, d, extra, flip);
-        }
-    return rc;
 }
 
 /* One pass over the tasks not done, on 'threads' threads: a count
@@ -1404,7 +975,7 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
                               ? (uint64_t)pages * (uint64_t)page / 4 * 3
                               : (uint64_t)8 << 30);
     pthread_mutex_init(&j.lock, NULL);
-    int rc = spaces(&r, d);
+    int rc = fam_spaces(&r, d);
     for (unsigned k = 0; rc == PTB_OK && k < d->nkinds; k++) {
         r.distinct |= d->kind[k].label ? 1u << k : 0;
         for (unsigned a = 0; a < d->n; a++)
@@ -1459,7 +1030,7 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
     free(j.weight);
     free(j.done);
     for (unsigned s = 0; s < r.nsp; s++)
-        space_free(&r.sp[s]);
+        fam_space_free(&r.sp[s]);
     free(r.sp);
     pthread_mutex_destroy(&j.lock);
     ptb_budget_destroy(&mem);
