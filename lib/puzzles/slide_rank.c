@@ -604,25 +604,31 @@ uint32_t sl_mirrored(const sl_ctx *x, const layout *l)
  * in the order of their anchors, by rows (reading order), or by columns
  * for a kind that moves down and up.  So a piece that keeps to its row or
  * column keeps its slot (a Rush Hour car is a slot).  The anchors of l's
- * pieces slot by slot into a[]; 0 when l does not hold each kind's number
- * of pieces (a layout a forged table leads to). */
+ * pieces (l->anchor[], in any order) slot by slot into a[]; 0 when l does
+ * not hold each kind's number of pieces (a layout a forged table leads
+ * to). */
 int sl_slots_of(const sl_desc *d, const layout *l, uint8_t *a)
 {
     unsigned first[SL_MAX_KINDS], n[SL_MAX_KINDS] = { 0 }, at = 0;
+    uint8_t key[SL_MAX_PIECES];         /* (its order in its kind) */
     for (unsigned k = 0; k < d->nkinds; k++) {
         first[k] = at;
         at += d->kind[k].count;
     }
-    for (unsigned i = 0; i < d->n; i++)
-        for (unsigned by = 0; by < 2; by++) {    /* rows, then columns */
-            unsigned c = by ? i % d->h * d->w + i / d->h : i;
-            unsigned k = l->at[c] - 1u;
-            if (!l->at[c] || (d->kind[k].axis == SL_DOWN) != by)
-                continue;
-            if (n[k] == d->kind[k].count)
-                return 0;
-            a[first[k] + n[k]++] = (uint8_t)c;
+    for (unsigned i = 0; i < l->np; i++) {   /* (each into its place) */
+        unsigned c = l->anchor[i], k = l->at[c] - 1u;
+        unsigned y = d->kind[k].axis == SL_DOWN ? c % d->w * d->h + c / d->w
+                                                : c;
+        if (k >= d->nkinds || n[k] == d->kind[k].count)
+            return 0;
+        unsigned j = first[k] + n[k]++;
+        for (; j > first[k] && key[j - 1] > y; j--) {
+            key[j] = key[j - 1];
+            a[j] = a[j - 1];
         }
+        key[j] = (uint8_t)y;
+        a[j] = (uint8_t)c;
+    }
     for (unsigned k = 0; k < d->nkinds; k++)
         if (n[k] != d->kind[k].count)
             return 0;
@@ -675,7 +681,7 @@ uint64_t sl_trie_rank(const sl_ctx *x, const layout *l)
         uint64_t pos = node * lv->radix + t - 1, w = lv->word[pos / 64];
         if (!(w >> pos % 64 & 1))
             return UINT64_MAX;
-        node = lv->cum[pos / 64] + (uint64_t)__builtin_popcountll(
+        node = lv->cum[pos / 64] + (uint64_t)ptb_popcount64(
                                        w & (((uint64_t)1 << pos % 64) - 1));
     }
     return node;
