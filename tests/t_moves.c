@@ -9,8 +9,8 @@
  * ahead, ahead must be told of no move, or of the same moves in order,
  * each before pick is given the one before it, and of one move at most
  * past the one taken (klotski's must be told); the state taken must have
- * the same moves from the layout first_move() keeps for the walk's next
- * step as from its layout made again.  The walk (lib/answer/walk.c)
+ * the same moves and unmoves from the layout first_move() keeps for the
+ * walk's next step as from its layout made again.  The walk (lib/answer/walk.c)
  * takes its step from first_move() where a puzzle has one, so its answers
  * are those of the moves()' walk (the tables' answers are checked against
  * BFS elsewhere: t_describe.sh).  Last, a description whose states have
@@ -68,17 +68,22 @@ static int u64_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Whether state 'to' has the same moves right after a walk took it (from
- * the layout first_move() kept) as when its layout is made again (after
- * the moves of state 'from'). */
+/* Whether state 'to' has the same moves and unmoves (the search's, which
+ * read the layout's kinds too) right after a walk took it (from the layout
+ * first_move() kept) as when its layout is made again (after the moves of
+ * state 'from'). */
 static int same_moves_after(const ptb_puzzle *ops, const void *ctx,
                             uint64_t from, uint64_t to)
 {
     static ptb_move a[PTB_MAX_SUCCESSORS], b[PTB_MAX_SUCCESSORS];
+    static uint64_t ua[PTB_MAX_SUCCESSORS], ub[PTB_MAX_SUCCESSORS];
     unsigned na = ops->moves(ctx, 0, to, a);
+    unsigned nua = ops->unmoves(ctx, 0, to, ua);
     ops->moves(ctx, 0, from, b);
     unsigned nb = ops->moves(ctx, 0, to, b);
-    return na == nb && memcmp(a, b, na * sizeof *a) == 0;
+    unsigned nub = ops->unmoves(ctx, 0, to, ub);
+    return na == nb && memcmp(a, b, na * sizeof *a) == 0 && nua == nub &&
+           memcmp(ua, ub, nua * sizeof *ua) == 0;
 }
 
 static void first_move_is_moves(const char *name, const char *metric)
@@ -133,8 +138,9 @@ static void first_move_is_moves(const char *name, const char *metric)
                                            as for a walk on its table) */
         check(told > 0, "%s %s: first_move() tells ahead of its moves "
               "(%u told)", name, metric, told);
-    check(kept_bad == 0, "%s %s: a state a walk took has the moves it has "
-          "when its layout is made again, on %u states (%u differ)", name,
+    check(kept_bad == 0, "%s %s: a state a walk took has the moves and "
+          "unmoves it has when its layout is made again, on %u states (%u "
+          "differ)", name,
           metric ? metric : "(its only metric)", STATES, kept_bad);
     check(ops->first_move && tried > STATES && bad == 0,
           "%s %s: first_move() gives pick moves()' moves in order and "
