@@ -779,7 +779,7 @@ static unsigned walk_moves_on(unsigned metric, const board *b,
     ptb_move out;
     uint64_t want[256], got[PTB_MAX_MOVES];
     unsigned nw = model_moves(b, metric, 0, want);
-    if (kp->first_move(ctx[metric], p, offer, &o, &out) != 0)
+    if (kp->first_move(ctx[metric], p, offer, NULL, &o, &out) != 0)
         return 1;
     for (unsigned k = 0; k < o.n; k++)
         got[k] = ops_code(metric, o.mv[k].to);

@@ -8,7 +8,9 @@
  * that cannot descend, or that reaches a goal at the wrong value, reports
  * corruption.  Each step's moves come from the position the walk carries (the
  * puzzle's position_moves(), when it has one), not from unranking the index;
- * a puzzle with first_move() makes them only up to the one taken.
+ * a puzzle with first_move() makes them only up to the one taken (and
+ * may make the next one too, its value asked for while the one before is
+ * tested).
  * Mod-M tables store unsolvable states as 0 like all their neighbours: a
  * start stored 0 that is no goal and has no successor stored M - 1 is
  * unsolvable, found at the first step (mod-4 tables have none).
@@ -47,6 +49,21 @@ static int has_value(void *arg, const ptb_move *m)
     return w->rc != PTB_OK || v == w->want;
 }
 
+/* A move's value asked for before it is tested (first_move()'s ahead),
+ * when the table's values stored in place pass AHEAD_BYTES: below, they
+ * stay in the cache once read, and the move made ahead of its test (one a
+ * step more than the walk takes) costs more than the wait it hides
+ * (`--batch --count` of positions at every distance, 2026-11-30: century,
+ * quzzle, ma, rush-60 and eight 3 % to 22 % slower with it; klotski, 3
+ * MB, 8 % faster). */
+#define AHEAD_BYTES (1u << 20)
+
+static void value_ahead(void *arg, const ptb_move *m)
+{
+    const wanted *w = arg;
+    ptb_table_prefetch(w->t, w->sub, m->to);
+}
+
 /* The first move out of p (in the puzzle's order) to a state of value
  * want into *m; *found 0 when there is none.  mv: a list for p's moves
  * (ptb_move_list()), unless the puzzle makes them one at a time
@@ -57,7 +74,11 @@ static int first_to(const ptb_space *s, const ptb_table *t, ptb_reader *r,
 {
     if (s->p->first_move) {
         wanted w = { t, r, p->sub, want, PTB_OK };
-        *found = s->p->first_move(s->ctx, p, has_value, &w, m) != 0 &&
+        *found = s->p->first_move(
+                     s->ctx, p, has_value,
+                     ptb_table_in_place_bytes(t) > AHEAD_BYTES ? value_ahead
+                                                                : NULL,
+                     &w, m) != 0 &&
                  w.rc == PTB_OK;
         return w.rc;
     }

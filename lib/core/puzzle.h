@@ -164,10 +164,14 @@ struct ptb_puzzle {
      * until pick returns non-zero: then that move goes to *out and the
      * value pick returned is returned; 0 when pick took none.  For a
      * puzzle whose moves cost more to make than to test (the walk takes
-     * the first one closer, ranking no move after it).  NULL: the walk
-     * makes them all. */
+     * the first one closer).  ahead (may be NULL) is told of no move,
+     * or of each move, as ahead(arg, move), before pick is given the
+     * move before it (so that the read of one move's value may wait
+     * while the next is made), and then of one move at most after the
+     * one pick takes.  NULL: the walk makes them all. */
     int (*first_move)(const void *ctx, const ptb_position *p,
-                      int (*pick)(void *arg, const ptb_move *m), void *arg,
+                      int (*pick)(void *arg, const ptb_move *m),
+                      void (*ahead)(void *arg, const ptb_move *m), void *arg,
                       ptb_move *out);
     /* Native text of the board (may span lines, no trailing newline) and of
      * a move made from 'before'.  snprintf conventions: return the length. */

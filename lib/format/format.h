@@ -65,6 +65,13 @@ int ptb_table_decode_all(const ptb_table *t, uint8_t *values, int packed,
 int ptb_table_get(const ptb_table *t, ptb_reader *r, uint32_t sub,
                   uint64_t idx, unsigned *value);
 int ptb_table_needs_reader(const ptb_table *t);
+/* A hint that state idx of sub will be read soon: its value's cache line
+ * asked for when it is stored in place; nothing else (no check, no read
+ * that may fail). */
+void ptb_table_prefetch(const ptb_table *t, uint32_t sub, uint64_t idx);
+/* The bytes of values stored in place (which ptb_table_prefetch() can ask
+ * for), or 0. */
+uint64_t ptb_table_in_place_bytes(const ptb_table *t);
 /* 1 when name is an encoding of FORMAT.md ("packed3", "zstd", ...). */
 int ptb_table_encoding_known(const char *name);
 const ptb_space *ptb_table_space(const ptb_table *t);

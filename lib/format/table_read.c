@@ -1039,6 +1039,27 @@ int ptb_table_get(const ptb_table *t, ptb_reader *r, uint32_t sub,
                         : rc;
 }
 
+void ptb_table_prefetch(const ptb_table *t, uint32_t sub, uint64_t idx)
+{
+    if (!in_place(t->encoding) || t->encoding == ENC_SPARSE ||
+        !ptb_in_space(t->s, sub, idx))
+        return;
+    uint64_t g = ptb_global(t->s, sub, idx);
+    size_t at = t->encoding == ENC_PACKED1   ? g / 8
+                : t->encoding == ENC_PACKED3 ? g / 5
+                                             : g / 2;
+#if defined(__GNUC__)
+    if (at < t->values_len)
+        __builtin_prefetch(t->values + at);
+#endif
+}
+
+uint64_t ptb_table_in_place_bytes(const ptb_table *t)
+{
+    return in_place(t->encoding) && t->encoding != ENC_SPARSE ? t->values_len
+                                                              : 0;
+}
+
 int ptb_table_needs_reader(const ptb_table *t)
 {
     return !in_place(t->encoding);

@@ -472,9 +472,10 @@ static int kl_status(const void *ctx)
 
 static int kl_first_move(const void *ctx, const ptb_position *p,
                          int (*pick)(void *arg, const ptb_move *m),
+                         void (*ahead)(void *arg, const ptb_move *m),
                          void *arg, ptb_move *out)
 {
-    return KL_ENGINE(ctx)->first_move(KL_X(ctx), p, pick, arg, out);
+    return KL_ENGINE(ctx)->first_move(KL_X(ctx), p, pick, ahead, arg, out);
 }
 
 /* The native view is the engine's: cell[0..19] the user's board, aux the

@@ -885,11 +885,13 @@ static unsigned searched_position_moves(const void *ctx,
 
 static int searched_first_move(const void *ctx, const ptb_position *p,
                                int (*pick)(void *arg, const ptb_move *m),
+                               void (*ahead)(void *arg, const ptb_move *m),
                                void *arg, ptb_move *out)
 {
     ptb_move mv[4];
     if (p->idx != PTB_NO_INDEX)
-        return indexed(ctx) ? slide_first_move(ctx, p, pick, arg, out) : 0;
+        return indexed(ctx) ? slide_first_move(ctx, p, pick, ahead, arg, out)
+                              : 0;
     for (unsigned i = 0, n = searched_position_moves(ctx, p, mv); i < n; i++) {
         int got = pick(arg, &mv[i]);
         if (got) {

@@ -103,7 +103,7 @@ static int load_trie(sl_ctx *x, const unsigned char *p, size_t len)
         for (uint64_t w = 0; w < lv->nwords; w++, p += 8) {
             lv->word[w] = ptb_get_le64(p);
             lv->cum[w] = nodes;
-            nodes += (uint64_t)__builtin_popcountll(lv->word[w]);
+            nodes += (uint64_t)ptb_popcount64(lv->word[w]);
         }
         if ((bits % 64 && lv->word[lv->nwords - 1] >> (bits % 64)) || !nodes)
             return PTB_EFORMAT;
@@ -127,7 +127,7 @@ static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
         for (unsigned j = 0; j < L; j++)
             used[j] |= (uint64_t)1 << sl_key_get(keys[i], j);
     for (unsigned j = 0; j < L; j++) {      /* fewer anchors first */
-        unsigned i = j, r = (unsigned)__builtin_popcountll(used[j]);
+        unsigned i = j, r = ptb_popcount64(used[j]);
         for (; i > 0 && radix[i - 1] > r; i--) {
             order[i] = order[i - 1];
             radix[i] = radix[i - 1];
@@ -140,7 +140,7 @@ static int save_trie(sl_ctx *x, sl_key *keys, uint64_t n)
         for (unsigned j = 0; j < L; j++) {
             unsigned a = sl_key_get(keys[i], order[j]);
             uint64_t below = used[order[j]] & (((uint64_t)1 << a) - 1);
-            key_put(&k, j, (unsigned)__builtin_popcountll(below));
+            key_put(&k, j, ptb_popcount64(below));
         }
         keys[i] = k;
     }

@@ -508,6 +508,7 @@ unsigned slide_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
                        uint64_t *out);
 int slide_first_move(const void *ctx, const ptb_position *p,
                      int (*pick)(void *arg, const ptb_move *m),
+                     void (*ahead)(void *arg, const ptb_move *m),
                      void *arg, ptb_move *out);
 
 /* ---- inlined wherever called ---------------------------------------- */

@@ -604,25 +604,31 @@ uint32_t sl_mirrored(const sl_ctx *x, const layout *l)
  * in the order of their anchors, by rows (reading order), or by columns
  * for a kind that moves down and up.  So a piece that keeps to its row or
  * column keeps its slot (a Rush Hour car is a slot).  The anchors of l's
- * pieces slot by slot into a[]; 0 when l does not hold each kind's number
- * of pieces (a layout a forged table leads to). */
+ * pieces (l->anchor[], in any order) slot by slot into a[]; 0 when l does
+ * not hold each kind's number of pieces (a layout a forged table leads
+ * to). */
 int sl_slots_of(const sl_desc *d, const layout *l, uint8_t *a)
 {
     unsigned first[SL_MAX_KINDS], n[SL_MAX_KINDS] = { 0 }, at = 0;
+    uint8_t key[SL_MAX_PIECES];         /* (its order in its kind) */
     for (unsigned k = 0; k < d->nkinds; k++) {
         first[k] = at;
         at += d->kind[k].count;
     }
-    for (unsigned i = 0; i < d->n; i++)
-        for (unsigned by = 0; by < 2; by++) {    /* rows, then columns */
-            unsigned c = by ? i % d->h * d->w + i / d->h : i;
-            unsigned k = l->at[c] - 1u;
-            if (!l->at[c] || (d->kind[k].axis == SL_DOWN) != by)
-                continue;
-            if (n[k] == d->kind[k].count)
-                return 0;
-            a[first[k] + n[k]++] = (uint8_t)c;
+    for (unsigned i = 0; i < l->np; i++) {   /* (each into its place) */
+        unsigned c = l->anchor[i], k = l->at[c] - 1u;
+        unsigned y = d->kind[k].axis == SL_DOWN ? c % d->w * d->h + c / d->w
+                                                : c;
+        if (k >= d->nkinds || n[k] == d->kind[k].count)
+            return 0;
+        unsigned j = first[k] + n[k]++;
+        for (; j > first[k] && key[j - 1] > y; j--) {
+            key[j] = key[j - 1];
+            a[j] = a[j - 1];
         }
+        key[j] = (uint8_t)y;
+        a[j] = (uint8_t)c;
+    }
     for (unsigned k = 0; k < d->nkinds; k++)
         if (n[k] != d->kind[k].count)
             return 0;
@@ -675,7 +681,7 @@ uint64_t sl_trie_rank(const sl_ctx *x, const layout *l)
         uint64_t pos = node * lv->radix + t - 1, w = lv->word[pos / 64];
         if (!(w >> pos % 64 & 1))
             return UINT64_MAX;
-        node = lv->cum[pos / 64] + (uint64_t)__builtin_popcountll(
+        node = lv->cum[pos / 64] + (uint64_t)ptb_popcount64(
                                        w & (((uint64_t)1 << pos % 64) - 1));
     }
     return node;
@@ -758,7 +764,7 @@ static int ranks_path(const sl_ctx *x)
 
 /* sl_rank(); with out (may be NULL; needs pre and ranks_path()), the path of
  * the state's layout into *out: l's, or its mirror image's when *turn
- * gets CODE_TURNS (keep_last()). */
+ * gets CODE_TURNS (keep_moved()). */
 static ALWAYS_INLINE uint64_t rank_path(const sl_ctx *x, const layout *l,
                                         const prefix *pre, unsigned from,
                                         unsigned join, uint32_t *turn,
@@ -859,41 +865,56 @@ typedef struct move_list {
     unsigned n;
     const prefix *pre;           /* the layout's path, or NULL */
     int (*pick)(void *arg, const ptb_move *m);   /* or NULL: every move */
+    void (*ahead)(void *arg, const ptb_move *m); /* or NULL */
     void *arg;
     int picked;                  /* what pick returned */
+    struct held_move *hold;      /* with ahead */
 } move_list;
 
+/* With first_move()'s ahead, the move made but not yet given to pick
+ * (when 'any'), its piece's anchors before and after, whether its state
+ * is its layout's mirror image, and its path (one of paths[]: the held
+ * move's and the next one's). */
+typedef struct held_move {
+    int any, turned;
+    ptb_move m;
+    unsigned from, to;
+    prefix *path, paths[2];
+} held_move;
+
 /* The layout of state idx, with its path, as the thread's last: that of
- * the move a walk picked, l (the piece anchored at 'moved' having moved)
- * or its mirror image when 'turned', as an unranked layout (its anchors
- * ascending), so that the walk's next step need not unrank it.  The
- * layout whose moves are being listed is overwritten: successors() stops
- * as soon as a move is picked. */
-static void keep_last(const sl_ctx *x, const layout *l, uint64_t idx,
-                      const prefix *path, unsigned moved, int turned)
+ * the move a walk picked, the layout whose moves are being listed (the
+ * thread's last) with its piece at anchor a moved to b, or that one's
+ * mirror image when 'turned', as an unranked layout (its anchors
+ * ascending), made from it in place, so that the walk's next step need
+ * not unrank it. */
+static void keep_moved(const sl_ctx *x, unsigned a, unsigned b, uint64_t idx,
+                       const prefix *path, int turned)
 {
+    const sl_desc *d = x->d;
+    unsigned k = last.l.at[a] - 1u;
     if (turned) {                       /* row by row, mirrored */
-        clear_layout(x->d, &last.l);
-        for (unsigned c = 0; c < x->d->n; c += x->d->w)
-            put_row(x->d, &last.l, c, mirror_row(x, row_bytes(x, l->at, c),
-                                                 c));
+        uint8_t at[SL_MAX_CELLS];
+        memcpy(at, last.l.at, sizeof at);
+        at[a] = 0;
+        at[b] = (uint8_t)(k + 1);
+        clear_layout(d, &last.l);
+        for (unsigned c = 0; c < d->n; c += d->w)
+            put_row(d, &last.l, c, mirror_row(x, row_bytes(x, at, c), c));
     } else {
-        last.l = *l;                    /* (its kinds[] made again) */
-        memset(last.l.kinds, 0, sizeof last.l.kinds);
-        for (unsigned i = 0; i < l->np; i++)
-            last.l.kinds[l->at[l->anchor[i]] - 1u] |=
-                (uint64_t)1 << l->anchor[i];
+        take_piece(d, &last.l, k, a);
+        put_piece(d, &last.l, k, b);
         uint8_t *an = last.l.anchor;
         unsigned i = 0;
-        while (an[i] != moved)
+        while (an[i] != a)
             i++;
-        for (; i > 0 && an[i - 1] > moved; i--)
+        for (; i > 0 && an[i - 1] > b; i--)
             an[i] = an[i - 1];
-        for (; i + 1 < last.l.np && an[i + 1] < moved; i++)
+        for (; i + 1 < last.l.np && an[i + 1] < b; i++)
             an[i] = an[i + 1];
-        an[i] = (uint8_t)moved;
+        an[i] = (uint8_t)b;
     }
-    copy_path(x, &last.pre, path, x->d->n + 1);
+    copy_path(x, &last.pre, path, d->n + 1);
     last.idx = idx;
 }
 
@@ -941,24 +962,57 @@ static ALWAYS_INLINE uint64_t walk_rank(const sl_ctx *x, const layout *l,
     return rank_path(x, l, pre, from, join, turn, out);
 }
 
-/* add_move() of a walk: each move in turn into out[0] until pick takes
- * one, whose layout and path become the thread's last (keep_last()). */
+/* The held move given to pick, into out[0]: when taken, its layout and
+ * path become the thread's last (keep_moved()); returns whether it was. */
+static int take_held(move_list *ml)
+{
+    held_move *h = ml->hold;
+    h->any = 0;
+    *ml->out = h->m;
+    if ((ml->picked = ml->pick(ml->arg, ml->out)) == 0)
+        return 0;
+    if (h->path)
+        keep_moved(ml->x, h->from, h->to, h->m.to, h->path, h->turned);
+    return 1;
+}
+
+/* add_move() of a walk: each move in turn given to pick until it takes
+ * one; with ml->hold, each told to ahead first and given to pick after the
+ * next one is made and told (so that the read of its value, asked for,
+ * need not wait for it), the last after successors()
+ * (slide_first_move()). */
 static NEVER_INLINE int pick_move(move_list *ml, const layout *next, unsigned a,
                                   unsigned b)
 {
     uint32_t turn;
+    held_move *h = ml->hold;
     prefix path, *out = ml->pre && ranks_path(ml->x) ? &path : NULL;
+    if (h && out)
+        out = &h->paths[ml->n & 1];
     uint64_t r = walk_rank(ml->x, next, ml->pre, a < b ? a : b,
                            (a > b ? a : b) + 1, &turn, out);
     if (r == UINT64_MAX)
         return 0;
-    ml->out->to = r;
-    ml->out->code = a | b << 8 | turn;
-    if ((ml->picked = ml->pick(ml->arg, ml->out)) == 0)
-        return ++ml->n >= ml->x->max_moves;
-    if (out)
-        keep_last(ml->x, next, r, out, b, turn == CODE_TURNS);
-    return 1;
+    if (!h) {
+        ml->out->to = r;
+        ml->out->code = a | b << 8 | turn;
+        if ((ml->picked = ml->pick(ml->arg, ml->out)) == 0)
+            return ++ml->n >= ml->x->max_moves;
+        if (out)
+            keep_moved(ml->x, a, b, r, out, turn == CODE_TURNS);
+        return 1;
+    }
+    ptb_move m = { .to = r, .code = a | b << 8 | turn };
+    ml->ahead(ml->arg, &m);
+    if (h->any && take_held(ml))
+        return 1;
+    h->any = 1;
+    h->turned = turn == CODE_TURNS;
+    h->m = m;
+    h->from = a;
+    h->to = b;
+    h->path = out;
+    return ++ml->n >= ml->x->max_moves;
 }
 
 static ALWAYS_INLINE int add_move(void *arg, const layout *next,
@@ -1396,11 +1450,22 @@ unsigned slide_unmoves(const void *ctx, uint32_t sub, uint64_t idx,
     return ml.n;
 }
 
+/* first_move(): ahead told of the moves only when they are ranked by the
+ * row table (a graph read from a table, once it has one; rank_path()'s
+ * ranks, a query's first thousands of states', cost more than the wait a
+ * value read ahead hides: 横刀立马 in 1.376 M instructions with them
+ * against 1.276 M without). */
 int slide_first_move(const void *ctx, const ptb_position *p,
                      int (*pick)(void *arg, const ptb_move *m),
+                     void (*ahead)(void *arg, const ptb_move *m),
                      void *arg, ptb_move *out)
 {
-    move_list ml = { .x = ctx, .out = out, .pick = pick, .arg = arg };
+    held_move h;
+    move_list ml = { .x = ctx, .out = out, .pick = pick, .ahead = ahead,
+                     .arg = arg, .hold = ahead && tabled(ctx) ? &h : NULL };
+    h.any = 0;
     state_moves(p->sub, p->idx, &ml);
+    if (ml.hold && h.any && !ml.picked)
+        take_held(&ml);
     return ml.picked;
 }

@@ -42,6 +42,7 @@ uint64_t sl_ctx_state(const void *ctx, const uint8_t *at, uint32_t *aux)
             (l.occ & d->kind[k].shape << a))
             return UINT64_MAX;
         put_piece(d, &l, k, a);
+        l.anchor[l.np++] = (uint8_t)a;
     }
     uint64_t idx = sl_rank_kept(x, &l);
     if (idx != UINT64_MAX)
