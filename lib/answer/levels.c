@@ -91,13 +91,13 @@ static void sha256_hex(const void *data, size_t n, char hex[65])
     ptb_sha256_hex(&c, hex);
 }
 
-/* The 32 bytes a SHA-256's hex spells. */
-static void sha256_bytes(const char hex[64], unsigned char out[32])
+/* The SHA-256 of n bytes. */
+static void sha256_raw(const void *data, size_t n, unsigned char out[32])
 {
-    static const char digits[] = "0123456789abcdef";
-    for (unsigned i = 0; i < 32; i++)
-        out[i] = (unsigned char)((strchr(digits, hex[2 * i]) - digits) << 4 |
-                                 (strchr(digits, hex[2 * i + 1]) - digits));
+    ptb_sha256 c;
+    ptb_sha256_init(&c);
+    ptb_sha256_update(&c, data, n);
+    ptb_sha256_final(&c, out);
 }
 
 /* A growing buffer of bytes. */
@@ -135,10 +135,8 @@ static int add_line(buf *b, const ptb_family *f, size_t i)
 static int add_entry(buf *blocks, const buf *lv, size_t start)
 {
     unsigned char e[ENTRY];
-    char hex[65];
     ptb_put_le(e, lv->len, 8);
-    sha256_hex(lv->p + start, lv->len - start, hex);
-    sha256_bytes(hex, e + 8);
+    sha256_raw(lv->p + start, lv->len - start, e + 8);
     return add(blocks, e, sizeof e);
 }
 
@@ -540,14 +538,12 @@ static int block_read(const ptb_levels *l, size_t b, blk **out)
     const unsigned char *e = l->blocks + (size_t)ENTRY * b;
     uint64_t start = b ? ptb_get_le64(e - ENTRY) : 0, stop = ptb_get_le64(e);
     unsigned char sum[32];
-    char hex[65];
     *out = NULL;
     if (start > stop || stop > l->lbytes ||
         (b + 1 == l->nblocks && stop != l->lbytes))
         return PTB_ECORRUPT;
     const char *s = l->levels + start, *end = l->levels + stop;
-    sha256_hex(s, (size_t)(stop - start), hex);
-    sha256_bytes(hex, sum);
+    sha256_raw(s, (size_t)(stop - start), sum);
     if (memcmp(sum, e + 8, sizeof sum))
         return PTB_ECORRUPT;
     size_t first = b * l->block, nh = 0;

@@ -156,6 +156,8 @@ typedef struct ptb_sha256 {
 int ptb_sha256_accelerated(void);
 void ptb_sha256_init(ptb_sha256 *c);
 void ptb_sha256_update(ptb_sha256 *c, const void *data, size_t n);
+/* The digest (ends c): its 32 bytes, or its 64 hex digits and a NUL. */
+void ptb_sha256_final(ptb_sha256 *c, unsigned char out[32]);
 void ptb_sha256_hex(ptb_sha256 *c, char out[65]);
 
 #endif

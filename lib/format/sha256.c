@@ -168,7 +168,7 @@ void ptb_sha256_update(ptb_sha256 *c, const void *data, size_t n)
     }
 }
 
-void ptb_sha256_hex(ptb_sha256 *c, char out[65])
+void ptb_sha256_final(ptb_sha256 *c, unsigned char out[32])
 {
     uint64_t bits = c->len * 8;
     unsigned char pad[72] = { 0x80 };
@@ -176,7 +176,15 @@ void ptb_sha256_hex(ptb_sha256 *c, char out[65])
     for (int i = 0; i < 8; i++)
         pad[padlen + i] = (unsigned char)(bits >> (56 - 8 * i));
     ptb_sha256_update(c, pad, padlen + 8);
+    for (int i = 0; i < 32; i++)
+        out[i] = (unsigned char)(c->h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+void ptb_sha256_hex(ptb_sha256 *c, char out[65])
+{
+    unsigned char d[32];
+    ptb_sha256_final(c, d);
     for (int i = 0; i < 64; i++)
-        out[i] = "0123456789abcdef"[c->h[i / 8] >> (28 - 4 * (i % 8)) & 15];
+        out[i] = "0123456789abcdef"[d[i / 2] >> (4 - 4 * (i % 2)) & 15];
     out[64] = '\0';
 }
