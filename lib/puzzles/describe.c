@@ -592,13 +592,13 @@ static int connected(uint64_t m, unsigned w)
     uint64_t seen = m & (~m + 1), grow;
     do {
         grow = seen;
-        for (unsigned c = 0; c < 64; c++)
-            if (seen >> c & 1) {
-                if (c % w) grow |= (uint64_t)1 << (c - 1);
-                if (c % w < w - 1) grow |= (uint64_t)1 << (c + 1);
-                if (c >= w) grow |= (uint64_t)1 << (c - w);
-                if (c + w < 64) grow |= (uint64_t)1 << (c + w);
-            }
+        for (uint64_t s = seen; s; s &= s - 1) {   /* (its cells alone) */
+            unsigned c = ptb_low_bit(s);
+            if (c % w) grow |= (uint64_t)1 << (c - 1);
+            if (c % w < w - 1) grow |= (uint64_t)1 << (c + 1);
+            if (c >= w) grow |= (uint64_t)1 << (c - w);
+            if (c + w < 64) grow |= (uint64_t)1 << (c + w);
+        }
         grow &= m;
         if (grow == seen)
             break;

@@ -101,7 +101,10 @@ int sl_foldable(sl_ctx *x)
 
 /* The paths through the row of cells c0.. from node v, in order, into
  * out[] (rows after their mirror images left out); on a graph read from
- * a table, each node checked (PTB_ECORRUPT when one fails). */
+ * a table, each node checked (PTB_ECORRUPT when one fails).  With want
+ * (check_row()), each path found is compared with the next of want[0 ..
+ * nwant) instead, sum the F-counts of those before it (PTB_ECORRUPT at
+ * the first that differs). */
 typedef struct row_walk {
     const sl_ctx *x;
     unsigned c0;
@@ -112,17 +115,39 @@ typedef struct row_walk {
     size_t rcap;
     int all;                     /* 1: rows after their mirror image too */
     int rc;
+    const fold_path *want;       /* or NULL */
+    size_t nwant;
+    uint64_t sum;
 } row_walk;
 
-static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
+static uint64_t path_count(const sl_ctx *x, const fold_path *p, unsigned c0);
+
+/* (m: the mirror image of the row so far, mirror_row()'s, made a piece at
+ * a time) */
+static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off,
+                      uint64_t m)
 {
     const sl_ctx *x = rw->x;
     const sl_desc *d = x->d;
     if (c == rw->c0 + d->w) {           /* the row and its mirror image */
         uint64_t b = row_bytes(x, rw->at, rw->c0);
-        uint64_t m = rw->all ? b : mirror_row(x, b, rw->c0);
+        if (rw->all)
+            m = b;
         if (row_order(b) > row_order(m))
             return;
+        if (rw->want) {
+            const fold_path *p = rw->want + rw->n;
+            uint64_t t;
+            if (rw->n >= rw->nwant || p->off != off || p->end != v ||
+                p->same != (b == m) || p->before != rw->sum ||
+                (t = path_count(x, p, rw->c0)) > MAX_LAYOUTS) {
+                rw->rc = PTB_ECORRUPT;
+                return;
+            }
+            rw->sum += t;
+            rw->n++;
+            return;
+        }
         if ((rw->rc = push((void **)&rw->out, &rw->cap, rw->n,
                            sizeof *rw->out, MAX_FOLD_PATHS)) != PTB_OK ||
             (rw->rows &&
@@ -138,16 +163,20 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off)
         rw->rc = PTB_ECORRUPT;
         return;
     }
-    for (uint32_t m = x->graph[v].node.choice; m && !rw->rc; m &= m - 1) {
-        const sl_edge *e = &x->graph[v + EDGES + ptb_low_bit(m)].edge;
-        rw->at[c] = (uint8_t)(e->kind >= 0 ? e->kind + 1 : 0);
-        row_paths(rw, c + 1, e->next, off + e->before);
+    for (uint32_t ch = x->graph[v].node.choice; ch && !rw->rc; ch &= ch - 1) {
+        const sl_edge *e = &x->graph[v + EDGES + ptb_low_bit(ch)].edge;
+        int k = e->kind;
+        rw->at[c] = (uint8_t)(k >= 0 ? k + 1 : 0);
+        row_paths(rw, c + 1, e->next, off + e->before,
+                  k >= 0 ? m | place_of(x, (unsigned)k, c)->mimage : m);
     }
     rw->at[c] = 0;
 }
 
-static void make_guide(const sl_ctx *x, const fold_row *fr, int by_off,
-                       uint32_t *guide)
+/* Makes a fold row's guide into guide[]; or, guide NULL, whether want[]
+ * is that guide. */
+static int make_guide(const sl_ctx *x, const fold_row *fr, int by_off,
+                      uint32_t *guide, const uint32_t *want)
 {
     const fold_path *p = x->fpath + fr->first;
     uint32_t n = row_n(fr), j = 0;
@@ -156,8 +185,12 @@ static void make_guide(const sl_ctx *x, const fold_row *fr, int by_off,
         uint64_t lo = (b * range + n - 1) / n;
         while (j + 1 < n && (by_off ? p[j + 1].off : p[j + 1].before) <= lo)
             j++;
-        guide[b] = j;
+        if (guide)
+            guide[b] = j;
+        else if (want[b] != j)
+            return 0;
     }
+    return 1;
 }
 
 /* F of the node that ends path p of a fold row at cell c0 (the end of the
@@ -206,7 +239,7 @@ int sl_make_fold(sl_ctx *x)
     for (size_t i = 0; i < x->nfrow && rw.rc == PTB_OK; i++) {
         unsigned c0 = rw.c0 = sl_node_cell(x, x->frow[i].node);
         x->frow[i].first = (uint32_t)rw.n;
-        row_paths(&rw, c0, x->frow[i].node, 0);
+        row_paths(&rw, c0, x->frow[i].node, 0, 0);
         for (size_t j = x->frow[i].first; j < rw.n; j++) {
             uint32_t u = rw.out[j].end;
             if (!rw.out[j].same || c0 + d->w == d->n ||
@@ -252,7 +285,7 @@ int sl_make_fold(sl_ctx *x)
     for (size_t i = 0; rc == PTB_OK && i < x->nfrow; i++)
         for (int by_off = 0; by_off < 2; by_off++)
             make_guide(x, &x->frow[i], by_off,
-                       guide_of(x, &x->frow[i], by_off));
+                       guide_of(x, &x->frow[i], by_off), NULL);
     if (rc == PTB_OK) {
         x->fold = 1;
         x->size = x->frow[0].count;
@@ -268,30 +301,16 @@ int sl_make_fold(sl_ctx *x)
 static int check_row(const sl_ctx *x, uint32_t f, uint32_t v, unsigned c)
 {
     const fold_row *fr = &x->frow[f - 1];
-    row_walk rw = { .x = x, .c0 = c, .cap = 64, .rc = PTB_OK };
-    uint32_t n = row_n(fr), *guide = NULL;
-    uint64_t sum = 0;
     if (fr->node != v || c % x->d->w || fr->first > fr[1].first ||
-        fr[1].first > x->nfpath ||
-        !(rw.out = malloc(rw.cap * sizeof *rw.out)))
+        fr[1].first > x->nfpath)
         return 0;
-    row_paths(&rw, c, v, 0);
-    int ok = rw.rc == PTB_OK && rw.n == n;
-    for (uint32_t j = 0; ok && j < n; j++) {
-        const fold_path *p = &x->fpath[fr->first + j], *q = &rw.out[j];
-        uint64_t t = path_count(x, q, c);
-        ok = p->off == q->off && p->end == q->end && p->same == q->same &&
-             p->before == sum && t <= MAX_LAYOUTS;
-        sum += t;
-    }
-    ok = ok && sum == fr->count && sum <= MAX_LAYOUTS &&
-         (guide = malloc((n + 1) * sizeof *guide));
-    for (int by_off = 0; ok && by_off < 2; by_off++) {
-        make_guide(x, fr, by_off, guide);
-        ok = !memcmp(guide, guide_of(x, fr, by_off), n * sizeof *guide);
-    }
-    free(guide);
-    free(rw.out);
+    row_walk rw = { .x = x, .c0 = c, .rc = PTB_OK,
+                    .want = x->fpath + fr->first, .nwant = row_n(fr) };
+    row_paths(&rw, c, v, 0, 0);
+    int ok = rw.rc == PTB_OK && rw.n == rw.nwant && rw.sum == fr->count &&
+             rw.sum <= MAX_LAYOUTS;
+    for (int by_off = 0; ok && by_off < 2; by_off++)
+        ok = make_guide(x, fr, by_off, NULL, guide_of(x, fr, by_off));
     return ok;
 }
 
@@ -316,7 +335,7 @@ static size_t node_rows(row_walk *rw, unsigned c, uint32_t v)
 {
     rw->c0 = c;
     rw->n = 0;
-    row_paths(rw, c, v, 0);
+    row_paths(rw, c, v, 0, 0);
     return rw->n;
 }
 

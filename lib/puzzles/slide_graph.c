@@ -213,39 +213,51 @@ static int check_node(const sl_ctx *x, uint32_t v, unsigned c)
 {
     const sl_desc *d = x->d;
     uint32_t hi = c ? x->lo[c - 1] : x->nunits;
-    uint64_t next[SL_MAX_KINDS + 1], st, sum = 0;
-    int kind[SL_MAX_KINDS + 1];
+    uint64_t st, sum = 0;
     if (v < x->lo[c] || (uint64_t)v + 1 >= hi)
         return 0;
     st = x->graph[v + 1].state[0];
     if (WIN(st) >= x->nwin || PAR(st) >= x->npar || LEFT(st) >= x->nleft)
         return 0;
     const sl_node *nd = &x->graph[v].node;
-    uint32_t left = nd->choice;
-    if (!left || nd->frow > x->nfrow || left >> (d->nkinds + 1) ||
-        v + EDGES - 1 + 32 - (unsigned)__builtin_clz(left) >= hi)
+    uint32_t choice = nd->choice;
+    if (!choice || nd->frow > x->nfrow || choice >> (d->nkinds + 1) ||
+        v + EDGES - 1 + 32 - (unsigned)__builtin_clz(choice) >= hi)
         return 0;
-    unsigned nn = choices(x, c, st, next, kind);
-    int pass = WIN(st) & 1 || d->walls >> c & 1;
-    for (unsigned j = 0; j < nn; j++) {
-        unsigned i = pass ? 0 : (unsigned)(kind[j] + 1);
-        if (!(left >> i & 1))
-            continue;
-        left &= ~(1u << i);
+    /* Each choice with an edge, in the order of choices() (bit i: empty,
+     * or a wall or covered cell, for i = 0; kind i - 1 else), must be one
+     * its state makes: only the edges' choices are made, not every one. */
+    uint64_t win = WIN(st);
+    int pass = win & 1 || d->walls >> c & 1;
+    for (uint32_t m = choice; m; m &= m - 1) {
+        unsigned i = ptb_low_bit(m);
+        uint64_t next;
+        if (pass) {
+            if (i)
+                return 0;
+            next = STATE(win >> 1, PAR(st), LEFT(st));
+        } else if (!i) {
+            next = next_of(x, c, st, -1);
+        } else {
+            if (!(x->avail[LEFT(st)] >> (i - 1) & 1) ||
+                !fits(x, c, win, i - 1))
+                return 0;
+            next = next_of(x, c, st, (int)i - 1);
+        }
         const sl_edge *e = &x->graph[v + EDGES + i].edge;
-        if (e->kind != (pass ? PASS : kind[j]) || e->before != sum)
+        if (e->kind != (pass ? PASS : (int)i - 1) || e->before != sum)
             return 0;
-        if (c + 1 == d->n ? e->next != 0 || !complete(x, next[j])
+        if (c + 1 == d->n ? e->next != 0 || !complete(x, next)
                           : e->next < x->lo[c + 1] ||
                                 (uint64_t)e->next + 1 >= x->lo[c] ||
-                                x->graph[e->next + 1].state[0] != next[j])
+                                x->graph[e->next + 1].state[0] != next)
             return 0;
         uint64_t t = x->graph[e->next].node.total;
         if (!t || t > MAX_LAYOUTS)
             return 0;
         sum += t;
     }
-    return !left && sum == nd->total && sum <= MAX_LAYOUTS;
+    return sum == nd->total && sum <= MAX_LAYOUTS;
 }
 
 /* Whether node v of cell c of a graph read from a table may be walked:
