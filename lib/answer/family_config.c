@@ -1004,7 +1004,14 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
         if (rc == PTB_OK && ndone && fo->progress)
             fo->progress(fo->progress_ctx, "resume", ndone, j.ntask);
     }
-    if (rc == PTB_OK && (pl || (fo->progress && !fo->take))) {
+    /* The progress's size: the weights of the tasks left, read from
+     * beside the checkpoint when a run counted them, else counted (and
+     * kept there). */
+    if (rc == PTB_OK && !pl && jr && fo->progress &&
+        fam_weights_read(fo->checkpoint, text, j.ntask, j.done, j.weight)) {
+        for (unsigned i = 0; i < j.ntask; i++)
+            j.total += j.done[i] ? 0 : j.weight[i];
+    } else if (rc == PTB_OK && (pl || (fo->progress && !fo->take))) {
         j.plan = 1;
         rc = pass(&j, threads, &mem, NULL, &count);
         j.plan = 0;
@@ -1013,6 +1020,13 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
         j.total = count.numbers;
         if (pl)
             *pl = count;
+        uint8_t *counted = rc == PTB_OK && jr ? malloc(j.ntask) : NULL;
+        for (unsigned i = 0; counted && i < j.ntask; i++)
+            counted[i] = !j.done[i];
+        if (counted)             /* (not kept: the next run counts again) */
+            (void)fam_weights_write(fo->checkpoint, text, j.ntask, counted,
+                                    j.weight);
+        free(counted);
     }
     j.jr = jr;
     if (rc == PTB_OK && !pl)
@@ -1023,6 +1037,8 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
         ptb_errf(err, errcap, "a configuration of the family has more "
                  "than %llu layouts", (unsigned long long)MAX_DENSE);
     fam_journal_close(j.jr, rc == PTB_OK);
+    if (j.jr && rc == PTB_OK)
+        fam_weights_remove(fo->checkpoint);
     for (size_t i = 0; i < back.n; i++)
         free(back.level[i].hist);
     free(back.level);
