@@ -519,6 +519,23 @@ bad last $W && flip "$TMP/last" "$(tail -1 "$TMP/his3" | cut -d' ' -f2)" $W
 check "a byte of its last level flipped: --levels --moves 1 corrupt; --moves 21 and --level 21 answered" \
     bash -c 'refused "$1" corrupt rush-5x5-walls "--levels --moves 1|--levels" &&
              answered "$1" rush-5x5-walls "--levels --moves 21|--level 21"' _ "$TMP/last"
+# --levels keeps the text of what it read up to a limit, then only checks
+# the rest and reads it again to print ($TBLOOKUP_LEVELS_BUFFER=2000: a
+# few dozen lines kept): the same output as one pass, and a damaged
+# block past the limit still prints nothing
+buffered() {
+    local a
+    for a in "--levels" "--levels --format json" "--levels --random --seed 4" \
+             "--levels --at-least 10 --format json --random --limit 900"; do
+        cmp -s <(bin/tblookup $W $a -t "$TMP/$W") \
+               <(TBLOOKUP_LEVELS_BUFFER=2000 bin/tblookup $W $a -t "$TMP/$W") ||
+            { echo "# $a" >&2; return 1; }
+    done
+    TBLOOKUP_LEVELS_BUFFER=2000 refused "$TMP/blk" corrupt $W "--levels|--levels --format json" &&
+        TBLOOKUP_LEVELS_BUFFER=2000 refused "$TMP/last" corrupt $W "--levels|--levels --random --seed 1"
+}
+check "--levels past its buffer (the rest checked, then read again): the same lines; a damaged block past it prints nothing" \
+    buffered
 bad ends $W && /usr/bin/python3 - "$TMP/ends/$W.levels.mdb" <<'PY'
 import os, struct, sys
 import lmdb
