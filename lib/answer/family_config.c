@@ -959,13 +959,38 @@ static int pass(job *j, unsigned threads, ptb_budget *mem, ptb_family *fam,
     return rc;
 }
 
+/* The pass that counts the tasks not done: their weights, the progress's
+ * total and (pl) the plan's counts; the weights written beside the
+ * checkpoint ckpt when there is one (a failure only leaves them
+ * uncounted for the next run). */
+static int count_pass(job *j, unsigned threads, ptb_budget *mem,
+                      ptb_family_counts *pl, const char *text,
+                      const char *ckpt)
+{
+    ptb_family_counts count = { 0 };
+    j->plan = 1;
+    int rc = pass(j, threads, mem, NULL, &count);
+    j->plan = 0;
+    count.tasks = j->ntask;
+    count.memory = count.largest * (NUMBER_BYTES + REACHED_BYTES);
+    j->total = count.numbers;
+    if (pl)
+        *pl = count;
+    uint8_t *counted = rc == PTB_OK && ckpt ? malloc(j->ntask) : NULL;
+    for (unsigned i = 0; counted && i < j->ntask; i++)
+        counted[i] = !j->done[i];
+    if (counted)
+        (void)fam_weights_write(ckpt, text, j->ntask, counted, j->weight);
+    free(counted);
+    return rc;
+}
+
 int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
                 const ptb_family_opts *fo, ptb_family *fam,
                 ptb_family_counts *pl, char *err, size_t errcap)
 {
     unsigned threads = fo->threads < 1 ? 1 : fo->threads > 256 ? 256
                                                               : fo->threads;
-    ptb_family_counts count = { 0 };
     ptb_family back = { 0 };
     run r = { .o = *o, .base = d };
     job j = { .r = &r, .o = fo, .every = fo->every };
@@ -1011,23 +1036,9 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
         fam_weights_read(fo->checkpoint, text, j.ntask, j.done, j.weight)) {
         for (unsigned i = 0; i < j.ntask; i++)
             j.total += j.done[i] ? 0 : j.weight[i];
-    } else if (rc == PTB_OK && (pl || (fo->progress && !fo->take))) {
-        j.plan = 1;
-        rc = pass(&j, threads, &mem, NULL, &count);
-        j.plan = 0;
-        count.tasks = j.ntask;
-        count.memory = count.largest * (NUMBER_BYTES + REACHED_BYTES);
-        j.total = count.numbers;
-        if (pl)
-            *pl = count;
-        uint8_t *counted = rc == PTB_OK && jr ? malloc(j.ntask) : NULL;
-        for (unsigned i = 0; counted && i < j.ntask; i++)
-            counted[i] = !j.done[i];
-        if (counted)             /* (not kept: the next run counts again) */
-            (void)fam_weights_write(fo->checkpoint, text, j.ntask, counted,
-                                    j.weight);
-        free(counted);
-    }
+    } else if (rc == PTB_OK && (pl || (fo->progress && !fo->take)))
+        rc = count_pass(&j, threads, &mem, pl, text,
+                        jr ? fo->checkpoint : NULL);
     j.jr = jr;
     if (rc == PTB_OK && !pl)
         rc = pass(&j, threads, &mem, fam, NULL);
