@@ -142,14 +142,51 @@ static int lv_error(const lv_options *o, int rc)
     return rc == PTB_ENOMEM ? 1 : EXIT_TABLE;
 }
 
+/* The text of the levels read before the first is printed, at most
+ * (bytes; $TBLOOKUP_LEVELS_BUFFER, for the tests, says otherwise). */
+#define LIST_BUFFER ((size_t)64 << 20)
+
+/* Level i's text into o's buffer *out (*len bytes, room *cap), JSON after
+ * a ",\n" or "\n" (first), else with its newline: 0, or the PTB_E code. */
+static int lv_text(const ptb_levels *l, const lv_options *o, size_t i,
+                   int first, char **out, size_t *len, size_t *cap,
+                   char *buf)
+{
+    int m = o->json ? ptb_format_level_json(l, i, buf, OUT_CAP)
+                    : ptb_format_level(l, i, buf, OUT_CAP);
+    if (m < 0)
+        return m;
+    if (*len + (size_t)m + 3 > *cap) {
+        size_t c = *cap ? *cap * 2 : 65536;
+        while (c < *len + (size_t)m + 3)
+            c *= 2;
+        char *b = realloc(*out, c);
+        if (!b)
+            return PTB_ENOMEM;
+        *out = b;
+        *cap = c;
+    }
+    if (o->json)
+        *len += (size_t)sprintf(*out + *len, "%s\n%s", first ? "" : ",", buf);
+    else
+        *len += (size_t)sprintf(*out + *len, "%s\n", buf);
+    return 0;
+}
+
 /* --levels: the chosen ones, a line each (or a JSON array).  Every level
  * chosen is read (its block checked) before the first is printed, so
- * that a damaged table prints nothing. */
+ * that a damaged table prints nothing: their text is kept as they are
+ * read, up to LIST_BUFFER bytes; past that, the rest are only read
+ * (checked), then read again to be printed. */
 static int lv_list(const ptb_levels *l, const lv_options *o, char *buf)
 {
-    size_t first, n, k;
+    size_t first, n, k, kept = 0, len = 0, cap = 0, most = LIST_BUFFER;
+    const char *env = getenv("TBLOOKUP_LEVELS_BUFFER");
+    char *text = NULL;
     ptb_level lv;
     int rc = PTB_OK;
+    if (env && *env)
+        most = strtoull(env, NULL, 10);
     ptb_levels_range(l, o->lo, o->hi, &first, &n);
     k = o->limit && o->limit < n ? o->limit : n;
     size_t *pick = malloc((k ? k : 1) * sizeof *pick);
@@ -160,15 +197,21 @@ static int lv_list(const ptb_levels *l, const lv_options *o, char *buf)
     else
         for (size_t i = 0; i < k; i++)
             pick[i] = first + i;
-    for (size_t i = 0; rc == PTB_OK && i < k; i++)
+    for (; rc == PTB_OK && kept < k && len < most; kept++)
+        rc = lv_text(l, o, pick[kept], kept == 0, &text, &len, &cap, buf);
+    for (size_t i = kept; rc == PTB_OK && i < k; i++)
         rc = ptb_levels_get(l, pick[i], &lv);
     if (rc != PTB_OK) {
+        free(text);
         free(pick);
         return lv_error(o, rc);
     }
     if (o->json)
         fputs("[", stdout);
-    for (size_t i = 0; rc >= 0 && i < k; i++) {
+    if (len)
+        fwrite(text, 1, len, stdout);
+    free(text);
+    for (size_t i = kept; rc >= 0 && i < k; i++) {
         if (o->json) {
             rc = ptb_format_level_json(l, pick[i], buf, OUT_CAP);
             printf("%s\n%s", i ? "," : "", rc >= 0 ? buf : "");

@@ -156,6 +156,72 @@ resume() {
 }
 check "tbgen --family killed and run again: resumed from its checkpoint (its last task cut short), the same bytes" \
     resume
+# the progress's size kept beside the checkpoint: a run with progress
+# counts each task's numbers once (its first pass) into CKPT.weights; a
+# run that resumes reads them instead of counting again (a weight changed
+# with its SHA-256 made again shows in the total it prints), counts again
+# when the file is missing (a checkpoint of an older build), damaged or
+# of another family, and writes the same table; both files removed at
+# the end.  Sums computed here from the files' lines.
+weights_py='import hashlib, re, sys
+ck, wf, mode = sys.argv[1:4]
+done = {int(t) for t in re.findall(r"^end (\d+) ", open(ck).read(), re.M)}
+lines = open(wf).read().split("\n")
+n = int(lines[2].split()[1])
+w = lines[3:3 + n]
+assert lines[0] == "puzzletb family weights 1" and len(w) == n == 936
+assert all(x.isdigit() for x in w) and lines[3 + n].startswith("end ")
+left = [i for i in range(n) if i not in done]
+true = sum(int(w[i]) for i in left)
+if mode == "sum":
+    print(true)
+    sys.exit()
+w[left[0]] = str(int(w[left[0]]) + 1000000007)
+body = "\n".join(lines[:3] + w) + "\n"
+end = lines[3 + n]
+if mode == "changed":
+    end = "end " + hashlib.sha256(body.encode()).hexdigest()
+    true += 1000000007
+open(wf, "w").write(body + end + "\n")
+print(true)'
+weights() {
+    local d=$TMP/wk c=$TMP/wk/rush-5x5-walls.levels.ckpt p n i=0 case total
+    rm -rf "$d" && mkdir -p "$d" || return 1
+    TBGEN_LOG_EVERY=1000 bin/tbgen --family rush-5x5-walls -o "$d" -j 2 2>/dev/null & p=$!
+    while [ "$i" -lt 1200 ] && kill -0 "$p" 2>/dev/null; do
+        n=$(grep -c '^end ' "$c" 2>/dev/null)
+        [ "${n:-0}" -ge 20 ] && break
+        sleep 0.05; i=$((i + 1))
+    done
+    kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null
+    [ -s "$c.weights" ] || { echo "# no weights file" >&2; return 1; }
+    cp "$c" "$TMP/wk.ckpt" && cp "$c.weights" "$TMP/wk.weights" || return 1
+    for case in kept changed damaged missing quiet; do
+        rm -rf "$d" && mkdir -p "$d" && cp "$TMP/wk.ckpt" "$c" &&
+            cp "$TMP/wk.weights" "$c.weights" || return 1
+        total=$(/usr/bin/python3 -c "$weights_py" "$c" "$c.weights" \
+                    "$( [ $case = changed ] && echo changed ||
+                        { [ $case = damaged ] && echo damaged || echo sum; } )") ||
+            return 1
+        [ $case = missing ] && rm "$c.weights"
+        if [ $case = quiet ]; then
+            bin/tbgen --family rush-5x5-walls -o "$d" -j 2 -q >"$TMP/o" 2>"$TMP/e"
+        else
+            TBGEN_LOG_EVERY=0 bin/tbgen --family rush-5x5-walls -o "$d" -j 2 \
+                >"$TMP/o" 2>"$TMP/e"
+        fi || { echo "# $case: $(head -1 "$TMP/e")" >&2; return 1; }
+        n=$(grep -m1 'layouts searched' "$TMP/e" |
+            sed 's/.* of \([0-9,]*\) layouts.*/\1/' | tr -d ,)
+        { [ $case = quiet ] || [ "$n" = "$total" ]; } &&
+            cmp -s "$d/rush-5x5-walls.levels.mdb" \
+                "$TMP/rush-5x5-walls/rush-5x5-walls.levels.mdb" &&
+            [ ! -e "$c" ] && [ ! -e "$c.weights" ] &&
+            [ ! -e "$c.weights.tmp" ] ||
+            { echo "# $case: total $n, expected $total" >&2; return 1; }
+    done
+}
+check "tbgen --family resumed: its progress sized by the weights kept beside the checkpoint (read, not counted: a changed weight shows), counted again when they are missing or damaged, the same bytes" \
+    weights
 # refused: ckpt DESCRIPTION FAMILY-FILE MESSAGE
 ckpt() {
     local d=$TMP/ck2
@@ -453,6 +519,23 @@ bad last $W && flip "$TMP/last" "$(tail -1 "$TMP/his3" | cut -d' ' -f2)" $W
 check "a byte of its last level flipped: --levels --moves 1 corrupt; --moves 21 and --level 21 answered" \
     bash -c 'refused "$1" corrupt rush-5x5-walls "--levels --moves 1|--levels" &&
              answered "$1" rush-5x5-walls "--levels --moves 21|--level 21"' _ "$TMP/last"
+# --levels keeps the text of what it read up to a limit, then only checks
+# the rest and reads it again to print ($TBLOOKUP_LEVELS_BUFFER=2000: a
+# few dozen lines kept): the same output as one pass, and a damaged
+# block past the limit still prints nothing
+buffered() {
+    local a
+    for a in "--levels" "--levels --format json" "--levels --random --seed 4" \
+             "--levels --at-least 10 --format json --random --limit 900"; do
+        cmp -s <(bin/tblookup $W $a -t "$TMP/$W") \
+               <(TBLOOKUP_LEVELS_BUFFER=2000 bin/tblookup $W $a -t "$TMP/$W") ||
+            { echo "# $a" >&2; return 1; }
+    done
+    TBLOOKUP_LEVELS_BUFFER=2000 refused "$TMP/blk" corrupt $W "--levels|--levels --format json" &&
+        TBLOOKUP_LEVELS_BUFFER=2000 refused "$TMP/last" corrupt $W "--levels|--levels --random --seed 1"
+}
+check "--levels past its buffer (the rest checked, then read again): the same lines; a damaged block past it prints nothing" \
+    buffered
 bad ends $W && /usr/bin/python3 - "$TMP/ends/$W.levels.mdb" <<'PY'
 import os, struct, sys
 import lmdb

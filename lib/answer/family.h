@@ -128,6 +128,18 @@ void fam_journal_close(fam_journal *j, int remove_it);
 int fam_record(unsigned task, const fam_level *lv, size_t n, char **rec,
                size_t *len);
 
+/* family_resume.c: the tasks' weights (their numbers, which size the
+ * progress) in the file beside the checkpoint ckpt.  Read: whether the
+ * file is whole, of the family 'text' and its ntask tasks, and gives
+ * the weight of every task not done (weight[] then holds them).  Write:
+ * the weights of the tasks counted[]; PTB_OK or an errno value.  Remove:
+ * the file, at a run's end. */
+int fam_weights_read(const char *ckpt, const char *text, unsigned ntask,
+                     const uint8_t *done, uint64_t *weight);
+int fam_weights_write(const char *ckpt, const char *text, unsigned ntask,
+                      const uint8_t *counted, const uint64_t *weight);
+void fam_weights_remove(const char *ckpt);
+
 /* family_blocks.c: the puzzles of a family of general blocks ('family
  * blocks N': pieces of any shape of at most N cells) on d's board, into
  * fam, with fo's progress (may be NULL); PTB_EPARSE with one line in err

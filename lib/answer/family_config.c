@@ -959,13 +959,38 @@ static int pass(job *j, unsigned threads, ptb_budget *mem, ptb_family *fam,
     return rc;
 }
 
+/* The pass that counts the tasks not done: their weights, the progress's
+ * total and (pl) the plan's counts; the weights written beside the
+ * checkpoint ckpt when there is one (a failure only leaves them
+ * uncounted for the next run). */
+static int count_pass(job *j, unsigned threads, ptb_budget *mem,
+                      ptb_family_counts *pl, const char *text,
+                      const char *ckpt)
+{
+    ptb_family_counts count = { 0 };
+    j->plan = 1;
+    int rc = pass(j, threads, mem, NULL, &count);
+    j->plan = 0;
+    count.tasks = j->ntask;
+    count.memory = count.largest * (NUMBER_BYTES + REACHED_BYTES);
+    j->total = count.numbers;
+    if (pl)
+        *pl = count;
+    uint8_t *counted = rc == PTB_OK && ckpt ? malloc(j->ntask) : NULL;
+    for (unsigned i = 0; counted && i < j->ntask; i++)
+        counted[i] = !j->done[i];
+    if (counted)
+        (void)fam_weights_write(ckpt, text, j->ntask, counted, j->weight);
+    free(counted);
+    return rc;
+}
+
 int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
                 const ptb_family_opts *fo, ptb_family *fam,
                 ptb_family_counts *pl, char *err, size_t errcap)
 {
     unsigned threads = fo->threads < 1 ? 1 : fo->threads > 256 ? 256
                                                               : fo->threads;
-    ptb_family_counts count = { 0 };
     ptb_family back = { 0 };
     run r = { .o = *o, .base = d };
     job j = { .r = &r, .o = fo, .every = fo->every };
@@ -1004,16 +1029,16 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
         if (rc == PTB_OK && ndone && fo->progress)
             fo->progress(fo->progress_ctx, "resume", ndone, j.ntask);
     }
-    if (rc == PTB_OK && (pl || (fo->progress && !fo->take))) {
-        j.plan = 1;
-        rc = pass(&j, threads, &mem, NULL, &count);
-        j.plan = 0;
-        count.tasks = j.ntask;
-        count.memory = count.largest * (NUMBER_BYTES + REACHED_BYTES);
-        j.total = count.numbers;
-        if (pl)
-            *pl = count;
-    }
+    /* The progress's size: the weights of the tasks left, read from
+     * beside the checkpoint when a run counted them, else counted (and
+     * kept there). */
+    if (rc == PTB_OK && !pl && jr && fo->progress &&
+        fam_weights_read(fo->checkpoint, text, j.ntask, j.done, j.weight)) {
+        for (unsigned i = 0; i < j.ntask; i++)
+            j.total += j.done[i] ? 0 : j.weight[i];
+    } else if (rc == PTB_OK && (pl || (fo->progress && !fo->take)))
+        rc = count_pass(&j, threads, &mem, pl, text,
+                        jr ? fo->checkpoint : NULL);
     j.jr = jr;
     if (rc == PTB_OK && !pl)
         rc = pass(&j, threads, &mem, fam, NULL);
@@ -1023,6 +1048,8 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
         ptb_errf(err, errcap, "a configuration of the family has more "
                  "than %llu layouts", (unsigned long long)MAX_DENSE);
     fam_journal_close(j.jr, rc == PTB_OK);
+    if (j.jr && rc == PTB_OK)
+        fam_weights_remove(fo->checkpoint);
     for (size_t i = 0; i < back.n; i++)
         free(back.level[i].hist);
     free(back.level);

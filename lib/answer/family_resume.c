@@ -20,6 +20,21 @@
  * lines are (numbers in range, histogram summing to the states); the
  * board is the family's own drawing, written by the same run's code.
  *
+ * Beside it, PATH.weights holds what sizes a run's progress: each task's
+ * numbers (the layouts its configurations number), counted once by a
+ * run with progress and read back by the runs that resume it:
+ *   puzzletb family weights 1
+ *   family SHA256          as the checkpoint's
+ *   tasks N
+ *   W                      N lines, task 0 first: its numbers, or '-' for
+ *                          a task done before the count (not counted)
+ *   end SHA256             of the text above this line
+ * It is written whole to PATH.weights.tmp, then renamed.  A file that
+ * fails any check, or lacks the weight of a task not done, is ignored
+ * (the tasks are counted again and the file replaced): it sizes the
+ * progress only, never a table.  The checkpoint's own bytes do not
+ * depend on it.
+ *
  * May touch: its arguments, the heap and the checkpoint file.
  */
 #include <errno.h>
@@ -326,6 +341,133 @@ void fam_journal_close(fam_journal *j, int remove_it)
     pthread_mutex_destroy(&j->lock);
     free(j->path);
     free(j);
+}
+
+/* ---- the tasks' weights (progress), beside the checkpoint ------------- */
+
+#define WMAGIC "puzzletb family weights 1\n"
+
+static char *weights_path(const char *ckpt, const char *tail)
+{
+    size_t n = strlen(ckpt) + strlen(tail) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s", ckpt, tail);
+    return p;
+}
+
+int fam_weights_read(const char *ckpt, const char *text, unsigned ntask,
+                     const uint8_t *done, uint64_t *weight)
+{
+    char head[160], hex[65], *buf = NULL, *path = weights_path(ckpt,
+                                                               ".weights");
+    int ok = 0, fd = path ? open(path, O_RDONLY) : -1;
+    struct stat st;
+    size_t len = 0;
+    free(path);
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) != 0 || st.st_size < 1 ||
+        !(buf = malloc((size_t)st.st_size + 1)))
+        goto done;
+    while (len < (size_t)st.st_size) {
+        ssize_t r = read(fd, buf + len, (size_t)st.st_size - len);
+        if (r <= 0)
+            goto done;
+        len += (size_t)r;
+    }
+    buf[len] = '\0';
+    sha_hex(text, strlen(text), hex);
+    int hn = snprintf(head, sizeof head, WMAGIC "family %s\ntasks %u\n",
+                      hex, ntask);
+    if (len < (size_t)hn || memcmp(buf, head, (size_t)hn) ||
+        memchr(buf, '\0', len))
+        goto done;
+    const char *s = buf + hn, *end = buf + len;
+    for (unsigned i = 0; i < ntask; i++) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        char *e;
+        if (!nl)
+            goto done;
+        if (nl - s == 1 && *s == '-') {
+            if (!done[i])
+                goto done;       /* (a task not done and not counted) */
+            weight[i] = 0;
+        } else {
+            if (s == nl || *s < '0' || *s > '9' || nl - s > 20)
+                goto done;
+            errno = 0;
+            weight[i] = strtoull(s, &e, 10);
+            if (e != nl || errno == ERANGE)
+                goto done;
+        }
+        s = nl + 1;
+    }
+    char tail[80];
+    sha_hex(buf, (size_t)(s - buf), hex);
+    int m = snprintf(tail, sizeof tail, "end %s\n", hex);
+    ok = end - s == m && !memcmp(s, tail, (size_t)m);
+done:
+    free(buf);
+    close(fd);
+    return ok;
+}
+
+int fam_weights_write(const char *ckpt, const char *text, unsigned ntask,
+                      const uint8_t *counted, const uint64_t *weight)
+{
+    char hex[65], line[160], *buf = NULL;
+    size_t len = 0, cap = 0;
+    sha_hex(text, strlen(text), hex);
+    int m = snprintf(line, sizeof line, WMAGIC "family %s\ntasks %u\n", hex,
+                     ntask);
+    int rc = add(&buf, &len, &cap, line, (size_t)m);
+    for (unsigned i = 0; rc == PTB_OK && i < ntask; i++) {
+        m = counted[i] ? snprintf(line, sizeof line, "%llu\n",
+                                  (unsigned long long)weight[i])
+                       : snprintf(line, sizeof line, "-\n");
+        rc = add(&buf, &len, &cap, line, (size_t)m);
+    }
+    if (rc == PTB_OK) {
+        sha_hex(buf, len, hex);
+        m = snprintf(line, sizeof line, "end %s\n", hex);
+        rc = add(&buf, &len, &cap, line, (size_t)m);
+    }
+    char *tmp = weights_path(ckpt, ".weights.tmp"),
+         *path = weights_path(ckpt, ".weights");
+    int fd = rc == PTB_OK && tmp && path
+             ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+    if (rc == PTB_OK && (!tmp || !path))
+        rc = PTB_ENOMEM;
+    else if (rc == PTB_OK && fd < 0)
+        rc = errno;
+    for (size_t at = 0; rc == PTB_OK && at < len;) {
+        ssize_t w = write(fd, buf + at, len - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            rc = w < 0 ? errno : PTB_EIO;
+        else
+            at += (size_t)w;
+    }
+    if (fd >= 0 && close(fd) != 0 && rc == PTB_OK)
+        rc = errno;
+    if (rc == PTB_OK && rename(tmp, path) != 0)
+        rc = errno;
+    if (rc != PTB_OK && fd >= 0)
+        unlink(tmp);
+    free(tmp);
+    free(path);
+    free(buf);
+    return rc;
+}
+
+void fam_weights_remove(const char *ckpt)
+{
+    char *path = weights_path(ckpt, ".weights");
+    if (path)
+        unlink(path);
+    free(path);
 }
 
 /* ---- a checkpoint that others' records fill (tbgen-mpi) -------------- */
