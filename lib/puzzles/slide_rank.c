@@ -617,10 +617,10 @@ int sl_slots_of(const sl_desc *d, const layout *l, uint8_t *a)
     }
     for (unsigned i = 0; i < l->np; i++) {   /* (each into its place) */
         unsigned c = l->anchor[i], k = l->at[c] - 1u;
+        if (k >= d->nkinds || n[k] == d->kind[k].count)
+            return 0;                   /* (before kind[k] is read) */
         unsigned y = d->kind[k].axis == SL_DOWN ? c % d->w * d->h + c / d->w
                                                 : c;
-        if (k >= d->nkinds || n[k] == d->kind[k].count)
-            return 0;
         unsigned j = first[k] + n[k]++;
         for (; j > first[k] && key[j - 1] > y; j--) {
             key[j] = key[j - 1];
