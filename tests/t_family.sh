@@ -131,16 +131,23 @@ check "a family that is no file nor shipped name: a usage error" \
 # takes back the tasks whole and writes the bytes of the run above (whose
 # lines are Fogleman's); its checkpoint removed at the end
 export TMP
-resume() {
-    local d=$TMP/ck c=$TMP/ck/rush-5x5-walls.levels.ckpt p n i=0
-    rm -rf "$d" && mkdir -p "$d" || return 1
-    bin/tbgen --family rush-5x5-walls -o "$d" -q -j 2 & p=$!
+# kill_at N CKPT COMMAND...: COMMAND in the background, killed (-9) once
+# its checkpoint CKPT holds N tasks, or after 60 s
+kill_at() {
+    local n=$1 c=$2 p i=0 k
+    shift 2
+    "$@" & p=$!
     while [ "$i" -lt 1200 ] && kill -0 "$p" 2>/dev/null; do
-        n=$(grep -c '^end ' "$c" 2>/dev/null)
-        [ "${n:-0}" -ge 100 ] && break
+        k=$(grep -c '^end ' "$c" 2>/dev/null)
+        [ "${k:-0}" -ge "$n" ] && break
         sleep 0.05; i=$((i + 1))
     done
     kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null
+}
+resume() {
+    local d=$TMP/ck c=$TMP/ck/rush-5x5-walls.levels.ckpt n
+    rm -rf "$d" && mkdir -p "$d" || return 1
+    kill_at 100 "$c" bin/tbgen --family rush-5x5-walls -o "$d" -q -j 2
     n=$(grep -c '^end ' "$c")
     [ "$n" -ge 100 ] || { echo "# $n tasks in the checkpoint" >&2; return 1; }
     cp "$c" "$TMP/partial.ckpt"
@@ -185,15 +192,10 @@ if mode == "changed":
 open(wf, "w").write(body + end + "\n")
 print(true)'
 weights() {
-    local d=$TMP/wk c=$TMP/wk/rush-5x5-walls.levels.ckpt p n i=0 case total
+    local d=$TMP/wk c=$TMP/wk/rush-5x5-walls.levels.ckpt n case total
     rm -rf "$d" && mkdir -p "$d" || return 1
-    TBGEN_LOG_EVERY=1000 bin/tbgen --family rush-5x5-walls -o "$d" -j 2 2>/dev/null & p=$!
-    while [ "$i" -lt 1200 ] && kill -0 "$p" 2>/dev/null; do
-        n=$(grep -c '^end ' "$c" 2>/dev/null)
-        [ "${n:-0}" -ge 20 ] && break
-        sleep 0.05; i=$((i + 1))
-    done
-    kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null
+    kill_at 20 "$c" env TBGEN_LOG_EVERY=1000 \
+        bin/tbgen --family rush-5x5-walls -o "$d" -j 2 2>/dev/null
     [ -s "$c.weights" ] || { echo "# no weights file" >&2; return 1; }
     cp "$c" "$TMP/wk.ckpt" && cp "$c.weights" "$TMP/wk.weights" || return 1
     for case in kept changed damaged missing quiet; do
