@@ -38,7 +38,10 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
                        cannot make (WHY "avail": a kind with no piece left;
                        "fits": one with a piece left that overlaps a
                        covered cell) in place of one of its edges to a node
-                       of the same total (forge_choice());
+                       of the same total; WHY "before" or "kind": the
+                       first edge after the root's that a BOARD takes with
+                       a before not 0 or a kind (>= 0) gets that field's
+                       lowest bit flipped (forge_choice());
   leaf>                not a line: in a component's trie (FORMAT.md), moves
                        the first leaf from number VALUE on that has a clear
                        bit after it in its node to that bit, so the trie
@@ -241,6 +244,16 @@ def forge_choice(record, why, boards):
             if len(bits) != 1 or c + 1 == cells:
                 break
             v = unit(v + 2 + bits[0])[1]
+    if why in ('before', 'kind'):   # an edge a board takes, changed
+        for v in sorted(taken, reverse=True)[1:]:   # (the root's: at open)
+            for b in sorted(taken[v]):
+                before, nxt, kind = unit(v + 2 + b)
+                if why == 'before' and before:
+                    put(v + 2 + b, before ^ 1, nxt, kind)
+                    return bytes(rec)
+                if why == 'kind' and kind >= 0 and (kind ^ 1) in shape:
+                    put(v + 2 + b, before, nxt, kind ^ 1)
+                    return bytes(rec)
     def room(c):      # two spare units in a node of cell c
         for v in nodes(c):
             ch = unit(v)[1]

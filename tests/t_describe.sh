@@ -317,14 +317,20 @@ check "... but it is not the description's, and --verify says so, status 3" \
 # that fits), or with one left that overlaps a covered cell; it takes the
 # place of an edge the start does not take, and leads to a node forged in
 # spare units with that edge's total and the choice's state, so only the
-# node's test of its choices can refuse it (tests/craft.py, choice+).
+# node's test of its choices can refuse it.  Then an edge the start takes
+# (after the root's) with its before, or its kind, one off: nothing else
+# tells (tests/craft.py, choice+).
 for p in quzzle ma; do
     start=$("$LOOKUP" "$p" --metric move --start --format json |
             "$PY" -c 'import json, sys; print(json.load(sys.stdin)["query"]["code"])')
-    for why in avail fits; do
+    for why in avail fits before kind; do
         cp "$TABLES/$p-move.mdb" "$TMP/cr/$p-move.mdb"
         "$PY" tests/craft.py "$TMP/cr/$p-move.mdb" choice+ "$why $start" 2>/dev/null
-        check "a stored graph with an edge for a choice its state cannot make ($why, $p): the start refused, status 3" \
+        case $why in
+        avail|fits) what="an edge for a choice its state cannot make ($why)" ;;
+        *) what="the $why of an edge the start takes one off" ;;
+        esac
+        check "a stored graph with $what, $p: the start refused, status 3" \
             expect_error 3 "$p-move.mdb: table is corrupt" "$p" --metric move --tables "$TMP/cr" --start
         check "... --analyse too" \
             expect_error 3 "$p-move.mdb: table is corrupt" "$p" --metric move --tables "$TMP/cr" --start --analyse
