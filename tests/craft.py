@@ -32,6 +32,16 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
                        first guide ("guide"), or the fold row number
                        (frow) of every node that has one but the root
                        ("frow");
+  choice+              not a line: VALUE "WHY BOARD...": in a programme's
+                       graph, a node that a walk of a BOARD (rows split by
+                       '/') reaches gets an edge for a choice its state
+                       cannot make (WHY "avail": a kind with no piece left;
+                       "fits": one with a piece left that overlaps a
+                       covered cell) in place of one of its edges to a node
+                       of the same total; WHY "before" or "kind": the
+                       first edge after the root's that a BOARD takes with
+                       a before not 0 or a kind (>= 0) gets that field's
+                       lowest bit flipped (forge_choice());
   leaf>                not a line: in a component's trie (FORMAT.md), moves
                        the first leaf from number VALUE on that has a clear
                        bit after it in its node to that bit, so the trie
@@ -52,6 +62,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 from ptb_read import chunk_check  # noqa: E402  (FORMAT.md's check)
 
 STATS_KEYS = ('distance', 'farthest')
+M64 = (1 << 64) - 1
 
 
 def move_leaf(record, first):
@@ -165,6 +176,124 @@ def graph_redirect(record, cell):
     return bytes(rec)
 
 
+def graph_units(rec):
+    """(lo, units, at, unit) of a graph record: unit(u) is its 16 bytes
+    as (u64, u32, u32)."""
+    cells, = struct.unpack('<I', rec[4:8])
+    lo = struct.unpack('<%dI' % cells, rec[8:8 + 4 * cells])
+    units, = struct.unpack('<I', rec[8 + 4 * cells:12 + 4 * cells])
+    at = (12 + 4 * cells + 15) // 16 * 16
+    return lo, units, at, \
+        lambda u: struct.unpack('<QIi', rec[at + 16 * u:at + 16 * u + 16])
+
+
+def forge_choice(record, why, boards):
+    """The graph record with, at a node that a walk of one of boards
+    (drawings, rows split by '/') reaches, an edge for a choice its state
+    cannot make: why "avail", a kind with no piece left (that fits);
+    "fits", a kind with a piece left that overlaps a covered cell.  The
+    edge takes the place of another of the node's edges (one no board
+    takes), so its befores are made again, and leads to a node forged in
+    two spare units of a node of the next cell, with the dropped edge's
+    node's total and the state the choice would make: every total and
+    sum holds, and only the node's test of the choice refuses it.  A
+    state is WIN << 32 | PAR << 31 | LEFT (FORMAT.md; a puzzle of one
+    parity); the kinds' shapes and pieces-left radices are read off the
+    graph's own edges (shape: ((next WIN << 1) | 1) & ~WIN)."""
+    rec = bytearray(record)
+    lo, units, at, unit = graph_units(rec)
+    cells = len(lo)
+    put = lambda u, a, b, k: struct.pack_into('<QIi', rec, at + 16 * u,
+                                              a, b, k)
+    def nodes(c):
+        v, hi = lo[c], (lo[c - 1] if c else units)
+        while v < hi:
+            yield v
+            v += 2 + unit(v)[1].bit_length()
+    def edges(v):
+        ch = unit(v)[1]
+        return [i for i in range(ch.bit_length()) if ch >> i & 1]
+    state = lambda v: unit(v + 1)[0]
+    shape, radix, fit = {}, {}, set()
+    for c in range(cells - 1):
+        for v in nodes(c):
+            st = state(v)
+            for i in edges(v):
+                _, nxt, kind = unit(v + 2 + i)
+                if kind >= 0:
+                    fit.add((kind, c))
+                    shape[kind] = (state(nxt) >> 32 << 1 | 1) & ~(st >> 32)
+                    radix[kind] = (st & 0x7FFFFFFF) - \
+                        (state(nxt) & 0x7FFFFFFF)
+    order = sorted(set(radix.values()))
+    def left(s, k):   # the pieces of kind k left in pieces-left number s
+        above = [q for q in order if q > radix[k]]
+        return s // radix[k] % (above[0] // radix[k]) if above \
+            else s // radix[k]
+    taken = {}        # the nodes the boards' walks reach: the bits taken
+    for b in boards:
+        cell, v = b.replace('/', ''), next(nodes(0))
+        for c in range(cells):
+            if state(v) >> 32 & 1 or unit(v + 2)[2] == -2 or cell[c] == '.':
+                bits = [0]
+            else:
+                cs = [i for i, x in enumerate(cell) if x == cell[c]]
+                s = sum(1 << (i - cs[0]) for i in cs)
+                bits = [i for i in edges(v) if i and shape.get(i - 1) == s]
+            taken.setdefault(v, set()).update(bits)
+            if len(bits) != 1 or c + 1 == cells:
+                break
+            v = unit(v + 2 + bits[0])[1]
+    if why in ('before', 'kind'):   # an edge a board takes, changed
+        for v in sorted(taken, reverse=True)[1:]:   # (the root's: at open)
+            for b in sorted(taken[v]):
+                before, nxt, kind = unit(v + 2 + b)
+                if why == 'before' and before:
+                    put(v + 2 + b, before ^ 1, nxt, kind)
+                    return bytes(rec)
+                if why == 'kind' and kind >= 0 and (kind ^ 1) in shape:
+                    put(v + 2 + b, before, nxt, kind ^ 1)
+                    return bytes(rec)
+    def room(c):      # two spare units in a node of cell c
+        for v in nodes(c):
+            ch = unit(v)[1]
+            for i in range(ch.bit_length() - 2):
+                if not ch >> i & 3:
+                    return v + 2 + i
+    for v in sorted(taken):
+        c = next(c for c in range(cells)
+                 if lo[c] <= v < (lo[c - 1] if c else units))
+        st, ch = state(v), unit(v)[1]
+        win, par, s = st >> 32, st >> 31 & 1, st & 0x7FFFFFFF
+        if c + 1 == cells or win & 1 or unit(v + 2)[2] == -2 or \
+                room(c + 1) is None:
+            continue
+        for k in sorted(shape):
+            has, over = left(s, k) > 0, bool(shape[k] & win)
+            if k + 1 >= ch.bit_length() or ch >> (k + 1) & 1 or \
+                    why == 'avail' and (has or over or (k, c) not in fit) or \
+                    why == 'fits' and not (has and over):
+                continue
+            drop = [j for j in edges(v) if j not in taken[v]]
+            if not drop:
+                continue
+            u = room(c + 1)
+            put(u, unit(unit(v + 2 + drop[0])[1])[0], 1, 0)
+            put(u + 1, ((win | shape[k]) >> 1 << 32 | par << 31 |
+                        (s - radix[k]) & M64) & M64, 0, 0)
+            put(v + 2 + k + 1, 0, u, k)
+            new = sorted(set(edges(v)) - {drop[0]} | {k + 1})
+            before = 0
+            for b in new:
+                _, nxt, kind = unit(v + 2 + b)
+                put(v + 2 + b, before, nxt, kind)
+                before += unit(nxt)[0]
+            t, _, frow = unit(v)
+            put(v, t, sum(1 << b for b in new), frow)
+            return bytes(rec)
+    raise SystemExit('craft.py: no node to forge (%s)' % why)
+
+
 def edit(lines, key, value):
     add = key.startswith('+')
     key = key.lstrip('+')
@@ -208,6 +337,10 @@ with env.begin(write=True) as txn:
             what, mask = value.rsplit(' ', 1)
             txn.put(b'ranking', fold_bytes(bytes(txn.get(b'ranking')), what,
                                            int(mask)))
+        elif key == 'choice+':
+            why, *boards = value.split()
+            txn.put(b'ranking', forge_choice(bytes(txn.get(b'ranking')), why,
+                                             boards))
         elif key == 'graph>':
             txn.put(b'ranking', graph_redirect(bytes(txn.get(b'ranking')),
                                                int(value)))

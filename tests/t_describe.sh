@@ -312,6 +312,33 @@ check "a stored graph with a byte changed in a unit no node reads still answers:
 check "... but it is not the description's, and --verify says so, status 3" \
     expect_error 3 "the stored ranking is not the description's" eight --tables "$TMP/cr" --verify
 
+# A node with an edge for a choice its state cannot make, where the start
+# of quzzle and of Ma's Puzzle is ranked: a kind with no piece left (but
+# that fits), or with one left that overlaps a covered cell; it takes the
+# place of an edge the start does not take, and leads to a node forged in
+# spare units with that edge's total and the choice's state, so only the
+# node's test of its choices can refuse it.  Then an edge the start takes
+# (after the root's) with its before, or its kind, one off: nothing else
+# tells (tests/craft.py, choice+).
+for p in quzzle ma; do
+    start=$("$LOOKUP" "$p" --metric move --start --format json |
+            "$PY" -c 'import json, sys; print(json.load(sys.stdin)["query"]["code"])')
+    for why in avail fits before kind; do
+        cp "$TABLES/$p-move.mdb" "$TMP/cr/$p-move.mdb"
+        "$PY" tests/craft.py "$TMP/cr/$p-move.mdb" choice+ "$why $start" 2>/dev/null
+        case $why in
+        avail|fits) what="an edge for a choice its state cannot make ($why)" ;;
+        *) what="the $why of an edge the start takes one off" ;;
+        esac
+        check "a stored graph with $what, $p: the start refused, status 3" \
+            expect_error 3 "$p-move.mdb: table is corrupt" "$p" --metric move --tables "$TMP/cr" --start
+        check "... --analyse too" \
+            expect_error 3 "$p-move.mdb: table is corrupt" "$p" --metric move --tables "$TMP/cr" --start --analyse
+        check "... and --verify says it is not the description's" \
+            expect_error 3 "the stored ranking is not the description's" "$p" --metric move --tables "$TMP/cr" --verify
+    done
+done
+
 # A graph's fold rows (century's table, its mirror image folded): the
 # root's row is checked at open, with the counts of the rows its paths
 # lead to and their nodes' fold row numbers; the others as ranking comes
