@@ -210,14 +210,12 @@ static int lv_list(const ptb_levels *l, const lv_options *o, char *buf)
         fputs("[", stdout);
     if (len)
         fwrite(text, 1, len, stdout);
-    free(text);
-    for (size_t i = kept; rc >= 0 && i < k; i++) {
-        if (o->json) {
-            rc = ptb_format_level_json(l, pick[i], buf, OUT_CAP);
-            printf("%s\n%s", i ? "," : "", rc >= 0 ? buf : "");
-        } else if ((rc = ptb_format_level(l, pick[i], buf, OUT_CAP)) >= 0)
-            puts(buf);
+    for (size_t i = kept; rc == PTB_OK && i < k; i++) {
+        len = 0;
+        if ((rc = lv_text(l, o, pick[i], i == 0, &text, &len, &cap, buf)) == 0)
+            fwrite(text, 1, len, stdout);
     }
+    free(text);
     if (rc < 0) {                /* (read once already: out of memory) */
         free(pick);
         return lv_error(o, rc);
