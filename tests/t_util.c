@@ -1,5 +1,5 @@
 /* tests/t_util.c: ptb_catf (lib/core/util.c), which formats the plain
- * conversions (%s %.*s %c %u %d %%) itself, writes what snprintf writes at
+ * conversions (%s %.*s %c %u %lu %llu %zu %d %%) itself, writes what snprintf writes at
  * buf+len: the same bytes, the same truncation and NUL at every capacity,
  * and the same count past the cap.  The reference is the C library's own
  * snprintf, called as the contract in lib/core/puzzle.h describes.  Also
@@ -7,6 +7,7 @@
  * portable C and on the processor's SHA extensions where it has them;
  * ptb_puzzle_metrics() (lib/puzzles/registry.c), also against snprintf;
  * and ptb_sort_u64() against qsort(). */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,12 @@ static void plain_conversions_write_what_snprintf_writes(void)
         SAME(bad, "[%.*s]", prec, none);
     }
     SAME(bad, "%.*s/%.*s", 4, "BAAC", 4, "DEEF");
-    check(bad == 0, "%%s %%.*s %%c %%u %%d %%%%: the same bytes, NUL and length "
+    SAME(bad, "%lu|%llu|%zu", 0ul, 0ull, (size_t)0);
+    SAME(bad, "%lu %llu", ULONG_MAX, ULLONG_MAX);
+    SAME(bad, "%zu,%" PRIu64 ",%" PRIu64 "]", SIZE_MAX, UINT64_MAX,
+         (uint64_t)9698093879u);
+    check(bad == 0, "%%s %%.*s %%c %%u %%lu %%llu %%zu %%d %%%%: the same "
+          "bytes, NUL and length "
           "as snprintf at every capacity 0..%d and start 0..9 (%u differ)",
           BUF, bad);
 }
@@ -77,6 +83,7 @@ static void other_formats_still_work(void)
     SAME(bad, "%.*d", 3, 7);
     SAME(bad, "No. %2u: %s\n", 3u, "x");
     SAME(bad, "\\u%04x", 0x1fu);
+    SAME(bad, "%lx %zx %lld %ld", 0xABCul, (size_t)255, -5ll, -6l);
     check(bad == 0, "width, precision and length: as "
           "snprintf (%u differ)", bad);
 }

@@ -695,7 +695,9 @@ int ptb_format_level(const ptb_levels *l, size_t i, char *buf, size_t cap)
     int rc = ptb_levels_get(l, i, &v);
     if (rc != PTB_OK)
         return rc;
-    ptb_catf(buf, cap, &len, "%02u %s %" PRIu64, v.moves, v.board, v.states);
+    ptb_catf(buf, cap, &len, v.moves < 10 ? "0%u %s %" PRIu64  /* %02u */
+                                          : "%u %s %" PRIu64,
+             v.moves, v.board, v.states);
     return (int)len;
 }
 

@@ -51,10 +51,17 @@ int ptb_errf(char *err, size_t cap, const char *fmt, ...)
 /* ---- ptb_catf ----------------------------------------------------------
  * The formatters build answers with many small ptb_catf() calls, and
  * vsnprintf costs a few hundred instructions each.  So ptb_catf() formats
- * the plain conversions itself: %s, %.*s, %c, %u, %d and %%, without
- * flags, width, other precision or length modifier, written exactly as
- * vsnprintf writes them (bytes, truncation and the NUL alike); any other
- * format goes to vsnprintf whole. */
+ * the plain conversions itself: %s, %.*s, %c, %u (also %lu, %llu and %zu,
+ * so PRIu64 too), %d and %%, without flags, width or other precision,
+ * written exactly as vsnprintf writes them (bytes, truncation and the NUL
+ * alike); any other format goes to vsnprintf whole. */
+
+/* The length of the modifier before a 'u' at s ("l", "ll", "z"), or 0. */
+static int unsigned_modifier(const char *s)
+{
+    int n = s[0] == 'z' ? 1 : s[0] == 'l' ? 1 + (s[1] == 'l') : 0;
+    return s[n] == 'u' ? n : 0;
+}
 
 /* Does fmt use only the conversions above? */
 static int plain_format(const char *fmt)
@@ -64,6 +71,7 @@ static int plain_format(const char *fmt)
             continue;
         if (fmt[1] == '.' && fmt[2] == '*' && fmt[3] == 's')
             fmt += 2;
+        fmt += unsigned_modifier(fmt + 1);
         if (*++fmt != 's' && *fmt != 'c' && *fmt != 'u' && *fmt != 'd' &&
             *fmt != '%')
             return 0;
@@ -86,8 +94,8 @@ static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 }
 
 /* v in decimal, after a '-' when neg. */
-static void put_number(char *buf, size_t cap, size_t *len, unsigned v,
-                       int neg)
+static void put_number(char *buf, size_t cap, size_t *len,
+                       unsigned long long v, int neg)
 {
     char tmp[24];
     size_t at = sizeof tmp;
@@ -137,6 +145,19 @@ static void plain_catf(char *buf, size_t cap, size_t *len, const char *fmt,
         }
         case 'u':
             put_number(buf, cap, len, va_arg(ap, unsigned), 0);
+            break;
+        case 'l':                   /* %lu, %llu */
+            if (fmt[1] == 'l') {
+                fmt += 2;
+                put_number(buf, cap, len, va_arg(ap, unsigned long long), 0);
+            } else {
+                fmt++;
+                put_number(buf, cap, len, va_arg(ap, unsigned long), 0);
+            }
+            break;
+        case 'z':                   /* %zu */
+            fmt++;
+            put_number(buf, cap, len, va_arg(ap, size_t), 0);
             break;
         case 'd': {
             int d = va_arg(ap, int);
