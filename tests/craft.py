@@ -42,6 +42,12 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
                        first edge after the root's that a BOARD takes with
                        a before not 0 or a kind (>= 0) gets that field's
                        lowest bit flipped (forge_choice());
+  total+               not a line: VALUE "WHY BOARD...": at a node a walk
+                       of a BOARD reaches (not the root), two edges no
+                       BOARD takes lead to forged nodes with their old
+                       nodes' states, the first of total 0 (WHY "zero") or
+                       past MAX_LAYOUTS ("huge"), the second with what
+                       keeps the sums (forge_total());
   leaf>                not a line: in a component's trie (FORMAT.md), moves
                        the first leaf from number VALUE on that has a clear
                        bit after it in its node to that bit, so the trie
@@ -187,100 +193,138 @@ def graph_units(rec):
         lambda u: struct.unpack('<QIi', rec[at + 16 * u:at + 16 * u + 16])
 
 
-def forge_choice(record, why, boards):
-    """The graph record with, at a node that a walk of one of boards
-    (drawings, rows split by '/') reaches, an edge for a choice its state
-    cannot make: why "avail", a kind with no piece left (that fits);
-    "fits", a kind with a piece left that overlaps a covered cell.  The
-    edge takes the place of another of the node's edges (one no board
-    takes), so its befores are made again, and leads to a node forged in
-    two spare units of a node of the next cell, with the dropped edge's
-    node's total and the state the choice would make: every total and
-    sum holds, and only the node's test of the choice refuses it.  A
-    state is WIN << 32 | PAR << 31 | LEFT (FORMAT.md; a puzzle of one
-    parity); the kinds' shapes and pieces-left radices are read off the
-    graph's own edges (shape: ((next WIN << 1) | 1) & ~WIN)."""
-    rec = bytearray(record)
-    lo, units, at, unit = graph_units(rec)
-    cells = len(lo)
-    put = lambda u, a, b, k: struct.pack_into('<QIi', rec, at + 16 * u,
-                                              a, b, k)
-    def nodes(c):
-        v, hi = lo[c], (lo[c - 1] if c else units)
+class Graph:
+    """A programme's graph (FORMAT.md) to forge: its cells' first units,
+    its units, the kinds' shapes and pieces-left radices read off its own
+    edges (shape: ((next WIN << 1) | 1) & ~WIN), and the cells where each
+    kind was placed.  A state is WIN << 32 | PAR << 31 | LEFT (a puzzle of
+    one parity)."""
+
+    def __init__(self, record):
+        self.rec = bytearray(record)
+        self.lo, self.units, self.at, self.unit = graph_units(self.rec)
+        self.cells = len(self.lo)
+        self.shape, self.radix, self.fit = {}, {}, set()
+        for c in range(self.cells - 1):
+            for v in self.nodes(c):
+                st = self.state(v)
+                for i in self.edges(v):
+                    _, nxt, kind = self.unit(v + 2 + i)
+                    if kind >= 0:
+                        self.fit.add((kind, c))
+                        self.shape[kind] = \
+                            (self.state(nxt) >> 32 << 1 | 1) & ~(st >> 32)
+                        self.radix[kind] = (st & 0x7FFFFFFF) - \
+                            (self.state(nxt) & 0x7FFFFFFF)
+
+    def put(self, u, a, b, k):
+        struct.pack_into('<QIi', self.rec, self.at + 16 * u, a, b, k)
+
+    def nodes(self, c):
+        v, hi = self.lo[c], (self.lo[c - 1] if c else self.units)
         while v < hi:
             yield v
-            v += 2 + unit(v)[1].bit_length()
-    def edges(v):
-        ch = unit(v)[1]
+            v += 2 + self.unit(v)[1].bit_length()
+
+    def edges(self, v):
+        ch = self.unit(v)[1]
         return [i for i in range(ch.bit_length()) if ch >> i & 1]
-    state = lambda v: unit(v + 1)[0]
-    shape, radix, fit = {}, {}, set()
-    for c in range(cells - 1):
-        for v in nodes(c):
-            st = state(v)
-            for i in edges(v):
-                _, nxt, kind = unit(v + 2 + i)
-                if kind >= 0:
-                    fit.add((kind, c))
-                    shape[kind] = (state(nxt) >> 32 << 1 | 1) & ~(st >> 32)
-                    radix[kind] = (st & 0x7FFFFFFF) - \
-                        (state(nxt) & 0x7FFFFFFF)
-    order = sorted(set(radix.values()))
-    def left(s, k):   # the pieces of kind k left in pieces-left number s
-        above = [q for q in order if q > radix[k]]
-        return s // radix[k] % (above[0] // radix[k]) if above \
-            else s // radix[k]
-    taken = {}        # the nodes the boards' walks reach: the bits taken
-    for b in boards:
-        cell, v = b.replace('/', ''), next(nodes(0))
-        for c in range(cells):
-            if state(v) >> 32 & 1 or unit(v + 2)[2] == -2 or cell[c] == '.':
-                bits = [0]
-            else:
-                cs = [i for i, x in enumerate(cell) if x == cell[c]]
-                s = sum(1 << (i - cs[0]) for i in cs)
-                bits = [i for i in edges(v) if i and shape.get(i - 1) == s]
-            taken.setdefault(v, set()).update(bits)
-            if len(bits) != 1 or c + 1 == cells:
-                break
-            v = unit(v + 2 + bits[0])[1]
+
+    def state(self, v):
+        return self.unit(v + 1)[0]
+
+    def cell_of(self, v):
+        return next(c for c in range(self.cells)
+                    if self.lo[c] <= v < (self.lo[c - 1] if c else self.units))
+
+    def left(self, s, k):
+        """The pieces of kind k left in pieces-left number s."""
+        above = [q for q in sorted(set(self.radix.values()))
+                 if q > self.radix[k]]
+        return s // self.radix[k] % (above[0] // self.radix[k]) if above \
+            else s // self.radix[k]
+
+    def taken(self, boards):
+        """The nodes the walks of boards (drawings, rows split by '/')
+        reach: node -> the bits of the edges they take."""
+        taken = {}
+        for b in boards:
+            cell, v = b.replace('/', ''), next(self.nodes(0))
+            for c in range(self.cells):
+                if self.state(v) >> 32 & 1 or self.unit(v + 2)[2] == -2 or \
+                        cell[c] == '.':
+                    bits = [0]
+                else:
+                    cs = [i for i, x in enumerate(cell) if x == cell[c]]
+                    s = sum(1 << (i - cs[0]) for i in cs)
+                    bits = [i for i in self.edges(v)
+                            if i and self.shape.get(i - 1) == s]
+                taken.setdefault(v, set()).update(bits)
+                if len(bits) != 1 or c + 1 == self.cells:
+                    break
+                v = self.unit(v + 2 + bits[0])[1]
+        return taken
+
+    def rooms(self, c):
+        """Places of two spare units in nodes of cell c, none sharing."""
+        for v in self.nodes(c):
+            ch, i = self.unit(v)[1], 0
+            while i < ch.bit_length() - 2:
+                if not ch >> i & 3:
+                    yield v + 2 + i
+                    i += 2
+                else:
+                    i += 1
+
+    def forge_node(self, u, total, state):
+        """A node in spare units u, u + 1: its total and its state (and one
+        edge, never read: no walk reaches it)."""
+        self.put(u, total, 1, 0)
+        self.put(u + 1, state, 0, 0)
+
+
+def forge_choice(record, why, boards):
+    """The graph record with, at a node that a walk of one of boards
+    reaches, an edge for a choice its state cannot make: why "avail", a
+    kind with no piece left (that fits); "fits", a kind with a piece left
+    that overlaps a covered cell.  The edge takes the place of another of
+    the node's edges (one no board takes), so its befores are made again,
+    and leads to a node forged in two spare units of the next cell, with
+    the dropped edge's node's total and the state the choice would make:
+    every total and sum holds, and only the node's test of the choice
+    refuses it."""
+    g = Graph(record)
+    unit, put, edges, shape = g.unit, g.put, g.edges, g.shape
+    taken = g.taken(boards)
     if why in ('before', 'kind'):   # an edge a board takes, changed
         for v in sorted(taken, reverse=True)[1:]:   # (the root's: at open)
             for b in sorted(taken[v]):
                 before, nxt, kind = unit(v + 2 + b)
                 if why == 'before' and before:
                     put(v + 2 + b, before ^ 1, nxt, kind)
-                    return bytes(rec)
+                    return bytes(g.rec)
                 if why == 'kind' and kind >= 0 and (kind ^ 1) in shape:
                     put(v + 2 + b, before, nxt, kind ^ 1)
-                    return bytes(rec)
-    def room(c):      # two spare units in a node of cell c
-        for v in nodes(c):
-            ch = unit(v)[1]
-            for i in range(ch.bit_length() - 2):
-                if not ch >> i & 3:
-                    return v + 2 + i
+                    return bytes(g.rec)
     for v in sorted(taken):
-        c = next(c for c in range(cells)
-                 if lo[c] <= v < (lo[c - 1] if c else units))
-        st, ch = state(v), unit(v)[1]
+        c = g.cell_of(v)
+        st, ch = g.state(v), unit(v)[1]
         win, par, s = st >> 32, st >> 31 & 1, st & 0x7FFFFFFF
-        if c + 1 == cells or win & 1 or unit(v + 2)[2] == -2 or \
-                room(c + 1) is None:
+        u = next(g.rooms(c + 1), None) if c + 1 < g.cells else None
+        if u is None or win & 1 or unit(v + 2)[2] == -2:
             continue
         for k in sorted(shape):
-            has, over = left(s, k) > 0, bool(shape[k] & win)
+            has, over = g.left(s, k) > 0, bool(shape[k] & win)
             if k + 1 >= ch.bit_length() or ch >> (k + 1) & 1 or \
-                    why == 'avail' and (has or over or (k, c) not in fit) or \
+                    why == 'avail' and (has or over or (k, c) not in g.fit) or \
                     why == 'fits' and not (has and over):
                 continue
             drop = [j for j in edges(v) if j not in taken[v]]
             if not drop:
                 continue
-            u = room(c + 1)
-            put(u, unit(unit(v + 2 + drop[0])[1])[0], 1, 0)
-            put(u + 1, ((win | shape[k]) >> 1 << 32 | par << 31 |
-                        (s - radix[k]) & M64) & M64, 0, 0)
+            g.forge_node(u, unit(unit(v + 2 + drop[0])[1])[0],
+                         ((win | shape[k]) >> 1 << 32 | par << 31 |
+                          (s - g.radix[k]) & M64) & M64)
             put(v + 2 + k + 1, 0, u, k)
             new = sorted(set(edges(v)) - {drop[0]} | {k + 1})
             before = 0
@@ -290,7 +334,44 @@ def forge_choice(record, why, boards):
                 before += unit(nxt)[0]
             t, _, frow = unit(v)
             put(v, t, sum(1 << b for b in new), frow)
-            return bytes(rec)
+            return bytes(g.rec)
+    raise SystemExit('craft.py: no node to forge (%s)' % why)
+
+
+def forge_total(record, why, boards):
+    """The graph record with, at a node that a walk of one of boards
+    reaches (not the root, not of the last cell), two edges no board takes
+    led to nodes forged in spare units of the next cell, each with its old
+    node's state: the first with total 0 (why "zero") or 2^40 + 1, past
+    MAX_LAYOUTS ("huge"), the second with what keeps the node's sum (the
+    two old totals less the first's, modulo 2^64): the node's total, its
+    befores and every state hold, and only the test of each edge's total
+    refuses it."""
+    g = Graph(record)
+    unit, put = g.unit, g.put
+    taken = g.taken(boards)
+    for v in sorted(taken, reverse=True)[1:]:   # (the root's: at open)
+        c = g.cell_of(v)
+        free = [j for j in g.edges(v) if j not in taken[v]]
+        if c + 1 >= g.cells or len(free) < 2:
+            continue
+        room = list(g.rooms(c + 1))[:2]
+        if len(room) < 2:
+            continue
+        old = [unit(v + 2 + j)[1] for j in free[:2]]
+        t = [unit(o)[0] for o in old]
+        first = 0 if why == 'zero' else (1 << 40) + 1
+        for u, o, total in zip(room, old, (first, (t[0] + t[1] - first) & M64)):
+            g.forge_node(u, total, g.state(o))
+        for u, j in zip(room, free[:2]):
+            before, _, kind = unit(v + 2 + j)
+            put(v + 2 + j, before, u, kind)
+        before = 0             # the befores again, in the order of edges
+        for b in g.edges(v):
+            _, nxt, kind = unit(v + 2 + b)
+            put(v + 2 + b, before, nxt, kind)
+            before = (before + unit(nxt)[0]) & M64
+        return bytes(g.rec)
     raise SystemExit('craft.py: no node to forge (%s)' % why)
 
 
@@ -337,10 +418,11 @@ with env.begin(write=True) as txn:
             what, mask = value.rsplit(' ', 1)
             txn.put(b'ranking', fold_bytes(bytes(txn.get(b'ranking')), what,
                                            int(mask)))
-        elif key == 'choice+':
+        elif key in ('choice+', 'total+'):
             why, *boards = value.split()
-            txn.put(b'ranking', forge_choice(bytes(txn.get(b'ranking')), why,
-                                             boards))
+            forge = forge_choice if key == 'choice+' else forge_total
+            txn.put(b'ranking', forge(bytes(txn.get(b'ranking')), why,
+                                      boards))
         elif key == 'graph>':
             txn.put(b'ranking', graph_redirect(bytes(txn.get(b'ranking')),
                                                int(value)))
