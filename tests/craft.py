@@ -42,12 +42,13 @@ end when there is none or when KEY starts with "+" (the "+" dropped):
                        first edge after the root's that a BOARD takes with
                        a before not 0 or a kind (>= 0) gets that field's
                        lowest bit flipped (forge_choice());
-  total+               not a line: VALUE "WHY BOARD...": at a node a walk
-                       of a BOARD reaches (not the root), two edges no
-                       BOARD takes lead to forged nodes with their old
-                       nodes' states, the first of total 0 (WHY "zero") or
-                       past MAX_LAYOUTS ("huge"), the second with what
-                       keeps the sums (forge_total());
+  edge+                not a line: VALUE "WHY BOARD...": at a node a walk
+                       of a BOARD reaches (not the root), edges no BOARD
+                       takes lead elsewhere: two to forged nodes with
+                       their old nodes' states, the first of total 0 (WHY
+                       "zero") or past MAX_LAYOUTS ("huge"), the second
+                       with what keeps the sums; one to a forged node of
+                       the cell after the next ("later") (forge_edge());
   leaf>                not a line: in a component's trie (FORMAT.md), moves
                        the first leaf from number VALUE on that has a clear
                        bit after it in its node to that bit, so the trie
@@ -338,21 +339,30 @@ def forge_choice(record, why, boards):
     raise SystemExit('craft.py: no node to forge (%s)' % why)
 
 
-def forge_total(record, why, boards):
+def forge_edge(record, why, boards):
     """The graph record with, at a node that a walk of one of boards
-    reaches (not the root, not of the last cell), two edges no board takes
-    led to nodes forged in spare units of the next cell, each with its old
-    node's state: the first with total 0 (why "zero") or 2^40 + 1, past
-    MAX_LAYOUTS ("huge"), the second with what keeps the node's sum (the
-    two old totals less the first's, modulo 2^64): the node's total, its
-    befores and every state hold, and only the test of each edge's total
-    refuses it."""
+    reaches (not the root), edges no board takes led elsewhere.  Why
+    "zero" or "huge": two edges led to nodes forged in spare units of the
+    next cell, each with its old node's state, the first with total 0 or
+    2^40 + 1 (past MAX_LAYOUTS), the second with what keeps the node's sum
+    (the two old totals less the first's, modulo 2^64); "later": an edge
+    led to a node forged in the cell after the next, with its old node's
+    total and state.  Every total, before and state holds, and only the
+    test of the edge's total or of its next node's place refuses it."""
     g = Graph(record)
     unit, put = g.unit, g.put
     taken = g.taken(boards)
     for v in sorted(taken, reverse=True)[1:]:   # (the root's: at open)
         c = g.cell_of(v)
         free = [j for j in g.edges(v) if j not in taken[v]]
+        if why == 'later':
+            room = next(g.rooms(c + 2), None) if c + 2 < g.cells else None
+            if free and room is not None:
+                before, o, kind = unit(v + 2 + free[0])
+                g.forge_node(room, unit(o)[0], g.state(o))
+                put(v + 2 + free[0], before, room, kind)
+                return bytes(g.rec)
+            continue
         if c + 1 >= g.cells or len(free) < 2:
             continue
         room = list(g.rooms(c + 1))[:2]
@@ -418,9 +428,9 @@ with env.begin(write=True) as txn:
             what, mask = value.rsplit(' ', 1)
             txn.put(b'ranking', fold_bytes(bytes(txn.get(b'ranking')), what,
                                            int(mask)))
-        elif key in ('choice+', 'total+'):
+        elif key in ('choice+', 'edge+'):
             why, *boards = value.split()
-            forge = forge_choice if key == 'choice+' else forge_total
+            forge = forge_choice if key == 'choice+' else forge_edge
             txn.put(b'ranking', forge(bytes(txn.get(b'ranking')), why,
                                       boards))
         elif key == 'graph>':

@@ -339,12 +339,17 @@ for p in quzzle ma; do
     done
     # Two edges the start does not take, at a node its walk reaches, led to
     # forged nodes of the same states: one of total 0 (or past 2^40), the
-    # other keeping the sums; only the test of an edge's total tells
-    # (tests/craft.py, total+).
-    for why in zero huge; do
+    # other keeping the sums; or one led to a forged node of the same state
+    # and total two cells on.  Only the test of an edge's total, or of its
+    # next node's cell, tells (tests/craft.py, edge+).
+    for why in zero huge later; do
         cp "$TABLES/$p-move.mdb" "$TMP/cr/$p-move.mdb"
-        "$PY" tests/craft.py "$TMP/cr/$p-move.mdb" total+ "$why $start" 2>/dev/null
-        check "a stored graph with an edge to a node of total $why (the sums kept), $p: the start refused, status 3" \
+        "$PY" tests/craft.py "$TMP/cr/$p-move.mdb" edge+ "$why $start" 2>/dev/null
+        case $why in
+        later) what="an edge to a node two cells on" ;;
+        *) what="an edge to a node of total $why (the sums kept)" ;;
+        esac
+        check "a stored graph with $what, $p: the start refused, status 3" \
             expect_error 3 "$p-move.mdb: table is corrupt" "$p" --metric move --tables "$TMP/cr" --start
         check "... and --verify says it is not the description's" \
             expect_error 3 "the stored ranking is not the description's" "$p" --metric move --tables "$TMP/cr" --verify
