@@ -223,7 +223,7 @@ const fold_path *sl_fold_find(const sl_ctx *x, uint32_t v, unsigned c,
                               uint64_t key, int by_off)
 {
     uint32_t f = x->graph[v].node.frow;
-    if (!sl_row_checked(x, f, v, c))
+    if (!row_checked(x, f, v, c))
         return NULL;
     const fold_row *fr = &x->frow[f - 1];
     const fold_path *p = x->fpath + fr->first, *end = x->fpath + fr[1].first;
@@ -284,7 +284,9 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
                        : r + pre->r[d->n] - pre->r[c];
         set_path(out, c, v, r, same);
         uint32_t u = v;
-        uint64_t off = walk(x, at, &u, c, c + d->w);
+        /* (walk_() inlined, not walk_lazy(): a row's walk is short) */
+        uint64_t off = x->lazy ? walk_(x, at, &u, c, c + d->w, 1)
+                               : walk_(x, at, &u, c, c + d->w, 0);
         if (off == UINT64_MAX)
             return UINT64_MAX;
         if (!same) {
