@@ -97,7 +97,9 @@ static ALWAYS_INLINE uint64_t dp_rank(const sl_ctx *x, const layout *l,
             return out ? follow(x, pre, c, r, out)
                        : r + pre->r[n] - pre->r[c];
         set_path(out, c, v, r, 0);
-        uint64_t e = walk(x, l->at, &v, c, c + 1);
+        /* (a cell's walk inline, not walk_lazy(): a call a cell) */
+        uint64_t e = x->lazy ? walk_(x, l->at, &v, c, c + 1, 1)
+                             : walk_(x, l->at, &v, c, c + 1, 0);
         if (e == UINT64_MAX)
             return e;
         r += e;
