@@ -1,12 +1,14 @@
 /* tests/t_util.c: ptb_catf (lib/core/util.c), which formats the plain
- * conversions (%s %.*s %c %u %lu %llu %zu %d %%) itself, writes what snprintf writes at
- * buf+len: the same bytes, the same truncation and NUL at every capacity,
+ * conversions (%s %.*s %c %u %lu %llu %zu %d %%) itself, writes what
+ * snprintf writes at buf+len: the same bytes, the same truncation and NUL at every capacity,
  * and the same count past the cap.  The reference is the C library's own
  * snprintf, called as the contract in lib/core/puzzle.h describes.  Also
  * SHA-256 (lib/format/sha256.c) against the test vectors of FIPS 180-2, in
  * portable C and on the processor's SHA extensions where it has them;
  * ptb_puzzle_metrics() (lib/puzzles/registry.c), also against snprintf;
- * and ptb_sort_u64() against qsort(). */
+ * ptb_sort_u64() against qsort(); and the check of in-place values'
+ * chunks (lib/format/table.h, summed in lanes) against FORMAT.md's
+ * running sums taken a word at a time. */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "format/format.h"
+#include "format/table.h"
 #include "puzzles/text.h"
 #include "core/core.h"
 #include "puzzletb.h"
@@ -229,9 +232,49 @@ static void sort_is_qsort_order(void)
           arrays);
 }
 
+/* FORMAT.md's check of a chunk: running sums a and b of its 64-bit
+ * little-endian words, the last padded with zero bytes, folded. */
+static uint32_t words_check(const unsigned char *p, size_t n)
+{
+    uint64_t a = 0, b = 0;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w = 0;
+        for (size_t k = 0; k < 8 && i + k < n; k++)
+            w |= (uint64_t)p[i + k] << 8 * k;
+        a += w;
+        b += a;
+    }
+    uint64_t x = a ^ b * 0x9E3779B97F4A7C15u;
+    return (uint32_t)(x ^ x >> 32);
+}
+
+/* chunk_check() on every length from 0 to 1,100 bytes at each of 8
+ * starts, of random bytes and of bytes all 0xFF (the sums wrap). */
+static void chunk_check_is_the_running_sums(void)
+{
+    static unsigned char buf[1100 + 8];
+    uint64_t x = 88172645463325252u;          /* xorshift64 */
+    size_t bad = 0, cases = 0;
+    for (int ones = 0; ones < 2; ones++) {
+        for (size_t i = 0; i < sizeof buf; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            buf[i] = ones ? 0xFF : (unsigned char)x;
+        }
+        for (size_t n = 0; n <= 1100; n++)
+            for (size_t at = 0; at < 8; at++, cases++)
+                bad += chunk_check(buf + at, n) != words_check(buf + at, n);
+    }
+    check(bad == 0, "chunk_check(): FORMAT.md's running sums on %zu "
+          "buffers of 0 to 1,100 bytes at 8 starts, random and all 0xFF "
+          "(%zu differ)", cases, bad);
+}
+
 int main(void)
 {
     sort_is_qsort_order();
+    chunk_check_is_the_running_sums();
     room_grows_by_doubling();
     the_metric_list_is_what_snprintf_makes();
     sha256_gives_the_fips_vectors();

@@ -919,7 +919,10 @@ static int block_of(ptb_reader *r, uint64_t b, const unsigned char **out)
 
 /* Checks, once per table (marked()), the chunks holding bytes from..to-1
  * of values: PTB_ECORRUPT when one fails its check. */
-static int touch(const ptb_table *t, size_t from, size_t to)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int touch_chunks(const ptb_table *t, size_t from, size_t to)
 {
     for (uint64_t c = from / CHUNK_BYTES; c <= (to - 1) / CHUNK_BYTES; c++) {
         if (marked(t->checked, c))
@@ -932,6 +935,16 @@ static int touch(const ptb_table *t, size_t from, size_t to)
         mark(t->checked, c);
     }
     return PTB_OK;
+}
+
+/* touch_chunks(), answered at once for a value in one chunk checked
+ * before (most reads: the check out of line, so that they pay no more). */
+static inline int touch(const ptb_table *t, size_t from, size_t to)
+{
+    uint64_t c = from / CHUNK_BYTES;
+    return c == (to - 1) / CHUNK_BYTES && marked(t->checked, c)
+               ? PTB_OK
+               : touch_chunks(t, from, to);
 }
 
 /* A stored exact distance (a byte, PTB_BYTE_NONE for none: the distance

@@ -949,19 +949,25 @@ static size_t canonical_text(const reader *r, char *buf, size_t cap)
     return len;
 }
 
-/* d->text, measured first and made in a buffer of its size: a buffer of
- * SL_MAX_TEXT would cost a query the pages it never uses. */
+/* d->text, made in a buffer of its size: first on the stack (most fit in
+ * SHORT_TEXT bytes), else measured first; a buffer of SL_MAX_TEXT would
+ * cost a query the pages it never uses. */
+enum { SHORT_TEXT = 1024 };
 static int canonical(reader *r)
 {
     sl_desc *d = r->d;
-    size_t slen = 0, len = canonical_text(r, NULL, 0);
+    char buf[SHORT_TEXT];
+    size_t slen = 0, len = canonical_text(r, buf, sizeof buf);
     sl_grid_text(d, d->start, '/', d->start_text, sizeof d->start_text, &slen);
     if (len >= SL_MAX_TEXT)
         return ptb_errf(r->err, r->errcap, "the description is longer than "
                         "%u bytes", SL_MAX_TEXT - 1);
     if (!(d->text = malloc(len + 1)))
         return PTB_ENOMEM;
-    canonical_text(r, d->text, len + 1);
+    if (len < sizeof buf)
+        memcpy(d->text, buf, len + 1);
+    else
+        canonical_text(r, d->text, len + 1);
     return PTB_OK;
 }
 

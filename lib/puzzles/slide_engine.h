@@ -591,6 +591,14 @@ static inline int node_checked(const sl_ctx *x, uint32_t v, unsigned c)
 {
     return (v < x->nunits && held(x->ok, v)) || sl_node_check(x, v, c);
 }
+/* sl_row_checked() with its answer for a row found to hold at once. */
+static inline int row_checked(const sl_ctx *x, uint32_t f, uint32_t v,
+                              unsigned c)
+{
+    return (f - 1u < x->nfrow &&
+            (!x->lazy || (x->frow[f - 1].node == v && held(x->fok, f - 1)))) ||
+           sl_row_checked(x, f, v, c);
+}
 /* l emptied: its fields up to kinds[], and the description's kinds'. */
 static inline void clear_layout(const sl_desc *d, layout *l)
 {

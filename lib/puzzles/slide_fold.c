@@ -122,43 +122,49 @@ typedef struct row_walk {
 
 static uint64_t path_count(const sl_ctx *x, const fold_path *p, unsigned c0);
 
-/* (m: the mirror image of the row so far, mirror_row()'s, made a piece at
- * a time) */
+/* A path of row_paths() ended at node v, off its plain completions before
+ * it and m its row's mirror image (below). */
+static inline void row_end(row_walk *rw, uint32_t v, uint64_t off,
+                           uint64_t m)
+{
+    const sl_ctx *x = rw->x;
+    uint64_t b = row_bytes(x, rw->at, rw->c0);
+    if (rw->all)
+        m = b;
+    if (row_order(b) > row_order(m))
+        return;
+    if (rw->want) {
+        const fold_path *p = rw->want + rw->n;
+        uint64_t t;
+        if (rw->n >= rw->nwant || p->off != off || p->end != v ||
+            p->same != (b == m) || p->before != rw->sum ||
+            (t = path_count(x, p, rw->c0)) > MAX_LAYOUTS) {
+            rw->rc = PTB_ECORRUPT;
+            return;
+        }
+        rw->sum += t;
+        rw->n++;
+        return;
+    }
+    if ((rw->rc = push((void **)&rw->out, &rw->cap, rw->n,
+                       sizeof *rw->out, MAX_FOLD_PATHS)) != PTB_OK ||
+        (rw->rows &&
+         (rw->rc = push((void **)&rw->rows, &rw->rcap, rw->n,
+                        sizeof *rw->rows, MAX_FOLD_PATHS)) != PTB_OK))
+        return;
+    if (rw->rows)
+        rw->rows[rw->n] = b;
+    rw->out[rw->n++] = (fold_path){ off, 0, v, b == m };
+}
+
+/* (c: a cell of the row, before its end; m: the mirror image of the row
+ * so far, mirror_row()'s, made a piece at a time; the paths' ends taken
+ * here, not by a call more each) */
 static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off,
                       uint64_t m)
 {
     const sl_ctx *x = rw->x;
-    const sl_desc *d = x->d;
-    if (c == rw->c0 + d->w) {           /* the row and its mirror image */
-        uint64_t b = row_bytes(x, rw->at, rw->c0);
-        if (rw->all)
-            m = b;
-        if (row_order(b) > row_order(m))
-            return;
-        if (rw->want) {
-            const fold_path *p = rw->want + rw->n;
-            uint64_t t;
-            if (rw->n >= rw->nwant || p->off != off || p->end != v ||
-                p->same != (b == m) || p->before != rw->sum ||
-                (t = path_count(x, p, rw->c0)) > MAX_LAYOUTS) {
-                rw->rc = PTB_ECORRUPT;
-                return;
-            }
-            rw->sum += t;
-            rw->n++;
-            return;
-        }
-        if ((rw->rc = push((void **)&rw->out, &rw->cap, rw->n,
-                           sizeof *rw->out, MAX_FOLD_PATHS)) != PTB_OK ||
-            (rw->rows &&
-             (rw->rc = push((void **)&rw->rows, &rw->rcap, rw->n,
-                            sizeof *rw->rows, MAX_FOLD_PATHS)) != PTB_OK))
-            return;
-        if (rw->rows)
-            rw->rows[rw->n] = b;
-        rw->out[rw->n++] = (fold_path){ off, 0, v, b == m };
-        return;
-    }
+    const int last = c + 1 == rw->c0 + x->d->w;
     if (x->lazy && !node_checked(x, v, c)) {
         rw->rc = PTB_ECORRUPT;
         return;
@@ -166,29 +172,52 @@ static void row_paths(row_walk *rw, unsigned c, uint32_t v, uint64_t off,
     for (uint32_t ch = x->graph[v].node.choice; ch && !rw->rc; ch &= ch - 1) {
         const sl_edge *e = &x->graph[v + EDGES + ptb_low_bit(ch)].edge;
         int k = e->kind;
+        uint64_t mk = k >= 0 ? m | place_of(x, (unsigned)k, c)->mimage : m;
         rw->at[c] = (uint8_t)(k >= 0 ? k + 1 : 0);
-        row_paths(rw, c + 1, e->next, off + e->before,
-                  k >= 0 ? m | place_of(x, (unsigned)k, c)->mimage : m);
+        if (last)
+            row_end(rw, e->next, off + e->before, mk);
+        else
+            row_paths(rw, c + 1, e->next, off + e->before, mk);
     }
     rw->at[c] = 0;
 }
 
+/* A path's off or before, the field at byte 'at'. */
+static inline uint64_t path_key(const fold_path *p, size_t at)
+{
+    uint64_t k;
+    memcpy(&k, (const char *)p + at, sizeof k);
+    return k;
+}
+
 /* Makes a fold row's guide into guide[]; or, guide NULL, whether want[]
- * is that guide. */
+ * is that guide.  Part b's least key is ceil(b range / n), kept as its
+ * quotient q and remainder e of (b range + n - 1) / n from part to part
+ * (no division a part); each path's key read at the offset of its
+ * field. */
 static int make_guide(const sl_ctx *x, const fold_row *fr, int by_off,
                       uint32_t *guide, const uint32_t *want)
 {
     const fold_path *p = x->fpath + fr->first;
+    const size_t at = by_off ? offsetof(fold_path, off)
+                             : offsetof(fold_path, before);
     uint32_t n = row_n(fr), j = 0;
-    uint64_t range = guide_range(x, fr, by_off);
+    if (!n)
+        return 1;
+    uint64_t range = guide_range(x, fr, by_off), qs = range / n,
+             es = range % n, q = 0, e = n - 1;
     for (uint32_t b = 0; b < n; b++) {
-        uint64_t lo = (b * range + n - 1) / n;
-        while (j + 1 < n && (by_off ? p[j + 1].off : p[j + 1].before) <= lo)
+        while (j + 1 < n && path_key(&p[j + 1], at) <= q)
             j++;
         if (guide)
             guide[b] = j;
         else if (want[b] != j)
             return 0;
+        q += qs;                        /* (the next part's) */
+        if ((e += es) >= n) {
+            e -= n;
+            q++;
+        }
     }
     return 1;
 }

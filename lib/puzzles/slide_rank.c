@@ -97,7 +97,9 @@ static ALWAYS_INLINE uint64_t dp_rank(const sl_ctx *x, const layout *l,
             return out ? follow(x, pre, c, r, out)
                        : r + pre->r[n] - pre->r[c];
         set_path(out, c, v, r, 0);
-        uint64_t e = walk(x, l->at, &v, c, c + 1);
+        /* (a cell's walk inline, not walk_lazy(): a call a cell) */
+        uint64_t e = x->lazy ? walk_(x, l->at, &v, c, c + 1, 1)
+                             : walk_(x, l->at, &v, c, c + 1, 0);
         if (e == UINT64_MAX)
             return e;
         r += e;
@@ -223,7 +225,7 @@ const fold_path *sl_fold_find(const sl_ctx *x, uint32_t v, unsigned c,
                               uint64_t key, int by_off)
 {
     uint32_t f = x->graph[v].node.frow;
-    if (!sl_row_checked(x, f, v, c))
+    if (!row_checked(x, f, v, c))
         return NULL;
     const fold_row *fr = &x->frow[f - 1];
     const fold_path *p = x->fpath + fr->first, *end = x->fpath + fr[1].first;
@@ -284,7 +286,9 @@ static uint64_t fold_rank(const sl_ctx *x, const uint8_t *at, unsigned c0,
                        : r + pre->r[d->n] - pre->r[c];
         set_path(out, c, v, r, same);
         uint32_t u = v;
-        uint64_t off = walk(x, at, &u, c, c + d->w);
+        /* (walk_() inlined, not walk_lazy(): a row's walk is short) */
+        uint64_t off = x->lazy ? walk_(x, at, &u, c, c + d->w, 1)
+                               : walk_(x, at, &u, c, c + d->w, 0);
         if (off == UINT64_MAX)
             return UINT64_MAX;
         if (!same) {
