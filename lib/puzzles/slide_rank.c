@@ -336,14 +336,45 @@ static inline void put_row(const sl_desc *d, layout *l, unsigned c,
     }
 }
 
+/* The thread's last layout (sl_last_layout()) at each row start an
+ * unrank passed, from row lo on (SL_MAX_H: none): the cells covered and
+ * the number of anchors above it, so that the next unrank from that row
+ * puts the layout back at once (keep_before() takes the pieces off one
+ * by one).  tail: when the rows above the last are not their own mirror
+ * images and each row of the last row's node has one completion
+ * (ONE_EACH), that node's first row, else NULL: an unrank that shares
+ * the rows above takes its last row at once, without a search. */
+typedef struct row_snaps {
+    unsigned lo;
+    uint64_t occ[SL_MAX_H];
+    uint8_t np[SL_MAX_H];
+    const row_entry *tail;
+} row_snaps;
+
+/* l as it was at the start of row i (cell c), from s. */
+static inline void back_to_row(const sl_desc *d, layout *l,
+                               const row_snaps *s, unsigned i, unsigned c)
+{
+    const uint64_t keep = ((uint64_t)1 << c) - 1, zero = 0;   /* (c < 64) */
+    l->occ = s->occ[i];
+    l->np = s->np[i];
+    for (unsigned k = 0; k < d->nkinds; k++)
+        l->kinds[k] &= keep;
+    for (; c < d->n; c += d->w)         /* (8 bytes a row: row_bytes()) */
+        memcpy(l->at + c, &zero, sizeof zero);
+}
+
 /* The canonical layout of place r; its path row by row into *pre when
- * pre is not NULL; 'from', a row's first cell, as dp_unrank()'s.  r is
- * the place left among the canonical completions of v while the rows are
+ * pre is not NULL; from row i (i > 0: l and *pre hold a layout whose
+ * rows above are this one's, and its path), as dp_unrank()'s 'from';
+ * with s (may be NULL; needs pre), l's snapshots (row_snaps).  r is the
+ * place left among the canonical completions of v while the rows are
  * their own mirror images, then among the plain ones. */
 static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
-                        unsigned from)
+                        unsigned i, row_snaps *s)
 {
     const sl_desc *d = x->d;
+    const unsigned from = i * d->w, lastc = d->n - d->w;
     uint64_t r0 = r;
     uint32_t v = x->root;
     int same = 1;
@@ -351,13 +382,25 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         v = pre->node[from];
         same = pre->same[from];
         r -= pre->r[from];
-        keep_before(d, l, from);
+        if (s && i >= s->lo)
+            back_to_row(d, l, s, i, from);
+        else
+            keep_before(d, l, from);
     } else {
         clear_layout(x->d, l);
     }
-    for (unsigned c = from; c < d->n; c += d->w) {
+    if (s) {
+        s->lo = i < s->lo ? i : s->lo;
+        s->tail = NULL;
+    }
+    for (unsigned c = from; c < d->n; c += d->w, i++) {
         set_path(pre, c, v, r0 - r, same);
+        if (s) {
+            s->occ[i] = l->occ;
+            s->np[i] = (uint8_t)l->np;
+        }
         uint64_t plain = r;             /* the row's plain rank from v */
+        int was_same = same;
         if (same) {
             const fold_path *p = sl_fold_find(x, v, c, r, 0);   /* (r < F(v):
                                                                 one with
@@ -365,6 +408,8 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
             if (!p) {                   /* (the space damaged) */
                 if (pre)
                     pre->same[c] = 0;
+                if (s)
+                    s->lo = SL_MAX_H;
                 return;
             }
             r -= p->before;
@@ -374,6 +419,9 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         uint64_t left;
         if (hashed(x)) {                /* the row at once */
             const row_entry *e = row_at(x, v, plain);
+            if (s && c == lastc && !was_same &&
+                (x->rrow[x->rfirst[v]].n & ONE_EACH))
+                s->tail = &x->rrow[x->rfirst[v]];
             put_row(d, l, c, e->row);
             v = e->end;
             left = plain - e->off;
@@ -780,7 +828,7 @@ void sl_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
     if (x->level)
         trie_unrank(x, r, l);
     else if (x->fold)
-        fold_unrank(x, r, l, pre, 0);
+        fold_unrank(x, r, l, pre, 0, NULL);
     else
         dp_unrank(x, r, l, pre, 0);
 }
@@ -798,15 +846,31 @@ static int shares(const sl_ctx *x, const prefix *pre, unsigned c, uint64_t r)
 }
 
 /* sl_unrank() of r with its path, where l and *pre hold another layout of
- * the space (not a component's) and its path: from the last row start
- * (or cell, unfolded) whose completions hold r, as the layouts there
- * share the rows above.  Each one's completions hold the next one's, so
- * those that hold r come first: a binary search finds the last. */
-static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
+ * the space (not a component's) and its path, and (folded) s its
+ * snapshots: from the last row start (or cell, unfolded) whose
+ * completions hold r, as the layouts there share the rows above.  Each
+ * one's completions hold the next one's, so those that hold r come
+ * first: a binary search finds the last, after a look at the last row's
+ * (s->tail: the next state of the search most often shares the rows
+ * above it). */
+static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
+                        row_snaps *s)
 {
     const sl_desc *d = x->d;
     unsigned step = x->fold ? d->w : 1, lo = 0,
              hi = x->fold ? d->h - 1 : d->n - 1;   /* (no division) */
+    if (x->fold && s->tail) {
+        const unsigned c = d->n - d->w;
+        const uint64_t k = r - pre->r[c];
+        if (r >= pre->r[c] && k < ROWS_OF(s->tail->n)) {
+            const row_entry *e = s->tail + k;   /* (as fold_unrank()) */
+            back_to_row(d, l, s, d->h - 1, c);
+            put_row(d, l, c, e->row);
+            pre->node[d->n] = e->end;
+            pre->r[d->n] = r - (k - e->off);
+            return;
+        }
+    }
     while (lo < hi) {
         unsigned mid = (lo + hi + 1) / 2;
         if (shares(x, pre, mid * step, r))
@@ -815,7 +879,7 @@ static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
             hi = mid - 1;
     }
     if (x->fold)
-        fold_unrank(x, r, l, pre, lo * step);
+        fold_unrank(x, r, l, pre, lo, s);
     else
         dp_unrank(x, r, l, pre, lo * step);
 }
@@ -853,6 +917,7 @@ static _Thread_local struct {
     uint64_t idx;
     layout l;
     prefix pre;
+    row_snaps snap;              /* (folded: l's) */
 } last;
 
 /* The moves of a layout, as add_move() ranks them: into out (their codes
@@ -916,6 +981,8 @@ static void keep_moved(const sl_ctx *x, unsigned a, unsigned b, uint64_t idx,
     }
     copy_path(x, &last.pre, path, d->n + 1);
     last.idx = idx;
+    last.snap.lo = SL_MAX_H;
+    last.snap.tail = NULL;
 }
 
 /* sl_rank() of a layout from a drawing (its anchors not listed); folded,
@@ -940,6 +1007,8 @@ uint64_t sl_rank_kept(const sl_ctx *x, const layout *l)
     }
     last.space = x->space;
     last.idx = r;
+    last.snap.lo = SL_MAX_H;
+    last.snap.tail = NULL;
     return r;
 }
 
@@ -1061,7 +1130,9 @@ const layout *sl_last_layout(const sl_ctx *x, uint64_t idx)
 {
     if (last.space != x->space || last.idx != idx) {
         if (last.space == x->space && !x->level)
-            unrank_near(x, idx, &last.l, &last.pre);
+            unrank_near(x, idx, &last.l, &last.pre, &last.snap);
+        else if (x->fold && !x->level)
+            fold_unrank(x, idx, &last.l, &last.pre, 0, &last.snap);
         else
             sl_unrank(x, idx, &last.l, &last.pre);
         last.space = x->space;
