@@ -324,13 +324,16 @@ static inline const row_entry *row_at(const sl_ctx *x, uint32_t v,
 }
 
 /* Puts the pieces of row_bytes() b of the row at cell c into l, their
- * anchors after l's. */
+ * anchors after l's: at[] from c written 8 bytes at once (as row_bytes()
+ * reads them), so the rows below are put after it, or are empty. */
 static inline void put_row(const sl_desc *d, layout *l, unsigned c,
                            uint64_t b)
 {
+    memcpy(l->at + c, &b, sizeof b);
     while (b) {
-        unsigned i = (unsigned)__builtin_ctzll(b) / 8;
-        put_piece(d, l, (b >> 8 * i & 0xFF) - 1u, c + i);
+        unsigned i = (unsigned)__builtin_ctzll(b) / 8, k = (b >> 8 * i) & 0xFF;
+        l->occ |= d->kind[k - 1].shape << (c + i);
+        l->kinds[k - 1] |= (uint64_t)1 << (c + i);
         l->anchor[l->np++] = (uint8_t)(c + i);
         b &= ~((uint64_t)0xFF << 8 * i);
     }
@@ -343,24 +346,30 @@ static inline void put_row(const sl_desc *d, layout *l, unsigned c,
  * by one).  tail: when the rows above the last are not their own mirror
  * images and each row of the last row's node has one completion
  * (ONE_EACH), that node's first row, else NULL: an unrank that shares
- * the rows above takes its last row at once, without a search. */
+ * the rows above takes its last row at once, without a search.  end2:
+ * the rank past the completions of the node of the row above the last
+ * when the rows above that are not their own mirror images, else 0: an
+ * unrank that shares those rows starts there, without a search. */
 typedef struct row_snaps {
     unsigned lo;
     uint64_t occ[SL_MAX_H];
     uint8_t np[SL_MAX_H];
     const row_entry *tail;
+    uint64_t end2;
 } row_snaps;
 
-/* l as it was at the start of row i (cell c), from s. */
+/* l as it was at the start of row i (cell c), from s; its at[] from c
+ * on left as it is unless 'clear' (put_row() writes a row's whole). */
 static inline void back_to_row(const sl_desc *d, layout *l,
-                               const row_snaps *s, unsigned i, unsigned c)
+                               const row_snaps *s, unsigned i, unsigned c,
+                               int clear)
 {
     const uint64_t keep = ((uint64_t)1 << c) - 1, zero = 0;   /* (c < 64) */
     l->occ = s->occ[i];
     l->np = s->np[i];
     for (unsigned k = 0; k < d->nkinds; k++)
         l->kinds[k] &= keep;
-    for (; c < d->n; c += d->w)         /* (8 bytes a row: row_bytes()) */
+    for (; clear && c < d->n; c += d->w)   /* (8 bytes a row: row_bytes()) */
         memcpy(l->at + c, &zero, sizeof zero);
 }
 
@@ -383,7 +392,7 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         same = pre->same[from];
         r -= pre->r[from];
         if (s && i >= s->lo)
-            back_to_row(d, l, s, i, from);
+            back_to_row(d, l, s, i, from, !hashed(x));
         else
             keep_before(d, l, from);
     } else {
@@ -392,6 +401,8 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
     if (s) {
         s->lo = i < s->lo ? i : s->lo;
         s->tail = NULL;
+        if (i + 2 <= d->h)
+            s->end2 = 0;
     }
     for (unsigned c = from; c < d->n; c += d->w, i++) {
         set_path(pre, c, v, r0 - r, same);
@@ -401,6 +412,8 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         }
         uint64_t plain = r;             /* the row's plain rank from v */
         int was_same = same;
+        if (s && !same && c + 2 * d->w == d->n)
+            s->end2 = r0 - r + x->graph[v].node.total;
         if (same) {
             const fold_path *p = sl_fold_find(x, v, c, r, 0);   /* (r < F(v):
                                                                 one with
@@ -864,10 +877,14 @@ static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         const uint64_t k = r - pre->r[c];
         if (r >= pre->r[c] && k < ROWS_OF(s->tail->n)) {
             const row_entry *e = s->tail + k;   /* (as fold_unrank()) */
-            back_to_row(d, l, s, d->h - 1, c);
+            back_to_row(d, l, s, d->h - 1, c, 0);
             put_row(d, l, c, e->row);
             pre->node[d->n] = e->end;
             pre->r[d->n] = r - (k - e->off);
+            return;
+        }
+        if (r < s->end2 && r >= pre->r[c - d->w]) {   /* (end2 > 0: h > 1) */
+            fold_unrank(x, r, l, pre, d->h - 2, s);
             return;
         }
     }
@@ -983,6 +1000,7 @@ static void keep_moved(const sl_ctx *x, unsigned a, unsigned b, uint64_t idx,
     last.idx = idx;
     last.snap.lo = SL_MAX_H;
     last.snap.tail = NULL;
+    last.snap.end2 = 0;
 }
 
 /* sl_rank() of a layout from a drawing (its anchors not listed); folded,
@@ -1009,6 +1027,7 @@ uint64_t sl_rank_kept(const sl_ctx *x, const layout *l)
     last.idx = r;
     last.snap.lo = SL_MAX_H;
     last.snap.tail = NULL;
+    last.snap.end2 = 0;
     return r;
 }
 
@@ -1305,18 +1324,25 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
              shifted[4 * CLASS_KINDS * CLASS_OFFS];
     for (unsigned i = 0; i < x->nshift; i++)
         shifted[i] = free >> x->cls_rs[i] << x->cls_ls[i];
-    for (unsigned i = 0; i < x->ncls; i++) {   /* (without a branch) */
-        const sl_class *cl = &x->cls[i];
-        uint64_t m = l->kinds[cl->kind] & cl->ok;
-        if (x->cls_offs <= 2)
-            m &= shifted[cl->shift[0]] & shifted[cl->shift[1]];
-        else
+    if (x->cls_offs <= 2)               /* (without a branch) */
+        for (unsigned i = 0; i < x->ncls; i++) {
+            const sl_class *cl = &x->cls[i];
+            uint64_t m = l->kinds[cl->kind] & cl->ok &
+                         shifted[cl->shift[0]] & shifted[cl->shift[1]];
+            ms[i] = m;
+            moving |= m;
+            has |= (uint64_t)(m != 0) << i;
+        }
+    else
+        for (unsigned i = 0; i < x->ncls; i++) {
+            const sl_class *cl = &x->cls[i];
+            uint64_t m = l->kinds[cl->kind] & cl->ok;
             for (unsigned j = 0; j < x->cls_offs; j++)
                 m &= shifted[cl->shift[j]];
-        ms[i] = m;
-        moving |= m;
-        has |= (uint64_t)(m != 0) << i;
-    }
+            ms[i] = m;
+            moving |= m;
+            has |= (uint64_t)(m != 0) << i;
+        }
     if (metric != SL_MOVE)
         moving = 0;
     for (; metric != SL_MOVE && has; has &= has - 1) {
