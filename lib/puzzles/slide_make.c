@@ -1,7 +1,8 @@
 /* lib/puzzles/slide_make.c: a space's programme made (puzzle_slide.c has
  * the design): its graph built from the description, or read from a
  * table's ranking with its fold rows, only their frame checked here; and
- * saved as a table stores it (FORMAT.md, "ranking"). */
+ * saved as a table stores it (FORMAT.md, "ranking"); the search's moves'
+ * classes (sl_make_classes()). */
 #include "slide_engine.h"
 
 int sl_save_graph(sl_ctx *x)
@@ -245,4 +246,77 @@ int sl_make_table(sl_ctx *x, const layout *start,
     }
     free(ly.st);
     return rc != PTB_OK ? rc : x->size > MAX_SEARCHED ? PTB_EINVAL : PTB_OK;
+}
+
+/* Lists the classes of the search's moves (sl_class): each kind's steps
+ * each way.  None (the moves piece by piece: successors()) for a
+ * component's trie, when a step newly covers more than CLASS_OFFS cells,
+ * or with more than three classes a piece (the tile puzzles, a kind a
+ * tile: their few movable pieces are found faster one by one). */
+void sl_make_classes(sl_ctx *x)
+{
+    const sl_desc *d = x->d;
+    const int delta[4] = { -(int)d->w, (int)d->w, -1, 1 };   /* UDLR */
+    x->open_cells = ~d->walls & (d->n < 64 ? ((uint64_t)1 << d->n) - 1
+                                           : ~(uint64_t)0);
+    x->ncls = 0;
+    for (unsigned k = 0; k < d->nkinds; k++) {
+        unsigned a = d->kind[k].fit ? ptb_low_bit(d->kind[k].fit) : 0;
+        uint64_t last = d->kind[k].shape << a;
+        x->below[k] = (uint8_t)(((63u - (unsigned)__builtin_clzll(last)) / d->w -
+                                 a / d->w) * d->w);
+    }
+    for (unsigned k = 0; !x->level && d->nkinds <= CLASS_KINDS &&
+                         k < d->nkinds; k++)
+        for (unsigned dir = 0; dir < 4; dir++) {
+            sl_class *cl = &x->cls[x->ncls];
+            *cl = (sl_class){ .kind = (uint8_t)k,
+                              .delta = (int8_t)delta[dir] };
+            int a0 = -1;
+            unsigned i = 0;
+            for (uint64_t f = d->kind[k].fit; f; f &= f - 1)
+                if (place_of(x, k, ptb_low_bit(f))->step[dir] >= 0) {
+                    a0 = (int)ptb_low_bit(f);
+                    cl->ok |= (uint64_t)1 << a0;
+                }
+            if (a0 < 0)
+                continue;
+            for (uint64_t m = place_of(x, k, (unsigned)a0)->need[dir]; m;
+                 m &= m - 1, i++) {
+                int off = (int)ptb_low_bit(m) - a0;
+                if (i == CLASS_OFFS) {
+                    x->ncls = 0;
+                    return;
+                }
+                cl->rs[i] = (uint8_t)(off > 0 ? off : 0);
+                cl->ls[i] = (uint8_t)(off < 0 ? -off : 0);
+            }
+            cl->noff = (uint8_t)i;
+            x->ncls += i > 0;           /* (a step covers a new cell) */
+        }
+    x->cls_offs = 0;
+    for (unsigned j = 0; j < x->ncls; j++)
+        if (x->cls[j].noff > x->cls_offs)
+            x->cls_offs = x->cls[j].noff;
+    x->nshift = 0;
+    for (unsigned j = 0; j < x->ncls; j++)
+        for (unsigned i = 0; i < CLASS_OFFS; i++) {
+            sl_class *cl = &x->cls[j];
+            unsigned f = 0;
+            if (i >= cl->noff) {
+                cl->rs[i] = cl->rs[0];
+                cl->ls[i] = cl->ls[0];
+            }
+            while (f < x->nshift && (x->cls_rs[f] != cl->rs[i] ||
+                                     x->cls_ls[f] != cl->ls[i]))
+                f++;
+            if (f == x->nshift) {
+                x->cls_rs[f] = cl->rs[i];
+                x->cls_ls[f] = cl->ls[i];
+                x->nshift++;
+            }
+            cl->shift[i] = (uint8_t)f;
+        }
+    if (x->ncls > 3 * d->npieces)       /* (eight's 32 classes for 8 */
+        x->ncls = 0;                    /* tiles cost 4 % more) */
 }

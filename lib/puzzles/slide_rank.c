@@ -328,26 +328,66 @@ static inline const row_entry *row_at(const sl_ctx *x, uint32_t v,
 }
 
 /* Puts the pieces of row_bytes() b of the row at cell c into l, their
- * anchors after l's. */
+ * anchors after l's: at[] from c written 8 bytes at once (as row_bytes()
+ * reads them), so the rows below are put after it, or are empty. */
 static inline void put_row(const sl_desc *d, layout *l, unsigned c,
                            uint64_t b)
 {
+    memcpy(l->at + c, &b, sizeof b);
     while (b) {
-        unsigned i = (unsigned)__builtin_ctzll(b) / 8;
-        put_piece(d, l, (b >> 8 * i & 0xFF) - 1u, c + i);
+        unsigned i = (unsigned)__builtin_ctzll(b) / 8, k = (b >> 8 * i) & 0xFF;
+        l->occ |= d->kind[k - 1].shape << (c + i);
+        l->kinds[k - 1] |= (uint64_t)1 << (c + i);
         l->anchor[l->np++] = (uint8_t)(c + i);
         b &= ~((uint64_t)0xFF << 8 * i);
     }
 }
 
+/* The thread's last layout (sl_last_layout()) at each row start an
+ * unrank passed, from row lo on (SL_MAX_H: none): the cells covered and
+ * the number of anchors above it, so that the next unrank from that row
+ * puts the layout back at once (keep_before() takes the pieces off one
+ * by one).  tail: when the rows above the last are not their own mirror
+ * images and each row of the last row's node has one completion
+ * (ONE_EACH), that node's first row, else NULL: an unrank that shares
+ * the rows above takes its last row at once, without a search.  end2:
+ * the rank past the completions of the node of the row above the last
+ * when the rows above that are not their own mirror images, else 0: an
+ * unrank that shares those rows starts there, without a search. */
+typedef struct row_snaps {
+    unsigned lo;
+    uint64_t occ[SL_MAX_H];
+    uint8_t np[SL_MAX_H];
+    const row_entry *tail;
+    uint64_t end2;
+} row_snaps;
+
+/* l as it was at the start of row i (cell c), from s; its at[] from c
+ * on left as it is unless 'clear' (put_row() writes a row's whole). */
+static inline void back_to_row(const sl_desc *d, layout *l,
+                               const row_snaps *s, unsigned i, unsigned c,
+                               int clear)
+{
+    const uint64_t keep = ((uint64_t)1 << c) - 1, zero = 0;   /* (c < 64) */
+    l->occ = s->occ[i];
+    l->np = s->np[i];
+    for (unsigned k = 0; k < d->nkinds; k++)
+        l->kinds[k] &= keep;
+    for (; clear && c < d->n; c += d->w)   /* (8 bytes a row: row_bytes()) */
+        memcpy(l->at + c, &zero, sizeof zero);
+}
+
 /* The canonical layout of place r; its path row by row into *pre when
- * pre is not NULL; 'from', a row's first cell, as dp_unrank()'s.  r is
- * the place left among the canonical completions of v while the rows are
+ * pre is not NULL; from row i (i > 0: l and *pre hold a layout whose
+ * rows above are this one's, and its path), as dp_unrank()'s 'from';
+ * with s (may be NULL; needs pre), l's snapshots (row_snaps).  r is the
+ * place left among the canonical completions of v while the rows are
  * their own mirror images, then among the plain ones. */
 static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
-                        unsigned from)
+                        unsigned i, row_snaps *s)
 {
     const sl_desc *d = x->d;
+    const unsigned from = i * d->w, lastc = d->n - d->w;
     uint64_t r0 = r;
     uint32_t v = x->root;
     int same = 1;
@@ -355,13 +395,29 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         v = pre->node[from];
         same = pre->same[from];
         r -= pre->r[from];
-        keep_before(d, l, from);
+        if (s && i >= s->lo)
+            back_to_row(d, l, s, i, from, !hashed(x));
+        else
+            keep_before(d, l, from);
     } else {
         clear_layout(x->d, l);
     }
-    for (unsigned c = from; c < d->n; c += d->w) {
+    if (s) {
+        s->lo = i < s->lo ? i : s->lo;
+        s->tail = NULL;
+        if (i + 2 <= d->h)
+            s->end2 = 0;
+    }
+    for (unsigned c = from; c < d->n; c += d->w, i++) {
         set_path(pre, c, v, r0 - r, same);
+        if (s) {
+            s->occ[i] = l->occ;
+            s->np[i] = (uint8_t)l->np;
+        }
         uint64_t plain = r;             /* the row's plain rank from v */
+        int was_same = same;
+        if (s && !same && c + 2 * d->w == d->n)
+            s->end2 = r0 - r + x->graph[v].node.total;
         if (same) {
             const fold_path *p = sl_fold_find(x, v, c, r, 0);   /* (r < F(v):
                                                                 one with
@@ -369,6 +425,8 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
             if (!p) {                   /* (the space damaged) */
                 if (pre)
                     pre->same[c] = 0;
+                if (s)
+                    s->lo = SL_MAX_H;
                 return;
             }
             r -= p->before;
@@ -378,6 +436,9 @@ static void fold_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
         uint64_t left;
         if (hashed(x)) {                /* the row at once */
             const row_entry *e = row_at(x, v, plain);
+            if (s && c == lastc && !was_same &&
+                (x->rrow[x->rfirst[v]].n & ONE_EACH))
+                s->tail = &x->rrow[x->rfirst[v]];
             put_row(d, l, c, e->row);
             v = e->end;
             left = plain - e->off;
@@ -784,7 +845,7 @@ void sl_unrank(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
     if (x->level)
         trie_unrank(x, r, l);
     else if (x->fold)
-        fold_unrank(x, r, l, pre, 0);
+        fold_unrank(x, r, l, pre, 0, NULL);
     else
         dp_unrank(x, r, l, pre, 0);
 }
@@ -802,15 +863,35 @@ static int shares(const sl_ctx *x, const prefix *pre, unsigned c, uint64_t r)
 }
 
 /* sl_unrank() of r with its path, where l and *pre hold another layout of
- * the space (not a component's) and its path: from the last row start
- * (or cell, unfolded) whose completions hold r, as the layouts there
- * share the rows above.  Each one's completions hold the next one's, so
- * those that hold r come first: a binary search finds the last. */
-static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
+ * the space (not a component's) and its path, and (folded) s its
+ * snapshots: from the last row start (or cell, unfolded) whose
+ * completions hold r, as the layouts there share the rows above.  Each
+ * one's completions hold the next one's, so those that hold r come
+ * first: a binary search finds the last, after a look at the last row's
+ * (s->tail: the next state of the search most often shares the rows
+ * above it). */
+static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre,
+                        row_snaps *s)
 {
     const sl_desc *d = x->d;
     unsigned step = x->fold ? d->w : 1, lo = 0,
              hi = x->fold ? d->h - 1 : d->n - 1;   /* (no division) */
+    if (x->fold && s->tail) {
+        const unsigned c = d->n - d->w;
+        const uint64_t k = r - pre->r[c];
+        if (r >= pre->r[c] && k < ROWS_OF(s->tail->n)) {
+            const row_entry *e = s->tail + k;   /* (as fold_unrank()) */
+            back_to_row(d, l, s, d->h - 1, c, 0);
+            put_row(d, l, c, e->row);
+            pre->node[d->n] = e->end;
+            pre->r[d->n] = r - (k - e->off);
+            return;
+        }
+        if (r < s->end2 && r >= pre->r[c - d->w]) {   /* (end2 > 0: h > 1) */
+            fold_unrank(x, r, l, pre, d->h - 2, s);
+            return;
+        }
+    }
     while (lo < hi) {
         unsigned mid = (lo + hi + 1) / 2;
         if (shares(x, pre, mid * step, r))
@@ -819,7 +900,7 @@ static void unrank_near(const sl_ctx *x, uint64_t r, layout *l, prefix *pre)
             hi = mid - 1;
     }
     if (x->fold)
-        fold_unrank(x, r, l, pre, lo * step);
+        fold_unrank(x, r, l, pre, lo, s);
     else
         dp_unrank(x, r, l, pre, lo * step);
 }
@@ -857,6 +938,7 @@ static _Thread_local struct {
     uint64_t idx;
     layout l;
     prefix pre;
+    row_snaps snap;              /* (folded: l's) */
 } last;
 
 /* The moves of a layout, as add_move() ranks them: into out (their codes
@@ -920,6 +1002,9 @@ static void keep_moved(const sl_ctx *x, unsigned a, unsigned b, uint64_t idx,
     }
     copy_path(x, &last.pre, path, d->n + 1);
     last.idx = idx;
+    last.snap.lo = SL_MAX_H;
+    last.snap.tail = NULL;
+    last.snap.end2 = 0;
 }
 
 /* sl_rank() of a layout from a drawing (its anchors not listed); folded,
@@ -944,6 +1029,9 @@ uint64_t sl_rank_kept(const sl_ctx *x, const layout *l)
     }
     last.space = x->space;
     last.idx = r;
+    last.snap.lo = SL_MAX_H;
+    last.snap.tail = NULL;
+    last.snap.end2 = 0;
     return r;
 }
 
@@ -1065,7 +1153,9 @@ const layout *sl_last_layout(const sl_ctx *x, uint64_t idx)
 {
     if (last.space != x->space || last.idx != idx) {
         if (last.space == x->space && !x->level)
-            unrank_near(x, idx, &last.l, &last.pre);
+            unrank_near(x, idx, &last.l, &last.pre, &last.snap);
+        else if (x->fold && !x->level)
+            fold_unrank(x, idx, &last.l, &last.pre, 0, &last.snap);
         else
             sl_unrank(x, idx, &last.l, &last.pre);
         last.space = x->space;
@@ -1079,79 +1169,6 @@ const layout *sl_last_layout(const sl_ctx *x, uint64_t idx)
 }
 
 /* ==== the search's moves by classes ===================================== */
-
-/* Lists the classes of the search's moves (sl_class): each kind's steps
- * each way.  None (the moves piece by piece: successors()) for a
- * component's trie, when a step newly covers more than CLASS_OFFS cells,
- * or with more than three classes a piece (the tile puzzles, a kind a
- * tile: their few movable pieces are found faster one by one). */
-void sl_make_classes(sl_ctx *x)
-{
-    const sl_desc *d = x->d;
-    const int delta[4] = { -(int)d->w, (int)d->w, -1, 1 };   /* UDLR */
-    x->open_cells = ~d->walls & (d->n < 64 ? ((uint64_t)1 << d->n) - 1
-                                           : ~(uint64_t)0);
-    x->ncls = 0;
-    for (unsigned k = 0; k < d->nkinds; k++) {
-        unsigned a = d->kind[k].fit ? ptb_low_bit(d->kind[k].fit) : 0;
-        uint64_t last = d->kind[k].shape << a;
-        x->below[k] = (uint8_t)(((63u - (unsigned)__builtin_clzll(last)) / d->w -
-                                 a / d->w) * d->w);
-    }
-    for (unsigned k = 0; !x->level && d->nkinds <= CLASS_KINDS &&
-                         k < d->nkinds; k++)
-        for (unsigned dir = 0; dir < 4; dir++) {
-            sl_class *cl = &x->cls[x->ncls];
-            *cl = (sl_class){ .kind = (uint8_t)k,
-                              .delta = (int8_t)delta[dir] };
-            int a0 = -1;
-            unsigned i = 0;
-            for (uint64_t f = d->kind[k].fit; f; f &= f - 1)
-                if (place_of(x, k, ptb_low_bit(f))->step[dir] >= 0) {
-                    a0 = (int)ptb_low_bit(f);
-                    cl->ok |= (uint64_t)1 << a0;
-                }
-            if (a0 < 0)
-                continue;
-            for (uint64_t m = place_of(x, k, (unsigned)a0)->need[dir]; m;
-                 m &= m - 1, i++) {
-                int off = (int)ptb_low_bit(m) - a0;
-                if (i == CLASS_OFFS) {
-                    x->ncls = 0;
-                    return;
-                }
-                cl->rs[i] = (uint8_t)(off > 0 ? off : 0);
-                cl->ls[i] = (uint8_t)(off < 0 ? -off : 0);
-            }
-            cl->noff = (uint8_t)i;
-            x->ncls += i > 0;           /* (a step covers a new cell) */
-        }
-    x->cls_offs = 0;
-    for (unsigned j = 0; j < x->ncls; j++)
-        if (x->cls[j].noff > x->cls_offs)
-            x->cls_offs = x->cls[j].noff;
-    x->nshift = 0;
-    for (unsigned j = 0; j < x->ncls; j++)
-        for (unsigned i = 0; i < CLASS_OFFS; i++) {
-            sl_class *cl = &x->cls[j];
-            unsigned f = 0;
-            if (i >= cl->noff) {
-                cl->rs[i] = cl->rs[0];
-                cl->ls[i] = cl->ls[0];
-            }
-            while (f < x->nshift && (x->cls_rs[f] != cl->rs[i] ||
-                                     x->cls_ls[f] != cl->ls[i]))
-                f++;
-            if (f == x->nshift) {
-                x->cls_rs[f] = cl->rs[i];
-                x->cls_ls[f] = cl->ls[i];
-                x->nshift++;
-            }
-            cl->shift[i] = (uint8_t)f;
-        }
-    if (x->ncls > 3 * d->npieces)       /* (eight's 32 classes for 8 */
-        x->ncls = 0;                    /* tiles cost 4 % more) */
-}
 
 /* The anchors of ok from which a piece of class cl steps, the free cells
  * being free (the first cell it needs first: most often not free). */
@@ -1311,18 +1328,25 @@ static ALWAYS_INLINE unsigned class_moves(const sl_ctx *x, const layout *l,
              shifted[4 * CLASS_KINDS * CLASS_OFFS];
     for (unsigned i = 0; i < x->nshift; i++)
         shifted[i] = free >> x->cls_rs[i] << x->cls_ls[i];
-    for (unsigned i = 0; i < x->ncls; i++) {   /* (without a branch) */
-        const sl_class *cl = &x->cls[i];
-        uint64_t m = l->kinds[cl->kind] & cl->ok;
-        if (x->cls_offs <= 2)
-            m &= shifted[cl->shift[0]] & shifted[cl->shift[1]];
-        else
+    if (x->cls_offs <= 2)               /* (without a branch) */
+        for (unsigned i = 0; i < x->ncls; i++) {
+            const sl_class *cl = &x->cls[i];
+            uint64_t m = l->kinds[cl->kind] & cl->ok &
+                         shifted[cl->shift[0]] & shifted[cl->shift[1]];
+            ms[i] = m;
+            moving |= m;
+            has |= (uint64_t)(m != 0) << i;
+        }
+    else
+        for (unsigned i = 0; i < x->ncls; i++) {
+            const sl_class *cl = &x->cls[i];
+            uint64_t m = l->kinds[cl->kind] & cl->ok;
             for (unsigned j = 0; j < x->cls_offs; j++)
                 m &= shifted[cl->shift[j]];
-        ms[i] = m;
-        moving |= m;
-        has |= (uint64_t)(m != 0) << i;
-    }
+            ms[i] = m;
+            moving |= m;
+            has |= (uint64_t)(m != 0) << i;
+        }
     if (metric != SL_MOVE)
         moving = 0;
     for (; metric != SL_MOVE && has; has &= has - 1) {
