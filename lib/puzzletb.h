@@ -821,6 +821,14 @@ void ptb_family_journal_close(ptb_family_journal *j);
  * ptb_family_solve(). */
 typedef struct ptb_family_counts {
     uint64_t configs, numbers, largest, big, goals, tasks, memory;
+    /* A family of blocks ('family blocks N') sets blocks and counts
+     * differently, its whole (with a sample too): tasks, a goal piece's
+     * place and a piece count each; configs those with a goal the goal
+     * piece can leave; goals those goal layouts (the searches' starts),
+     * numbers every goal layout, largest the most goals of a task,
+     * sampled the goals of the sample's tasks; big 0; memory the sets of
+     * the largest tasks' goals, one a thread. */
+    uint64_t blocks, sampled;
 } ptb_family_counts;
 int ptb_family_plan(const char *text, unsigned threads, ptb_family_counts *out,
                     char *err, size_t errcap);
