@@ -153,28 +153,34 @@ static int read_records(const char *text, size_t len, size_t at,
             return -1;
         size_t first = kept->n;
         const char *line = nl + 1;
-        for (unsigned long long i = 0; i < k; i++) {
-            if (!(nl = memchr(line, '\n', (size_t)(end - line))))
-                return 0;
+        int r = 1;               /* 0 cut short, -1 damaged */
+        for (unsigned long long i = 0; r > 0 && i < k; i++) {
             void *a = kept->level;
+            if (!(nl = memchr(line, '\n', (size_t)(end - line)))) {
+                r = 0;
+                break;
+            }
             if (ptb_room(&a, &kept->cap, kept->n + 1, sizeof *kept->level,
                          64))
-                return -1;
+                r = -1;
             kept->level = a;
-            if (!read_level(line, nl, &kept->level[kept->n]))
-                return -1;
-            kept->n++;
+            if (r > 0 && !read_level(line, nl, &kept->level[kept->n]))
+                r = -1;
+            kept->n += r > 0;
             line = nl + 1;
         }
         char hex[65], tail[96];
-        if (!(nl = memchr(line, '\n', (size_t)(end - line))))
-            return 0;
-        sha_hex(s, (size_t)(line - s), hex);
-        int m = snprintf(tail, sizeof tail, "end %u %s", task, hex);
-        if (nl - line != m || memcmp(line, tail, (size_t)m)) {
+        if (r > 0 && !(nl = memchr(line, '\n', (size_t)(end - line))))
+            r = 0;
+        if (r > 0) {
+            sha_hex(s, (size_t)(line - s), hex);
+            int m = snprintf(tail, sizeof tail, "end %u %s", task, hex);
+            r = nl - line == m && !memcmp(line, tail, (size_t)m) ? 1 : -1;
+        }
+        if (r <= 0) {            /* (a record's puzzles, whole or none) */
             while (kept->n > first)
                 free(kept->level[--kept->n].hist);
-            return -1;
+            return r;
         }
         done[task] = 1;
         ++*ndone;
