@@ -194,6 +194,18 @@ static int blk_init(blk *b, const sl_desc *d, unsigned most, char *err,
 
 /* ---- layouts and their keys ----------------------------------------- */
 
+/* Piece m lettered v into key k. */
+static void key_add(const blk *b, bkey *k, uint64_t m, uint64_t v)
+{
+    for (; m; m &= m - 1) {
+        unsigned at = b->at[low(m)];
+        if (at < 64)
+            k->lo |= v << at;
+        if (at > 59)
+            k->hi |= at < 64 ? v >> (64 - at) : v << (at - 64);
+    }
+}
+
 static bkey key_of(const blk *b, const lay *l)
 {
     uint64_t order[BLK_CELLS];
@@ -210,14 +222,33 @@ static bkey key_of(const blk *b, const lay *l)
     for (unsigned i = 0; i < np; i++) {
         unsigned p = (unsigned)(order[i] & 0xFF);
         gl = p == l->goal ? i + 1 : gl;
-        for (uint64_t r = l->piece[p]; r; r &= r - 1) {
-            unsigned at = b->at[low(r)];
-            uint64_t v = (uint64_t)(i + 1);
-            if (at < 64)
-                k.lo |= v << at;
-            if (at > 59)
-                k.hi |= at < 64 ? v >> (64 - at) : v << (at - 64);
+        key_add(b, &k, l->piece[p], i + 1);
+    }
+    k.hi |= (uint64_t)gl << 59;
+    return k;
+}
+
+/* key_of() of layout l with its piece p moved to 'to', l's pieces in the
+ * order of their first cells (lay_of()'s): the moved piece's letter found
+ * among the others', no sort. */
+static bkey key_moved(const blk *b, const lay *l, unsigned p, uint64_t to)
+{
+    bkey k = { 0, 0 };
+    unsigned v = 1, gl = 0, at = low(to), put = 0;
+    for (unsigned i = 0; i < l->np; i++) {
+        if (i == p)
+            continue;
+        if (!put && low(l->piece[i]) > at) {
+            gl = p == l->goal ? v : gl;
+            key_add(b, &k, to, v++);
+            put = 1;
         }
+        gl = i == l->goal ? v : gl;
+        key_add(b, &k, l->piece[i], v++);
+    }
+    if (!put) {
+        gl = p == l->goal ? v : gl;
+        key_add(b, &k, to, v);
     }
     k.hi |= (uint64_t)gl << 59;
     return k;
@@ -391,10 +422,20 @@ static int bset_has(const bset *s, const bkey *k)
     return 0;
 }
 
+/* s emptied: the slots of its layouts found again and freed, or (when
+ * they fill more than an eighth of the slots) all cleared at once. */
 static void bset_clear(bset *s)
 {
-    if (s->cap)
+    if (s->size > s->cap / 4)
         memset(s->slot, 0, 2 * s->cap * sizeof *s->slot);
+    else
+        for (uint64_t m = 0; m < s->size; m++) {
+            uint64_t h = key_hash(&s->key[m]) & s->mask;
+            while (s->slot[h] != m + 1)   /* (never stops at a slot freed
+                                             before: it is further on) */
+                h = (h + 1) & s->mask;
+            s->slot[h] = 0;
+        }
     s->size = 0;
     s->nedge = 0;
 }
@@ -412,29 +453,23 @@ static int can_leave(const blk *b, const lay *l)
     return !((g >> 1) & ~free) || !((g >> b->pw) & ~free);
 }
 
-/* The numbers of the layouts one move from layout m into out[] (*nout of
- * them), the new ones added to s; PTB_ENOMEM. */
-static int expand(const blk *b, bset *s, uint32_t m, uint32_t *out,
+/* The numbers of the layouts one move from layout l (lay_of()'s) into
+ * out[] (*nout of them), the new ones added to s; PTB_ENOMEM. */
+static int expand(const blk *b, bset *s, const lay *l, uint32_t *out,
                   unsigned *nout)
 {
-    lay l;
     uint64_t to[64];
-    bkey k = s->key[m];
-    lay_of(b, &k, &l);
     *nout = 0;
-    for (unsigned p = 0; p < l.np; p++) {
-        uint64_t was = l.piece[p];
-        unsigned n = dests(b, &l, p, to);
+    for (unsigned p = 0; p < l->np; p++) {
+        unsigned n = dests(b, l, p, to);
         for (unsigned i = 0; i < n; i++) {
             int added;
-            l.piece[p] = to[i];
-            bkey nk = key_of(b, &l);
+            bkey nk = key_moved(b, l, p, to[i]);
             uint32_t id = bset_find(s, &nk, &added);
             if (id == UINT32_MAX)
                 return PTB_ENOMEM;
             out[(*nout)++] = id;
         }
-        l.piece[p] = was;
     }
     return PTB_OK;
 }
@@ -475,7 +510,7 @@ static int find_component(const blk *b, const bkey *k, bset *s, bset *seen,
         if (s->flag[m] & IS_GOAL && can_leave(b, &l) &&
             bset_find(seen, &mk, &added) == UINT32_MAX)
             rc = PTB_ENOMEM;
-        if (rc == PTB_OK && (rc = expand(b, s, (uint32_t)m, out, &nout))
+        if (rc == PTB_OK && (rc = expand(b, s, &l, out, &nout))
             == PTB_OK)
             rc = add_edges(s, m, out, nout);
     }
