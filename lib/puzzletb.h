@@ -766,7 +766,12 @@ int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
  * others, to the same puzzles (progress(ctx, "resume", tasks taken back,
  * tasks) first).  The file is removed when the run ends well; a file of
  * another family, or damaged before its last task, is PTB_EFORMAT with one
- * line in err (a task cut short at its end is done again). */
+ * line in err (a task cut short at its end is done again).  A family of
+ * blocks ('family blocks N') splits its work in tasks of a goal piece's
+ * place and a piece count, counts their goal layouts first (always: they
+ * order the tasks, heaviest first), and calls progress(ctx, "goals", done,
+ * total), in goal layouts the goal piece can leave; its checkpoint is the
+ * same. */
 typedef struct ptb_family_opts {
     unsigned threads;
     void (*progress)(void *ctx, const char *phase, uint64_t done,
