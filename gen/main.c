@@ -212,18 +212,17 @@ static void log_progress(bar *b, const char *phase, uint64_t done,
         b->phase_start = b->last_draw = t;
         return;
     }
-    if ((strcmp(phase, "search") && strcmp(phase, "pieces")) ||
+    if ((strcmp(phase, "search") && strcmp(phase, "goals")) ||
         t - b->last_draw < b->log_every)
         return;
     grouped(done, d, sizeof d);
     grouped(total, n, sizeof n);
     time_left(b, done, total, left, sizeof left);
-    if (!strcmp(phase, "pieces"))     /* a family of blocks */
-        fprintf(stderr, PROG ": %s: %s of %s piece counts searched%s%s\n",
-                b->name, d, n, left[0] ? ", " : "", left + strspn(left, " "));
-    else if (b->family)
+    if (b->family)
         fprintf(stderr, PROG ": %s: %s of %s %s%s%s\n", b->name, d, n,
-                b->family == 2 ? "tasks done" : "layouts searched",
+                b->family == 2 ? "tasks done"
+                : !strcmp(phase, "goals") ? "goal layouts searched from"
+                : "layouts searched",
                 left[0] ? ", " : "", left + strspn(left, " "));
     else
         fprintf(stderr, PROG ": %s: layer %u, %s of %s states found%s%s\n",
@@ -810,18 +809,115 @@ static double cpu_now(void)
            (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-/* --plan --family FILE: its configurations, numbers and memory; with
- * --sample N, those of 1 task in N and the search of those tasks, timed,
- * and the whole's expected (times N) here and on --processes P
- * processes; 1 when the largest configuration cannot fit in memory. */
-static int family_plan(const options *o, const char *text)
+/* The counts of --plan --family, on one line: a family of blocks' goal
+ * layouts (its whole, counted), another's configurations (its sample's
+ * after "a sample of ...: " when 'sample', without the tasks); the memory
+ * and this machine's. */
+static void print_counts(const options *o, const ptb_family_counts *c,
+                         const char *have, int sample)
 {
-    char err[256] = "", num[32], big[32], largest[32], goals[32], mem[32],
-         have[32], conf[32], tasks[32], cpu[32], wall[32], split[32];
-    ptb_family_counts c;
+    char num[32], big[32], largest[32], goals[32], mem[32], conf[32],
+         tasks[32];
+    grouped(c->configs, conf, sizeof conf);
+    grouped(c->numbers, num, sizeof num);
+    grouped(c->big, big, sizeof big);
+    grouped(c->largest, largest, sizeof largest);
+    grouped(c->goals, goals, sizeof goals);
+    grouped(c->tasks, tasks, sizeof tasks);
+    human_size(c->memory, mem, sizeof mem);
+    if (c->blocks)
+        printf("%s: %s goal layouts, %s of them the goal piece can leave "
+               "(the searches' starts); %s tasks (%s with such goals), the "
+               "largest %s; memory about %s (the largest tasks' goals, one "
+               "a thread; %s here)", o->family, num, goals, tasks, conf,
+               largest, mem, have);
+    else
+        printf("%s%s%s configurations (%s past 2^24 layouts), %s layouts "
+               "numbered, the largest %s; %s candidate goals; %s%s"
+               "memory at most %s (the largest configuration; %s here)",
+               sample ? "" : o->family, sample ? "" : ": ", conf, big, num,
+               largest, goals, sample ? "" : tasks,
+               sample ? "" : " tasks; ", mem, have);
+}
+
+/* --plan --family FILE --sample N: 1 task in N searched, timed, and the
+ * whole's time expected (times N; a family of blocks, times its goals
+ * over the sample's, plus the count's CPU: its run counts first, as the
+ * plan did in count_cpu, then searches), here and on --processes P
+ * processes. */
+static int family_sample(const options *o, const char *text,
+                         const ptb_family_counts *c, double count_cpu,
+                         const char *have)
+{
+    char err[256] = "", conf[32], num[32], cpu[32], wall[32], split[32],
+         tasks[32], goals[32];
     ptb_family_opts fo = { .threads = o->build.threads, .every = o->sample };
     unsigned threads = o->build.threads ? o->build.threads : 1;
-    double t0 = now();
+    uint64_t sampled = c->tasks / o->sample +
+                       (c->tasks % o->sample > o->sample / 2);
+    ptb_family *f = NULL;
+    double w0 = now(), c0 = cpu_now();
+    int rc = ptb_family_run(text, &fo, &f, err, sizeof err);
+    double secs = cpu_now() - c0 - count_cpu, walled = now() - w0;
+    size_t levels = f ? ptb_family_count(f) : 0;
+    ptb_family_free(f);
+    if (rc != PTB_OK) {
+        fprintf(stderr, PROG ": %s: %s\n", o->family,
+                err[0] ? err : ptb_strerror(rc));
+        return EXIT_FAILED;
+    }
+    grouped(c->tasks, tasks, sizeof tasks);
+    grouped(c->sampled, goals, sizeof goals);
+    double scale = !c->blocks ? o->sample
+                   : c->sampled ? (double)c->goals / (double)c->sampled : 0;
+    if (c->blocks)
+        printf("%s: a sample of 1 task in %u (%" PRIu64 " of %s tasks): %s "
+               "goal layouts the goal piece can leave", o->family,
+               o->sample, sampled, tasks, goals);
+    else {
+        printf("%s: a sample of 1 task in %u (%" PRIu64 " of %s tasks): ",
+               o->family, o->sample, sampled, tasks);
+        print_counts(o, c, have, 1);
+    }
+    printf("; its search %.1f s of CPU, %.1f s on %u thread%s, %zu "
+           "levels\n", secs, walled, threads, threads == 1 ? "" : "s",
+           levels);
+    double total = secs * scale + count_cpu;
+    human_span(total, cpu, sizeof cpu);
+    human_span(total / threads, wall, sizeof wall);
+    if (c->blocks) {
+        grouped(c->goals, goals, sizeof goals);
+        printf("%s: in all, %s goal layouts the goal piece can leave "
+               "(counted: the sample's %.1f times); its count and search "
+               "%s of CPU, %s here on %u thread%s", o->family, goals, scale,
+               cpu, wall, threads, threads == 1 ? "" : "s");
+    } else {
+        grouped(c->configs * o->sample, conf, sizeof conf);
+        grouped(c->numbers * o->sample, num, sizeof num);
+        printf("%s: in all, about %s configurations, %s layouts numbered; "
+               "its search %s of CPU, %s here on %u thread%s", o->family,
+               conf, num, cpu, wall, threads, threads == 1 ? "" : "s");
+    }
+    if (o->processes.ranks) {
+        human_span(total / threads / o->processes.ranks, split,
+                   sizeof split);
+        printf("; %s on %u processes of %u thread%s (tbgen-mpi -np %u: "
+               "process 0 hands out the tasks)", split, o->processes.ranks,
+               threads, threads == 1 ? "" : "s", o->processes.ranks + 1);
+    }
+    printf("\n");
+    return 0;
+}
+
+/* --plan --family FILE: its counts and memory (print_counts()); with
+ * --sample N, the time of 1 task in N and the whole's (family_sample());
+ * 1 when the memory it needs is more than the machine's. */
+static int family_plan(const options *o, const char *text)
+{
+    char err[256] = "", mem[32], have[32];
+    ptb_family_counts c;
+    ptb_family_opts fo = { .threads = o->build.threads, .every = o->sample };
+    double t0 = now(), c0 = cpu_now();
     int rc = o->sample > 1 ? ptb_family_sample(text, &fo, &c, err, sizeof err)
                            : ptb_family_plan(text, fo.threads, &c, err,
                                              sizeof err);
@@ -831,63 +927,18 @@ static int family_plan(const options *o, const char *text)
         return rc == PTB_EPARSE ? EXIT_USAGE : EXIT_FAILED;
     }
     uint64_t memory = machine_memory();
-    double counted = now() - t0;
-    grouped(c.configs, conf, sizeof conf);
-    grouped(c.numbers, num, sizeof num);
-    grouped(c.big, big, sizeof big);
-    grouped(c.largest, largest, sizeof largest);
-    grouped(c.goals, goals, sizeof goals);
-    grouped(c.tasks, tasks, sizeof tasks);
+    double counted = now() - t0, count_cpu = c.blocks ? cpu_now() - c0 : 0;
     human_size(c.memory, mem, sizeof mem);
     human_size(memory, have, sizeof have);
-    if (o->sample < 2)
-        printf("%s: %s configurations (%s past 2^24 layouts), %s layouts "
-               "numbered, the largest %s; %s candidate goals; %s tasks; "
-               "memory at most %s (the largest configuration; %s here); "
-               "counted in %.1f s (its time: --sample N)\n", o->family, conf,
-               big, num, largest, goals, tasks, mem, have, counted);
-    else {
-        uint64_t sampled = c.tasks / o->sample +
-                           (c.tasks % o->sample > o->sample / 2);
-        ptb_family *f = NULL;
-        double w0 = now(), c0 = cpu_now();
-        rc = ptb_family_run(text, &fo, &f, err, sizeof err);
-        double secs = cpu_now() - c0, walled = now() - w0;
-        size_t levels = f ? ptb_family_count(f) : 0;
-        ptb_family_free(f);
-        if (rc != PTB_OK) {
-            fprintf(stderr, PROG ": %s: %s\n", o->family,
-                    err[0] ? err : ptb_strerror(rc));
-            return EXIT_FAILED;
-        }
-        printf("%s: a sample of 1 task in %u (%" PRIu64 " of %s tasks): %s "
-               "configurations (%s past 2^24 layouts), %s layouts numbered, "
-               "the largest %s; %s candidate goals; memory at most %s (the "
-               "largest configuration; %s here); its search %.1f s of CPU, "
-               "%.1f s on %u thread%s, %zu levels\n", o->family, o->sample,
-               sampled, tasks, conf, big, num, largest, goals, mem, have,
-               secs, walled, threads, threads == 1 ? "" : "s", levels);
-        grouped(c.configs * o->sample, conf, sizeof conf);
-        grouped(c.numbers * o->sample, num, sizeof num);
-        human_span(secs * o->sample, cpu, sizeof cpu);
-        human_span(secs * o->sample / threads, wall, sizeof wall);
-        printf("%s: in all, about %s configurations, %s layouts numbered; "
-               "its search %s of CPU, %s here on %u thread%s", o->family,
-               conf, num, cpu, wall, threads, threads == 1 ? "" : "s");
-        if (o->processes.ranks) {
-            human_span(secs * o->sample / threads / o->processes.ranks,
-                          split, sizeof split);
-            printf("; %s on %u processes of %u thread%s (tbgen-mpi -np %u: "
-                   "process 0 hands out the tasks)", split,
-                   o->processes.ranks, threads, threads == 1 ? "" : "s",
-                   o->processes.ranks + 1);
-        }
-        printf("\n");
-    }
+    if (o->sample < 2) {
+        print_counts(o, &c, have, 0);
+        printf("; counted in %.1f s (its time: --sample N)\n", counted);
+    } else if ((rc = family_sample(o, text, &c, count_cpu, have)) != 0)
+        return rc;
     if (memory && c.memory > memory) {
-        fprintf(stderr, PROG ": %s: its largest configuration needs %s of "
-                "memory, more than this machine's %s\n", o->family, mem,
-                have);
+        fprintf(stderr, PROG ": %s: %s needs %s of memory, more than "
+                "this machine's %s\n", o->family, c.blocks ? "its search"
+                : "its largest configuration", mem, have);
         return EXIT_FAILED;
     }
     return flush_stdout();

@@ -766,7 +766,12 @@ int ptb_family_solve(const char *text, unsigned threads, ptb_family **out,
  * others, to the same puzzles (progress(ctx, "resume", tasks taken back,
  * tasks) first).  The file is removed when the run ends well; a file of
  * another family, or damaged before its last task, is PTB_EFORMAT with one
- * line in err (a task cut short at its end is done again). */
+ * line in err (a task cut short at its end is done again).  A family of
+ * blocks ('family blocks N') splits its work in tasks of a goal piece's
+ * place and a piece count, counts their goal layouts first (always: they
+ * order the tasks, heaviest first), and calls progress(ctx, "goals", done,
+ * total), in goal layouts the goal piece can leave; its checkpoint is the
+ * same. */
 typedef struct ptb_family_opts {
     unsigned threads;
     void (*progress)(void *ctx, const char *phase, uint64_t done,
@@ -821,6 +826,14 @@ void ptb_family_journal_close(ptb_family_journal *j);
  * ptb_family_solve(). */
 typedef struct ptb_family_counts {
     uint64_t configs, numbers, largest, big, goals, tasks, memory;
+    /* A family of blocks ('family blocks N') sets blocks and counts
+     * differently, its whole (with a sample too): tasks, a goal piece's
+     * place and a piece count each; configs those with a goal the goal
+     * piece can leave; goals those goal layouts (the searches' starts),
+     * numbers every goal layout, largest the most goals of a task,
+     * sampled the goals of the sample's tasks; big 0; memory the sets of
+     * the largest tasks' goals, one a thread. */
+    uint64_t blocks, sampled;
 } ptb_family_counts;
 int ptb_family_plan(const char *text, unsigned threads, ptb_family_counts *out,
                     char *err, size_t errcap);

@@ -89,3 +89,17 @@ need() {
         fi
     done
 }
+
+# kill_at N CKPT COMMAND...: COMMAND in the background, killed (-9) once
+# its checkpoint CKPT holds N tasks, or after 60 s
+kill_at() {
+    local n=$1 c=$2 p i=0 k
+    shift 2
+    "$@" & p=$!
+    while [ "$i" -lt 1200 ] && kill -0 "$p" 2>/dev/null; do
+        k=$(grep -c '^end ' "$c" 2>/dev/null)
+        [ "${k:-0}" -ge "$n" ] && break
+        sleep 0.05; i=$((i + 1))
+    done
+    kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null
+}

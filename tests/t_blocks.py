@@ -18,15 +18,20 @@ farthest start is a move or more away gives one puzzle: MOVES, that start
 others 'B', 'C', ... by their first cell in reading order), the component's
 size and its histogram of distances, the last count every layout at least
 MOVES away.  Prints a TAP line a family: its lines equal the levels tbgen
-writes (read back by tblookup --levels --format json), as sets."""
+writes (read back by tblookup --levels --format json), as sets.  And a
+line a family for tbgen --plan: its counts of goal layouts, of those the
+goal piece can leave (a cell up or left: the searches' starts), of tasks
+(a goal piece's place and a piece count each) equal those made here."""
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import deque
 
 FAMILIES = ['2x3:move:5', '3x3:move:8', '2x4:move:7', '3x3:line:8',
             '3x3:step:8', '3x3:move:3', '2x4:move:2']
+PLANS = ['3x3:8', '2x4:3', '3x4:11']
 
 
 def neighbours(c, w, h):
@@ -159,6 +164,56 @@ def draw(layout, w, h):
     return ''.join(board)
 
 
+def can_leave(goal, others, w, h):
+    """Whether the goal piece can move a cell up or left."""
+    taken = set().union(*others) if others else set()
+    for dx, dy in ((-1, 0), (0, -1)):
+        q = shift(goal, dx, dy, w, h)
+        if q is not None and not (q & taken):
+            return True
+    return False
+
+
+def plan_counts(w, h, most):
+    """What tbgen --plan counts of the family: every goal layout, those
+    whose goal piece can leave (a cell up or left), the tasks (a goal
+    piece's place covering the bottom right cell and a piece count from 1
+    to the cells it leaves, each place of at most 'most' cells), those with
+    a goal the piece can leave, and the most such goals of a task."""
+    n, corner = w * h, w * h - 1
+    goals, leave, task = 0, 0, {}
+    for pieces in partitions(w, h, most):
+        g = [p for p in pieces if corner in p]
+        if not g:
+            continue
+        goals += 1
+        others = [p for p in pieces if p != g[0]]
+        if can_leave(g[0], others, w, h):
+            leave += 1
+            key = (g[0], len(pieces))
+            task[key] = task.get(key, 0) + 1
+    tasks = 0
+    for first in range(n):
+        for s in subsets_with(first, list(range(first + 1, n)), most):
+            if corner in s and connected(s, w, h):
+                tasks += n - len(s)
+    return goals, leave, tasks, len(task), max(task.values() or [0])
+
+
+def plan_line(tbgen, tmp, name, text):
+    """tbgen --plan --family's counts: goal layouts, those the goal piece
+    can leave, tasks, those with such goals, the largest."""
+    path = os.path.join(tmp, name + '.txt')
+    with open(path, 'w') as f:
+        f.write(text)
+    out = subprocess.run([tbgen, '--plan', '--family', path], check=True,
+                         capture_output=True, text=True).stdout
+    m = re.match(r'\S+: ([\d,]+) goal layouts, ([\d,]+) of them the goal '
+                 r'piece can leave \(the searches\' starts\); ([\d,]+) tasks '
+                 r'\(([\d,]+) with such goals\), the largest ([\d,]+);', out)
+    return tuple(int(x.replace(',', '')) for x in m.groups()) if m else out
+
+
 def family(w, h, metric, most):
     corner = w * h - 1
     goals = []
@@ -227,8 +282,23 @@ def built(tbgen, tmp, name, text):
 def main():
     tbgen, tmp = sys.argv[1], sys.argv[2]
     fams = sys.argv[3:] or FAMILIES
-    print('1..%d' % len(fams))
+    plans = [] if sys.argv[3:] else PLANS
+    print('1..%d' % (len(fams) + len(plans)))
     failed = 0
+    for i, spec in enumerate(plans, len(fams) + 1):
+        size, most = spec.split(':')
+        w, h = map(int, size.split('x'))
+        name = 'blocks-%dx%d-plan-%s' % (w, h, most)
+        want = plan_counts(w, h, int(most))
+        got = plan_line(tbgen, tmp, name, description(name, w, h, 'move',
+                                                      int(most)))
+        failed += want != got
+        print('%s %d - %s: tbgen --plan counts %d goal layouts, %d the goal '
+              'piece can leave, %d tasks (%d with such goals), the largest '
+              '%d, as counted here' % ('ok' if want == got else 'not ok', i,
+                                       name) + want)
+        if want != got:
+            print('#   tbgen: %s' % (got,))
     for i, spec in enumerate(fams, 1):
         size, metric, most = spec.split(':')
         w, h = map(int, size.split('x'))

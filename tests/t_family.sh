@@ -131,19 +131,6 @@ check "a family that is no file nor shipped name: a usage error" \
 # takes back the tasks whole and writes the bytes of the run above (whose
 # lines are Fogleman's); its checkpoint removed at the end
 export TMP
-# kill_at N CKPT COMMAND...: COMMAND in the background, killed (-9) once
-# its checkpoint CKPT holds N tasks, or after 60 s
-kill_at() {
-    local n=$1 c=$2 p i=0 k
-    shift 2
-    "$@" & p=$!
-    while [ "$i" -lt 1200 ] && kill -0 "$p" 2>/dev/null; do
-        k=$(grep -c '^end ' "$c" 2>/dev/null)
-        [ "${k:-0}" -ge "$n" ] && break
-        sleep 0.05; i=$((i + 1))
-    done
-    kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null
-}
 resume() {
     local d=$TMP/ck c=$TMP/ck/rush-5x5-walls.levels.ckpt n
     rm -rf "$d" && mkdir -p "$d" || return 1

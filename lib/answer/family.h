@@ -9,6 +9,8 @@
 #ifndef PTB_FAMILY_H
 #define PTB_FAMILY_H
 
+#include <pthread.h>
+
 #include "answer.h"
 #include "puzzles/slide.h"
 
@@ -140,12 +142,53 @@ int fam_weights_write(const char *ckpt, const char *text, unsigned ntask,
                       const uint8_t *counted, const uint64_t *weight);
 void fam_weights_remove(const char *ckpt);
 
+/* family_resume.c: a run's tasks, as both kinds of family share them
+ * out: which are done (taken back from the checkpoint, whose puzzles wait
+ * in 'back'), their weights (what sizes the progress: counted by the run,
+ * or read from beside the checkpoint), the order the threads take them
+ * in, and the progress.  fam_tasks_open() opens the checkpoint (unless
+ * 'plan', o->take, a sample or no o->checkpoint) and reads the weights
+ * beside it when 'weights' (then 'counted' is set); fam_tasks_counted()
+ * after a count of the tasks not done (their weights set): the progress's
+ * total, and the weights kept beside the checkpoint; fam_tasks_next() the
+ * next task not done (in order[] when set; of the sample when o->every >
+ * 1: the tasks at k % every == every / 2 in that order; 0 when none is
+ * left); fam_tasks_end() a task's puzzles into the
+ * checkpoint and its weight into the progress (phase 'phase'), from any
+ * thread; fam_tasks_close() the run's end: the puzzles taken back
+ * gathered into fam (when rc is PTB_OK and fam is not NULL), the
+ * checkpoint and its weights removed when rc is PTB_OK (kept otherwise),
+ * all freed; it returns rc, or the gathering's error. */
+typedef struct fam_tasks {
+    unsigned ntask;
+    unsigned next;               /* (atomic) */
+    uint8_t *done;               /* of each task: taken back */
+    uint64_t *weight;            /* of each task: its weight (counted) */
+    unsigned *order;             /* the order taken in; NULL: 0, 1, ... */
+    uint64_t total, sofar;       /* weights: of the tasks left, done */
+    int counted;                 /* weight[] read from beside the checkpoint */
+    const ptb_family_opts *o;
+    const char *text, *phase;
+    fam_journal *jr;
+    ptb_family back;
+    pthread_mutex_t lock;        /* the progress (and the caller's) */
+} fam_tasks;
+int fam_tasks_open(fam_tasks *t, const ptb_family_opts *o, const char *text,
+                   unsigned ntask, int plan, int weights, const char *phase,
+                   char *err, size_t errcap);
+void fam_tasks_counted(fam_tasks *t);
+int fam_tasks_next(fam_tasks *t, unsigned *i);
+int fam_tasks_end(fam_tasks *t, unsigned i, const fam_level *lv, size_t n);
+int fam_tasks_close(fam_tasks *t, int rc, ptb_family *fam);
+
 /* family_blocks.c: the puzzles of a family of general blocks ('family
  * blocks N': pieces of any shape of at most N cells) on d's board, into
- * fam, with fo's progress (may be NULL); PTB_EPARSE with one line in err
- * for a board it cannot take. */
-int fam_blocks(const sl_desc *d, unsigned most, const ptb_family_opts *fo,
-               ptb_family *fam, char *err, size_t errcap);
+ * fam, with fo's threads, progress and checkpoint (text: the family's, for
+ * the checkpoint), or with pl, only its counts; PTB_EPARSE with one line
+ * in err for a board it cannot take. */
+int fam_blocks(const sl_desc *d, unsigned most, const char *text,
+               const ptb_family_opts *fo, ptb_family *fam,
+               ptb_family_counts *pl, char *err, size_t errcap);
 
 /* The description text without its family lines (each made blank), into
  * *desc (malloc'd), and the family's options into *o; whether d fits a

@@ -54,7 +54,6 @@
  *
  * May touch: its arguments and the heap.  No I/O.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +194,18 @@ static int blk_init(blk *b, const sl_desc *d, unsigned most, char *err,
 
 /* ---- layouts and their keys ----------------------------------------- */
 
+/* Piece m lettered v into key k. */
+static void key_add(const blk *b, bkey *k, uint64_t m, uint64_t v)
+{
+    for (; m; m &= m - 1) {
+        unsigned at = b->at[low(m)];
+        if (at < 64)
+            k->lo |= v << at;
+        if (at > 59)
+            k->hi |= at < 64 ? v >> (64 - at) : v << (at - 64);
+    }
+}
+
 static bkey key_of(const blk *b, const lay *l)
 {
     uint64_t order[BLK_CELLS];
@@ -211,14 +222,33 @@ static bkey key_of(const blk *b, const lay *l)
     for (unsigned i = 0; i < np; i++) {
         unsigned p = (unsigned)(order[i] & 0xFF);
         gl = p == l->goal ? i + 1 : gl;
-        for (uint64_t r = l->piece[p]; r; r &= r - 1) {
-            unsigned at = b->at[low(r)];
-            uint64_t v = (uint64_t)(i + 1);
-            if (at < 64)
-                k.lo |= v << at;
-            if (at > 59)
-                k.hi |= at < 64 ? v >> (64 - at) : v << (at - 64);
+        key_add(b, &k, l->piece[p], i + 1);
+    }
+    k.hi |= (uint64_t)gl << 59;
+    return k;
+}
+
+/* key_of() of layout l with its piece p moved to 'to', l's pieces in the
+ * order of their first cells (lay_of()'s): the moved piece's letter found
+ * among the others', no sort. */
+static bkey key_moved(const blk *b, const lay *l, unsigned p, uint64_t to)
+{
+    bkey k = { 0, 0 };
+    unsigned v = 1, gl = 0, at = low(to), put = 0;
+    for (unsigned i = 0; i < l->np; i++) {
+        if (i == p)
+            continue;
+        if (!put && low(l->piece[i]) > at) {
+            gl = p == l->goal ? v : gl;
+            key_add(b, &k, to, v++);
+            put = 1;
         }
+        gl = i == l->goal ? v : gl;
+        key_add(b, &k, l->piece[i], v++);
+    }
+    if (!put) {
+        gl = p == l->goal ? v : gl;
+        key_add(b, &k, to, v);
     }
     k.hi |= (uint64_t)gl << 59;
     return k;
@@ -392,10 +422,20 @@ static int bset_has(const bset *s, const bkey *k)
     return 0;
 }
 
+/* s emptied: the slots of its layouts found again and freed, or (when
+ * they fill more than an eighth of the slots) all cleared at once. */
 static void bset_clear(bset *s)
 {
-    if (s->cap)
+    if (s->size > s->cap / 4)
         memset(s->slot, 0, 2 * s->cap * sizeof *s->slot);
+    else
+        for (uint64_t m = 0; m < s->size; m++) {
+            uint64_t h = key_hash(&s->key[m]) & s->mask;
+            while (s->slot[h] != m + 1)   /* (never stops at a slot freed
+                                             before: it is further on) */
+                h = (h + 1) & s->mask;
+            s->slot[h] = 0;
+        }
     s->size = 0;
     s->nedge = 0;
 }
@@ -413,29 +453,23 @@ static int can_leave(const blk *b, const lay *l)
     return !((g >> 1) & ~free) || !((g >> b->pw) & ~free);
 }
 
-/* The numbers of the layouts one move from layout m into out[] (*nout of
- * them), the new ones added to s; PTB_ENOMEM. */
-static int expand(const blk *b, bset *s, uint32_t m, uint32_t *out,
+/* The numbers of the layouts one move from layout l (lay_of()'s) into
+ * out[] (*nout of them), the new ones added to s; PTB_ENOMEM. */
+static int expand(const blk *b, bset *s, const lay *l, uint32_t *out,
                   unsigned *nout)
 {
-    lay l;
     uint64_t to[64];
-    bkey k = s->key[m];
-    lay_of(b, &k, &l);
     *nout = 0;
-    for (unsigned p = 0; p < l.np; p++) {
-        uint64_t was = l.piece[p];
-        unsigned n = dests(b, &l, p, to);
+    for (unsigned p = 0; p < l->np; p++) {
+        unsigned n = dests(b, l, p, to);
         for (unsigned i = 0; i < n; i++) {
             int added;
-            l.piece[p] = to[i];
-            bkey nk = key_of(b, &l);
+            bkey nk = key_moved(b, l, p, to[i]);
             uint32_t id = bset_find(s, &nk, &added);
             if (id == UINT32_MAX)
                 return PTB_ENOMEM;
             out[(*nout)++] = id;
         }
-        l.piece[p] = was;
     }
     return PTB_OK;
 }
@@ -476,7 +510,7 @@ static int find_component(const blk *b, const bkey *k, bset *s, bset *seen,
         if (s->flag[m] & IS_GOAL && can_leave(b, &l) &&
             bset_find(seen, &mk, &added) == UINT32_MAX)
             rc = PTB_ENOMEM;
-        if (rc == PTB_OK && (rc = expand(b, s, (uint32_t)m, out, &nout))
+        if (rc == PTB_OK && (rc = expand(b, s, &l, out, &nout))
             == PTB_OK)
             rc = add_edges(s, m, out, nout);
     }
@@ -555,30 +589,47 @@ static int keep(const blk *b, const bset *s, uint32_t far, ptb_family *fam)
     return PTB_OK;
 }
 
-/* The work the threads share: the piece counts, one at a time (a
- * component keeps its pieces, so the counts' searches meet nothing of
- * each other's), and the progress. */
-typedef struct job {
-    const blk *b;
-    const ptb_family_opts *fo;
-    unsigned next;               /* the next piece count to take */
-    uint64_t done;               /* piece counts searched */
-    ptb_family *fam;             /* the puzzles kept, gathered */
-    int rc;
-    char err[256];
-    pthread_mutex_t lock;
-} job;
+/* ---- the tasks ------------------------------------------------------ */
 
-/* A thread's search of one piece count: its sets, its puzzles. */
+/* A task: the goal layouts of one goal piece's place (covering the
+ * bottom right cell) and one piece count.  Both hold for a component (a
+ * piece keeps its shape, and the goal piece's place in a goal layout is
+ * its shape's), so the tasks' searches meet nothing of each other's, and
+ * each keeps its own set of the goals met.  Tasks are numbered by place
+ * (in the order of b->place), then by piece count (from 1 to the cells
+ * the goal piece leaves); a place's tasks are counted together. */
+typedef struct btask {
+    uint32_t place;
+    unsigned pieces;
+} btask;
+
+/* A thread's share: its sets, its count or search, its puzzles. */
 typedef struct walk {
     const blk *b;
-    job *j;
-    unsigned pieces;             /* the piece count searched */
+    unsigned pieces;             /* the task's piece count; 0: every count
+                                    (the count of a place's goal layouts) */
+    uint64_t *tally;             /* (count) of each piece count, the goal
+                                    layouts the goal piece can leave */
+    uint64_t goals;              /* (count) goal layouts, all */
     bset comp, seen;
-    ptb_family fam;
+    ptb_family kept;
+    int rc;
     char err[256];
 } walk;
 
+/* The work the threads share: the tasks, the places counted, the
+ * progress and the checkpoint (t: its weights the goal layouts the goal
+ * piece can leave). */
+typedef struct job {
+    const blk *b;
+    btask *task;
+    uint32_t *corner, *first;    /* of each place with a goal: its index in
+                                    b->place, its first task */
+    unsigned ncorner, next, taken;   /* (atomic) */
+    int known;                   /* t's weights counted or read */
+    walk *w;
+    fam_tasks t;
+} job;
 
 /* A goal layout listed: its component searched unless met before. */
 static int goal_layout(walk *w, const lay *l)
@@ -597,27 +648,28 @@ static int goal_layout(walk *w, const lay *l)
     if ((rc = distances(b, &w->comp, &far, w->err, sizeof w->err))
         != PTB_OK)
         return rc;
-    return far == UINT32_MAX ? PTB_OK : keep(b, &w->comp, far, &w->fam);
+    return far == UINT32_MAX ? PTB_OK : keep(b, &w->comp, far, &w->kept);
 }
 
-/* Every layout from cell c on (cells before it decided: used) of the
- * walk's piece count, the goal layouts searched. */
+/* Every layout from cell c on (cells before it decided: used) with the
+ * goal piece placed (piece 0) and the walk's piece count (any when 0):
+ * the goal layouts searched, or counted. */
 static int fill(walk *w, lay *l, unsigned c, uint64_t used, unsigned empty)
 {
     const blk *b = w->b;
     while (c < b->n && used >> b->bit[c] & 1)
         c++;
-    if (l->np > w->pieces ||
-        l->np + __builtin_popcountll(b->board & ~used) < w->pieces)
+    if (w->pieces && (l->np > w->pieces ||
+                      l->np + __builtin_popcountll(b->board & ~used) <
+                      w->pieces))
         return PTB_OK;
     if (c == b->n) {
-        if (!empty || l->np != w->pieces)
+        if (!empty || (w->pieces && l->np != w->pieces))
             return PTB_OK;
-        for (unsigned i = 0; i < l->np; i++)
-            if (l->piece[i] >> b->corner & 1) {
-                l->goal = i;
-                return goal_layout(w, l);
-            }
+        if (w->pieces)
+            return goal_layout(w, l);
+        w->goals++;
+        w->tally[l->np] += (uint64_t)can_leave(b, l);
         return PTB_OK;
     }
     int rc = fill(w, l, c + 1, used | (uint64_t)1 << b->bit[c], empty + 1);
@@ -633,93 +685,252 @@ static int fill(walk *w, lay *l, unsigned c, uint64_t used, unsigned empty)
     return rc;
 }
 
-/* The puzzles w kept moved into the family (under the job's lock), or
- * dropped after an error. */
-static int gather(job *j, walk *w, int rc)
+/* The layouts of place p as the goal piece (p a goal piece's place) and
+ * of w->pieces pieces (any when 0). */
+static int fill_goal(walk *w, uint64_t p)
 {
-    ptb_family *fam = j->fam;
-    void *lv = fam->level;
-    if (rc == PTB_OK && w->fam.n &&
-        ptb_room(&lv, &fam->cap, fam->n + w->fam.n, sizeof *fam->level,
-                 256))
-        rc = PTB_ENOMEM;
-    if (rc == PTB_OK) {
-        fam->level = lv;
-        if (w->fam.n)
-            memcpy(fam->level + fam->n, w->fam.level,
-                   w->fam.n * sizeof *fam->level);
-        fam->n += w->fam.n;
-    } else {
-        for (size_t i = 0; i < w->fam.n; i++)
-            free(w->fam.level[i].hist);
-        if (j->rc == PTB_OK) {
-            j->rc = rc;
-            memcpy(j->err, w->err, sizeof j->err);
-        }
+    lay l;
+    memset(&l, 0, sizeof l);
+    l.np = 1;
+    l.piece[0] = p;
+    l.goal = 0;
+    return fill(w, &l, 0, p, 0);
+}
+
+/* A thread of the count: the places with a goal taken one at a time,
+ * each one's tasks' weights set. */
+static void *count_thread(void *arg)
+{
+    job *j = arg;
+    walk *w = &j->w[__atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED)];
+    uint64_t tally[BLK_CELLS + 1];
+    w->tally = tally;
+    for (;;) {
+        unsigned k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (k >= j->ncorner || w->rc != PTB_OK)
+            return NULL;
+        uint64_t p = j->b->place[j->corner[k]];
+        unsigned ntask = j->b->n - (unsigned)__builtin_popcountll(p);
+        memset(tally, 0, sizeof tally);
+        w->rc = fill_goal(w, p);
+        for (unsigned c = 1; c <= ntask; c++)
+            j->t.weight[j->first[k] + c - 1] = tally[c];
     }
-    free(w->fam.level);
+}
+
+/* A thread of the search: tasks taken one at a time (those with no goal
+ * the goal piece can leave, once counted, skipped), searched, and each
+ * one's puzzles handed to the checkpoint. */
+static void *search_thread(void *arg)
+{
+    job *j = arg;
+    walk *w = &j->w[__atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED)];
+    unsigned i;
+    while (w->rc == PTB_OK && fam_tasks_next(&j->t, &i)) {
+        if (j->known && !j->t.weight[i])
+            continue;
+        size_t first = w->kept.n;
+        w->pieces = j->task[i].pieces;
+        w->rc = fill_goal(w, j->b->place[j->task[i].place]);
+        bset_free(&w->seen);
+        if (w->rc == PTB_OK)
+            w->rc = fam_tasks_end(&j->t, i, w->kept.level + first,
+                                  w->kept.n - first);
+    }
+    return NULL;
+}
+
+/* The tasks of b into j (j->t opened with their number). */
+static int make_tasks(const blk *b, job *j, unsigned *ntask)
+{
+    unsigned n = 0, nc = 0;
+    for (uint32_t i = 0; i < b->first[b->n]; i++)
+        if (b->place[i] >> b->corner & 1) {
+            nc++;
+            n += b->n - (unsigned)__builtin_popcountll(b->place[i]);
+        }
+    if (!(j->task = malloc((n ? n : 1) * sizeof *j->task)) ||
+        !(j->corner = malloc((nc ? nc : 1) * sizeof *j->corner)) ||
+        !(j->first = malloc((nc ? nc : 1) * sizeof *j->first)))
+        return PTB_ENOMEM;
+    n = 0;
+    for (uint32_t i = 0; i < b->first[b->n]; i++)
+        if (b->place[i] >> b->corner & 1) {
+            unsigned most = b->n - (unsigned)__builtin_popcountll(b->place[i]);
+            j->corner[j->ncorner] = i;
+            j->first[j->ncorner++] = n;
+            for (unsigned c = 1; c <= most; c++)
+                j->task[n++] = (btask){ i, c };
+        }
+    *ntask = n;
+    return PTB_OK;
+}
+
+/* The bytes of a set of n layouts (bset_grow()'s capacity). */
+static uint64_t set_bytes(uint64_t n)
+{
+    uint64_t cap = 4096;
+    while (cap <= n)
+        cap *= 2;
+    return cap * (sizeof(bkey) + sizeof(uint16_t) + 1 + sizeof(uint64_t) +
+                  2 * sizeof(uint32_t));
+}
+
+/* A task and its weight, to order them. */
+typedef struct weighed {
+    uint64_t weight;
+    unsigned task;
+} weighed;
+
+/* Heaviest first, then by number. */
+static int by_weight(const void *x, const void *y)
+{
+    const weighed *a = x, *b = y;
+    if (a->weight != b->weight)
+        return a->weight > b->weight ? -1 : 1;
+    return a->task < b->task ? -1 : a->task > b->task;
+}
+
+/* The plan's counts from the weights: pl->goals those the goal piece can
+ * leave, the largest task's, the tasks with some, those of the sample;
+ * the memory the sets of the 'threads' largest tasks' goals. */
+static void plan_counts(const job *j, unsigned threads, unsigned every,
+                        ptb_family_counts *pl)
+{
+    const fam_tasks *t = &j->t;
+    uint64_t top[256] = { 0 };
+    pl->blocks = 1;
+    pl->tasks = t->ntask;
+    for (unsigned i = 0; i < t->ntask; i++) {
+        uint64_t g = t->weight[t->order[i]];
+        pl->goals += g;
+        pl->configs += g > 0;
+        if (every > 1 && i % every == every / 2)
+            pl->sampled += g;
+        for (unsigned k = 0; k < threads; k++)
+            if (g > top[k]) {
+                memmove(top + k + 1, top + k,
+                        (threads - k - 1) * sizeof *top);
+                top[k] = g;
+                break;
+            }
+    }
+    pl->largest = top[0];
+    for (unsigned k = 0; k < threads; k++)
+        pl->memory += top[k] ? set_bytes(top[k]) : 0;
+}
+
+/* The count of every place's goal layouts, on 'threads' threads: the
+ * tasks' weights, the order heaviest first, the progress's total. */
+static int count_pass(job *j, unsigned threads, ptb_family_counts *pl)
+{
+    int rc = PTB_OK;
+    j->next = j->taken = 0;
+    ptb_run_threads(count_thread, j, threads);
+    for (unsigned k = 0; k < threads; k++) {
+        rc = rc != PTB_OK ? rc : j->w[k].rc;
+        if (pl)
+            pl->numbers += j->w[k].goals;
+    }
+    if (rc != PTB_OK)
+        return rc;
+    fam_tasks_counted(&j->t);
+    return PTB_OK;
+}
+
+/* The order of the search: the heaviest tasks first, so that the threads
+ * end together. */
+static int order_tasks(job *j)
+{
+    unsigned n = j->t.ntask;
+    weighed *wd = malloc((n ? n : 1) * sizeof *wd);
+    unsigned *order = malloc((n ? n : 1) * sizeof *order);
+    if (!wd || !order) {
+        free(wd);
+        free(order);
+        return PTB_ENOMEM;
+    }
+    for (unsigned i = 0; i < n; i++)
+        wd[i] = (weighed){ j->t.weight[i], i };
+    qsort(wd, n, sizeof *wd, by_weight);
+    for (unsigned i = 0; i < n; i++)
+        order[i] = wd[i].task;
+    free(wd);
+    j->t.order = order;
+    return PTB_OK;
+}
+
+/* The search of the tasks not done, on 'threads' threads, the puzzles
+ * into fam. */
+static int search_pass(job *j, unsigned threads, ptb_family *fam,
+                       char *err, size_t errcap)
+{
+    int rc = PTB_OK;
+    j->taken = 0;
+    ptb_run_threads(search_thread, j, threads);
+    for (unsigned k = 0; k < threads; k++) {
+        walk *w = &j->w[k];
+        if (rc == PTB_OK && w->rc != PTB_OK) {
+            rc = w->rc;
+            if (w->err[0])
+                ptb_errf(err, errcap, "%s", w->err);
+        }
+        if (rc == PTB_OK)
+            rc = fam_gather(fam, &w->kept);
+    }
     return rc;
 }
 
-/* A thread: piece counts taken one at a time and searched. */
-static void *blocks_thread(void *arg)
-{
-    job *j = arg;
-    for (;;) {
-        lay l;
-        pthread_mutex_lock(&j->lock);
-        unsigned pieces = j->rc == PTB_OK && j->next < j->b->n ? j->next++
-                                                               : 0;
-        pthread_mutex_unlock(&j->lock);
-        walk *w = pieces ? calloc(1, sizeof *w) : NULL;
-        if (!w) {
-            if (pieces) {
-                pthread_mutex_lock(&j->lock);
-                j->rc = j->rc == PTB_OK ? PTB_ENOMEM : j->rc;
-                pthread_mutex_unlock(&j->lock);
-            }
-            return NULL;
-        }
-        w->b = j->b;
-        w->j = j;
-        w->pieces = pieces;
-        memset(&l, 0, sizeof l);
-        int rc = fill(w, &l, 0, 0, 0);
-        bset_free(&w->comp);
-        bset_free(&w->seen);
-        pthread_mutex_lock(&j->lock);
-        gather(j, w, rc);
-        j->done++;
-        if (j->fo && j->fo->progress)
-            j->fo->progress(j->fo->progress_ctx, "pieces", j->done,
-                            j->b->n - 1);
-        pthread_mutex_unlock(&j->lock);
-        free(w);
-    }
-}
-
-int fam_blocks(const sl_desc *d, unsigned most, const ptb_family_opts *fo,
-               ptb_family *fam, char *err, size_t errcap)
+int fam_blocks(const sl_desc *d, unsigned most, const char *text,
+               const ptb_family_opts *fo, ptb_family *fam,
+               ptb_family_counts *pl, char *err, size_t errcap)
 {
     blk b;
     job j;
+    unsigned ntask = 0, every = fo->every;
+    unsigned threads = fo->threads < 1 ? 1 : fo->threads > 256 ? 256
+                                                              : fo->threads;
+    memset(&j, 0, sizeof j);
     int rc = blk_init(&b, d, most, err, errcap);
     if (rc != PTB_OK)
         return rc;
-    memset(&j, 0, sizeof j);
     j.b = &b;
-    j.fo = fo;
-    j.fam = fam;
-    j.next = 1;
-    pthread_mutex_init(&j.lock, NULL);
-    unsigned threads = !fo || fo->threads < 1 ? 1
-                       : fo->threads > 256 ? 256 : fo->threads;
-    ptb_run_threads(blocks_thread, &j, threads);
-    pthread_mutex_destroy(&j.lock);
+    rc = make_tasks(&b, &j, &ntask);
+    if (rc == PTB_OK && !(j.w = calloc(threads, sizeof *j.w)))
+        rc = PTB_ENOMEM;
+    for (unsigned k = 0; rc == PTB_OK && k < threads; k++)
+        j.w[k].b = &b;
+    int trc = fam_tasks_open(&j.t, fo, text, ntask, pl || rc != PTB_OK, 1,
+                             "goals", err, errcap);
+    rc = rc != PTB_OK ? rc : trc;
+    /* The weights order the search (and a sample: one task in 'every' of
+     * that order, heavy and light alike) and leave out the tasks with
+     * nothing to search from: counted unless read. */
+    j.known = j.t.counted;
+    if (rc == PTB_OK && !j.known) {
+        rc = count_pass(&j, threads, pl);
+        j.known = rc == PTB_OK;
+    }
+    if (rc == PTB_OK)
+        rc = order_tasks(&j);
+    if (rc == PTB_OK && pl)
+        plan_counts(&j, threads, every, pl);
+    if (rc == PTB_OK && !pl)
+        rc = search_pass(&j, threads, fam, err, errcap);
+    rc = fam_tasks_close(&j.t, rc, pl ? NULL : fam);
+    for (unsigned k = 0; j.w && k < threads; k++) {
+        bset_free(&j.w[k].comp);
+        bset_free(&j.w[k].seen);
+        for (size_t i = 0; i < j.w[k].kept.n; i++)
+            free(j.w[k].kept.level[i].hist);
+        free(j.w[k].kept.level);
+    }
+    free(j.w);
+    free(j.task);
+    free(j.corner);
+    free(j.first);
     free(b.place);
-    if (j.rc != PTB_OK && j.err[0])
-        ptb_errf(err, errcap, "%s", j.err);
-    return j.rc;
+    return rc;
 }
 
 /* ---- a level played -------------------------------------------------- */

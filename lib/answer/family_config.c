@@ -796,16 +796,13 @@ typedef struct task {
 typedef struct job {
     const run *r;
     task *task;
-    unsigned ntask, next, taken;    /* (atomic) */
+    unsigned taken;              /* (atomic) */
     worker *w;
     int plan;                    /* a pass that counts (worker.plan) */
-    uint8_t *done;               /* of each task: taken back (checkpoint) */
-    uint64_t *weight;            /* of each task: its numbers (counted) */
-    uint64_t total, sofar;       /* numbers: in all, done (progress) */
+    fam_tasks t;                 /* done, weights (numbers), checkpoint,
+                                    progress; its lock take()'s and give()'s
+                                    too */
     const ptb_family_opts *o;
-    unsigned every;              /* > 1: a sample (ptb_family_opts) */
-    fam_journal *jr;
-    pthread_mutex_t lock;        /* progress, take() and give() */
 } job;
 
 /* The next task for w into *i: the next not done in this process's
@@ -813,17 +810,12 @@ typedef struct job {
  * left. */
 static int next_task(job *j, worker *w, unsigned *i)
 {
-    while (!j->o->take || j->plan) {
-        *i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-        if (*i >= j->ntask)
-            return 0;
-        if (!j->done[*i] && (j->every < 2 || *i % j->every == j->every / 2))
-            return 1;
-    }
-    pthread_mutex_lock(&j->lock);
-    int t = j->o->take(j->o->share_ctx, j->ntask, i);
-    pthread_mutex_unlock(&j->lock);
-    if (t < 0 || (t > 0 && *i >= j->ntask)) {
+    if (!j->o->take || j->plan)
+        return fam_tasks_next(&j->t, i);
+    pthread_mutex_lock(&j->t.lock);
+    int t = j->o->take(j->o->share_ctx, j->t.ntask, i);
+    pthread_mutex_unlock(&j->t.lock);
+    if (t < 0 || (t > 0 && *i >= j->t.ntask)) {
         w->rc = PTB_EIO;
         return 0;
     }
@@ -838,10 +830,10 @@ static int give_task(job *j, unsigned i, const fam_level *lv, size_t n)
     int rc = fam_record(i, lv, n, &rec, &len);
     if (rc != PTB_OK)
         return rc;
-    pthread_mutex_lock(&j->lock);
+    pthread_mutex_lock(&j->t.lock);
     if (j->o->give(j->o->share_ctx, i, rec, len))
         rc = PTB_EIO;
-    pthread_mutex_unlock(&j->lock);
+    pthread_mutex_unlock(&j->t.lock);
     free(rec);
     return rc;
 }
@@ -879,20 +871,15 @@ static void *job_thread(void *arg)
         if (w->rc != PTB_OK)
             break;
         if (j->plan)
-            j->weight[i] = w->numbers - before;
-        if (j->jr && (w->rc = fam_journal_task(j->jr, i, w->kept.level + first,
-                                               w->kept.n - first)))
+            j->t.weight[i] = w->numbers - before;
+        else if (j->o->take)
+            w->rc = give_task(j, i, w->kept.level + first,
+                              w->kept.n - first);
+        else
+            w->rc = fam_tasks_end(&j->t, i, w->kept.level + first,
+                                  w->kept.n - first);
+        if (w->rc != PTB_OK)
             break;
-        if (!j->plan && j->o && j->o->take &&
-            (w->rc = give_task(j, i, w->kept.level + first,
-                               w->kept.n - first)))
-            break;
-        if (!j->plan && j->o && j->o->progress && !j->o->take) {
-            pthread_mutex_lock(&j->lock);
-            j->sofar += j->weight ? j->weight[i] : 0;
-            j->o->progress(j->o->progress_ctx, "search", j->sofar, j->total);
-            pthread_mutex_unlock(&j->lock);
-        }
     }
     dense_free(w);               /* (a worker waiting for memory waits for
                                     this one's) */
@@ -926,7 +913,7 @@ static int pass(job *j, unsigned threads, ptb_budget *mem, ptb_family *fam,
 {
     const run *r = j->r;
     int rc = PTB_OK;
-    j->next = j->taken = 0;
+    j->t.next = j->taken = 0;
     if (!(j->w = calloc(threads, sizeof *j->w)))
         return PTB_ENOMEM;
     for (unsigned i = 0; i < threads; i++) {
@@ -960,28 +947,21 @@ static int pass(job *j, unsigned threads, ptb_budget *mem, ptb_family *fam,
 }
 
 /* The pass that counts the tasks not done: their weights, the progress's
- * total and (pl) the plan's counts; the weights written beside the
- * checkpoint ckpt when there is one (a failure only leaves them
- * uncounted for the next run). */
+ * total and (pl) the plan's counts; the weights kept beside the
+ * checkpoint (fam_tasks_counted()). */
 static int count_pass(job *j, unsigned threads, ptb_budget *mem,
-                      ptb_family_counts *pl, const char *text,
-                      const char *ckpt)
+                      ptb_family_counts *pl)
 {
     ptb_family_counts count = { 0 };
     j->plan = 1;
     int rc = pass(j, threads, mem, NULL, &count);
     j->plan = 0;
-    count.tasks = j->ntask;
+    count.tasks = j->t.ntask;
     count.memory = count.largest * (NUMBER_BYTES + REACHED_BYTES);
-    j->total = count.numbers;
     if (pl)
         *pl = count;
-    uint8_t *counted = rc == PTB_OK && ckpt ? malloc(j->ntask) : NULL;
-    for (unsigned i = 0; counted && i < j->ntask; i++)
-        counted[i] = !j->done[i];
-    if (counted)
-        (void)fam_weights_write(ckpt, text, j->ntask, counted, j->weight);
-    free(counted);
+    if (rc == PTB_OK)
+        fam_tasks_counted(&j->t);
     return rc;
 }
 
@@ -991,15 +971,14 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
 {
     unsigned threads = fo->threads < 1 ? 1 : fo->threads > 256 ? 256
                                                               : fo->threads;
-    ptb_family back = { 0 };
+    unsigned ntask = 0;
     run r = { .o = *o, .base = d };
-    job j = { .r = &r, .o = fo, .every = fo->every };
+    job j = { .r = &r, .o = fo };
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     ptb_budget mem;
     ptb_budget_init(&mem, pages > 0 && page > 0
                               ? (uint64_t)pages * (uint64_t)page / 4 * 3
                               : (uint64_t)8 << 30);
-    pthread_mutex_init(&j.lock, NULL);
     int rc = fam_spaces(&r, d);
     for (unsigned k = 0; rc == PTB_OK && k < d->nkinds; k++) {
         r.distinct |= d->kind[k].label ? 1u << k : 0;
@@ -1007,10 +986,8 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
             r.flipped[k][a] = (int8_t)fam_flip_anchor(d, k, a);
     }
     for (unsigned s = 0; rc == PTB_OK && s < r.nsp; s++)
-        j.ntask += space_tasks(&r.sp[s]);
-    if (rc == PTB_OK && (!(j.task = calloc(j.ntask, sizeof *j.task)) ||
-                         !(j.weight = calloc(j.ntask, sizeof *j.weight)) ||
-                         !(j.done = calloc(j.ntask, 1))))
+        ntask += space_tasks(&r.sp[s]);
+    if (rc == PTB_OK && !(j.task = calloc(ntask, sizeof *j.task)))
         rc = PTB_ENOMEM;
     if (rc == PTB_OK) {
         unsigned t = 0;
@@ -1018,48 +995,24 @@ int fam_configs(const sl_desc *d, const fam_opts *o, const char *text,
             for (unsigned f = 0; f < space_tasks(&r.sp[s]); f++)
                 j.task[t++] = (task){ s, f };
     }
-    /* The tasks taken back are not counted again: the progress is of
-     * the rest. */
-    fam_journal *jr = NULL;
-    if (rc == PTB_OK && !pl && fo->checkpoint && !fo->take &&
-        fo->every < 2) {
-        unsigned ndone = 0;
-        rc = fam_journal_open(fo->checkpoint, text, j.ntask, j.done, &ndone,
-                              &back, &jr, err, errcap);
-        if (rc == PTB_OK && ndone && fo->progress)
-            fo->progress(fo->progress_ctx, "resume", ndone, j.ntask);
-    }
     /* The progress's size: the weights of the tasks left, read from
      * beside the checkpoint when a run counted them, else counted (and
      * kept there). */
-    if (rc == PTB_OK && !pl && jr && fo->progress &&
-        fam_weights_read(fo->checkpoint, text, j.ntask, j.done, j.weight)) {
-        for (unsigned i = 0; i < j.ntask; i++)
-            j.total += j.done[i] ? 0 : j.weight[i];
-    } else if (rc == PTB_OK && (pl || (fo->progress && !fo->take)))
-        rc = count_pass(&j, threads, &mem, pl, text,
-                        jr ? fo->checkpoint : NULL);
-    j.jr = jr;
+    int trc = fam_tasks_open(&j.t, fo, text, ntask, pl || rc != PTB_OK,
+                             fo->progress != NULL, "search", err, errcap);
+    rc = rc != PTB_OK ? rc : trc;
+    if (rc == PTB_OK && !j.t.counted && (pl || (fo->progress && !fo->take)))
+        rc = count_pass(&j, threads, &mem, pl);
     if (rc == PTB_OK && !pl)
         rc = pass(&j, threads, &mem, fam, NULL);
-    if (rc == PTB_OK && !pl)
-        rc = fam_gather(fam, &back);
     if (rc == PTB_EINVAL)
         ptb_errf(err, errcap, "a configuration of the family has more "
                  "than %llu layouts", (unsigned long long)MAX_DENSE);
-    fam_journal_close(j.jr, rc == PTB_OK);
-    if (j.jr && rc == PTB_OK)
-        fam_weights_remove(fo->checkpoint);
-    for (size_t i = 0; i < back.n; i++)
-        free(back.level[i].hist);
-    free(back.level);
+    rc = fam_tasks_close(&j.t, rc, pl ? NULL : fam);
     free(j.task);
-    free(j.weight);
-    free(j.done);
     for (unsigned s = 0; s < r.nsp; s++)
         fam_space_free(&r.sp[s]);
     free(r.sp);
-    pthread_mutex_destroy(&j.lock);
     ptb_budget_destroy(&mem);
     return rc;
 }

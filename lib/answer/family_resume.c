@@ -35,6 +35,8 @@
  * progress only, never a table.  The checkpoint's own bytes do not
  * depend on it.
  *
+ * fam_tasks: what a run keeps of its tasks, through both files (family.h).
+ *
  * May touch: its arguments, the heap and the checkpoint file.
  */
 #include <errno.h>
@@ -151,28 +153,34 @@ static int read_records(const char *text, size_t len, size_t at,
             return -1;
         size_t first = kept->n;
         const char *line = nl + 1;
-        for (unsigned long long i = 0; i < k; i++) {
-            if (!(nl = memchr(line, '\n', (size_t)(end - line))))
-                return 0;
+        int r = 1;               /* 0 cut short, -1 damaged */
+        for (unsigned long long i = 0; r > 0 && i < k; i++) {
             void *a = kept->level;
+            if (!(nl = memchr(line, '\n', (size_t)(end - line)))) {
+                r = 0;
+                break;
+            }
             if (ptb_room(&a, &kept->cap, kept->n + 1, sizeof *kept->level,
                          64))
-                return -1;
+                r = -1;
             kept->level = a;
-            if (!read_level(line, nl, &kept->level[kept->n]))
-                return -1;
-            kept->n++;
+            if (r > 0 && !read_level(line, nl, &kept->level[kept->n]))
+                r = -1;
+            kept->n += r > 0;
             line = nl + 1;
         }
         char hex[65], tail[96];
-        if (!(nl = memchr(line, '\n', (size_t)(end - line))))
-            return 0;
-        sha_hex(s, (size_t)(line - s), hex);
-        int m = snprintf(tail, sizeof tail, "end %u %s", task, hex);
-        if (nl - line != m || memcmp(line, tail, (size_t)m)) {
+        if (r > 0 && !(nl = memchr(line, '\n', (size_t)(end - line))))
+            r = 0;
+        if (r > 0) {
+            sha_hex(s, (size_t)(line - s), hex);
+            int m = snprintf(tail, sizeof tail, "end %u %s", task, hex);
+            r = nl - line == m && !memcmp(line, tail, (size_t)m) ? 1 : -1;
+        }
+        if (r <= 0) {            /* (a record's puzzles, whole or none) */
             while (kept->n > first)
                 free(kept->level[--kept->n].hist);
-            return -1;
+            return r;
         }
         done[task] = 1;
         ++*ndone;
@@ -468,6 +476,100 @@ void fam_weights_remove(const char *ckpt)
     if (path)
         unlink(path);
     free(path);
+}
+
+/* ---- a run's tasks (fam_tasks) --------------------------------------- */
+
+int fam_tasks_open(fam_tasks *t, const ptb_family_opts *o, const char *text,
+                   unsigned ntask, int plan, int weights, const char *phase,
+                   char *err, size_t errcap)
+{
+    memset(t, 0, sizeof *t);
+    t->ntask = ntask;
+    t->o = o;
+    t->text = text;
+    t->phase = phase;
+    pthread_mutex_init(&t->lock, NULL);
+    if (!(t->done = calloc(ntask ? ntask : 1, 1)) ||
+        !(t->weight = calloc(ntask ? ntask : 1, sizeof *t->weight)))
+        return PTB_ENOMEM;
+    if (plan || !o->checkpoint || o->take || o->every > 1)
+        return PTB_OK;
+    /* The tasks taken back are not counted again: the progress is of the
+     * rest. */
+    unsigned ndone = 0;
+    int rc = fam_journal_open(o->checkpoint, text, ntask, t->done, &ndone,
+                              &t->back, &t->jr, err, errcap);
+    if (rc == PTB_OK && ndone && o->progress)
+        o->progress(o->progress_ctx, "resume", ndone, ntask);
+    /* The weights of the tasks left, read from beside the checkpoint when
+     * a run counted them. */
+    if (rc == PTB_OK && weights &&
+        fam_weights_read(o->checkpoint, text, ntask, t->done, t->weight)) {
+        t->counted = 1;
+        for (unsigned i = 0; i < ntask; i++)
+            t->total += t->done[i] ? 0 : t->weight[i];
+    }
+    return rc;
+}
+
+void fam_tasks_counted(fam_tasks *t)
+{
+    uint8_t *counted = t->jr ? malloc(t->ntask ? t->ntask : 1) : NULL;
+    t->total = 0;
+    for (unsigned i = 0; i < t->ntask; i++) {
+        t->total += t->done[i] ? 0 : t->weight[i];
+        if (counted)
+            counted[i] = !t->done[i];
+    }
+    /* (a failure only leaves them uncounted for the next run) */
+    if (counted)
+        (void)fam_weights_write(t->o->checkpoint, t->text, t->ntask, counted,
+                                t->weight);
+    free(counted);
+}
+
+int fam_tasks_next(fam_tasks *t, unsigned *i)
+{
+    unsigned every = t->o->every;
+    for (;;) {
+        unsigned k = __atomic_fetch_add(&t->next, 1, __ATOMIC_RELAXED);
+        if (k >= t->ntask)
+            return 0;
+        *i = t->order ? t->order[k] : k;
+        if (!t->done[*i] && (every < 2 || k % every == every / 2))
+            return 1;
+    }
+}
+
+int fam_tasks_end(fam_tasks *t, unsigned i, const fam_level *lv, size_t n)
+{
+    int rc = t->jr ? fam_journal_task(t->jr, i, lv, n) : PTB_OK;
+    if (rc == PTB_OK && t->o->progress && !t->o->take) {
+        pthread_mutex_lock(&t->lock);
+        t->sofar += t->weight[i];
+        t->o->progress(t->o->progress_ctx, t->phase, t->sofar, t->total);
+        pthread_mutex_unlock(&t->lock);
+    }
+    return rc;
+}
+
+int fam_tasks_close(fam_tasks *t, int rc, ptb_family *fam)
+{
+    if (rc == PTB_OK && fam)
+        rc = fam_gather(fam, &t->back);
+    fam_journal_close(t->jr, rc == PTB_OK);
+    if (t->jr && rc == PTB_OK)
+        fam_weights_remove(t->o->checkpoint);
+    for (size_t i = 0; i < t->back.n; i++)
+        free(t->back.level[i].hist);
+    free(t->back.level);
+    free(t->done);
+    free(t->weight);
+    free(t->order);
+    pthread_mutex_destroy(&t->lock);
+    memset(t, 0, sizeof *t);
+    return rc;
 }
 
 /* ---- a checkpoint that others' records fill (tbgen-mpi) -------------- */

@@ -60,9 +60,7 @@ static int solve(const char *desc, const fam_opts *o, const char *text,
         rc = o->walls || o->alone || o->open_lines
              ? ptb_errf(err, errcap, "family blocks goes alone (no "
                         "'walls', 'alone' or 'open-lines')")
-             : pl ? ptb_errf(err, errcap, "a blocks family has no plan: "
-                             "build it")
-             : fam_blocks(d, o->blocks, fo, fam, err, errcap);
+             : fam_blocks(d, o->blocks, text, fo, fam, pl, err, errcap);
         sl_free(d);
         return rc;
     }
