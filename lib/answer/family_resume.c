@@ -154,19 +154,23 @@ static int read_records(const char *text, size_t len, size_t at,
         size_t first = kept->n;
         const char *line = nl + 1;
         int r = 1;               /* 0 cut short, -1 damaged */
-        for (unsigned long long i = 0; r > 0 && i < k; i++) {
+        for (unsigned long long i = 0; i < k; i++) {
             void *a = kept->level;
             if (!(nl = memchr(line, '\n', (size_t)(end - line)))) {
                 r = 0;
                 break;
             }
             if (ptb_room(&a, &kept->cap, kept->n + 1, sizeof *kept->level,
-                         64))
+                         64)) {
                 r = -1;
+                break;
+            }
             kept->level = a;
-            if (r > 0 && !read_level(line, nl, &kept->level[kept->n]))
+            if (!read_level(line, nl, &kept->level[kept->n])) {
                 r = -1;
-            kept->n += r > 0;
+                break;
+            }
+            kept->n++;
             line = nl + 1;
         }
         char hex[65], tail[96];
