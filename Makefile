@@ -202,10 +202,16 @@ svg: bin/tblookup $(TABLES)/.built
 # the unchanged programs: a puzzle with its own options takes one file and
 # one registry line, nothing else; the grid has a parity, so its table is
 # packed1; the line's distances go past a byte (to 599).
+# Only the registry (lib/puzzles/registry.c) reads -DPTB_TEST_PUZZLES; in
+# every other file it adds extern declarations and nothing else, so the
+# toy build compiles the registry and the toy puzzles and takes the rest
+# of the library, and the programs' objects, from the main build.
 TOY_FLAGS = -DPTB_TEST_PUZZLES='"$(CURDIR)/tests/toy/puzzles.def"'
 TOY_SRC = tests/toy/puzzle_toy.c tests/toy/puzzle_grid.c \
           tests/toy/puzzle_line.c
-TOY_OBJ = $(LIB_SRC:%.c=build/toy/%.o) $(TOY_SRC:%.c=build/toy/%.o)
+TOY_OWN = lib/puzzles/registry.c $(TOY_SRC)
+TOY_OBJ = $(filter-out build/lib/puzzles/registry.o,$(LIB_OBJ)) \
+          $(TOY_OWN:%.c=build/toy/%.o)
 TOY_BIN = build/toy/tblookup build/toy/tbgen
 check-build: $(TOY_BIN)
 
@@ -213,11 +219,10 @@ build/toy/%.o: %.c $(LIB_HDR) tests/toy/puzzles.def $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TOY_FLAGS) -c -o $@ $<
 
-build/toy/tblookup: build/toy/lookup/main.o build/toy/lookup/levels.o \
-                    $(TOY_OBJ)
+build/toy/tblookup: build/lookup/main.o build/lookup/levels.o $(TOY_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/toy/tbgen: build/toy/gen/main.o $(TOY_OBJ)
+build/toy/tbgen: build/gen/main.o $(TOY_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # ==== tbserve: the tables over HTTP (serve/, web/) ====
@@ -229,8 +234,9 @@ PORT ?= 8080
 WEBDIR ?= $(PREFIX)/share/puzzletb/web
 .PHONY: serve install-serve uninstall-serve
 all: bin/tbserve
-# the tests also run a tbserve built with ASan and UBSan
-check-build: bin/tbserve build/san/tbserve build/tests/httpload
+# the tests also run a tbserve built with ASan and UBSan (httpload is the
+# benchmark's: `make bench` builds it)
+check-build: bin/tbserve build/san/tbserve
 install: install-serve
 uninstall: uninstall-serve
 
@@ -453,8 +459,8 @@ FUZZ_BIN = $(FUZZ_PUZZLES:%=build/fuzz/parse_%) \
            build/fuzz/batch build/fuzz/describe build/fuzz/ranking \
            build/fuzz/patterns build/fuzz/levels
 FUZZ_OBJ = $(LIB_SRC:%.c=build/fuzz/%.o)
-FUZZ_TOY_OBJ = $(LIB_SRC:%.c=build/fuzz-toy/%.o) \
-               $(TOY_SRC:%.c=build/fuzz-toy/%.o)
+FUZZ_TOY_OBJ = $(filter-out build/fuzz/lib/puzzles/registry.o,$(FUZZ_OBJ)) \
+               $(TOY_OWN:%.c=build/fuzz-toy/%.o)
 # the toy puzzles' tables, generated (tests/fuzz/run seeds table_toy,
 # table_grid and table_line from them)
 FUZZ_TOY_TABLE = build/fuzz/tables/toy.mdb build/fuzz/tables/grid.mdb \
