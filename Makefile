@@ -45,6 +45,7 @@ all: bin/tbgen bin/tblookup
 MPICC ?= $(shell command -v mpicc 2>/dev/null)
 ifneq ($(MPICC),)
 all: bin/tbgen-mpi
+install-build: build/install/tbgen-mpi
 install: install-mpi
 uninstall: uninstall-mpi
 endif
@@ -237,6 +238,7 @@ all: bin/tbserve
 # the tests also run a tbserve built with ASan and UBSan (httpload is the
 # benchmark's: `make bench` builds it)
 check-build: bin/tbserve build/san/tbserve
+install-build: build/install/tbserve build/install/man/tbserve.1
 install: install-serve
 uninstall: uninstall-serve
 
@@ -384,8 +386,13 @@ build/install/man/%: man/% build/install/dirs
 	@mkdir -p $(dir $@)
 	sed -e 's|$(MAN_TABLESDIR)|$(TABLESDIR)|g' $< >$@
 
-install: all build/install/tblookup build/install/tbgen \
-         build/install/puzzletb.pc $(MANPAGES:%=build/install/%)
+# install-build: what install installs, built (debian/rules builds this
+# and no more: bin/ is the source tree's, never installed); each section
+# below adds its own.
+.PHONY: install-build
+install-build: lib build/install/tblookup build/install/tbgen \
+               build/install/puzzletb.pc $(MANPAGES:%=build/install/%)
+install: install-build
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
@@ -631,6 +638,7 @@ check-build: python python-san
 
 bench-python: python $(TABLES)/.built
 	PUZZLETB_TABLES=$(TABLES) $(PYTHON) python/bench.py
+install-build: build/install/python/$(PY_MOD)
 install: install-python
 uninstall: uninstall-python
 
