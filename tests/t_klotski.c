@@ -80,10 +80,10 @@ static unsigned bits(uint32_t m)
     return n;
 }
 
-/* CommonCode type of the piece on cell i: 1 1x2, 2 2x1, 3 1x1, 4 2x2. */
-static unsigned piece_type(const board *b, unsigned i)
+/* CommonCode type of a piece whose cells are m (piece_cells()): 1 1x2,
+ * 2 2x1, 3 1x1, 4 2x2. */
+static unsigned piece_type(uint32_t m)
 {
-    uint32_t m = piece_cells(b, i);
     if (bits(m) == 4)
         return 4;
     if (bits(m) == 1)
@@ -95,8 +95,8 @@ static uint64_t encode(const board *b)
 {
     uint32_t done = 0, body = 0;
     unsigned shift = 32, head = CELLS;
-    for (unsigned i = 0; i < CELLS; i++)
-        if (b->c[i] != '.' && piece_type(b, i) == 4 && head == CELLS) {
+    for (unsigned i = 0; i < CELLS && head == CELLS; i++)
+        if (b->c[i] != '.' && piece_type(piece_cells(b, i)) == 4) {
             head = i;
             done |= piece_cells(b, i);
         }
@@ -105,8 +105,9 @@ static uint64_t encode(const board *b)
             continue;
         shift -= 2;
         if (b->c[i] != '.') {
-            body |= (uint32_t)piece_type(b, i) << shift;
-            done |= piece_cells(b, i);
+            uint32_t m = piece_cells(b, i);
+            body |= (uint32_t)piece_type(m) << shift;
+            done |= m;
         }
     }
     return (uint64_t)head << 32 | body;
@@ -339,11 +340,11 @@ static uint32_t body_of_marks(const char *mark)
     uint32_t body = 0;
     unsigned shift = 32;
     for (unsigned i = 0; i < CELLS; i++) {
-        const char *ty = strchr(".hvo", mark[i]);
         if (mark[i] == '#')
             continue;
-        shift -= 2;
-        body |= (uint32_t)(ty - ".hvo") << shift;
+        shift -= 2;               /* '.' 0, 'h' 1, 'v' 2, 'o' 3 */
+        body |= (uint32_t)(mark[i] == 'h' ? 1 : mark[i] == 'v' ? 2
+                           : mark[i] == 'o' ? 3 : 0) << shift;
     }
     return body;
 }
