@@ -22,6 +22,8 @@ typedef struct pt_ctx {
     const sl_desc *d;
     sl_tiles t;
     unsigned g;                          /* the group */
+    uint64_t goal_tiles;                 /* the rank of the goal's tiles
+                                            (idx % tiles) */
 } pt_ctx;
 
 void sl_tiles_make(const sl_desc *d, sl_tiles *t)
@@ -85,15 +87,40 @@ void sl_tiles_make(const sl_desc *d, sl_tiles *t)
     }
 }
 
+/* The cells of state idx: each digit of idx picks a cell among the ones
+ * not yet taken, in order (the inverse of sl_pattern_rank()).  On 16 open
+ * cells or fewer, the cells not taken are the nibbles of one word, in
+ * order, and a pick is a shift and a mask where a search of the word's
+ * bits would take a step a cell before it; the digits come from a 32-bit
+ * division where the rank fits, which is cheaper than a 64-bit one. */
 void sl_pattern_unrank(const sl_tiles *t, unsigned g, uint64_t idx,
                        uint8_t *pos, unsigned *e)
 {
     unsigned k = t->k[g], digit[SL_MAX_KINDS];
-    uint64_t rest = idx % t->tiles[g], used = 0;
-    for (unsigned i = k; i-- > 0;) {
-        digit[i] = (unsigned)(rest % (t->m - i));
-        rest /= t->m - i;
+    uint64_t hole = idx / t->tiles[g], rest = idx - hole * t->tiles[g];
+    if (rest <= UINT32_MAX)
+        for (uint32_t r = (uint32_t)rest, i = k; i-- > 0;) {
+            uint32_t q = r / (t->m - i);
+            digit[i] = r - q * (t->m - i);
+            r = q;
+        }
+    else
+        for (unsigned i = k; i-- > 0;) {
+            digit[i] = (unsigned)(rest % (t->m - i));
+            rest /= t->m - i;
+        }
+    if (t->m <= 16) {
+        uint64_t left = 0xFEDCBA9876543210u;    /* the cells not taken */
+        for (unsigned i = 0; i < k; i++) {
+            unsigned at = 4 * digit[i];
+            uint64_t below = ((uint64_t)1 << at) - 1;
+            pos[i] = (uint8_t)(left >> at & 15);
+            left = (left & below) | (left >> 4 & ~below);
+        }
+        *e = (unsigned)(left >> 4 * hole & 15);
+        return;
     }
+    uint64_t used = 0;
     for (unsigned i = 0; i < k; i++) {
         uint64_t left = ~used;
         for (unsigned j = 0; j < digit[i]; j++)
@@ -102,7 +129,7 @@ void sl_pattern_unrank(const sl_tiles *t, unsigned g, uint64_t idx,
         used |= (uint64_t)1 << pos[i];
     }
     uint64_t left = ~used;
-    for (uint64_t j = idx / t->tiles[g]; j > 0; j--)
+    for (uint64_t j = hole; j > 0; j--)
         left &= left - 1;
     *e = (unsigned)__builtin_ctzll(left);
 }
@@ -118,6 +145,7 @@ static int pt_open(const ptb_puzzle *p, unsigned metric, void **ctx)
     x->d = d;
     x->g = d->abstract - 1;
     sl_tiles_make(d, &x->t);
+    x->goal_tiles = sl_pattern_rank(&x->t, x->g, x->t.goal[x->g], 0);
     *ctx = x;
     return PTB_OK;
 }
@@ -144,8 +172,9 @@ static int pt_is_goal(const void *ctx, uint32_t sub, uint64_t idx)
     const pt_ctx *x = ctx;
     uint8_t pos[SL_MAX_KINDS];
     unsigned e;
-    if (sub != 0 || idx >= x->t.size[x->g])
-        return 0;
+    if (sub != 0 || idx >= x->t.size[x->g] ||
+        idx % x->t.tiles[x->g] != x->goal_tiles)
+        return 0;                       /* (the tiles are not the goal's) */
     sl_pattern_unrank(&x->t, x->g, idx, pos, &e);
     uint64_t taken = 0;
     for (unsigned i = 0; i < x->t.k[x->g]; i++)
