@@ -226,6 +226,39 @@ check "--family with a bad family line: status 2, its line named once" \
     eval 'mpi 3 "$TMP/fb" -j 1 --family "$TMP/bad.txt"; r=$?
           test $r = 2 && test "$(grep -c "family: expected" "$TMP/mpi.err")" = 1'
 
+# a family of blocks (the 3x4 board, 2,216 tasks, most with nothing to
+# search): its tasks shared out too, each given to process 0 as done
+cat >"$TMP/b34.txt" <<'END'
+name     blocks-3x4
+metrics  move
+distinct A
+start
+A..
+...
+...
+...
+
+goal     ???/???/???/??A
+family   blocks 11
+END
+B34=blocks-3x4.levels.mdb
+mkdir -p "$TMP/bk1"
+bin/tbgen --family "$TMP/b34.txt" --out "$TMP/bk1" -q -j 1
+check "--family of blocks, -np 3, a thread each: tbgen's bytes, no checkpoint left" \
+    eval 'mpi 3 "$TMP/bk3" -j 1 --family "$TMP/b34.txt" &&
+          cmp -s "$TMP/bk1/$B34" "$TMP/bk3/$B34" && ! ls "$TMP/bk3" | grep -q ckpt'
+k=$((RANDOM % 1500 + 20))
+mkdir -p "$TMP/bkk"
+timeout 600 mpirun --oversubscribe -np 3 -x PTB_TEST_KILL_AFTER=$k "$MPI" -j 1 \
+    --quiet --out "$TMP/bkk" --family "$TMP/b34.txt" >/dev/null 2>&1; rc=$?
+held=$(grep -c '^end ' "$TMP/bkk/blocks-3x4.levels.ckpt" 2>/dev/null)
+check "... a searching process killed after record $k: the job fails, the checkpoint holds $held records (at least $k)" \
+    eval 'test $rc -ne 0 && test ! -e "$TMP/bkk/$B34" && test "${held:-0}" -ge $k'
+check "... rerun on 2 processes: resumed from that checkpoint, tbgen's bytes" \
+    eval 'QUIET= mpi 2 "$TMP/bkk" -j 2 --family "$TMP/b34.txt" &&
+          grep -q "resumed from its checkpoint, $held of 2,216 tasks done" "$TMP/mpi.err" &&
+          cmp -s "$TMP/bk1/$B34" "$TMP/bkk/$B34"'
+
 # --plan --processes N (tbgen, no MPI needed): the slices are whole chunks
 # of 1,024 states, process r's from chunk floor(C r / N): eight's 362,880
 # states are 355 chunks, 88, 89, 89 and 89 of them on 4 processes

@@ -30,6 +30,23 @@ expect_error 2 "column 34: 16 is no number of this puzzle \(0 for the empty cell
     fifteen --tables "$TMP/t15" "1 2 3 4 5 6 7 8 9 10 11 12 13 14 16 0"
 check "a number past the tiles: refused with its column" test $? = 0
 
+# ---- a pattern table's batch: a position a line, as every board's
+# batch reads them (records were split by blank lines alone) ----
+pattern_batch() {
+    local q
+    "$LOOKUP" fifteen-pattern-1 --tables "$TMP/t15" --random-at 12 \
+        --limit 4 --seed 3 >"$TMP/pq" || return 1
+    "$LOOKUP" fifteen-pattern-1 --tables "$TMP/t15" --batch --count \
+        -i "$TMP/pq" >"$TMP/pb" || return 1
+    while read -r q; do
+        "$LOOKUP" fifteen-pattern-1 --tables "$TMP/t15" --count "$q" || return 1
+    done <"$TMP/pq" >"$TMP/pa"
+    [ "$(wc -l <"$TMP/pb")" = 4 ] && [ "$(sort -u "$TMP/pb")" = 12 ] &&
+        cmp -s "$TMP/pa" "$TMP/pb"
+}
+check "--batch of a pattern table, a position a line: each answered as asked alone (12)" \
+    pattern_batch
+
 # ---- descriptions: what 'patterns' and 'pattern' refuse ----
 tiles='name t-bad
 covers reachable

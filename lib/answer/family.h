@@ -146,22 +146,28 @@ void fam_weights_remove(const char *ckpt);
  * out: which are done (taken back from the checkpoint, whose puzzles wait
  * in 'back'), their weights (what sizes the progress: counted by the run,
  * or read from beside the checkpoint), the order the threads take them
- * in, and the progress.  fam_tasks_open() opens the checkpoint (unless
- * 'plan', o->take, a sample or no o->checkpoint) and reads the weights
- * beside it when 'weights' (then 'counted' is set); fam_tasks_counted()
- * after a count of the tasks not done (their weights set): the progress's
- * total, and the weights kept beside the checkpoint; fam_tasks_next() the
- * next task not done (in order[] when set; of the sample when o->every >
- * 1: the tasks at k % every == every / 2 in that order; 0 when none is
- * left); fam_tasks_end() a task's puzzles into the
- * checkpoint and its weight into the progress (phase 'phase'), from any
- * thread; fam_tasks_close() the run's end: the puzzles taken back
- * gathered into fam (when rc is PTB_OK and fam is not NULL), the
- * checkpoint and its weights removed when rc is PTB_OK (kept otherwise),
- * all freed; it returns rc, or the gathering's error. */
+ * in, and the progress; or, when o->take is set (and not 'plan'), the
+ * tasks another process hands out (ptb_family_opts).  fam_tasks_open()
+ * opens the checkpoint (unless 'plan', o->take, a sample or no
+ * o->checkpoint) and reads the weights beside it when 'weights' (then
+ * 'counted' is set); fam_tasks_counted() after a count of the tasks not
+ * done (their weights set): the progress's total, and the weights kept
+ * beside the checkpoint; fam_tasks_next() the next task: o->take()'s
+ * (shared), or the next not done (in order[] when set; of the sample when
+ * o->every > 1: the tasks at k % every == every / 2 in that order); 1 with
+ * *i set, 0 when none is left, PTB_EIO when take() fails.  From any
+ * thread: fam_tasks_end() a task's puzzles given to o->give() (shared), or
+ * into the checkpoint and its weight into the progress (phase 'phase');
+ * fam_tasks_skip() a task with nothing to search: given as done, with no
+ * puzzles, when shared (nothing otherwise).  fam_tasks_close() the run's
+ * end: the puzzles taken back gathered into fam (when rc is PTB_OK and
+ * fam is not NULL), the checkpoint and its weights removed when rc is
+ * PTB_OK (kept otherwise), all freed; it returns rc, or the gathering's
+ * error. */
 typedef struct fam_tasks {
     unsigned ntask;
     unsigned next;               /* (atomic) */
+    int shared;                  /* o->take hands the tasks out */
     uint8_t *done;               /* of each task: taken back */
     uint64_t *weight;            /* of each task: its weight (counted) */
     unsigned *order;             /* the order taken in; NULL: 0, 1, ... */
@@ -171,7 +177,7 @@ typedef struct fam_tasks {
     const char *text, *phase;
     fam_journal *jr;
     ptb_family back;
-    pthread_mutex_t lock;        /* the progress (and the caller's) */
+    pthread_mutex_t lock;        /* the progress, take() and give() */
 } fam_tasks;
 int fam_tasks_open(fam_tasks *t, const ptb_family_opts *o, const char *text,
                    unsigned ntask, int plan, int weights, const char *phase,
@@ -179,6 +185,7 @@ int fam_tasks_open(fam_tasks *t, const ptb_family_opts *o, const char *text,
 void fam_tasks_counted(fam_tasks *t);
 int fam_tasks_next(fam_tasks *t, unsigned *i);
 int fam_tasks_end(fam_tasks *t, unsigned i, const fam_level *lv, size_t n);
+int fam_tasks_skip(fam_tasks *t, unsigned i);
 int fam_tasks_close(fam_tasks *t, int rc, ptb_family *fam);
 
 /* family_blocks.c: the puzzles of a family of general blocks ('family

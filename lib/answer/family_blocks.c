@@ -720,15 +720,19 @@ static void *count_thread(void *arg)
 
 /* A thread of the search: tasks taken one at a time (those with no goal
  * the goal piece can leave, once counted, skipped), searched, and each
- * one's puzzles handed to the checkpoint. */
+ * one's puzzles handed to the checkpoint (or to the process that shares
+ * the tasks out). */
 static void *search_thread(void *arg)
 {
     job *j = arg;
     walk *w = &j->w[__atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED)];
     unsigned i;
-    while (w->rc == PTB_OK && fam_tasks_next(&j->t, &i)) {
-        if (j->known && !j->t.weight[i])
+    int more = 0;
+    while (w->rc == PTB_OK && (more = fam_tasks_next(&j->t, &i)) > 0) {
+        if (j->known && !j->t.weight[i]) {
+            w->rc = fam_tasks_skip(&j->t, i);
             continue;
+        }
         size_t first = w->kept.n;
         w->pieces = j->task[i].pieces;
         w->rc = fill_goal(w, j->b->place[j->task[i].place]);
@@ -737,6 +741,8 @@ static void *search_thread(void *arg)
             w->rc = fam_tasks_end(&j->t, i, w->kept.level + first,
                                   w->kept.n - first);
     }
+    if (w->rc == PTB_OK && more < 0)
+        w->rc = more;
     return NULL;
 }
 

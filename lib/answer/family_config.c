@@ -805,39 +805,6 @@ typedef struct job {
     const ptb_family_opts *o;
 } job;
 
-/* The next task for w into *i: the next not done in this process's
- * order, or (shared tasks) the next take() hands out; 0 when none is
- * left. */
-static int next_task(job *j, worker *w, unsigned *i)
-{
-    if (!j->o->take || j->plan)
-        return fam_tasks_next(&j->t, i);
-    pthread_mutex_lock(&j->t.lock);
-    int t = j->o->take(j->o->share_ctx, j->t.ntask, i);
-    pthread_mutex_unlock(&j->t.lock);
-    if (t < 0 || (t > 0 && *i >= j->t.ntask)) {
-        w->rc = PTB_EIO;
-        return 0;
-    }
-    return t > 0;
-}
-
-/* Task i's puzzles lv[0..n) to give() (shared tasks). */
-static int give_task(job *j, unsigned i, const fam_level *lv, size_t n)
-{
-    char *rec;
-    size_t len;
-    int rc = fam_record(i, lv, n, &rec, &len);
-    if (rc != PTB_OK)
-        return rc;
-    pthread_mutex_lock(&j->t.lock);
-    if (j->o->give(j->o->share_ctx, i, rec, len))
-        rc = PTB_EIO;
-    pthread_mutex_unlock(&j->t.lock);
-    free(rec);
-    return rc;
-}
-
 /* The tasks of space sp: the product of its first lines' choices. */
 static unsigned space_tasks(const fspace *sp)
 {
@@ -853,7 +820,8 @@ static void *job_thread(void *arg)
     worker *w = &j->w[__atomic_fetch_add(&j->taken, 1, __ATOMIC_RELAXED)];
     const run *r = j->r;
     unsigned i;
-    while (w->rc == PTB_OK && next_task(j, w, &i)) {
+    int more = 0;
+    while (w->rc == PTB_OK && (more = fam_tasks_next(&j->t, &i)) > 0) {
         size_t first = w->kept.n;
         uint64_t before = w->numbers;
         const fspace *sp = &r->sp[j->task[i].sp];
@@ -872,15 +840,14 @@ static void *job_thread(void *arg)
             break;
         if (j->plan)
             j->t.weight[i] = w->numbers - before;
-        else if (j->o->take)
-            w->rc = give_task(j, i, w->kept.level + first,
-                              w->kept.n - first);
         else
             w->rc = fam_tasks_end(&j->t, i, w->kept.level + first,
                                   w->kept.n - first);
         if (w->rc != PTB_OK)
             break;
     }
+    if (w->rc == PTB_OK && more < 0)
+        w->rc = more;
     dense_free(w);               /* (a worker waiting for memory waits for
                                     this one's) */
     ptb_budget_give(w->mem, w->held);

@@ -490,6 +490,7 @@ int fam_tasks_open(fam_tasks *t, const ptb_family_opts *o, const char *text,
 {
     memset(t, 0, sizeof *t);
     t->ntask = ntask;
+    t->shared = o->take && !plan;
     t->o = o;
     t->text = text;
     t->phase = phase;
@@ -536,6 +537,12 @@ void fam_tasks_counted(fam_tasks *t)
 int fam_tasks_next(fam_tasks *t, unsigned *i)
 {
     unsigned every = t->o->every;
+    if (t->shared) {
+        pthread_mutex_lock(&t->lock);
+        int k = t->o->take(t->o->share_ctx, t->ntask, i);
+        pthread_mutex_unlock(&t->lock);
+        return k < 0 || (k > 0 && *i >= t->ntask) ? PTB_EIO : k > 0;
+    }
     for (;;) {
         unsigned k = __atomic_fetch_add(&t->next, 1, __ATOMIC_RELAXED);
         if (k >= t->ntask)
@@ -546,8 +553,26 @@ int fam_tasks_next(fam_tasks *t, unsigned *i)
     }
 }
 
+/* Task i's puzzles lv[0..n) to the process that shares the tasks out. */
+static int give(fam_tasks *t, unsigned i, const fam_level *lv, size_t n)
+{
+    char *rec;
+    size_t len;
+    int rc = fam_record(i, lv, n, &rec, &len);
+    if (rc != PTB_OK)
+        return rc;
+    pthread_mutex_lock(&t->lock);
+    if (t->o->give(t->o->share_ctx, i, rec, len))
+        rc = PTB_EIO;
+    pthread_mutex_unlock(&t->lock);
+    free(rec);
+    return rc;
+}
+
 int fam_tasks_end(fam_tasks *t, unsigned i, const fam_level *lv, size_t n)
 {
+    if (t->shared)
+        return give(t, i, lv, n);
     int rc = t->jr ? fam_journal_task(t->jr, i, lv, n) : PTB_OK;
     if (rc == PTB_OK && t->o->progress && !t->o->take) {
         pthread_mutex_lock(&t->lock);
@@ -556,6 +581,11 @@ int fam_tasks_end(fam_tasks *t, unsigned i, const fam_level *lv, size_t n)
         pthread_mutex_unlock(&t->lock);
     }
     return rc;
+}
+
+int fam_tasks_skip(fam_tasks *t, unsigned i)
+{
+    return t->shared ? give(t, i, NULL, 0) : PTB_OK;
 }
 
 int fam_tasks_close(fam_tasks *t, int rc, ptb_family *fam)

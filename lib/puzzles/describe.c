@@ -848,6 +848,15 @@ static int read_goal(reader *r, const grid *g, sl_goal *goal)
 
 /* ==== the canonical text ================================================ */
 
+unsigned sl_record_lines(const sl_desc *d, const char *first_line)
+{
+    ptb_token t[2];
+    if (ptb_text_split(first_line, PTB_TEXT_GRID, t, 2) == 1 &&
+        t[0].len == d->n && d->h > 1)
+        return 1;
+    return ptb_text_record_lines(first_line, PTB_TEXT_GRID, d->h);
+}
+
 void sl_grid_text(const sl_desc *d, const char *cells, char sep, char *buf,
                   size_t cap, size_t *len)
 {

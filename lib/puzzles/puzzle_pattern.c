@@ -399,6 +399,11 @@ static int pt_format_move_json(const void *ctx, const ptb_position *before,
     return (int)len;
 }
 
+static unsigned pt_record_lines(const void *ctx, const char *first_line)
+{
+    return sl_record_lines(((const pt_ctx *)ctx)->d, first_line);
+}
+
 static const ptb_puzzle pattern_ops = {
     .reversible = 1,
     .open = pt_open,
@@ -411,6 +416,7 @@ static const ptb_puzzle pattern_ops = {
     .moves = pt_moves,
     .unmoves = pt_unmoves,
     .parse = pt_parse,
+    .record_lines = pt_record_lines,
     .apply = pt_apply,
     .format_board = pt_format_board,
     .format_move = pt_format_move,

@@ -557,12 +557,7 @@ static int slide_parse(const void *ctx, const char *text,
 
 static unsigned slide_record_lines(const void *ctx, const char *first_line)
 {
-    const sl_desc *d = ((const sl_ctx *)ctx)->d;
-    ptb_token t[2];
-    if (ptb_text_split(first_line, PTB_TEXT_GRID, t, 2) == 1 &&
-        t[0].len == d->n && d->h > 1)
-        return 1;
-    return ptb_text_record_lines(first_line, PTB_TEXT_GRID, d->h);
+    return sl_record_lines(((const sl_ctx *)ctx)->d, first_line);
 }
 
 /* The moving piece's cells before a move of code m. */

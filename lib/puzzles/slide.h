@@ -113,6 +113,12 @@ void sl_free(sl_desc *d);
 int sl_is_empty(const sl_desc *d, char c);
 int sl_is_wall(const sl_desc *d, char c);
 
+/* How many lines of a batch make one position of this board, its first
+ * line first_line (ptb_puzzle.record_lines): 1 when the line holds the
+ * whole board (its rows joined by '/' or blanks, or its d->n cells), else
+ * enough such lines for d->h rows. */
+unsigned sl_record_lines(const sl_desc *d, const char *first_line);
+
 /* Appends the drawing of cells (d->w x d->h characters, none NUL) to
  * buf+*len as ptb_catf() does: its rows joined by sep. */
 void sl_grid_text(const sl_desc *d, const char *cells, char sep, char *buf,
