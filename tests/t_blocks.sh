@@ -92,19 +92,7 @@ check "--level N for every N of the 3x3 family: a level of N moves, as the engin
     play_all
 # the 3x4 family (518 tasks with goals, the heaviest taken first): one
 # thread and two give the same bytes
-cat >"$TMP/b34.txt" <<'EOF'
-name     blocks-3x4
-metrics  move
-distinct A
-start
-A..
-...
-...
-...
-
-goal     ???/???/???/??A
-family   blocks 11
-EOF
+cp tests/data/blocks-3x4.txt "$TMP/b34.txt"
 mkdir -p "$TMP/j1" "$TMP/j2"
 bin/tbgen --family "$TMP/b34.txt" --out "$TMP/j1" -q -j 1 &&
     bin/tbgen --family "$TMP/b34.txt" --out "$TMP/j2" -q -j 2
